@@ -1,0 +1,1 @@
+"""Our torch.compile backend: capture, IR, lowering, passes, scheduler, Triton and wrapper codegen, runtime."""

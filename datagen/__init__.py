@@ -1,0 +1,1 @@
+"""Seeded, shardable, resumable problem generators and self-describing dataset files."""

@@ -1,0 +1,1 @@
+"""Learned heuristics: feature contexts, training, evaluation, tree-to-Python rendering, runtime registry."""

@@ -1,0 +1,13 @@
+#!/usr/bin/env bash
+# Downloads the pure-Python wheels the GPU machine lacks (it has no registry) into .whl/,
+# plus a wheel of this project, so a device command can begin with scripts/device_env.sh.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+mkdir -p .whl
+rm -f .whl/tuner-*.whl
+PLAT="--only-binary=:all: --python-version 3.12 --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64"
+python3 -m pip download -q --no-deps $PLAT -d .whl \
+    sqlite-utils sqlite-fts4 click-default-group tabulate python-dateutil pluggy \
+    redis rich markdown-it-py mdurl pygments click pytest-timeout
+python3 -m pip wheel -q --no-deps --no-build-isolation -w .whl .
+ls .whl

@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Sets up a fresh machine for development and tests: a Redis server (the remote-cache tests
+# start their own on a free loopback port), PyTorch, and this package with its test extras.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+SUDO=""
+if [ "$(id -u)" != 0 ] && command -v sudo >/dev/null; then SUDO=sudo; fi
+
+if ! command -v redis-server >/dev/null; then
+    $SUDO apt-get update -qq
+    $SUDO env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq redis-server >/dev/null
+fi
+# A CPU build of torch where none is installed (the GPU machine brings its own CUDA build).
+if ! python3 -c "import torch" 2>/dev/null; then
+    python3 -m pip install -q torch==2.13.0
+fi
+python3 -m pip install -q -e '.[test]'
+redis-server --version
+python3 -c "import torch, triton; print('torch', torch.__version__, 'triton', triton.__version__)"

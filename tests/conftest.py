@@ -1,0 +1,28 @@
+"""Shared fixtures: every test gets its own empty cache folder; GPU tests skip without CUDA."""
+import os
+
+import pytest
+
+
+@pytest.fixture(autouse=True)
+def _isolated_tuner_env(tmp_path, monkeypatch):
+    # Never touch the user's ~/.cache/tuner or a shared Redis from a test.
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "tuner-cache"))
+    for var in ("TUNER_REMOTE_CACHE", "TUNER_CACHE_SECRET", "TUNER_REMOTE_READONLY",
+                "TUNER_LOGS", "TUNER_HEURISTICS", "TUNER_REDIS_PASSWORD"):
+        monkeypatch.delenv(var, raising=False)
+    yield
+
+
+def pytest_collection_modifyitems(config, items):
+    try:
+        import torch
+        has_cuda = torch.cuda.is_available()
+    except Exception:
+        has_cuda = False
+    if has_cuda:
+        return
+    skip = pytest.mark.skip(reason="needs a CUDA GPU (run scripts/gpu_tests.sh on the device machine)")
+    for item in items:
+        if "gpu" in item.keywords:
+            item.add_marker(skip)

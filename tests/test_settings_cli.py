@@ -1,0 +1,50 @@
+import subprocess
+import sys
+
+import pytest
+
+from tuner.settings import SETTINGS, settings
+
+
+def test_every_setting_is_declared_once_with_doc():
+    names = [s.env for s in SETTINGS]
+    assert len(names) == len(set(names))
+    assert all(n.startswith("TUNER_") and s.doc for n, s in zip(names, SETTINGS))
+
+
+def test_settings_read_environment_at_access(monkeypatch):
+    monkeypatch.setenv("TUNER_REMOTE_TTL", "30")
+    assert settings.remote_ttl == 30
+    monkeypatch.setenv("TUNER_REMOTE_READONLY", "yes")
+    assert settings.remote_readonly is True
+    monkeypatch.delenv("TUNER_REMOTE_TTL")
+    assert settings.remote_ttl == 0
+
+
+def test_bad_setting_value_names_the_variable(monkeypatch):
+    monkeypatch.setenv("TUNER_SEARCH", "random")
+    with pytest.raises(ValueError, match="TUNER_SEARCH"):
+        settings.search
+    monkeypatch.setenv("TUNER_REMOTE_TTL", "soon")
+    with pytest.raises(ValueError, match="TUNER_REMOTE_TTL"):
+        settings.remote_ttl
+
+
+def test_unknown_setting_is_an_attribute_error():
+    with pytest.raises(AttributeError, match="no setting"):
+        settings.not_a_setting
+
+
+def test_cli_version_and_help():
+    out = subprocess.run([sys.executable, "-m", "tuner.cli", "--version"], capture_output=True, text=True)
+    assert out.returncode == 0 and "tuner, version" in out.stdout
+    out = subprocess.run([sys.executable, "-m", "tuner.cli", "--help"], capture_output=True, text=True)
+    assert out.returncode == 0 and "settings" in out.stdout
+
+
+def test_cli_settings_rejects_bad_value(monkeypatch):
+    env = {"TUNER_SEARCH": "random", "PATH": "/usr/bin:/bin"}
+    import os
+    env = {**os.environ, **env}
+    out = subprocess.run([sys.executable, "-m", "tuner.cli", "settings"], capture_output=True, text=True, env=env)
+    assert out.returncode != 0 and "TUNER_SEARCH" in out.stderr

@@ -1,0 +1,80 @@
+"""The `tuner` command line. Each subcommand lives beside the code it drives and is imported
+only when called, so `tuner --help` stays fast and never imports torch."""
+from __future__ import annotations
+
+import importlib
+import sys
+
+import click
+
+from tuner import __version__
+
+# name -> "module:attribute" of a click command or group, loaded on first use.
+SUBCOMMANDS: dict[str, tuple[str, str]] = {
+    "settings": ("tuner.cli", "settings_cmd"),
+}
+HELP = {
+    "settings": "List every TUNER_* setting, its value and its meaning.",
+}
+
+
+def register(name: str, target: str, help: str) -> None:
+    SUBCOMMANDS[name] = tuple(target.split(":"))  # type: ignore[assignment]
+    HELP[name] = help
+
+
+class LazyGroup(click.Group):
+    def list_commands(self, ctx):
+        return sorted(SUBCOMMANDS)
+
+    def get_command(self, ctx, name):
+        if name not in SUBCOMMANDS:
+            return None
+        module, attr = SUBCOMMANDS[name]
+        return getattr(importlib.import_module(module), attr)
+
+    def format_commands(self, ctx, formatter):
+        rows = [(name, HELP.get(name, "")) for name in self.list_commands(ctx)]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, "--version", "-V", prog_name="tuner")
+def main():
+    """Kernel autotuning with learned heuristics.
+
+    Tuning results live in a local SQLite cache (TUNER_CACHE_DIR) and, when
+    TUNER_REMOTE_CACHE is set, in a Redis cache shared between machines.
+    """
+
+
+@click.command("settings")
+@click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
+def settings_cmd(as_json):
+    """List every TUNER_* setting, its current value and its meaning."""
+    from tuner.settings import SETTINGS
+    rows = []
+    for s in SETTINGS:
+        try:
+            value = s.get()
+        except ValueError as e:
+            raise click.ClickException(str(e))
+        if s.env == "TUNER_REDIS_PASSWORD" and value:
+            value = "***"
+        if isinstance(value, frozenset):
+            value = ",".join(sorted(value))
+        rows.append({"name": s.env, "value": str(value), "doc": s.doc})
+    if as_json:
+        import json
+        click.echo(json.dumps(rows, indent=2))
+        return
+    for r in rows:
+        click.echo(f"{r['name']:<30} {r['value']:<24} {r['doc']}")
+
+
+# Subcommands owned by other folders register here; each import is deferred until used.
+register("cache", "tuner.cache.cli:cache_group", "Inspect, export, import and clear the tuning cache.")
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""Every `TUNER_*` environment variable, declared once: name, type, default and meaning.
+
+Read a value as an attribute: `settings.cache_dir`, `settings.remote_readonly`. Values are
+read from the environment on each access, so a test (or a user in a REPL) can change them
+without reloading anything. `tuner settings` and the README list this table.
+"""
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+
+@dataclass(frozen=True)
+class Setting:
+    env: str
+    parse: Callable[[str], Any]
+    default: Any
+    doc: str
+    choices: tuple[str, ...] | None = None
+
+    @property
+    def attr(self) -> str:
+        return self.env.removeprefix("TUNER_").lower()
+
+    def get(self) -> Any:
+        raw = os.environ.get(self.env)
+        if raw is None or raw == "":
+            return self.default() if callable(self.default) else self.default
+        try:
+            value = self.parse(raw)
+        except ValueError as e:
+            raise ValueError(f"{self.env}={raw!r}: {e}") from None
+        if self.choices is not None and value not in self.choices:
+            raise ValueError(f"{self.env}={raw!r}: expected one of {', '.join(self.choices)}")
+        return value
+
+
+def _bool(raw: str) -> bool:
+    low = raw.strip().lower()
+    if low in ("1", "true", "yes", "on"):
+        return True
+    if low in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("expected a boolean (1/0, true/false, yes/no, on/off)")
+
+
+def _path(raw: str) -> Path:
+    return Path(raw).expanduser()
+
+
+def _str(raw: str) -> str:
+    return raw.strip()
+
+
+def _csv(raw: str) -> frozenset[str]:
+    return frozenset(p.strip() for p in raw.split(",") if p.strip())
+
+
+def _default_cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "tuner"
+
+
+SETTINGS: tuple[Setting, ...] = (
+    # cache
+    Setting("TUNER_CACHE_DIR", _path, _default_cache_dir,
+            "Folder of the local cache (SQLite, WAL mode)."),
+    Setting("TUNER_CACHE", _bool, True,
+            "Use the tuning-result cache at all (0 turns both layers off)."),
+    Setting("TUNER_REMOTE_CACHE", _str, "",
+            "URL of the shared Redis cache (redis://host:port/db, rediss:// for TLS); empty: local only."),
+    Setting("TUNER_REDIS_PASSWORD", _str, "",
+            "Password for the remote cache when the URL carries none; never written to disk."),
+    Setting("TUNER_REMOTE_PREFIX", _str, "tuner:",
+            "Prefix of every key the project writes in Redis."),
+    Setting("TUNER_REMOTE_TTL", int, 0,
+            "Seconds a remote entry lives (0: forever)."),
+    Setting("TUNER_REMOTE_CONNECT_TIMEOUT", float, 1.0,
+            "Seconds to wait for a connection to the remote cache."),
+    Setting("TUNER_REMOTE_READ_TIMEOUT", float, 1.0,
+            "Seconds to wait for a reply from the remote cache."),
+    Setting("TUNER_REMOTE_READONLY", _bool, False,
+            "Read the shared cache but never write to it (for untrusted jobs)."),
+    Setting("TUNER_CACHE_SECRET", _str, "",
+            "When set, entries are HMAC-signed and unsigned or wrongly signed entries are rejected."),
+    # engine
+    Setting("TUNER_LOGS", _csv, frozenset(),
+            "Comma-separated logs to print: autotune (decision reports), output_code (generated code)."),
+    Setting("TUNER_SEARCH", _str, "coordinate_descent",
+            "Search strategy for max-autotune.",
+            choices=("exhaustive", "coordinate_descent", "budgeted")),
+    Setting("TUNER_BENCH_REPS", int, 25,
+            "Timed repetitions per benchmark (median is kept)."),
+    Setting("TUNER_BENCH_WARMUP", int, 5,
+            "Warm-up runs before timing a candidate."),
+    Setting("TUNER_COMPILE_WORKERS", int, 0,
+            "Threads that compile candidates in parallel (0: min(8, cores))."),
+    Setting("TUNER_ISOLATE", _bool, False,
+            "Benchmark candidates in a worker process so a crash or hang scores infinity."),
+    # heuristics and data collection
+    Setting("TUNER_HEURISTICS", _str, "use",
+            "Learned heuristics: use them, turn them off, or collect every benchmarked decision.",
+            choices=("use", "off", "collect")),
+    Setting("TUNER_DATASET_DIR", _path, lambda: Path("tuner-data"),
+            "Folder where collect mode appends benchmarked decisions."),
+    # compiler
+    Setting("TUNER_DEBUG_DIR", _str, "",
+            "When set, every compiled graph writes its FX graph, IR and generated code here."),
+)
+
+_BY_ATTR = {s.attr: s for s in SETTINGS}
+
+
+class _Settings:
+    def __getattr__(self, name: str) -> Any:
+        try:
+            return _BY_ATTR[name].get()
+        except KeyError:
+            raise AttributeError(f"no setting {name!r}; known: {', '.join(_BY_ATTR)}") from None
+
+    def __dir__(self):
+        return list(_BY_ATTR)
+
+
+settings = _Settings()
