@@ -1,7 +1,21 @@
-# Sourced at the start of every device command: installs the carried wheels (.whl/) and this
-# project into /tmp/site and puts it on PYTHONPATH. Usage: `source scripts/device_env.sh`.
+# Sourced at the start of every device command: installs this project's wheel and only those
+# carried wheels (.whl/, from scripts/fetch_wheels.sh) whose module the GPU machine lacks, into
+# /tmp/site, and puts it on PYTHONPATH. Usage: `source scripts/device_env.sh`.
+_want=$(python3 - <<'PY'
+import glob, importlib.util, os
+modules = {"click": "click", "click_default_group": "click_default_group",
+           "markdown_it_py": "markdown_it", "mdurl": "mdurl", "pluggy": "pluggy",
+           "pygments": "pygments", "pytest_timeout": "pytest_timeout",
+           "python_dateutil": "dateutil", "redis": "redis", "rich": "rich",
+           "sqlite_fts4": "sqlite_fts4", "sqlite_utils": "sqlite_utils", "tabulate": "tabulate"}
+for whl in sorted(glob.glob(".whl/*.whl")):
+    dist = os.path.basename(whl).split("-")[0]
+    if dist == "tuner" or importlib.util.find_spec(modules.get(dist, dist)) is None:
+        print(whl)
+PY
+)
 python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade \
-    --target /tmp/site .whl/*.whl || return 1
+    --target /tmp/site $_want || return 1
 export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 export PATH=/tmp/site/bin:$PATH
 export PYTHONUNBUFFERED=1

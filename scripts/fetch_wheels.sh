@@ -4,7 +4,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 mkdir -p .whl
-rm -f .whl/tuner-*.whl
+rm -rf .whl/tuner-*.whl build
 PLAT="--only-binary=:all: --python-version 3.12 --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64"
 python3 -m pip download -q --no-deps $PLAT -d .whl \
     sqlite-utils sqlite-fts4 click-default-group tabulate python-dateutil pluggy \
