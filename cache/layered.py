@@ -1,0 +1,209 @@
+"""The layered cache: local SQLite first, then the shared Redis; the process-wide instance.
+
+Reads go local, then remote (a remote hit is copied into the local store); writes go to both,
+the remote skipped in read-only mode. Every stored entry is validated on read (entry.py): a
+bad one is a miss, counted as `rejected`. A store that fails is a miss, counted as an error;
+the remote is then switched off for the rest of the process with a single warning, because a
+server that refused or timed out once would otherwise cost a timeout on every decision.
+"""
+from __future__ import annotations
+
+import os
+import threading
+import warnings
+from dataclasses import asdict, dataclass
+
+from .entry import Entry, InvalidEntry, decode, encode
+from .keys import CacheKey
+from .local import LocalStore
+from .remote import RemoteConfig, RemoteStore, redact
+
+LAYERS = ("local", "remote")
+
+
+class CacheWarning(RuntimeWarning):
+    """The cache lost a store; tuning continues without it."""
+
+
+@dataclass
+class LayerStats:
+    hits: int = 0
+    misses: int = 0  # includes rejected entries and failed reads
+    puts: int = 0
+    rejected: int = 0
+    errors: int = 0
+
+
+class Cache:
+    def __init__(self, local: LocalStore | None, remote: RemoteStore | None, secret: str = ""):
+        self.local, self.remote, self.secret = local, remote, secret
+        self._stats = {layer: LayerStats() for layer in LAYERS}
+        self._lock = threading.Lock()
+        self._warned: set[str] = set()
+
+    @property
+    def enabled(self) -> bool:
+        return self.local is not None or self.remote is not None
+
+    def get(self, key: CacheKey) -> dict | None:
+        """The validated value stored for `key`, or None."""
+        digest = key.digest()
+        entry = self._read("local", key, digest)
+        if entry is None:
+            entry = self._read("remote", key, digest)
+            if entry is not None:
+                self._write("local", entry)
+        return None if entry is None else entry.value
+
+    def put(self, key: CacheKey, value: dict) -> None:
+        """Store `value` (a JSON object; anything else is a TypeError) in every layer."""
+        if self.enabled:
+            self.put_entry(encode(key, value, self.secret))
+
+    def put_entry(self, entry: Entry) -> None:
+        """Store an already-built envelope unchanged (import uses this)."""
+        self._write("local", entry)
+        if self.remote is not None and not self.remote.config.readonly:
+            self._write("remote", entry)
+
+    def stats(self) -> dict[str, dict[str, int]]:
+        with self._lock:
+            return {layer: asdict(s) for layer, s in self._stats.items()}
+
+    def close(self) -> None:
+        for store in (self.local, self.remote):
+            if store is not None:
+                store.close()
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _count(self, layer: str, *fields: str) -> None:
+        with self._lock:
+            s = self._stats[layer]
+            for f in fields:
+                setattr(s, f, getattr(s, f) + 1)
+
+    def _read(self, layer: str, key: CacheKey, digest: str) -> Entry | None:
+        store = getattr(self, layer)
+        if store is None:
+            return None
+        try:
+            raw = store.get(digest)
+        except Exception as e:
+            self._failed(layer, e)
+            self._count(layer, "misses")
+            return None
+        if raw is None:
+            self._count(layer, "misses")
+            return None
+        try:
+            entry = decode(raw, self.secret, expect=key)
+        except InvalidEntry:
+            self._count(layer, "rejected", "misses")
+            return None
+        self._count(layer, "hits")
+        return entry
+
+    def _write(self, layer: str, entry: Entry) -> None:
+        store = getattr(self, layer)
+        if store is None:
+            return
+        try:
+            if layer == "local":
+                store.put(entry.digest, entry.key.namespace, entry.key.problem, entry.created,
+                          entry.text)
+            else:
+                store.put(entry.digest, entry.text)
+        except Exception as e:
+            self._failed(layer, e)
+            return
+        self._count(layer, "puts")
+
+    def _failed(self, layer: str, error: Exception) -> None:
+        self._count(layer, "errors")
+        if layer == "remote":
+            where = redact(self.remote.config.url)
+            self.remote, remote = None, self.remote
+            try:
+                remote.close()
+            except Exception:
+                pass
+            self._warn(layer, f"remote cache {where} failed ({type(error).__name__}: {error}); "
+                              "it is off for the rest of this process, the local cache goes on")
+        else:
+            self._warn(layer, f"local cache {self.local.path} failed ({type(error).__name__}: "
+                              f"{error}); this lookup is a miss")
+
+    def _warn(self, layer: str, message: str) -> None:
+        if layer not in self._warned:
+            self._warned.add(layer)
+            warnings.warn(message, CacheWarning, stacklevel=4)
+
+
+# -- the process-wide instance ----------------------------------------------------------------
+
+# The environment the instance was built from: when any of it changes (a test's monkeypatch, a
+# forked worker), get_cache() builds a fresh instance instead of using a stale one.
+_ENV = ("TUNER_CACHE", "TUNER_CACHE_DIR", "TUNER_REMOTE_CACHE", "TUNER_REDIS_PASSWORD",
+        "TUNER_REMOTE_PREFIX", "TUNER_REMOTE_TTL", "TUNER_REMOTE_CONNECT_TIMEOUT",
+        "TUNER_REMOTE_READ_TIMEOUT", "TUNER_REMOTE_READONLY", "TUNER_CACHE_SECRET",
+        "XDG_CACHE_HOME", "HOME")
+_instance: Cache | None = None
+_built_for: tuple | None = None
+_instance_lock = threading.Lock()
+_inherited: list[Cache] = []
+
+
+def _fingerprint() -> tuple:
+    return (os.getpid(), *(os.environ.get(name) for name in _ENV))
+
+
+def build_cache() -> Cache:
+    """A new cache from the current settings; a bad TUNER_* value turns it off with a warning."""
+    from tuner.settings import settings
+    try:
+        if not settings.cache:
+            return Cache(None, None)
+        local, secret = LocalStore(), settings.cache_secret
+        config = RemoteConfig.from_settings()
+    except ValueError as e:
+        warnings.warn(f"tuning cache off: {e}", CacheWarning, stacklevel=3)
+        return Cache(None, None)
+    cache = Cache(local, None, secret)
+    if config is not None:
+        try:
+            cache.remote = RemoteStore(config)
+        except Exception as e:
+            cache.remote = None
+            cache._count("remote", "errors")
+            cache._warn("remote", f"remote cache off: {e}")
+    return cache
+
+
+def get_cache() -> Cache:
+    """The process-wide cache, rebuilt whenever the cache settings (or the process) change."""
+    fingerprint = _fingerprint()
+    with _instance_lock:
+        if _instance is None or _built_for != fingerprint:
+            _replace(build_cache(), fingerprint)
+        return _instance
+
+
+def reset_cache() -> None:
+    """Drop the process-wide instance; the next get_cache() builds a new one."""
+    with _instance_lock:
+        _replace(None, None)
+
+
+def _replace(cache: Cache | None, fingerprint: tuple | None) -> None:
+    global _instance, _built_for
+    old, old_pid = _instance, _built_for[0] if _built_for else None
+    _instance, _built_for = cache, fingerprint
+    if old is None:
+        return
+    if old_pid == os.getpid():
+        old.close()
+    else:
+        # Inherited through fork: closing the parent's SQLite connection here could checkpoint
+        # or unlink its WAL under it, so the child keeps it open and never touches it.
+        _inherited.append(old)

@@ -1,0 +1,101 @@
+"""The local store: raw entry envelopes in one SQLite file, `$TUNER_CACHE_DIR/cache.db`.
+
+WAL mode lets readers run beside a writer and a busy timeout makes concurrent writers from
+several processes wait their turn instead of failing. The table name carries the schema
+version, so a format change starts from an empty table and never misreads old rows. This
+module stores and fetches text; validating it is the caller's job (see entry.py), and errors
+are raised to the caller (the layered cache turns them into counted misses).
+"""
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+from typing import Iterator
+
+import sqlite_utils
+
+from .keys import SCHEMA_VERSION
+
+TABLE = f"entries_v{SCHEMA_VERSION}"
+BUSY_TIMEOUT_S = 30.0
+
+
+class LocalStore:
+    def __init__(self, path: Path | str | None = None):
+        if path is None:
+            from tuner.settings import settings
+            path = Path(settings.cache_dir) / "cache.db"
+        self.path = Path(path)
+        self._db: sqlite_utils.Database | None = None
+        # One connection per store; the lock lets compile threads share it safely.
+        self._lock = threading.RLock()
+
+    def _open(self) -> sqlite_utils.Database:
+        if self._db is None:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+            try:
+                conn.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA synchronous=NORMAL")  # WAL keeps this crash-safe
+                db = sqlite_utils.Database(conn)
+                db[TABLE].create({"digest": str, "namespace": str, "problem": str,
+                                  "created": float, "entry": str},
+                                 pk="digest", if_not_exists=True)
+                db[TABLE].create_index(["namespace"], if_not_exists=True)
+            except BaseException:
+                conn.close()
+                raise
+            self._db = db
+        return self._db
+
+    def get(self, digest: str) -> str | bytes | None:
+        with self._lock:
+            row = self._open().execute(f"SELECT entry FROM [{TABLE}] WHERE digest = ?",
+                                       [digest]).fetchone()
+        return None if row is None else row[0]
+
+    def put(self, digest: str, namespace: str, problem: str, created: float, text: str) -> None:
+        with self._lock:
+            # One statement in one transaction: a reader sees the whole entry or none of it.
+            self._open()[TABLE].upsert({"digest": digest, "namespace": namespace, "problem": problem,
+                                        "created": created, "entry": text}, pk="digest")
+
+    def rows(self, namespace: str | None = None) -> Iterator[dict]:
+        """Every row (oldest first), optionally of one namespace."""
+        where, args = ("namespace = ?", [namespace]) if namespace else (None, None)
+        with self._lock:
+            rows = list(self._open()[TABLE].rows_where(where, args, order_by="created"))
+        return iter(rows)
+
+    def count_by_namespace(self) -> dict[str, int]:
+        with self._lock:
+            cur = self._open().execute(
+                f"SELECT namespace, COUNT(*) FROM [{TABLE}] GROUP BY namespace ORDER BY namespace")
+            return dict(cur.fetchall())
+
+    def size_bytes(self) -> int:
+        return sum(p.stat().st_size for p in self._files() if p.exists())
+
+    def clear(self) -> int:
+        """Delete every entry; a file that is not a database is removed instead."""
+        with self._lock:
+            try:
+                db = self._open()
+                with db.conn:
+                    return db.execute(f"DELETE FROM [{TABLE}]").rowcount
+            except sqlite3.DatabaseError:
+                self.close()
+                for p in self._files():
+                    p.unlink(missing_ok=True)
+                return 0
+
+    def close(self) -> None:
+        with self._lock:
+            if self._db is not None:
+                self._db.conn.close()
+                self._db = None
+
+    def _files(self) -> list[Path]:
+        return [self.path, self.path.with_name(self.path.name + "-wal"),
+                self.path.with_name(self.path.name + "-shm")]

@@ -1,0 +1,1 @@
+"""Tests of tuner.cache (a package, so module names never clash with other folders' tests)."""

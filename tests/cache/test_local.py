@@ -1,0 +1,104 @@
+import sqlite3
+import warnings
+
+from tuner.cache import CacheKey, CacheWarning, get_cache
+from tuner.cache.entry import encode
+from tuner.cache.local import TABLE, LocalStore
+from tuner.settings import settings
+
+
+def key(i=0, namespace="triton.pointwise"):
+    return CacheKey(namespace, f"problem-{i}", "cfg", "backend")
+
+
+def test_local_round_trip_in_wal_mode_at_the_configured_folder():
+    cache = get_cache()
+    assert cache.get(key()) is None
+    cache.put(key(), {"choice": {"XBLOCK": 64}, "time_ms": 0.5})
+    assert cache.get(key()) == {"choice": {"XBLOCK": 64}, "time_ms": 0.5}
+    path = settings.cache_dir / "cache.db"
+    assert cache.local.path == path and path.exists()
+    with sqlite3.connect(path) as conn:
+        assert conn.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+        assert conn.execute(f"SELECT namespace, problem FROM [{TABLE}]").fetchall() == \
+            [("triton.pointwise", "problem-0")]
+    assert cache.stats()["local"] == {"hits": 1, "misses": 1, "puts": 1, "rejected": 0, "errors": 0}
+
+
+def test_put_overwrites_the_entry_of_the_same_key():
+    cache = get_cache()
+    cache.put(key(), {"v": 1})
+    cache.put(key(), {"v": 2})
+    assert cache.get(key()) == {"v": 2}
+    assert cache.local.count_by_namespace() == {"triton.pointwise": 1}
+
+
+def test_cache_settings_change_builds_a_new_cache(tmp_path, monkeypatch):
+    get_cache().put(key(), {"v": 1})
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "elsewhere"))
+    assert get_cache().get(key()) is None
+    assert get_cache().local.path == tmp_path / "elsewhere" / "cache.db"
+
+
+def test_cache_off_misses_and_writes_nothing(monkeypatch):
+    monkeypatch.setenv("TUNER_CACHE", "0")
+    cache = get_cache()
+    cache.put(key(), {"v": 1})
+    assert cache.get(key()) is None
+    assert not (settings.cache_dir / "cache.db").exists()
+    monkeypatch.setenv("TUNER_CACHE", "1")
+    assert get_cache().get(key()) is None
+
+
+def test_table_name_carries_the_schema_version(monkeypatch):
+    # An older format's rows live in another table and are never read.
+    get_cache().put(key(), {"v": 1})
+    path = settings.cache_dir / "cache.db"
+    with sqlite3.connect(path) as conn:
+        conn.execute(f"ALTER TABLE [{TABLE}] RENAME TO entries_old")
+    assert LocalStore(path).get(key().digest()) is None
+
+
+def test_corrupt_local_row_is_a_counted_miss():
+    cache = get_cache()
+    cache.put(key(1), {"v": 1})
+    cache.put(key(2), {"v": 2})
+    cache.put(key(3), {"v": 3})
+    good = encode(key(2), {"v": 2}).text
+    with sqlite3.connect(cache.local.path) as conn:
+        conn.execute(f"UPDATE [{TABLE}] SET entry = ? WHERE problem = 'problem-1'", ["garbage{"])
+        conn.execute(f"UPDATE [{TABLE}] SET entry = ? WHERE problem = 'problem-2'", [good[:-9]])
+        conn.execute(f"UPDATE [{TABLE}] SET entry = ? WHERE problem = 'problem-3'",
+                     [sqlite3.Binary(b"\x00\xff\x13")])
+    assert [cache.get(key(i)) for i in (1, 2, 3)] == [None, None, None]
+    assert cache.stats()["local"]["rejected"] == 3
+    cache.put(key(1), {"v": 1})  # the next decision repairs the row
+    assert cache.get(key(1)) == {"v": 1}
+
+
+def test_row_copied_under_another_digest_is_rejected():
+    cache = get_cache()
+    cache.put(key(1), {"v": 1})
+    cache.local.put(key(2).digest(), "triton.pointwise", "problem-2", 0.0,
+                    encode(key(1), {"v": 1}).text)
+    assert cache.get(key(2)) is None
+    assert cache.stats()["local"]["rejected"] == 1
+
+
+def test_corrupt_database_file_is_a_counted_miss_never_an_exception():
+    path = settings.cache_dir / "cache.db"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"this is not a database" * 100)
+    cache = get_cache()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        cache.put(key(), {"v": 1})
+        assert cache.get(key()) is None
+        assert cache.get(key()) is None
+    assert [w.category for w in caught] == [CacheWarning]  # one warning, not one per call
+    stats = cache.stats()["local"]
+    assert stats["errors"] == 3 and stats["hits"] == 0 and stats["puts"] == 0
+    # `clear` removes a file that is not a database, and the cache works again.
+    cache.local.clear()
+    cache.put(key(), {"v": 1})
+    assert cache.get(key()) == {"v": 1}
