@@ -1,0 +1,402 @@
+"""The benchmarker: how one candidate is timed, and the one place that touches Triton internals.
+
+- `benchmark(fn)`: median milliseconds of repeated runs after warm-up. On CUDA each run is
+  timed with CUDA events after an L2 flush (a write to a buffer larger than L2), so a
+  candidate never profits from the previous run's cache; on the CPU (the Triton interpreter,
+  tests) it is the median of `time.perf_counter` runs.
+- `Snapshot`: clones the arguments a kernel mutates and restores them before every run.
+- `random_like` / `rand_args`: inputs that are not zeros (zeros hide wrong results and make
+  some kernels unrealistically fast).
+- `compile_all`: compiles candidates in a thread pool before any timing.
+- `IsolatedRunner`: runs a candidate in a worker process (multiprocessing 'spawn') with a
+  timeout, so a crash or a hang scores infinity and tuning goes on.
+- Triton seam: unwrapping a kernel object, its source hash, spill counts and the exceptions
+  that mean "this config is invalid".
+"""
+from __future__ import annotations
+
+import concurrent.futures as cf
+import hashlib
+import inspect
+import logging
+import math
+import multiprocessing
+import os
+import statistics
+import time
+from typing import Any, Callable, Iterable, Sequence
+
+from tuner.settings import settings
+
+log = logging.getLogger("tuner.bench")
+INF = float("inf")
+
+# Configs whose compiled kernel spills more than this many registers score inf: spilling
+# kernels are rarely the fastest and their timings vary with what else is resident.
+MAX_SPILLS = 16
+
+
+# --------------------------------------------------------------------------------------------
+# Timing
+
+
+def _use_cuda(device: str | None) -> bool:
+    if device is not None:
+        return str(device).startswith("cuda")
+    try:
+        import torch
+        return torch.cuda.is_available()
+    except Exception:
+        return False
+
+
+_L2_FLUSH: dict[int, Any] = {}
+
+
+def _l2_flush_buffer():
+    import torch
+    dev = torch.cuda.current_device()
+    if dev not in _L2_FLUSH:
+        l2 = getattr(torch.cuda.get_device_properties(dev), "L2_cache_size", 0) or (64 << 20)
+        # twice L2 so that the whole cache is overwritten whatever the replacement policy
+        _L2_FLUSH[dev] = torch.empty(2 * int(l2), dtype=torch.int8, device="cuda")
+    return _L2_FLUSH[dev]
+
+
+def benchmark(fn: Callable[[], Any], *, warmup: int | None = None, reps: int | None = None,
+              setup: Callable[[], Any] | None = None, flush_l2: bool = True,
+              device: str | None = None) -> float:
+    """Median time of `fn()` in milliseconds.
+
+    setup: runs untimed before every run (warm-up included), e.g. `Snapshot.restore`.
+    device: "cuda" or "cpu"; default CUDA when available.
+    """
+    warmup = settings.bench_warmup if warmup is None else warmup
+    reps = settings.bench_reps if reps is None else reps
+    if reps < 1:
+        raise ValueError(f"reps must be >= 1, got {reps}")
+    for _ in range(max(0, warmup)):
+        if setup is not None:
+            setup()
+        fn()
+    if _use_cuda(device):
+        return _benchmark_cuda(fn, reps, setup, flush_l2)
+    times = []
+    for _ in range(reps):
+        if setup is not None:
+            setup()
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times)
+
+
+def _benchmark_cuda(fn, reps, setup, flush_l2) -> float:
+    import torch
+    torch.cuda.synchronize()
+    flush = _l2_flush_buffer() if flush_l2 else None
+    starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
+    for i in range(reps):
+        if setup is not None:
+            setup()
+        if flush is not None:
+            flush.zero_()
+        starts[i].record()
+        fn()
+        ends[i].record()
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in zip(starts, ends))
+
+
+# --------------------------------------------------------------------------------------------
+# Inputs
+
+
+def random_like(t, *, generator=None):
+    """A tensor like `t` (shape, strides, dtype, device) with values that are never zero."""
+    import torch
+    out = torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device)
+    if t.dtype == torch.bool:
+        out.fill_(True)
+    elif t.dtype.is_floating_point or t.dtype.is_complex:
+        # uniform in [0.5, 1.5) with a random sign: bounded away from zero, no overflow in
+        # reductions, and a mix of signs so cancellation bugs show
+        u = torch.rand(t.size(), generator=generator, dtype=torch.float32, device=t.device)
+        sign = torch.randint(0, 2, t.size(), generator=generator, device=t.device) * 2 - 1
+        out.copy_(((u + 0.5) * sign).to(t.dtype))
+    else:
+        out.copy_(torch.randint(1, 8, t.size(), generator=generator, device=t.device).to(t.dtype))
+    return out
+
+
+def rand_args(args: Sequence[Any], *, seed: int | None = 0) -> list[Any]:
+    """Each tensor in `args` replaced by `random_like` (seeded), other values kept."""
+    import torch
+    gen = None
+    if seed is not None:
+        gen = torch.Generator()
+        gen.manual_seed(seed)
+    out = []
+    for a in args:
+        if isinstance(a, torch.Tensor):
+            g = gen if a.device.type == "cpu" else None
+            out.append(random_like(a, generator=g))
+        else:
+            out.append(a)
+    return out
+
+
+class Snapshot:
+    """Copies of the tensors a kernel mutates; `restore()` puts the original values back.
+
+    Benchmarking runs a kernel many times: an in-place kernel (x += y, an accumulating
+    atomic_add) would otherwise see its own output as input and drift.
+    """
+
+    def __init__(self, tensors: Iterable[Any]):
+        self._pairs = [(t, t.clone()) for t in tensors if t is not None]
+
+    def restore(self) -> None:
+        for live, saved in self._pairs:
+            live.copy_(saved)
+
+    def __bool__(self):
+        return bool(self._pairs)
+
+
+# --------------------------------------------------------------------------------------------
+# Parallel compilation
+
+
+def compile_workers() -> int:
+    n = settings.compile_workers
+    return n if n > 0 else min(8, os.cpu_count() or 1)
+
+
+def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
+                workers: int | None = None) -> dict[Any, BaseException | None]:
+    """Compile every candidate in a thread pool; candidate -> the error, or None when it built.
+
+    Triton's compiler spends most of its time in C++ (MLIR, ptxas) outside the GIL, so threads
+    overlap well and avoid re-importing torch in worker processes.
+    """
+    workers = compile_workers() if workers is None else workers
+    errors: dict[Any, BaseException | None] = {}
+    if workers <= 1 or len(candidates) <= 1:
+        for c in candidates:
+            errors[c] = _try(compile_one, c)
+        return errors
+    with cf.ThreadPoolExecutor(max_workers=workers, thread_name_prefix="tuner-compile") as pool:
+        futures = {pool.submit(_try, compile_one, c): c for c in candidates}
+        for fut in cf.as_completed(futures):
+            errors[futures[fut]] = fut.result()
+    return errors
+
+
+def _try(fn, arg) -> BaseException | None:
+    try:
+        fn(arg)
+        return None
+    except Exception as e:
+        log.debug("compile of %s failed: %s: %s", arg, type(e).__name__, e)
+        return e
+
+
+# --------------------------------------------------------------------------------------------
+# Isolation: a worker process per runner, restarted after a crash or a timeout
+
+
+def _worker_main(conn) -> None:
+    while True:
+        try:
+            job = conn.recv()
+        except EOFError:
+            return
+        if job is None:
+            return
+        fn, args, kwargs = job
+        try:
+            conn.send(("ok", fn(*args, **kwargs)))
+        except BaseException as e:  # report, never die, on a Python-level failure
+            conn.send(("error", f"{type(e).__name__}: {e}"))
+
+
+class IsolatedRunner:
+    """Runs picklable calls in a spawned worker; a crash, hang or error gives `None`.
+
+    `fn` must be importable by name in a fresh interpreter (a module-level function, or a
+    module-level `tuner.autotune` kernel), and its arguments picklable.
+    """
+
+    def __init__(self, timeout_s: float = 60.0):
+        self.timeout_s = timeout_s
+        self._ctx = multiprocessing.get_context("spawn")
+        self._proc = None
+        self._conn = None
+        self.failures: list[str] = []
+
+    def _start(self):
+        parent, child = self._ctx.Pipe()
+        self._proc = self._ctx.Process(target=_worker_main, args=(child,), daemon=True,
+                                       name="tuner-isolated-bench")
+        self._proc.start()
+        child.close()
+        self._conn = parent
+
+    def call(self, fn: Callable, *args, **kwargs) -> Any:
+        """fn(*args, **kwargs) in the worker; None when it failed in any way (reason logged)."""
+        if self._proc is None or not self._proc.is_alive():
+            self._start()
+        try:
+            self._conn.send((fn, args, kwargs))
+            if not self._conn.poll(self.timeout_s):
+                return self._fail(f"timed out after {self.timeout_s:g}s")
+            status, value = self._conn.recv()
+        except (EOFError, BrokenPipeError, ConnectionResetError, OSError):
+            self._proc.join(1)
+            return self._fail(f"worker died (exit code {self._proc.exitcode})")
+        if status != "ok":
+            self.failures.append(value)
+            log.debug("isolated call failed: %s", value)
+            return None
+        return value
+
+    def _fail(self, why: str):
+        self.failures.append(why)
+        log.warning("isolated benchmark: %s; the candidate scores inf", why)
+        self.close(kill=True)
+        return None
+
+    def benchmark(self, fn: Callable, *args, **kwargs) -> float:
+        """fn returns milliseconds; any failure is inf."""
+        ms = self.call(fn, *args, **kwargs)
+        return INF if ms is None else float(ms)
+
+    def close(self, kill: bool = False) -> None:
+        if self._proc is None:
+            return
+        try:
+            if kill or not self._proc.is_alive():
+                self._proc.kill()
+            else:
+                self._conn.send(None)
+            self._proc.join(5)
+            if self._proc.is_alive():
+                self._proc.kill()
+                self._proc.join(5)
+        except Exception:
+            pass
+        finally:
+            try:
+                self._conn.close()
+            except Exception:
+                pass
+            self._proc, self._conn = None, None
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()
+
+
+# --------------------------------------------------------------------------------------------
+# Triton seam: the only code in tuner/ that reads Triton internals (3.6 and 3.9)
+
+
+def unwrap_kernel(fn):
+    """The innermost JITFunction / InterpretedFunction below heuristics/autotune wrappers."""
+    seen = 0
+    while hasattr(fn, "fn") and not inspect.isfunction(fn) and seen < 16:
+        if type(fn).__name__ in ("JITFunction", "InterpretedFunction"):
+            return fn
+        fn, seen = fn.fn, seen + 1
+    return fn
+
+
+def kernel_name(fn) -> str:
+    base = unwrap_kernel(fn)
+    inner = getattr(base, "fn", base)
+    return getattr(inner, "__name__", type(base).__name__)
+
+
+def kernel_source_hash(fn) -> str:
+    """A stable hash of a Triton kernel's source and the Triton functions it calls.
+
+    Compiled kernels expose `cache_key` (source + dependencies); the interpreter's wrapper has
+    none, so there we hash the function's source text.
+    """
+    base = unwrap_kernel(fn)
+    key = None
+    if type(base).__name__ == "JITFunction":
+        try:
+            key = base.cache_key
+        except Exception:
+            key = None
+    if key is None:
+        inner = getattr(base, "fn", base)
+        try:
+            key = inspect.getsource(inner)
+        except (OSError, TypeError):
+            key = getattr(inner, "__qualname__", repr(inner))
+    return hashlib.sha256(str(key).encode()).hexdigest()[:24]
+
+
+def kernel_arg_names(fn) -> list[str]:
+    base = unwrap_kernel(fn)
+    names = getattr(fn, "arg_names", None) or getattr(base, "arg_names", None)
+    if names is None:
+        names = list(inspect.signature(getattr(base, "fn", base)).parameters)
+    return list(names)
+
+
+def interpreting() -> bool:
+    try:
+        from triton import knobs
+        return bool(knobs.runtime.interpret)
+    except Exception:
+        return os.environ.get("TRITON_INTERPRET", "0") not in ("", "0")
+
+
+def invalid_config_errors() -> tuple[type, ...]:
+    """Exceptions that mean "this config cannot run here" (score inf), not a user bug."""
+    errs: list[type] = []
+    try:
+        from triton.runtime.errors import OutOfResources
+        errs.append(OutOfResources)
+    except Exception:
+        pass
+    for mod, name in (("triton.runtime.errors", "PTXASError"),
+                      ("triton.compiler.errors", "CompilationError"),
+                      ("triton.runtime.errors", "InterpreterError")):
+        try:
+            errs.append(getattr(__import__(mod, fromlist=[name]), name))
+        except Exception:
+            pass
+    return tuple(errs)
+
+
+def spills_of(compiled) -> int:
+    """Registers spilled by a compiled kernel (0 when unknown, e.g. under the interpreter)."""
+    if compiled is None:
+        return 0
+    # loading the binary fills n_spills; it raises OutOfResources for a config that cannot
+    # launch, which the caller scores as inf
+    init = getattr(compiled, "_init_handles", None)
+    if init is not None:
+        init()
+    return int(getattr(compiled, "n_spills", 0) or 0)
+
+
+def too_many_spills(compiled, limit: int = MAX_SPILLS) -> bool:
+    return spills_of(compiled) > limit
+
+
+def score(ms: Any) -> float:
+    """Normalise a measurement: anything that is not a finite non-negative number is inf."""
+    try:
+        v = float(ms[0] if isinstance(ms, (list, tuple)) else ms)
+    except (TypeError, ValueError, IndexError):
+        return INF
+    return v if math.isfinite(v) and v >= 0 else INF
