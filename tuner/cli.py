@@ -76,5 +76,8 @@ def settings_cmd(as_json):
 # Subcommands owned by other folders register here; each import is deferred until used.
 register("cache", "tuner.cache.cli:cache_group", "Inspect, export, import and clear the tuning cache.")
 
+register("collect", "tuner.datagen.cli:collect_cmd", "Measure a point's choices on generated problems into a dataset.")
+register("learn", "tuner.heuristics.cli:learn_cmd", "Learn a heuristic module from datasets (regression trees).")
+
 if __name__ == "__main__":
     sys.exit(main())

@@ -1,0 +1,77 @@
+"""`tuner learn`: merge datasets, grid-search regression trees, render the chosen one."""
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import click
+
+
+def _ints(text: str) -> tuple[int, ...]:
+    try:
+        vals = tuple(int(x) for x in text.split(",") if x.strip())
+    except ValueError:
+        raise click.BadParameter(f"{text!r}: expected comma-separated integers") from None
+    if not vals or min(vals) < 1:
+        raise click.BadParameter(f"{text!r}: expected integers >= 1")
+    return vals
+
+
+@click.command("learn")
+@click.argument("files", nargs=-1, required=True, type=click.Path(dir_okay=False))
+@click.option("--out", "-o", required=True, type=click.Path(file_okay=False),
+              help="Folder for the module, evaluation table, report and plot.")
+@click.option("--name", default=None,
+              help="Module name (default: <point>_<gpu>, e.g. pad_mm_h100).")
+@click.option("--max-depth", "depths", default="3,5,7,9,12,15", show_default=True,
+              help="Grid of tree depths.")
+@click.option("--min-samples-leaf", "leaves", default="1,3,5,10,20,50", show_default=True,
+              help="Grid of minimum samples per leaf.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Seed of the train/val/test split.")
+@click.option("--min-reps", type=int, default=3, show_default=True,
+              help="Drop problems measured with fewer repetitions.")
+@click.option("--max-spread", type=float, default=0.2, show_default=True,
+              help="Drop problems whose (max-min)/median over repetitions exceeds this.")
+@click.option("--tolerance", type=float, default=0.0, show_default=True,
+              help="A choice at most this fraction slower than the other still counts as correct.")
+@click.option("--min-problems", type=int, default=20, show_default=True,
+              help="Refuse to learn from fewer usable problems.")
+@click.option("--install", is_flag=True,
+              help="Also copy the module into heuristics/artifacts/ of this source tree.")
+@click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
+@click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
+def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance,
+              min_problems, install, no_plot, as_json):
+    """Learn a heuristic from dataset FILES (shards of one point on one GPU).
+
+    Merges the files (refusing ones whose metadata disagree), drops noisy problems, splits
+    problems into train/val/test (60/20/20, seeded), fits a regression tree per grid point,
+    sets each tree's threshold to the smallest with no wrong validation answer, and keeps
+    the tree with the most correct validation answers. Writes <name>.py, eval_table.txt/.json,
+    summary.json, report.md and plot.png into --out.
+    """
+    from tuner.heuristics.learn import LearnError, format_table, learn
+
+    try:
+        summary = learn(list(files), out, depths=_ints(depths), leaves=_ints(leaves), seed=seed,
+                        min_reps=min_reps, max_spread=max_spread, tolerance=tolerance,
+                        min_problems=min_problems, name=name, plot=not no_plot)
+    except LearnError as e:
+        raise click.ClickException(str(e))
+    module = Path(out) / summary["module"]
+    if install:
+        dest = Path(__file__).resolve().parent / "artifacts" / summary["module"]
+        shutil.copyfile(module, dest)
+        summary["installed"] = str(dest)
+    if as_json:
+        click.echo(json.dumps(summary, indent=1, default=str))
+        return
+    click.echo(format_table(summary["table"]))
+    b = summary["best"]
+    t = b["test"]
+    click.echo(f"\nchosen: max_depth={b['max_depth']} min_samples_leaf={b['min_samples_leaf']} "
+               f"threshold={b['threshold']:.4f}; test: {t['correct']} correct, {t['wrong']} wrong, "
+               f"{t['unsure']} unsure of {t['total']}")
+    click.echo(f"wrote {module} and the table, report and plot in {out}"
+               + (f"; installed {summary['installed']}" if install else ""))

@@ -1,0 +1,122 @@
+"""Feature contexts: what a learned heuristic sees of one autotuning problem.
+
+A context turns a problem (sizes, layouts, dtype, flags) into a flat dict of numbers with
+fixed names. The same function feeds data collection, training and the generated modules at
+run time, so the three can never disagree; FEATURE_SCHEMA is bumped whenever a name or a
+formula changes, and a generated module only answers for the schema it was trained on.
+Standard library only: the run-time path must stay light.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+PAD_MM_FEATURE_SCHEMA = 1
+PAD_MM_CHOICES = ("orig", "pad")
+DTYPES = ("float16", "bfloat16", "float32")
+
+
+def alignment_for(dtype: str) -> int:
+    """Elements a matmul dimension must be a multiple of: 16 bytes for fp16/bf16 and fp32."""
+    if dtype in ("float16", "bfloat16"):
+        return 8
+    if dtype == "float32":
+        return 4
+    raise ValueError(f"pad_mm: unsupported dtype {dtype!r} (expected one of {', '.join(DTYPES)})")
+
+
+def round_up(x: int, align: int) -> int:
+    return (x + align - 1) // align * align
+
+
+def pow2_alignment(x: int, cap: int = 128) -> int:
+    """Largest power of two (at most `cap`) dividing x: how aligned a size is."""
+    a = 1
+    while a < cap and x % (a * 2) == 0:
+        a *= 2
+    return a
+
+
+@dataclass(frozen=True)
+class PadMMContext:
+    """One pad_mm problem: C[b] = A[b] (m x k) @ B[b] (k x n), optionally plus a bias."""
+    op: str                      # "mm", "bmm" or "addmm"
+    m: int
+    k: int
+    n: int
+    dtype: str                   # "float16", "bfloat16" or "float32"
+    batch: int = 1
+    mat1_transposed: bool = False   # A stored column-major (its last dim has stride != 1)
+    mat2_transposed: bool = False
+    mat1_prepadded: bool = False    # the producer can write A padded at no extra cost
+    mat2_prepadded: bool = False
+    tf32: bool = False
+    mat1_strides: tuple[int, int] | None = None   # of the last two dims; derived if None
+    mat2_strides: tuple[int, int] | None = None
+    extra: dict = field(default_factory=dict, compare=False, hash=False)
+
+    def __post_init__(self):
+        if self.op not in ("mm", "bmm", "addmm"):
+            raise ValueError(f"pad_mm: unsupported op {self.op!r} (mm, bmm or addmm)")
+        alignment_for(self.dtype)
+        for name in ("m", "k", "n", "batch"):
+            if getattr(self, name) < 1:
+                raise ValueError(f"pad_mm: {name} must be >= 1, got {getattr(self, name)}")
+
+    @property
+    def feature_schema(self) -> int:
+        return PAD_MM_FEATURE_SCHEMA
+
+    # -- padding -----------------------------------------------------------------------
+    @property
+    def alignment(self) -> int:
+        return alignment_for(self.dtype)
+
+    def padded_sizes(self) -> tuple[int, int, int]:
+        a = self.alignment
+        return round_up(self.m, a), round_up(self.k, a), round_up(self.n, a)
+
+    def needs_padding(self) -> bool:
+        return self.padded_sizes() != (self.m, self.k, self.n)
+
+    def strides(self) -> tuple[tuple[int, int], tuple[int, int]]:
+        s1 = self.mat1_strides or ((1, self.m) if self.mat1_transposed else (self.k, 1))
+        s2 = self.mat2_strides or ((1, self.k) if self.mat2_transposed else (self.n, 1))
+        return tuple(s1), tuple(s2)
+
+    def signature(self) -> str:
+        """Problem string for cache keys: everything that can change the answer."""
+        (a0, a1), (b0, b1) = self.strides()
+        return (f"{self.op}:b{self.batch}:m{self.m}:k{self.k}:n{self.n}:{self.dtype}"
+                f":s1={a0},{a1}:s2={b0},{b1}:pp{int(self.mat1_prepadded)}{int(self.mat2_prepadded)}"
+                f":tf32={int(self.tf32)}")
+
+    # -- features ----------------------------------------------------------------------
+    def features(self) -> dict[str, float]:
+        m, k, n = self.m, self.k, self.n
+        pm, pk, pn = self.padded_sizes()
+        (a0, a1), (b0, b1) = self.strides()
+        return {
+            "m": m, "k": k, "n": n, "batch": self.batch,
+            "op_bmm": int(self.op == "bmm"), "op_addmm": int(self.op == "addmm"),
+            "dtype_fp16": int(self.dtype == "float16"), "dtype_bf16": int(self.dtype == "bfloat16"),
+            "dtype_fp32": int(self.dtype == "float32"),
+            "itemsize": 4 if self.dtype == "float32" else 2,
+            "tf32": int(self.tf32 and self.dtype == "float32"),
+            "mat1_transposed": int(self.mat1_transposed), "mat2_transposed": int(self.mat2_transposed),
+            "mat1_prepadded": int(self.mat1_prepadded), "mat2_prepadded": int(self.mat2_prepadded),
+            "mat1_stride0": a0, "mat1_stride1": a1, "mat2_stride0": b0, "mat2_stride1": b1,
+            "mk": m * k, "kn": k * n, "mn": m * n,
+            # flops per element moved: high means compute bound, where alignment matters most
+            "arith_intensity": (m * k * n) / (m * k + k * n + m * n),
+            "pad_frac_m": (pm - m) / m, "pad_frac_k": (pk - k) / k, "pad_frac_n": (pn - n) / n,
+            "align_m": pow2_alignment(m), "align_k": pow2_alignment(k), "align_n": pow2_alignment(n),
+        }
+
+
+def pad_mm_feature_types() -> dict[str, str]:
+    """Feature name -> "int" | "float", in schema order (for dataset headers)."""
+    sample = PadMMContext("mm", 3, 5, 7, "float16").features()
+    return {k: ("float" if isinstance(v, float) else "int") for k, v in sample.items()}
+
+
+PAD_MM_FEATURES = tuple(pad_mm_feature_types())

@@ -1,0 +1,59 @@
+"""The small interface every generated heuristic module imports (standard library only).
+
+A generated module defines PRECONDITION (which point, GPU and feature schema it was learned
+for), FEATURES, CHOICES, LOG_THRESHOLD, `score(f)` (the regression tree as nested ifs) and
+`decide(features) -> choice | None`. None means "unsure": the caller autotunes.
+"""
+from __future__ import annotations
+
+import math
+import struct
+from dataclasses import dataclass
+
+_F32 = struct.Struct("<f")
+_F32_MAX = 3.4028234663852886e38
+
+
+def as_float32(x) -> float:
+    """x rounded to float32, as scikit-learn's trees see their inputs: comparing the rounded
+    value with the tree's float64 thresholds reproduces the tree's answer exactly."""
+    x = float(x)
+    if math.isnan(x):
+        return x
+    if abs(x) > _F32_MAX:   # beyond float32 range sklearn's cast gives +-inf
+        return math.copysign(math.inf, x)
+    return _F32.unpack(_F32.pack(x))[0]
+
+
+def two_way_choice(score: float, log_threshold: float, positive: str, negative: str):
+    """score = predicted log(time(negative) / time(positive)). Answer only when the predicted
+    speedup is at least exp(log_threshold); a score of exactly 0 is never an answer."""
+    if score > 0 and score >= log_threshold:
+        return positive
+    if score < 0 and -score >= log_threshold:
+        return negative
+    return None
+
+
+@dataclass(frozen=True)
+class DeviceInfo:
+    name: str
+    capability: tuple[int, int]
+    shared_memory: int
+
+
+@dataclass(frozen=True)
+class Precondition:
+    """What must hold for a generated module to answer: same point, same GPU generation
+    (compute capability and shared memory per block) and the same feature schema."""
+    point: str
+    capability: tuple[int, int]
+    shared_memory: int
+    feature_schema: int
+    gpu_name: str = ""          # informative only: boards of one generation share a module
+
+    def matches(self, point: str, device: DeviceInfo | None, feature_schema: int) -> bool:
+        return (device is not None and point == self.point
+                and tuple(device.capability) == tuple(self.capability)
+                and device.shared_memory == self.shared_memory
+                and feature_schema == self.feature_schema)

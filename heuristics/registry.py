@@ -1,0 +1,107 @@
+"""Run-time registry of generated heuristic modules (tuner.heuristics.artifacts).
+
+`lookup(namespace, context)` asks every shipped module whose precondition matches the point,
+the current GPU and the context's feature schema; it returns a choice or None ("unsure",
+no module, or TUNER_HEURISTICS is not `use`). Never imports scikit-learn, never raises.
+"""
+from __future__ import annotations
+
+import functools
+import importlib
+import pkgutil
+import warnings
+from types import ModuleType
+
+from tuner.heuristics.contexts import PAD_MM_FEATURE_SCHEMA
+from tuner.heuristics.interface import DeviceInfo
+
+ARTIFACTS = "tuner.heuristics.artifacts"
+# Feature schema per point, for contexts given as plain dicts.
+SCHEMAS = {"pad_mm": PAD_MM_FEATURE_SCHEMA}
+
+
+@functools.lru_cache(maxsize=None)
+def _cuda_device(index: int) -> DeviceInfo:
+    import torch
+    p = torch.cuda.get_device_properties(index)
+    smem = int(getattr(p, "shared_memory_per_block_optin", 0) or getattr(p, "shared_memory_per_block", 0))
+    return DeviceInfo(p.name, (p.major, p.minor), smem)
+
+
+def current_device() -> DeviceInfo | None:
+    """The GPU decisions are made for (the current CUDA device), or None without one."""
+    try:
+        import torch
+        if not torch.cuda.is_available():
+            return None
+        return _cuda_device(torch.cuda.current_device())
+    except Exception:  # noqa: BLE001 - no usable GPU means no heuristic, not an error
+        return None
+
+
+def _is_heuristic(mod: ModuleType) -> bool:
+    return hasattr(mod, "PRECONDITION") and callable(getattr(mod, "decide", None))
+
+
+class Registry:
+    """Heuristic modules by point. `modules=None` discovers the package's artifacts."""
+
+    def __init__(self, modules: list[ModuleType] | None = None, package: str = ARTIFACTS):
+        self.package = package
+        self._modules = list(modules) if modules is not None else None
+
+    def modules(self) -> list[ModuleType]:
+        if self._modules is None:
+            found = []
+            pkg = importlib.import_module(self.package)
+            for info in sorted(pkgutil.iter_modules(pkg.__path__), key=lambda i: i.name):
+                if info.name.startswith("_"):
+                    continue
+                try:
+                    mod = importlib.import_module(f"{self.package}.{info.name}")
+                except Exception as e:  # noqa: BLE001 - a broken artifact must not break compiles
+                    warnings.warn(f"tuner: skipping heuristic {info.name}: {e}")
+                    continue
+                if _is_heuristic(mod):
+                    found.append(mod)
+            self._modules = found
+        return self._modules
+
+    def add(self, mod: ModuleType) -> None:
+        if not _is_heuristic(mod):
+            raise ValueError(f"{mod.__name__} is not a heuristic module (PRECONDITION, decide)")
+        self.modules().append(mod)
+
+    def matching(self, namespace: str, schema: int | None, device: DeviceInfo | None) -> list[ModuleType]:
+        return [m for m in self.modules() if m.PRECONDITION.matches(namespace, device, schema)]
+
+    def lookup(self, namespace: str, context, device: DeviceInfo | None = None):
+        from tuner.settings import settings
+        if settings.heuristics != "use":
+            return None
+        if isinstance(context, dict):
+            features, schema = context, SCHEMAS.get(namespace)
+        else:
+            features, schema = context.features(), getattr(context, "feature_schema", SCHEMAS.get(namespace))
+        device = device or getattr(context, "device", None) or current_device()
+        for mod in self.matching(namespace, schema, device):
+            try:
+                choice = mod.decide(features)
+            except Exception as e:  # noqa: BLE001 - e.g. a feature missing: unsure
+                warnings.warn(f"tuner: heuristic {mod.__name__} failed: {e!r}")
+                continue
+            if choice is not None:
+                return choice
+        return None
+
+
+_default = Registry()
+
+
+def default_registry() -> Registry:
+    return _default
+
+
+def lookup(namespace: str, context, device: DeviceInfo | None = None):
+    """A confident choice for this problem from a shipped heuristic, or None."""
+    return _default.lookup(namespace, context, device)

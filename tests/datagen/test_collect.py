@@ -1,0 +1,117 @@
+"""`tuner collect` on CPU (small sizes): files, shards, resume, budgets, errors."""
+import json
+
+import pytest
+from click.testing import CliRunner
+
+from tuner.cli import main
+from tuner.datagen.cli import parse_shard, shard_indices
+from tuner.datagen.dataset import read_dataset
+from tuner.datagen.pad_mm import GeneratorSpec, estimate, problem
+
+
+def run(*args):
+    return CliRunner().invoke(main, ["collect", "pad_mm", "--device", "cpu", "--quiet",
+                                     "--reps", "2", "--inner", "2", "--warmup", "1", *args])
+
+
+def problems_of(path):
+    return read_dataset(path).complete_problems()
+
+
+def test_collect_writes_header_and_every_choice(tmp_path):
+    out = tmp_path / "d.jsonl.gz"
+    r = run("--samples", "8", "--out", str(out), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output[r.output.index("{"):])["measured"] == 8
+    ds = read_dataset(out)
+    h = ds.header
+    assert h["point"] == "pad_mm" and h["choices"] == ["orig", "pad"] and h["seed"] == 0
+    assert {"m", "k", "n", "dtype_fp16", "tf32", "mat1_prepadded", "pad_frac_k"} <= set(h["features"])
+    assert h["gpu_name"].startswith("cpu") and "torch" in h and "generator" in h
+    probs = ds.complete_problems()
+    assert len(probs) == 8 and all(len(rs) == 2 for rs in probs.values())
+    assert all(r["reps"] == 2 and r["time_ms"] > 0 and r["spread"] is not None for r in ds.rows)
+
+
+def test_shards_are_disjoint_and_reproduce_the_whole_stream(tmp_path):
+    assert run("--samples", "9", "--out", str(tmp_path / "all.jsonl")).exit_code == 0
+    whole = problems_of(tmp_path / "all.jsonl")
+    parts = []
+    for i in range(3):
+        r = run("--samples", "9", "--shard", f"{i}/3", "--out", str(tmp_path / f"s{i}.jsonl"))
+        assert r.exit_code == 0, r.output
+        parts.append(problems_of(tmp_path / f"s{i}.jsonl"))
+    ids = [set(p) for p in parts]
+    assert not (ids[0] & ids[1]) and not (ids[0] & ids[2]) and not (ids[1] & ids[2])
+    assert set().union(*ids) == set(whole)
+    feats = lambda rows: {k: v for k, v in rows[0].items() if k in read_dataset(tmp_path / "all.jsonl").header["features"]}
+    for p in parts:
+        for pid, rows in p.items():
+            assert feats(rows) == feats(whole[pid])     # same problem wherever it is measured
+
+
+def test_resume_continues_without_duplicates(tmp_path):
+    out = tmp_path / "d.jsonl"
+    assert run("--samples", "5", "--out", str(out)).exit_code == 0
+    # a killed run: a torn last row
+    out.write_bytes(out.read_bytes()[:-20])
+    assert len(problems_of(out)) == 4
+    r = run("--samples", "8", "--out", str(out), "--resume", "--json")
+    assert r.exit_code == 0, r.output
+    summary = json.loads(r.output[r.output.index("{"):])
+    assert summary["already_done"] == 4 and summary["measured"] == 4
+    ds = read_dataset(out)
+    keys = [(r["problem"], r["choice"]) for r in ds.rows]
+    assert len(keys) == len(set(keys)) == 16 and not ds.truncated
+
+
+def test_resume_refuses_a_different_stream(tmp_path):
+    out = tmp_path / "d.jsonl"
+    assert run("--samples", "2", "--out", str(out)).exit_code == 0
+    r = run("--samples", "2", "--out", str(out), "--resume", "--seed", "7")
+    assert r.exit_code != 0 and "cannot resume" in r.output and "seed" in r.output
+
+
+def test_existing_output_without_resume_is_an_error(tmp_path):
+    out = tmp_path / "d.jsonl"
+    out.write_text("keep me")
+    r = run("--samples", "2", "--out", str(out))
+    assert r.exit_code != 0 and "exists" in r.output
+    assert out.read_text() == "keep me"
+
+
+def test_bad_shard_is_an_error(tmp_path):
+    for bad in ("3/3", "x", "1/0"):
+        r = run("--samples", "2", "--shard", bad, "--out", str(tmp_path / "d.jsonl"))
+        assert r.exit_code != 0 and "--shard" in r.output
+    assert not (tmp_path / "d.jsonl").exists()
+
+
+def test_stream_is_seeded_bounded_and_always_needs_padding():
+    spec = GeneratorSpec.for_device("cuda")
+    ps = [problem(0, i, spec) for i in range(300)]
+    assert [problem(0, i, spec) for i in range(5)] == ps[:5]
+    assert problem(1, 0, spec) != ps[0]
+    for p in ps:
+        nbytes, ms = estimate(p, spec)
+        assert p.needs_padding() and nbytes <= spec.max_bytes and ms <= spec.max_est_ms
+    assert {p.dtype for p in ps} == {"float16", "bfloat16", "float32"}
+    assert {p.op for p in ps} == {"mm", "bmm", "addmm"}
+    assert any(p.mat1_transposed for p in ps) and any(p.mat2_prepadded for p in ps)
+    assert any(p.tf32 for p in ps) and not any(p.tf32 for p in ps if p.dtype != "float32")
+    # powers of two with small offsets appear, not only uniform sizes
+    near_pow2 = [p for p in ps if min(abs(p.k - 2 ** e) for e in range(4, 14)) <= 4]
+    assert len(near_pow2) > 30
+
+
+def test_shard_arithmetic():
+    assert parse_shard("1/4") == (1, 4)
+    assert list(shard_indices(10, (1, 4))) == [1, 5, 9]
+
+
+def test_devices_run_one_worker_each(tmp_path):
+    out = tmp_path / "d.jsonl"
+    r = run("--samples", "6", "--out", str(out), "--devices", "cpu,cpu")
+    assert r.exit_code == 0, r.output
+    assert len(problems_of(out)) == 6
