@@ -1,0 +1,235 @@
+"""decide(): heuristic -> cache -> search order, cache validity rules, decision records, the
+autotune report and collect mode. The cache is the real one (SQLite in the test's folder)."""
+import math
+import sys
+import types
+
+import pytest
+
+from tuner.engine import HISTORY, Decision, decide, format_report
+from tuner.space import Config, ConfigSpace, Field
+
+INF = float("inf")
+
+
+def space():
+    return ConfigSpace([Field("XBLOCK", "pow2", 1, 4096), Field("num_warps", "pow2", 1, 32)],
+                       size_hints={"XBLOCK": 1 << 16})
+
+
+CANDS = [Config({"XBLOCK": 1}, num_warps=4, num_stages=1),
+         Config({"XBLOCK": 64}, num_warps=4, num_stages=1),
+         Config({"XBLOCK": 1024}, num_warps=4, num_stages=1)]
+
+
+def cost(c):
+    return abs(c["XBLOCK"] - 100) + abs(c.num_warps - 2) + 1.0
+
+
+class Measure:
+    def __init__(self, fn=cost):
+        self.fn, self.calls = fn, []
+
+    def __call__(self, c):
+        self.calls.append(c)
+        return self.fn(c)
+
+
+def never(c):
+    raise AssertionError(f"measured {c} although the answer was known")
+
+
+def test_search_then_cache_hit_skips_measurement():
+    m = Measure()
+    d = decide("test.point", "p1", CANDS, m, search="exhaustive")
+    assert d.source == "exhaustive" and d.choice == CANDS[1] and len(m.calls) == 3
+    again = decide("test.point", "p1", CANDS, never, search="exhaustive")
+    assert again.source == "cache" and again.found_by == "exhaustive"
+    assert again.choice == d.choice and again.time_ms == d.time_ms and again.n_measured == 0
+    assert [c for c, _ in again.timings] == [c for c, _ in d.timings]
+
+
+def test_heuristic_answer_skips_cache_and_measurement(monkeypatch):
+    monkeypatch.setenv("TUNER_HEURISTICS", "use")
+    d = decide("test.point", "p2", CANDS, never, heuristic=lambda: CANDS[2])
+    assert d.source == "heuristic" and d.choice == CANDS[2] and d.time_ms is None
+
+
+def test_unsure_or_invalid_heuristic_falls_through_to_measurement():
+    m = Measure()
+    assert decide("test.point", "p3", CANDS, m, heuristic=lambda: None).source == "exhaustive"
+    m2 = Measure()
+    d = decide("test.point", "p3b", CANDS, m2, heuristic=lambda: Config({"XBLOCK": 3}))
+    assert d.source == "exhaustive" and m2.calls
+    m3 = Measure()
+    d = decide("test.point", "p3c", CANDS, m3, heuristic=lambda: 1 / 0)
+    assert d.source == "exhaustive" and m3.calls
+
+
+def test_heuristics_off_ignores_the_heuristic(monkeypatch):
+    monkeypatch.setenv("TUNER_HEURISTICS", "off")
+    d = decide("test.point", "p4", CANDS, Measure(), heuristic=lambda: CANDS[2])
+    assert d.source == "exhaustive" and d.choice == CANDS[1]
+
+
+def test_different_candidate_set_is_a_cache_miss():
+    decide("test.point", "p5", CANDS, Measure(), search="exhaustive")
+    m = Measure()
+    d = decide("test.point", "p5", CANDS[:2], m, search="exhaustive")
+    assert d.source == "exhaustive" and len(m.calls) == 2
+
+
+def test_coordinate_descent_answer_is_reused_with_other_start_configs_in_the_same_space():
+    m = Measure()
+    d = decide("test.point", "p6", CANDS, m, space=space(), search="coordinate_descent")
+    assert d.source == "coordinate_descent" and d.choice == Config({"XBLOCK": 128}, num_warps=2,
+                                                                      num_stages=1)
+    other = [Config({"XBLOCK": 8}, num_warps=8, num_stages=1)]
+    hit = decide("test.point", "p6", other, never, space=space(), search="coordinate_descent")
+    assert hit.source == "cache" and hit.choice == d.choice and hit.found_by == "coordinate_descent"
+    # a different space (smaller size hint) is a miss
+    small = ConfigSpace([Field("XBLOCK", "pow2", 1, 4096), Field("num_warps", "pow2", 1, 32)],
+                        size_hints={"XBLOCK": 64})
+    m2 = Measure()
+    d2 = decide("test.point", "p6", other, m2, space=small, search="coordinate_descent")
+    assert d2.source == "coordinate_descent" and m2.calls
+
+
+def test_exhaustive_answer_is_not_reused_for_another_candidate_set_in_the_same_space():
+    decide("test.point", "p7", CANDS, Measure(), space=space(), search="exhaustive")
+    m = Measure()
+    d = decide("test.point", "p7", CANDS[1:], m, space=space(), search="exhaustive")
+    assert d.source == "exhaustive" and m.calls
+
+
+def _key(problem, cands):
+    from tuner.cache import CacheKey, backend_hash, configs_hash
+    from tuner.space import choice_to_json
+    return CacheKey("test.point", problem, configs_hash(choice_to_json(c) for c in cands),
+                    backend_hash(None))
+
+
+@pytest.mark.parametrize("garbage", [
+    {"version": 1},
+    {"version": 99, "choice": "x"},
+    {"version": 1, "choice": {"config": {"kwargs": {"XBLOCK": "big"}}}, "found_by": "exhaustive"},
+    {"version": 1, "choice": {"config": {"kwargs": {"XBLOCK": 2}, "num_warps": 4, "num_stages": 1}},
+     "found_by": "exhaustive", "time_ms": 1.0, "timings": []},   # not a candidate
+    {"version": 1, "choice": {"config": CANDS[0].to_json()}, "found_by": "guess", "time_ms": 1.0},
+    {"version": 1, "choice": {"config": CANDS[0].to_json()}, "found_by": "exhaustive",
+     "time_ms": "fast", "timings": []},
+])
+def test_garbled_cached_value_is_a_miss(garbage):
+    from tuner.cache import get_cache
+    key = _key("p8", CANDS)
+    get_cache().put(key, {**garbage, "configs_hash": key.configs_hash})
+    m = Measure()
+    d = decide("test.point", "p8", CANDS, m, search="exhaustive")
+    assert d.source == "exhaustive" and len(m.calls) == 3
+
+
+def test_cache_off_always_measures(monkeypatch):
+    monkeypatch.setenv("TUNER_CACHE", "0")
+    decide("test.point", "p9", CANDS, Measure(), search="exhaustive")
+    m = Measure()
+    assert decide("test.point", "p9", CANDS, m, search="exhaustive").source == "exhaustive"
+    assert m.calls
+
+
+def test_decision_record_fields():
+    m = Measure()
+    d = decide("test.point", "p10", CANDS, m, search="exhaustive")
+    assert d.namespace == "test.point" and d.problem == "p10"
+    assert d.default_time_ms == cost(CANDS[0]) and d.time_ms == cost(CANDS[1])
+    assert d.speedup == pytest.approx(cost(CANDS[0]) / cost(CANDS[1]))
+    assert [t for _, t in d.timings] == sorted(cost(c) for c in CANDS)
+    assert d.tuning_seconds >= 0 and d.n_measured == 3
+    rec = d.to_record()
+    assert rec["choice"] == {"config": CANDS[1].to_json()} and rec["source"] == "exhaustive"
+    assert HISTORY[-1] is d
+
+
+def test_failing_candidates_score_inf_and_an_all_failed_answer_is_not_cached():
+    def flaky(c):
+        if c["XBLOCK"] == 64:
+            raise RuntimeError("compile error")
+        return cost(c)
+    d = decide("test.point", "p11", CANDS, flaky, search="exhaustive")
+    assert d.choice == CANDS[0] and dict(d.timings)[CANDS[1]] == INF and d.n_measured == 3
+    dead = decide("test.point", "p12", CANDS, lambda c: INF, search="exhaustive")
+    assert dead.choice == CANDS[0] and dead.time_ms == INF
+    m = Measure()
+    assert decide("test.point", "p12", CANDS, m, search="exhaustive").source == "exhaustive"
+
+
+def test_plain_choices_are_searched_exhaustively_whatever_the_setting():
+    d = decide("pad_mm", "mm:64x64", ["orig", "pad"], {"orig": 2.0, "pad": 1.5}.__getitem__,
+               search="coordinate_descent")
+    assert d.choice == "pad" and d.source == "exhaustive"
+    assert decide("pad_mm", "mm:64x64", ["orig", "pad"], never).choice == "pad"
+
+
+def test_single_candidate_without_space_is_not_measured():
+    d = decide("test.point", "p13", CANDS[:1], never)
+    assert d.choice == CANDS[0] and d.n_measured == 0
+
+
+def test_budgeted_search_through_decide():
+    m = Measure()
+    d = decide("test.point", "p14", CANDS, m, space=space(), search="budgeted",
+               search_options={"max_measurements": 5})
+    assert d.source == "budgeted" and len(m.calls) == 5
+
+
+def test_prepare_runs_once_before_measurement_and_not_on_a_hit():
+    seen = []
+    decide("test.point", "p15", CANDS, Measure(), prepare=lambda cands: seen.append(list(cands)))
+    decide("test.point", "p15", CANDS, never, prepare=lambda cands: seen.append(list(cands)))
+    assert seen == [CANDS]
+
+
+def test_autotune_report(monkeypatch, capsys):
+    monkeypatch.setenv("TUNER_LOGS", "autotune")
+    decide("test.point", "report-problem", CANDS, cost, search="exhaustive")
+    err = capsys.readouterr().err
+    assert "autotune test.point report-problem" in err
+    assert "XBLOCK=64,num_warps=4,num_stages=1" in err and "100.0%" in err and "<- chosen" in err
+    assert "exhaustive: 3 measured" in err and "tuning took" in err
+    decide("test.point", "report-problem", CANDS, never, search="exhaustive")
+    assert "cache hit: XBLOCK=64" in capsys.readouterr().err
+
+
+def test_report_shows_failures_and_percentages():
+    d = Decision(CANDS[1], 1.0, 4.0, "exhaustive", [(CANDS[1], 1.0), (CANDS[0], 4.0), (CANDS[2], INF)],
+                 0.5, "ns", "prob", "exhaustive", 3)
+    text = format_report(d)
+    assert " 25.0%" in text and "failed (inf)" in text and "4.00x over the default" in text
+
+
+def test_no_report_without_the_log_setting(capsys):
+    decide("test.point", "quiet", CANDS, cost, search="exhaustive")
+    assert "autotune" not in capsys.readouterr().err
+
+
+def test_collect_mode_hands_benchmarked_decisions_to_the_dataset(monkeypatch):
+    monkeypatch.setenv("TUNER_HEURISTICS", "collect")
+    recorded = []
+    fake = types.ModuleType("tuner.datagen.dataset")
+    fake.record_decision = lambda ns, features, d: recorded.append((ns, features, d))
+    monkeypatch.setitem(sys.modules, "tuner.datagen.dataset", fake)
+    d = decide("test.point", "p16", CANDS, cost, features={"n": 100}, heuristic=lambda: CANDS[2])
+    assert d.source == "exhaustive"  # collect mode measures even when a heuristic answers
+    assert recorded == [("test.point", {"n": 100}, d)]
+    decide("test.point", "p16", CANDS, never)  # a cache hit is not new data
+    assert len(recorded) == 1
+
+
+def test_collect_mode_without_a_dataset_writer_still_decides(monkeypatch):
+    monkeypatch.setenv("TUNER_HEURISTICS", "collect")
+    monkeypatch.setitem(sys.modules, "tuner.datagen.dataset", None)  # import fails
+    assert decide("test.point", "p17", CANDS, cost).choice == CANDS[1]
+
+
+def test_bad_strategy_name_fails_before_measuring():
+    with pytest.raises(ValueError, match="unknown search strategy"):
+        decide("test.point", "p18", CANDS, never, search="annealing")
