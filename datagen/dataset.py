@@ -327,7 +327,8 @@ def _record_decision(namespace: str, features: dict[str, Any], decision) -> None
     if not path.exists():
         types = {k: ("float" if isinstance(v, float) else "int" if isinstance(v, (int, bool)) else "str")
                  for k, v in features.items()}
-        header = make_header(namespace, types, [c for c, _ in timings],
+        # sorted: the first decision's timing order (fastest first) must not define the file
+        header = make_header(namespace, types, sorted({choice_key(c) for c, _ in timings}),
                              device_meta=device_metadata(), source="collect-mode")
         # Publish the header atomically: link() fails if another process got there first.
         fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
@@ -341,7 +342,6 @@ def _record_decision(namespace: str, features: dict[str, Any], decision) -> None
             os.unlink(tmp)
     pid = problem_id(features)
     clean = {k: (int(v) if isinstance(v, bool) else v) for k, v in features.items()}
-    from tuner.settings import settings as s
     lines = "".join(_dumps({"problem": pid, "choice": choice_key(c), "time_ms": float(ms),
-                            "reps": s.bench_reps, **clean}) + "\n" for c, ms in timings)
+                            "reps": settings.bench_reps, **clean}) + "\n" for c, ms in timings)
     _append_line(path, lines)

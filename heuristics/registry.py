@@ -28,15 +28,28 @@ def _cuda_device(index: int) -> DeviceInfo:
     return DeviceInfo(p.name, (p.major, p.minor), smem)
 
 
-def current_device() -> DeviceInfo | None:
-    """The GPU decisions are made for (the current CUDA device), or None without one."""
+# Decisions for the CPU match modules learned from CPU datasets (capability 0.0, no shared
+# memory), as `tuner collect --device cpu` records them; never a GPU module.
+CPU = DeviceInfo("cpu", (0, 0), 0)
+
+
+def device_info(device=None) -> DeviceInfo | None:
+    """The device a decision is made for: "cpu", "cuda[:i]", a torch.device, or None for
+    the current CUDA device (the CPU without one). None if it cannot be read."""
     try:
+        if device is not None and str(device).startswith("cpu"):
+            return CPU
         import torch
         if not torch.cuda.is_available():
-            return None
-        return _cuda_device(torch.cuda.current_device())
-    except Exception:  # noqa: BLE001 - no usable GPU means no heuristic, not an error
+            return CPU if device is None else None
+        index = None if device is None else torch.device(device).index
+        return _cuda_device(torch.cuda.current_device() if index is None else index)
+    except Exception:  # noqa: BLE001 - no usable device means no heuristic, not an error
         return None
+
+
+def current_device() -> DeviceInfo | None:
+    return device_info(None)
 
 
 def _is_heuristic(mod: ModuleType) -> bool:

@@ -101,6 +101,6 @@ def test_record_decision_appends_benchmarked_decisions(tmp_path, monkeypatch):
                                                                  timings=[("pad", 3.0), ("orig", 2.0)]))
     record_decision("pad_mm", feats, SimpleNamespace(source="cache", choice="pad", timings=[("pad", 1.0)]))
     ds = read_dataset(tmp_path / "data" / "pad_mm.jsonl")
-    assert ds.header["point"] == "pad_mm" and ds.header["choices"] == ["pad", "orig"]
+    assert ds.header["point"] == "pad_mm" and ds.header["choices"] == ["orig", "pad"]
     assert len(ds.rows) == 4 and len(ds.complete_problems()) == 2
     assert {r["time_ms"] for r in ds.rows} == {1.0, 2.0, 3.0}

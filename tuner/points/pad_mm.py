@@ -14,7 +14,8 @@ import torch.nn.functional as F
 from tuner.heuristics.contexts import DTYPES, PadMMContext, round_up
 
 NAMESPACE = "pad_mm"
-CANDIDATES = ("pad", "orig")
+# "orig" first: the engine treats candidates[0] as the default it reports speedups against.
+CANDIDATES = ("orig", "pad")
 
 
 # -- padding ---------------------------------------------------------------------------------
@@ -161,7 +162,7 @@ def pad_mm_decision(ctx: PadMMContext | None, device="cuda"):
         return None
     from tuner.bench import benchmark
     from tuner.engine import decide
-    from tuner.heuristics.registry import lookup
+    from tuner.heuristics.registry import device_info, lookup
 
     state: dict = {}
 
@@ -171,13 +172,14 @@ def pad_mm_decision(ctx: PadMMContext | None, device="cuda"):
             state["fns"] = runners(ctx, *make_operands(ctx, device))
         try:
             with tf32_mode(ctx.tf32):
-                return benchmark(state["fns"][choice])
+                return benchmark(state["fns"][choice], device=str(device))
         except (RuntimeError, torch.cuda.OutOfMemoryError):
             return float("inf")
 
     try:
         return decide(NAMESPACE, ctx.signature(), list(CANDIDATES), measure,
-                      heuristic=lambda: lookup(NAMESPACE, ctx), features=ctx.features(),
+                      heuristic=lambda: lookup(NAMESPACE, ctx, device_info(device)),
+                      features=ctx.features(),
                       backend_extra={"tf32": ctx.tf32})
     finally:
         state.clear()

@@ -1,0 +1,169 @@
+"""`tuner learn` on recorded synthetic timings: the known rule is learned, the rendered module
+answers exactly as the tree, and bad input fails clearly without writing anything."""
+import json
+import math
+import random
+
+import numpy as np
+import pytest
+from click.testing import CliRunner
+
+from tuner.cli import main
+from tuner.datagen.dataset import read_datasets
+from tuner.heuristics.interface import two_way_choice
+from tuner.heuristics.learn import (TABLE_COLUMNS, build_problems, evaluate, learn, pick_threshold,
+                                    split)
+from tuner.heuristics.render import load_module, render_module
+
+from .synthetic import H100, rule, synthetic_problem, write_synthetic
+
+GRID = dict(depths=(2, 4), leaves=(1, 5))
+
+
+@pytest.fixture(scope="module")
+def learned(tmp_path_factory):
+    d = tmp_path_factory.mktemp("learn")
+    write_synthetic(d / "a.jsonl.gz", 200, seed=1)
+    write_synthetic(d / "b.jsonl", 200, seed=2)       # a second shard, other problems
+    summary = learn([d / "a.jsonl.gz", d / "b.jsonl"], d / "out", **GRID)
+    return d, summary
+
+
+def test_learns_the_known_rule(learned):
+    d, s = learned
+    assert s["problems"] == 400 and s["split"] == {"train": 240, "val": 80, "test": 80}
+    t = s["best"]["test"]
+    assert t["wrong"] == 0 and t["correct"] >= 70 and t["total"] == 80
+    mod = load_module(d / "out" / "pad_mm_h100.py")
+    rng = random.Random(99)
+    for _ in range(200):   # fresh problems, never seen in training
+        ctx = synthetic_problem(rng)
+        assert mod.decide(ctx.features()) in (rule(ctx), None)
+
+
+def test_writes_table_report_plot_and_module(learned):
+    d, s = learned
+    out = d / "out"
+    for name in ("pad_mm_h100.py", "eval_table.txt", "eval_table.json", "summary.json", "report.md", "plot.png"):
+        assert (out / name).stat().st_size > 0, name
+    assert (out / "plot.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    rows = json.loads((out / "eval_table.json").read_text())
+    assert len(rows) == 4 * 3 and all(tuple(r) == TABLE_COLUMNS for r in rows)
+    assert (out / "eval_table.txt").read_text().split()[:len(TABLE_COLUMNS)] == list(TABLE_COLUMNS)
+    report = (out / "report.md").read_text()
+    assert "max_depth" in report and "test" in report and "Benchmarking avoided" in report
+    src = (out / "pad_mm_h100.py").read_text()
+    assert "sklearn" not in src and "import numpy" not in src and "if f['k'] <= " in src
+    mod = load_module(out / "pad_mm_h100.py")
+    assert mod.PRECONDITION.capability == (9, 0) and mod.PRECONDITION.shared_memory == 232448
+    assert mod.PRECONDITION.point == "pad_mm" and mod.PRECONDITION.feature_schema == 1
+
+
+def test_rendered_module_gives_exactly_the_trees_answers(tmp_path):
+    from sklearn.tree import DecisionTreeRegressor
+    write_synthetic(tmp_path / "d.jsonl", 300, seed=3)
+    ds = read_datasets([tmp_path / "d.jsonl"])
+    p = build_problems(ds)
+    # noisy target + deep tree: many splits on large products (mk, mn) where float32 rounds
+    y = p.target + np.random.default_rng(0).normal(0, 0.3, len(p))
+    tree = DecisionTreeRegressor(max_depth=12, min_samples_leaf=1, random_state=0).fit(p.X, y)
+    log_thr = 0.1
+    (tmp_path / "m.py").write_text(render_module(tree, p.features, ds.header, log_thr, p.choices))
+    mod = load_module(tmp_path / "m.py")
+    want = tree.predict(p.X)
+    for i, pid in enumerate(p.ids):
+        feats = dict(zip(p.features, p.X[i]))
+        assert mod.score({k: float(np.float32(v)) for k, v in feats.items()}) == want[i]
+        assert mod.decide(feats) == two_way_choice(want[i], log_thr, "pad", "orig")
+
+
+def test_float32_rounding_reproduces_sklearn_at_ties(tmp_path):
+    # 2**25 + 6 lies halfway between two float32 values and rounds up to even: sklearn sends it
+    # right although it equals the float64 threshold; the rendered module must do the same.
+    from sklearn.tree import DecisionTreeRegressor
+    X = np.array([[2.0 ** 25 + 4], [2.0 ** 25 + 8]])
+    tree = DecisionTreeRegressor(max_depth=1).fit(X, [-1.0, 1.0])
+    assert tree.tree_.threshold[0] == 2.0 ** 25 + 6
+    header = {"point": "p", **H100}
+    (tmp_path / "m.py").write_text(render_module(tree, ["x"], header, 0.0, ("a", "b")))
+    mod = load_module(tmp_path / "m.py")
+    assert tree.predict([[2.0 ** 25 + 6]])[0] == 1.0
+    assert mod.decide({"x": 2 ** 25 + 6}) == "b"
+
+
+def test_threshold_is_the_smallest_without_a_wrong_validation_answer():
+    # times: (orig, pad); score > 0 predicts pad
+    times = np.array([[2.0, 1.0], [1.0, 2.0], [1.0, 1.1], [3.0, 1.0]])
+    scores = np.array([0.9, -0.5, 0.2, 0.3])        # the third answer (pad) is wrong at |0.2|
+    thr = pick_threshold(scores, times)
+    assert thr == pytest.approx(0.3)
+    r = evaluate(scores, times, thr)
+    assert (r["correct"], r["wrong"], r["unsure"]) == (3, 0, 1)
+    r0 = evaluate(scores, times, 0.0)
+    assert r0["wrong"] == 1 and r0["max_wrong_speedup"] == pytest.approx(1.1)
+    assert pick_threshold(np.array([0.5]), np.array([[1.0, 2.0]])) == math.inf
+    # with a 20% tolerance that near-tie is not wrong
+    assert pick_threshold(scores, times, tolerance=0.2) == 0.0
+
+
+def test_split_keeps_problems_whole_and_is_seeded():
+    a, b = split(100, 0), split(100, 0)
+    assert all(np.array_equal(a[k], b[k]) for k in a)
+    allidx = np.concatenate([a["train"], a["val"], a["test"]])
+    assert sorted(allidx) == list(range(100))
+    assert not np.array_equal(split(100, 1)["test"], a["test"])
+
+
+def test_noisy_and_under_measured_problems_are_dropped(tmp_path):
+    write_synthetic(tmp_path / "noisy.jsonl", 30, spread=0.5)
+    p = build_problems(read_datasets([tmp_path / "noisy.jsonl"]))
+    assert len(p) == 0 and p.dropped["noisy"] == 30
+    write_synthetic(tmp_path / "few.jsonl", 30, reps=1)
+    p = build_problems(read_datasets([tmp_path / "few.jsonl"]), min_reps=3)
+    assert len(p) == 0 and p.dropped["few_reps"] == 30
+
+
+def _learn_cli(*args):
+    return CliRunner().invoke(main, ["learn", *map(str, args), "--max-depth", "2", "--min-samples-leaf", "5"])
+
+
+def test_cli_prints_table_and_chosen_model(tmp_path):
+    write_synthetic(tmp_path / "d.jsonl", 120)
+    r = _learn_cli(tmp_path / "d.jsonl", "--out", tmp_path / "out", "--name", "pad_mm_test")
+    assert r.exit_code == 0, r.output
+    assert "max_depth min_samples_leaf dataset correct wrong unsure total" in r.output
+    assert "chosen: max_depth=2" in r.output and (tmp_path / "out" / "pad_mm_test.py").exists()
+
+
+@pytest.mark.parametrize("case,message", [
+    ("empty", "empty file"),
+    ("columns", "lacks columns"),
+    ("one_choice", "only one choice"),
+    ("few", "too few problems"),
+    ("mismatch", "does not match"),
+    ("no_rows", "no rows"),
+])
+def test_bad_input_fails_clearly_and_writes_nothing(tmp_path, case, message):
+    files = [tmp_path / "d.jsonl"]
+    if case == "empty":
+        files[0].write_text("")
+    elif case == "columns":
+        write_synthetic(files[0], 30)
+        lines = files[0].read_text().splitlines()
+        row = json.loads(lines[1])
+        del row["m"]
+        files[0].write_text("\n".join([lines[0], json.dumps(row)] + lines[2:]) + "\n")
+    elif case == "one_choice":
+        write_synthetic(files[0], 30, choices=("orig",))
+    elif case == "few":
+        write_synthetic(files[0], 10)
+    elif case == "mismatch":
+        write_synthetic(files[0], 30)
+        files.append(tmp_path / "e.jsonl")
+        write_synthetic(files[1], 30, header_extra={"gpu_name": "NVIDIA A100", "compute_capability": [8, 0]})
+    elif case == "no_rows":
+        write_synthetic(files[0], 0)
+    r = _learn_cli(*files, "--out", tmp_path / "out")
+    assert r.exit_code != 0
+    assert message in r.output and "Traceback" not in r.output
+    assert not (tmp_path / "out").exists()

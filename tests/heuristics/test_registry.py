@@ -1,0 +1,88 @@
+"""Registry: discovers generated modules, checks preconditions, honours TUNER_HEURISTICS,
+and never imports scikit-learn at run time."""
+import subprocess
+import sys
+import textwrap
+
+import pytest
+
+from tuner.heuristics.contexts import PadMMContext
+from tuner.heuristics.interface import DeviceInfo
+from tuner.heuristics.learn import learn
+from tuner.heuristics.registry import CPU, Registry, device_info
+
+from .synthetic import H100 as H100_META, write_synthetic
+
+H100 = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
+A100 = DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)
+PAD = PadMMContext("mm", 64, 1500, 64, "float16")      # the synthetic rule: pad
+ORIG = PadMMContext("mm", 64, 100, 64, "float32")       # the synthetic rule: orig
+
+
+@pytest.fixture(scope="module")
+def artifacts(tmp_path_factory):
+    """A package holding one learned module, as heuristics/artifacts/ would."""
+    root = tmp_path_factory.mktemp("pkgroot")
+    pkg = root / "fake_artifacts"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    write_synthetic(root / "d.jsonl", 300)
+    learn([root / "d.jsonl"], pkg, depths=(3,), leaves=(5,), name="pad_mm_h100", plot=False)
+    return root
+
+
+@pytest.fixture
+def registry(artifacts, monkeypatch):
+    monkeypatch.syspath_prepend(str(artifacts))
+    return Registry(package="fake_artifacts")
+
+
+def test_discovers_modules_by_name_and_answers(registry):
+    assert [m.__name__ for m in registry.modules()] == ["fake_artifacts.pad_mm_h100"]
+    assert registry.lookup("pad_mm", PAD, H100) == "pad"
+    assert registry.lookup("pad_mm", ORIG, H100) == "orig"
+    assert registry.lookup("pad_mm", PAD.features(), H100) == "pad"     # a plain feature dict
+
+
+def test_precondition_mismatch_is_unsure(registry):
+    assert registry.lookup("pad_mm", PAD, A100) is None
+    assert registry.lookup("pad_mm", PAD, CPU) is None
+    assert registry.lookup("pad_mm", PAD, None) is None
+    assert registry.lookup("other_point", PAD, H100) is None
+    # a context of another feature schema
+    assert registry.lookup("pad_mm", type("Ctx", (), {"features": PAD.features, "feature_schema": 2})(), H100) is None
+
+
+@pytest.mark.parametrize("mode", ["off", "collect"])
+def test_heuristics_off_or_collect_never_answer(registry, monkeypatch, mode):
+    monkeypatch.setenv("TUNER_HEURISTICS", mode)
+    assert registry.lookup("pad_mm", PAD, H100) is None
+
+
+def test_missing_feature_is_unsure_not_an_error(registry):
+    feats = PAD.features()
+    feats.pop("k")
+    with pytest.warns(UserWarning, match="failed"):
+        assert registry.lookup("pad_mm", feats, H100) is None
+
+
+def test_device_info_on_cpu():
+    assert device_info("cpu") == CPU
+    assert Registry().modules() is not None    # the shipped package imports
+
+
+def test_runtime_path_does_not_import_sklearn(artifacts):
+    code = textwrap.dedent(f"""
+        import sys
+        sys.path.insert(0, {str(artifacts)!r})
+        from tuner.heuristics.contexts import PadMMContext
+        from tuner.heuristics.interface import DeviceInfo
+        from tuner.heuristics.registry import Registry, lookup
+        r = Registry(package="fake_artifacts")
+        assert r.lookup("pad_mm", PadMMContext("mm", 64, 1500, 64, "float16"),
+                        DeviceInfo("x", (9, 0), 232448)) == "pad"
+        lookup("pad_mm", PadMMContext("mm", 64, 1500, 64, "float16"))
+        bad = [m for m in sys.modules if m.split(".")[0] in ("sklearn", "pandas", "matplotlib")]
+        assert not bad, bad
+    """)
+    subprocess.run([sys.executable, "-c", code], check=True)
