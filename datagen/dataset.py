@@ -215,6 +215,12 @@ def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
 
 # -- writing -------------------------------------------------------------------------------
 
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
 def _dumps(obj) -> str:
     return json.dumps(obj, separators=(",", ":"), allow_nan=True)
 
@@ -249,6 +255,7 @@ class DatasetWriter:
         # Write header + kept rows into a temp file beside the target, then rename: the old
         # file stays intact until the new one is complete, and we keep appending to it.
         fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".tmp", dir=self.path.parent)
+        os.chmod(tmp, 0o666 & ~_umask())     # mkstemp makes 0600; a dataset is meant to be shared
         self._raw = os.fdopen(fd, "wb")
         self._gz = gzip.GzipFile(fileobj=self._raw, mode="wb") if _is_gzip(self.path) else None
         self._write_line(self.header)
