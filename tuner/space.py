@@ -349,6 +349,20 @@ class ConfigSpace:
             if self.valid(cand):
                 yield cand
 
+    def restrict(self, **bounds: tuple[int, int]) -> "ConfigSpace":
+        """The same space with some fields narrowed, e.g. `restrict(num_warps=(2, 8))`; a field
+        bounded to one value stops being tunable. Defaults are clamped into the new ranges."""
+        fields = []
+        for name, f in self.fields.items():
+            lo, hi = bounds.pop(name, (f.lo, f.hi))
+            fields.append(Field(name, f.rule, max(lo, f.lo), min(hi, f.hi)))
+        if bounds:
+            raise ValueError(f"restrict(): no fields {sorted(bounds)} in {self!r}")
+        return ConfigSpace(fields, size_hints=self.size_hints, device=self.device,
+                           block_numel_fields=self.block_numel_fields,
+                           max_block_numel=self.max_block_numel, shared_memory=self.shared_memory,
+                           kind=self.kind, defaults=self._defaults)
+
     def size(self) -> int:
         return sum(1 for _ in self.all_configs())
 

@@ -113,3 +113,12 @@ def test_joint_neighbours_move_several_fields_at_once():
     joint = space.joint_neighbours(c)
     assert Config({"XBLOCK": 16, "RBLOCK": 4}) in joint
     assert len(joint) == 8  # 3x3 grid minus the centre
+
+
+def test_restrict_narrows_fields_and_keeps_defaults_inside():
+    space = ConfigSpace.reduction(4096, 4096).restrict(XBLOCK=(1, 8), num_warps=(4, 4))
+    assert space.tunable_fields == ["XBLOCK", "RBLOCK"]
+    assert all(c["XBLOCK"] <= 8 and c.num_warps == 4 for c in space.all_configs())
+    assert all(space.valid(c) for c in space.default_candidates())
+    with pytest.raises(ValueError):
+        space.restrict(BLOCK_Q=(1, 2))
