@@ -1,0 +1,44 @@
+"""`torch.compile(fn, backend="tuner", mode=..., options=...)`.
+
+Capture: dynamo hands us an FX graph; AOTAutograd (with PyTorch's own decompositions)
+splits it into forward/backward ATen graphs, each compiled by `compile_graph`. Modes:
+"default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
+"max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
+through tuner.engine on its first call. options: {"max_persistent_r": int,
+"max_autotune": bool, "cudagraphs": bool}.
+"""
+from __future__ import annotations
+
+import functools
+
+from .torch_compat import aot_backend, boxed, decomposition_table
+
+MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+
+
+def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
+    mode = mode or "default"
+    if mode not in MODES:
+        raise ValueError(f"tuner backend: unknown mode {mode!r}; expected one of {', '.join(MODES)}")
+    options = dict(options or {})
+    use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
+
+    def compiler(gm_, inputs_):
+        from .compile_graph import compile_graph
+        call = compile_graph(gm_, inputs_, mode, options)
+        if use_graphs and any(getattr(t, "is_cuda", False) for t in inputs_):
+            from .cudagraphs import CUDAGraphed
+            call = CUDAGraphed(call)
+        return boxed(call)
+
+    backend = aot_backend(compiler, compiler, decomposition_table())
+    return backend(gm, example_inputs)
+
+
+@functools.lru_cache(None)
+def _register():
+    from torch._dynamo import register_backend
+    try:
+        register_backend(name="tuner")(tuner_backend)
+    except Exception:  # already registered via the entry point
+        pass

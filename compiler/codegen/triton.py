@@ -1,0 +1,502 @@
+"""Triton source for one fused group.
+
+Pointwise groups: a 1-D kernel over x = program_id * XBLOCK + arange(XBLOCK).
+Reduction groups over (X, R): a [XBLOCK, RBLOCK] tile; persistent (one block covers R, all
+values stay in registers) when R is small, otherwise one loop over R per phase (a node
+that needs a reduction result computed in the same kernel goes in a later loop). Row-wise
+epilogue nodes run after the last loop. A buffer produced in the kernel and read at the element
+being computed is taken from registers (or recomputed from its inner function in a later loop);
+it is stored only if someone outside the kernel reads it.
+
+Tunables: XBLOCK (+ RBLOCK) as constexprs, num_warps and num_stages at launch.
+"""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .. import sym as S
+from ..ops import use
+from ..scheduler import R, X, accesses, is_rowwise, node_index
+
+TL = {torch.float32: "tl.float32", torch.float16: "tl.float16", torch.bfloat16: "tl.bfloat16",
+      torch.float64: "tl.float64", torch.int64: "tl.int64", torch.int32: "tl.int32",
+      torch.int16: "tl.int16", torch.int8: "tl.int8", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
+
+
+def compute_dtype(dt):
+    return torch.float32 if dt in (torch.float16, torch.bfloat16) else dt
+
+
+def next_pow2(n):
+    return 1 << max(0, (int(n) - 1).bit_length())
+
+
+class CSEVar:
+    def __init__(self, name, dtype):
+        self.name, self.dtype = name, dtype
+
+    def __str__(self):
+        return self.name
+
+
+def _const(value, dtype):
+    if dtype == torch.bool:
+        return f"tl.full([], {int(bool(value))}, tl.int1)"
+    ct = compute_dtype(dtype)
+    if ct.is_floating_point:
+        v = float(value)
+        lit = "float('nan')" if math.isnan(v) else ("float('inf')" if v == math.inf else
+                                                       ("float('-inf')" if v == -math.inf else repr(v)))
+        return f"tl.full([], {lit}, {TL[ct]})"
+    return f"tl.full([], {int(value)}, {TL[ct]})"
+
+
+UNARY_FLOAT = {"exp": "tl.exp({0})", "exp2": "tl.exp2({0})", "log": "tl.log({0})",
+               "log2": "tl.log2({0})", "sqrt": "tl.sqrt({0})", "rsqrt": "tl.rsqrt({0})",
+               "sin": "tl.sin({0})", "cos": "tl.cos({0})", "erf": "tl.erf({0})",
+               "floor": "tl.floor({0})", "ceil": "tl.ceil({0})", "sigmoid": "tl.sigmoid({0})",
+               "reciprocal": "(1.0 / {0})", "round": "th.round_even({0})", "trunc": "th.trunc({0})",
+               "tanh": "th.tanh({0})", "log1p": "th.log1p({0})", "expm1": "th.expm1({0})",
+               "tan": "th.tan({0})", "asin": "th.asin({0})", "acos": "th.acos({0})",
+               "atan": "th.atan({0})", "sinh": "th.sinh({0})", "cosh": "th.cosh({0})",
+               "asinh": "th.asinh({0})", "acosh": "th.acosh({0})", "atanh": "th.atanh({0})",
+               "log10": "th.log10({0})", "erfc": "th.erfc({0})", "lgamma": "th.lgamma({0})",
+               "erfinv": "th.erfinv({0})", "isinf": "(tl.abs({0}) == float('inf'))",
+               "isnan": "({0} != {0})", "signbit": "({0} < 0)"}
+BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
+               "truediv": "({0} / {1})", "bitwise_and": "({0} & {1})",
+               "bitwise_or": "({0} | {1})", "bitwise_xor": "({0} ^ {1})",
+               "lshift": "({0} << {1})", "rshift": "({0} >> {1})", "truncdiv": "({0} // {1})",
+               "atan2": "th.atan2({0}, {1})", "hypot": "th.hypot({0}, {1})",
+               "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})",
+               "nextafter": "th.nextafter({0}, {1})"}
+COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+
+
+class TritonKernel:
+    def __init__(self, group, scheduler, max_persistent_r=1024, name="kernel"):
+        self.group = group
+        self.sched = scheduler
+        self.space = group.space()
+        self.xnumel, self.rnumel = self.space
+        self.reduction = group.kind == "reduction"
+        self.scatter = group.kind == "scatter"
+        self.persistent = self.reduction and self.rnumel <= max_persistent_r
+        self.name = name
+        self.internal = scheduler.internal(group)
+        self.produced = {n.buffer.name: n for n in group.nodes if n.kind in ("pointwise", "reduction")}
+        self.args: dict[str, str] = {}
+        self.arg_kind: dict[str, str] = {}
+        self.lines: list[str] = []
+        self.cache: dict = {}
+        self.values: dict = {}
+        self.red_result: dict = {}
+        self.mask_stack: list[str] = []
+        self.count = 0
+        self.in_epilogue = False
+        self.indirect = False
+        self.int64 = self._needs_int64()
+
+    # -- helpers ---------------------------------------------------------------------
+    def _needs_int64(self):
+        limit = 2 ** 31 - 1
+        if self.xnumel * max(self.rnumel, 1) >= limit:
+            return True
+        for n in self.group.nodes:
+            for name in n.reads | ({n.buffer.name} if n.buffer is not None else set()):
+                b = self.sched.graph.buffers.get(name)
+                if b is not None and sum((s - 1) * abs(st) for s, st in zip(b.size, b.stride)) + b.offset >= limit:
+                    return True
+        return False
+
+    def arg(self, name, kind):
+        if name not in self.args:
+            self.args[name] = f"{'out' if kind != 'in' else 'in'}_ptr{len(self.args)}"
+            self.arg_kind[name] = kind
+        elif kind != "in" and self.arg_kind[name] == "in":
+            self.arg_kind[name] = "inout"
+        return self.args[name]
+
+    def emit(self, line):
+        self.lines.append("    " * self.indent + line)
+
+    def cse(self, expr, dtype):
+        key = (expr, dtype)
+        if key in self.cache:
+            return self.cache[key]
+        self.count += 1
+        var = CSEVar(f"t{self.count}", dtype)
+        self.emit(f"{var} = {expr}")
+        self.cache[key] = var
+        return var
+
+    def default_mask(self, index_syms):
+        if not self.reduction:
+            return "xmask"
+        if self.in_epilogue:
+            return "xmask"
+        return "xmask & rmask" if index_syms else "xmask"
+
+    def _mask_for(self, index):
+        names = S.free_names(index)
+        if not names:
+            mask = None
+        else:
+            needs_r = "r" in names or any(n.startswith("t") for n in names)
+            mask = self.default_mask(needs_r)
+        for m in self.mask_stack:
+            mask = m if mask is None else f"{mask} & {m}"
+        return mask
+
+    # -- ops handler -----------------------------------------------------------------
+    def load(self, name, index):
+        index = S.simplify(index)
+        p = self.produced.get(name)
+        if p is not None and not self.scatter:
+            if p.kind == "reduction":
+                return self.red_result[name]
+            if name in self.values:
+                return self.values[name]
+            v = self.node_value(p)
+            self.values[name] = v
+            return v
+        buf = self.sched.graph.buffers[name]
+        ptr = self.arg(name, "in")
+        idx = S.texpr(index)
+        if self.reduction and not self.in_epilogue and "r" not in S.free_names(index) and \
+                any(n.startswith("t") for n in S.free_names(index)):
+            idx = f"tl.broadcast_to({idx}, [XBLOCK, RBLOCK])"
+        mask = self._mask_for(index)
+        other = "" if mask is None else f", mask={mask}, other=0"
+        expr = f"tl.load({ptr} + {idx}{other})"
+        if compute_dtype(buf.dtype) != buf.dtype:
+            expr += f".to({TL[compute_dtype(buf.dtype)]})"
+        return self.cse(expr, buf.dtype)
+
+    def constant(self, value, dtype):
+        return self.cse(_const(value, dtype), dtype)
+
+    def index_expr(self, expr, dtype):
+        expr = S.simplify(expr)
+        if not S.free_names(expr):
+            return self.constant(int(expr), dtype)
+        return self.cse(f"({S.texpr(expr)}).to({TL[compute_dtype(dtype)]})", dtype)
+
+    def to_dtype(self, v, dtype):
+        if v.dtype == dtype:
+            return v
+        if dtype == torch.bool:
+            return self.cse(f"({v} != 0)", dtype)
+        ct = compute_dtype(dtype)
+        if ct != dtype:   # half/bfloat16: round through the storage type, compute in fp32
+            return self.cse(f"{v}.to({TL[dtype]}).to(tl.float32)", dtype)
+        return self.cse(f"{v}.to({TL[ct]})", dtype)
+
+    def masked(self, mask, body, other):
+        self.mask_stack.append(str(mask))
+        try:
+            v = body()
+        finally:
+            self.mask_stack.pop()
+        return self.cse(f"tl.where({mask}, {v}, {_const(other, v.dtype)})", v.dtype)
+
+    def indirect_indexing(self, v, size, check=True):
+        self.indirect = True
+        ind = self.cse(f"tl.where({v} < 0, {v} + {size}, {v})", v.dtype)
+        mask = self._mask_for(S.sym("t"))
+        if check:
+            self.emit(f"th.assert_in_bounds({ind}, {size}, {mask or 'True'})")
+        return S.sym(ind.name)
+
+    def where(self, c, a, b):
+        return self.cse(f"tl.where({c}, {a}, {b})", a.dtype)
+
+    def neg(self, a):
+        return self.cse(f"(-{a})", a.dtype)
+
+    def abs(self, a):
+        return self.cse(f"tl.abs({a})", a.dtype)
+
+    def sign(self, a):
+        z = _const(0, a.dtype)
+        one = _const(1, a.dtype)
+        return self.cse(f"(tl.where({a} > {z}, {one}, {z}) - tl.where({a} < {z}, {one}, {z}))", a.dtype)
+
+    def logical_not(self, a):
+        return self.cse(f"({a} == 0)", torch.bool)
+
+    def bitwise_not(self, a):
+        if a.dtype == torch.bool:
+            return self.logical_not(a)
+        return self.cse(f"(~{a})", a.dtype)
+
+    def logical_and(self, a, b):
+        return self.cse(f"(({a} != 0) & ({b} != 0))", torch.bool)
+
+    def logical_or(self, a, b):
+        return self.cse(f"(({a} != 0) | ({b} != 0))", torch.bool)
+
+    def logical_xor(self, a, b):
+        return self.cse(f"(({a} != 0) ^ ({b} != 0))", torch.bool)
+
+    def maximum(self, a, b):
+        if a.dtype.is_floating_point:
+            return self.cse(f"th.maximum_nan({a}, {b})", a.dtype)
+        return self.cse(f"tl.maximum({a}, {b})", a.dtype)
+
+    def minimum(self, a, b):
+        if a.dtype.is_floating_point:
+            return self.cse(f"th.minimum_nan({a}, {b})", a.dtype)
+        return self.cse(f"tl.minimum({a}, {b})", a.dtype)
+
+    def floordiv(self, a, b):
+        return self.cse(f"th.floordiv_int({a}, {b})", a.dtype)
+
+    def remainder(self, a, b):
+        fn = "th.remainder_float" if a.dtype.is_floating_point else "th.remainder_int"
+        return self.cse(f"{fn}({a}, {b})", a.dtype)
+
+    def fmod(self, a, b):
+        if a.dtype.is_floating_point:
+            return self.cse(f"th.fmod({a}, {b})", a.dtype)
+        return self.cse(f"({a} % {b})", a.dtype)
+
+    def __getattr__(self, name):
+        if name in UNARY_FLOAT:
+            fmt = UNARY_FLOAT[name]
+            out_bool = name in ("isinf", "isnan", "signbit")
+            return lambda a: self.cse(fmt.format(a), torch.bool if out_bool else a.dtype)
+        if name in BINARY_SAME:
+            fmt = BINARY_SAME[name]
+            return lambda a, b: self.cse(fmt.format(a, b), a.dtype)
+        if name in COMPARE:
+            op = COMPARE[name]
+            return lambda a, b: self.cse(f"({a} {op} {b})", torch.bool)
+        raise AttributeError(name)
+
+    # -- nodes -----------------------------------------------------------------------
+    def node_value(self, node):
+        idx = node_index(node, self.space)
+        return node.run_body(idx)
+
+    def store(self, node, value):
+        buf = node.buffer
+        _, store_index = accesses(node, self.space)
+        ptr = self.arg(buf.name, "out")
+        mask = self._mask_for(store_index) or "xmask"
+        self.emit(f"tl.store({ptr} + {S.texpr(store_index)}, {value}.to({TL[buf.dtype]}), {mask})")
+
+    # -- generation ------------------------------------------------------------------
+    def codegen(self):
+        self.indent = 1
+        with use(self):
+            if self.scatter:
+                self._scatter()
+            elif self.reduction:
+                self._reduction()
+            else:
+                self._pointwise()
+        return self._render()
+
+    def _header_x(self, shape):
+        pid = "tl.program_id(0).to(tl.int64)" if self.int64 else "tl.program_id(0)"
+        self.emit(f"xoffset = {pid} * XBLOCK")
+        self.emit(f"x = xoffset + tl.arange(0, XBLOCK){shape}")
+        self.emit(f"xmask = x < {self.xnumel}")
+
+    def _pointwise(self):
+        self._header_x("")
+        for n in self.group.nodes:
+            if n.buffer.name in self.internal:
+                continue
+            v = self.values.get(n.buffer.name) or self.node_value(n)
+            self.values[n.buffer.name] = v
+            self.store(n, v)
+
+    def _scatter(self):
+        node = self.group.nodes[0]
+        self.xnumel = node.numel
+        self._header_x("")
+        idx = S.unflatten(X, node.ranges)
+        where = S.simplify(node.index_fn(idx))
+        value = node.value_fn(idx)
+        ptr = self.arg(node.buffer.name, "inout")
+        if node.mode == "atomic_add":
+            self.emit(f"tl.atomic_add({ptr} + {S.texpr(where)}, {value}.to({TL[node.buffer.dtype]}), xmask, sem='relaxed')")
+        else:
+            self.emit(f"tl.store({ptr} + {S.texpr(where)}, {value}.to({TL[node.buffer.dtype]}), xmask)")
+
+    def _phases(self):
+        ph = {}
+        for n in self.group.nodes:
+            p = 0
+            reads, _ = accesses(n, self.space)
+            for name, _i in reads:
+                m = self.produced.get(name)
+                if m is None or m is n:
+                    continue
+                p = max(p, ph[m.name] + (1 if m.kind == "reduction" else 0))
+            ph[n.name] = p
+        return ph
+
+    def _reduction(self):
+        self._header_x("[:, None]")
+        self.emit("rbase = tl.arange(0, RBLOCK)[None, :]")
+        ph = self._phases()
+        loop_nodes = [n for n in self.group.nodes if not is_rowwise(n, self.space)]
+        nloops = max((ph[n.name] for n in loop_nodes), default=0) + 1
+        if self.persistent:
+            self.emit(f"r = rbase\nrmask = r < {self.rnumel}".replace("\n", "\n" + "    " * self.indent))
+        for k in range(nloops):
+            nodes = [n for n in loop_nodes if ph[n.name] == k]
+            reds = [n for n in nodes if n.kind == "reduction"]
+            for n in reds:
+                self._acc_init(n)
+            if not self.persistent:
+                self.emit(f"for roffset in range(0, {self.rnumel}, RBLOCK):")
+                self.indent += 1
+                self.emit("r = roffset + rbase")
+                self.emit(f"rmask = r < {self.rnumel}")
+                self.cache, self.values = {}, {}
+            for n in nodes:
+                if n.kind == "reduction":
+                    self._acc_update(n, self.node_value(n))
+                elif n.buffer.name not in self.internal:
+                    v = self.values.get(n.buffer.name) or self.node_value(n)
+                    self.values[n.buffer.name] = v
+                    self.store(n, v)
+            if not self.persistent:
+                self.indent -= 1
+                self.cache, self.values = {}, {}
+            for n in reds:
+                self._acc_final(n)
+        self.in_epilogue = True
+        self.cache, self.values = {}, {}
+        for n in self.group.nodes:
+            if n.buffer.name in self.internal:
+                continue
+            if n.kind == "reduction":
+                self.store(n, self.red_result[n.buffer.name])
+            elif is_rowwise(n, self.space):
+                self.store(n, self.node_value(n))
+
+    # reductions: accumulators are [XBLOCK, RBLOCK] tiles combined lane-wise, then reduced
+    def _ident(self, n):
+        t, dt = n.reduction_type, compute_dtype(n.src_dtype)
+        if t == "sum":
+            return 0
+        if t == "prod":
+            return 1
+        if t in ("max", "argmax"):
+            return float("-inf") if dt.is_floating_point else (0 if dt == torch.bool else torch.iinfo(dt).min)
+        if t in ("min", "argmin"):
+            return float("inf") if dt.is_floating_point else (1 if dt == torch.bool else torch.iinfo(dt).max)
+        return {"any": 0, "all": 1}[t]
+
+    def _acc_dtype(self, n):
+        if n.reduction_type in ("any", "all"):
+            return torch.int32
+        dt = compute_dtype(n.src_dtype)
+        return torch.int32 if dt == torch.bool else dt
+
+    def _acc_init(self, n):
+        a = f"acc_{n.name}"
+        dt = self._acc_dtype(n)
+        self.emit(f"{a} = tl.full([XBLOCK, RBLOCK], {_const(self._ident(n), dt).split(', ')[1]}, {TL[dt]})")
+        if n.reduction_type in ("argmax", "argmin"):
+            self.emit(f"{a}_i = tl.full([XBLOCK, RBLOCK], {2**62}, tl.int64)")
+
+    def _acc_update(self, n, v):
+        a, t = f"acc_{n.name}", n.reduction_type
+        dt = self._acc_dtype(n)
+        m = "xmask & rmask"
+        v = f"tl.broadcast_to({v}.to({TL[dt]}), [XBLOCK, RBLOCK])"
+        if t == "sum":
+            self.emit(f"{a} = {a} + tl.where({m}, {v}, 0)")
+        elif t == "prod":
+            self.emit(f"{a} = {a} * tl.where({m}, {v}, 1)")
+        elif t in ("max", "min"):
+            fn = ("th.maximum_nan" if t == "max" else "th.minimum_nan") if dt.is_floating_point else \
+                ("tl.maximum" if t == "max" else "tl.minimum")
+            self.emit(f"{a} = tl.where({m}, {fn}({a}, {v}), {a})")
+        elif t in ("any", "all"):
+            fn = "tl.maximum" if t == "any" else "tl.minimum"
+            self.emit(f"{a} = tl.where({m}, {fn}({a}, ({v} != 0).to(tl.int32)), {a})")
+        else:
+            cmp = ">" if t == "argmax" else "<"
+            self.emit(f"v_{n.name} = {v}")
+            nan = f" | ((v_{n.name} != v_{n.name}) & ({a} == {a}))" if dt.is_floating_point else ""
+            self.emit(f"better_{n.name} = {m} & (({a}_i == {2**62}) | (v_{n.name} {cmp} {a}){nan})")
+            self.emit(f"{a}_i = tl.where(better_{n.name}, tl.broadcast_to(r.to(tl.int64), [XBLOCK, RBLOCK]), {a}_i)")
+            self.emit(f"{a} = tl.where(better_{n.name}, v_{n.name}, {a})")
+
+    def _acc_final(self, n):
+        a, t = f"acc_{n.name}", n.reduction_type
+        dt = self._acc_dtype(n)
+        res = f"res_{n.name}"
+        fl = dt.is_floating_point
+        if t == "sum":
+            self.emit(f"{res} = tl.sum({a}, 1)[:, None]")
+        elif t == "prod":
+            self.emit(f"{res} = th.prod({a}, 1)[:, None]")
+        elif t in ("max", "argmax"):
+            self.emit(f"{res} = {'th.max_nan' if fl else 'tl.max'}({a}, 1)[:, None]")
+        elif t in ("min", "argmin"):
+            self.emit(f"{res} = {'th.min_nan' if fl else 'tl.min'}({a}, 1)[:, None]")
+        elif t == "any":
+            self.emit(f"{res} = tl.max({a}, 1)[:, None] != 0")
+        elif t == "all":
+            self.emit(f"{res} = tl.min({a}, 1)[:, None] != 0")
+        out_dtype = n.buffer.dtype
+        if t in ("argmax", "argmin"):
+            nan = f" | (({a} != {a}) & ({res} != {res}))" if fl else ""
+            self.emit(f"{res}_i = tl.min(tl.where(({a} == {res}){nan}, {a}_i, {2**62}), 1)[:, None]")
+            res = f"{res}_i"
+        self.red_result[n.buffer.name] = CSEVar(res, out_dtype if t not in ("any", "all") else torch.bool)
+        if t not in ("argmax", "argmin", "any", "all") and compute_dtype(out_dtype) != dt:
+            self.red_result[n.buffer.name] = CSEVar(f"{res}.to({TL[compute_dtype(out_dtype)]})", out_dtype)
+
+    def _render(self):
+        params = list(self.args.values())
+        consts = ["XBLOCK: tl.constexpr"] + (["RBLOCK: tl.constexpr"] if self.reduction else [])
+        deco = "@triton.jit(debug=True)" if self.indirect and not _interpret() else "@triton.jit"
+        head = [deco, f"def {self.name}({', '.join(params + consts)}):"]
+        return "\n".join(head + self.lines) + "\n"
+
+    # -- tunables --------------------------------------------------------------------
+    def default_config(self):
+        if not self.reduction:
+            xb = min(1024, next_pow2(self.xnumel))
+            return {"XBLOCK": max(xb, 16), "num_warps": 4 if xb >= 256 else 1, "num_stages": 1}
+        if self.persistent:
+            rb = max(next_pow2(self.rnumel), 2)
+            xb = max(1, min(next_pow2(self.xnumel), max(1, 4096 // rb), 64))
+            tile = rb * xb
+            return {"XBLOCK": xb, "RBLOCK": rb, "num_warps": 8 if tile >= 4096 else (4 if tile >= 512 else 2),
+                    "num_stages": 1}
+        return {"XBLOCK": 1, "RBLOCK": 2048 if self.rnumel >= 2048 else next_pow2(self.rnumel),
+                "num_warps": 8, "num_stages": 1}
+
+    def candidate_configs(self):
+        out = []
+        if not self.reduction:
+            for xb in (128, 256, 512, 1024, 2048, 4096):
+                for nw in (2, 4, 8):
+                    if xb // (32 * nw) >= 1:
+                        out.append({"XBLOCK": xb, "num_warps": nw, "num_stages": 1})
+            return out
+        rbs = [max(next_pow2(self.rnumel), 2)] if self.persistent else [256, 512, 1024, 2048, 4096]
+        for rb in rbs:
+            for xb in (1, 2, 4, 8, 16, 32, 64, 128):
+                if xb * rb > (16384 if self.persistent else 8192) or xb > max(next_pow2(self.xnumel), 1):
+                    continue
+                for nw in (2, 4, 8, 16):
+                    out.append({"XBLOCK": xb, "RBLOCK": rb, "num_warps": nw, "num_stages": 1})
+        return out or [self.default_config()]
+
+
+def _interpret():
+    import os
+    return os.environ.get("TRITON_INTERPRET", "0") == "1"

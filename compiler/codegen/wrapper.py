@@ -1,0 +1,118 @@
+"""The generated Python module per graph: allocate buffers (reusing freed ones of the same
+layout), launch kernels, call externs, free what is dead, return the outputs."""
+from __future__ import annotations
+
+from .. import ir
+
+
+def _view_expr(v: ir.View, name):
+    if v.is_whole_buffer():
+        return name
+    return f"reinterpret({name}, {tuple(v.size)}, {tuple(v.stride)}, {v.offset})"
+
+
+class WrapperCodegen:
+    def __init__(self, graph, scheduler, steps):
+        """steps: list of ("kernel", group, kernel_name, arg_buffer_names, stored_names)
+        or ("extern", node)."""
+        self.g, self.s, self.steps = graph, scheduler, steps
+        self.lines = []
+        self.reused = 0
+
+    def emit(self, line, indent=1):
+        self.lines.append("    " * indent + line)
+
+    def generate(self):
+        g = self.g
+        ninputs = len(g.inputs)
+        self.lines = ["def call(args):"]
+        names = [b.name if b is not None else "_" for b in g.inputs]
+        if ninputs:
+            self.emit(f"{', '.join(names)}{',' if ninputs == 1 else ''} = args")
+        self.emit("args.clear()")
+        keep = {o.buffer.name for o in g.outputs if isinstance(o, ir.View)}
+        last_use = {}
+        for i, st in enumerate(self.steps):
+            for name in self._uses(st):
+                last_use[name] = i
+        allocated, pool = set(), {}
+        for i, st in enumerate(self.steps):
+            if st[0] == "kernel":
+                _, group, kname, argnames, stored = st
+                for name in stored:
+                    if name not in allocated and name in g.buffers and not isinstance(g.buffers[name], ir.InputBuffer):
+                        self._alloc(g.buffers[name], pool)
+                        allocated.add(name)
+                self.emit(f"{kname}({', '.join(argnames)})")
+            else:
+                node = st[1]
+                args = self._extern_args(list(node.args))
+                kwargs = "{" + ", ".join(f"{k!r}: {self._extern_args(v)}" for k, v in node.kwargs.items()) + "}"
+                call = f"{node.name}_op(*{args}, **{kwargs})"
+                outs = node.outputs
+                if node.out_spec == "tuple":
+                    targets = [b.name if b is not None else "_" for b in outs]
+                    self.emit(f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = {call}")
+                else:
+                    self.emit(f"{outs[0].name if outs[0] is not None else '_'} = {call}")
+                for b in outs:
+                    if b is not None:
+                        self.emit(f"{b.name} = ensure_layout({b.name}, {tuple(b.size)}, {tuple(b.stride)})")
+                        allocated.add(b.name)
+                        self.g.buffers[b.name].extern_out = True
+            for name, last in list(last_use.items()):
+                if last == i and name in allocated and name not in keep:
+                    b = g.buffers[name]
+                    if getattr(b, "extern_out", False) or self._escapes(name):
+                        self.emit(f"del {name}")
+                    else:
+                        pool.setdefault(self._key(b), []).append(name)
+                    del last_use[name]
+        outs = []
+        for o in g.outputs:
+            if isinstance(o, ir.View):
+                outs.append(_view_expr(o, o.buffer.name))
+            else:
+                outs.append(repr(o))
+        self.emit(f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})")
+        return "\n".join(self.lines) + "\n"
+
+    def _escapes(self, name):
+        # A buffer handed to an extern may be aliased by that extern's output: never reuse it.
+        for st in self.steps:
+            if st[0] == "extern" and name in st[1].reads:
+                return True
+        return False
+
+    def _key(self, b):
+        return (tuple(b.size), tuple(b.stride), b.dtype, str(b.device))
+
+    def _alloc(self, b, pool):
+        free = pool.get(self._key(b))
+        if free:
+            old = free.pop()
+            self.emit(f"{b.name} = {old}  # reuse")
+            self.reused += 1
+            return
+        self.emit(f"{b.name} = empty_strided({tuple(b.size)}, {tuple(b.stride)}, "
+                  f"dtype={b.dtype}, device='{b.device}')")
+
+    def _uses(self, st):
+        if st[0] == "kernel":
+            return list(st[3])
+        node = st[1]
+        return list(node.reads) + [b.name for b in node.outputs if b is not None]
+
+    def _extern_args(self, a):
+        if isinstance(a, ir.View):
+            return _view_expr(a, a.buffer.name)
+        if isinstance(a, (list, tuple)):
+            inner = ", ".join(self._extern_args(x) for x in a)
+            return f"[{inner}]" if isinstance(a, list) else f"({inner}{',' if len(a) == 1 else ''})"
+        if isinstance(a, __import__("torch").dtype):
+            return str(a)
+        if isinstance(a, __import__("torch").device):
+            return f"torch.device('{a}')"
+        if isinstance(a, __import__("torch").memory_format) or isinstance(a, __import__("torch").layout):
+            return str(a)
+        return repr(a)

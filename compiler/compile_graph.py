@@ -1,0 +1,124 @@
+"""One ATen graph -> a compiled callable: lower, fuse, generate kernels and the wrapper,
+load them, and (per mode) wrap the result in CUDA graphs."""
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import logging
+import os
+import sys
+import tempfile
+
+import torch
+
+from . import stats as stats_mod
+from .codegen.triton import TritonKernel
+from .codegen.wrapper import WrapperCodegen
+from .graph import GraphLowering
+from .runtime.launch import Launcher, ensure_layout, reinterpret
+from .scheduler import Scheduler
+
+log = logging.getLogger("tuner.compiler")
+_KERNEL_DIR = None
+_KERNELS: dict[str, object] = {}
+
+KERNEL_PRELUDE = """import triton
+import triton.language as tl
+from tuner.compiler.runtime import helpers as th
+
+"""
+
+
+def kernel_dir():
+    global _KERNEL_DIR
+    from tuner.settings import settings
+    d = settings.debug_dir
+    if d:
+        os.makedirs(d, exist_ok=True)
+        return d
+    if _KERNEL_DIR is None:
+        _KERNEL_DIR = tempfile.mkdtemp(prefix="tuner-kernels-")
+    return _KERNEL_DIR
+
+
+def load_source(source, stem):
+    """Write source to a file and import it (Triton reads kernel source from files)."""
+    key = hashlib.sha256(source.encode()).hexdigest()[:20]
+    if key in _KERNELS:
+        return _KERNELS[key]
+    path = os.path.join(kernel_dir(), f"{stem}_{key}.py")
+    if not os.path.exists(path):
+        tmp = f"{path}.{os.getpid()}.tmp"
+        with open(tmp, "w") as f:
+            f.write(source)
+        os.replace(tmp, path)
+    spec = importlib.util.spec_from_file_location(f"tuner_gen_{stem}_{key}", path)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod
+    spec.loader.exec_module(mod)
+    _KERNELS[key] = mod
+    return mod
+
+
+def _logs():
+    from tuner.settings import settings
+    return settings.logs
+
+
+def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None):
+    options = dict(options or {})
+    stats = stats_mod.new()
+    g = GraphLowering(gm, example_inputs, stats).lower()
+    stats.nodes = len(g.nodes)
+    sched = Scheduler(g)
+    groups = sched.fuse()
+    stats.fused_nodes = sched.fused_nodes
+    autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
+    max_r = int(options.get("max_persistent_r", 1024))
+    ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": reinterpret,
+          "ensure_layout": ensure_layout}
+    steps, kernel_sources = [], []
+    for i, grp in enumerate(groups):
+        if grp.kind == "extern":
+            node = grp.nodes[0]
+            ns[f"{node.name}_op"] = node.op
+            steps.append(("extern", node))
+            continue
+        k = TritonKernel(grp, sched, max_persistent_r=max_r)
+        src = k.codegen()
+        if k.xnumel == 0 or (k.reduction and k.rnumel == 0):
+            continue
+        if not k.args:
+            continue
+        mod = load_source(KERNEL_PRELUDE + src, "k")
+        kname = f"kernel{i}"
+        arg_names = list(k.args)
+        outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
+        kind = "scatter" if grp.kind == "scatter" else ("reduction" if k.reduction else "pointwise")
+        if kind == "reduction":
+            kind = "persistent_reduction" if k.persistent else "reduction"
+        ns[kname] = Launcher(mod.kernel, src, kind, k.xnumel, k.default_config(),
+                             k.candidate_configs() if autotune else [], outs,
+                             autotune and kind != "scatter")
+        stored = [n for n in arg_names if k.arg_kind[n] != "in"]
+        steps.append(("kernel", grp, kname, arg_names, stored))
+        kernel_sources.append(f"# {kname}: {kind} over {k.space}, nodes {[n.name for n in grp.nodes]}\n" + src)
+        stats.kernels += 1
+        stats.kernel_names.append(kname)
+    wrapper = WrapperCodegen(g, sched, steps).generate()
+    source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
+                       + ["", wrapper])
+    stats.source = source
+    if "output_code" in _logs():
+        print(source, file=sys.stderr)
+    from tuner.settings import settings
+    if settings.debug_dir:
+        h = hashlib.sha256(source.encode()).hexdigest()[:12]
+        with open(os.path.join(kernel_dir(), f"graph_{h}.py"), "w") as f:
+            f.write(source + "\n# FX graph\n" + "\n".join("# " + ln for ln in str(gm.graph).splitlines()))
+    code = compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())}>", "exec")
+    exec(code, ns)
+    call = ns["call"]
+    call._tuner_stats = stats
+    call._mutated_inputs = [b.arg_index for b in g.inputs if b is not None and b.name in g.mutated_inputs]
+    return call

@@ -1,0 +1,178 @@
+"""FX graph (ATen, after AOTAutograd) -> IR nodes: runs each FX node through its lowering,
+realizes values that must exist in memory, tracks dependencies (including mutation: a write
+waits for every earlier reader of the buffer) and records fallbacks."""
+from __future__ import annotations
+
+import collections
+import itertools
+
+import torch
+import torch.fx
+
+from . import ir, lowering
+from . import lowerings  # noqa: F401  (fills the registry)
+from . import sym as S
+from .ops import ops
+
+
+class GraphLowering(torch.fx.Interpreter):
+    def __init__(self, gm: torch.fx.GraphModule, example_inputs, stats):
+        super().__init__(gm)
+        self.example_inputs = list(example_inputs)
+        self.stats = stats
+        self.buffers: dict[str, ir.Buffer] = {}
+        self.nodes: list = []
+        self.node_by_name: dict = {}
+        self.last_writer: dict[str, str] = {}
+        self.readers = collections.defaultdict(list)
+        self.inputs: list = []
+        self.outputs: list = []
+        self.mutated_inputs: set[str] = set()
+        self._names = itertools.count()
+        self._nodes = itertools.count()
+        devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]
+        self.device = devs[0] if devs else torch.device("cpu")
+        self.current = None
+
+    # -- buffers and nodes ------------------------------------------------------------
+    def new_buffer(self, dtype, device, size, stride=None):
+        b = ir.Buffer(f"buf{next(self._names)}", dtype, device, tuple(size),
+                      tuple(stride) if stride is not None else S.contiguous_strides(size))
+        self.buffers[b.name] = b
+        return b
+
+    def node_name(self):
+        return f"op{next(self._nodes)}"
+
+    def add_node(self, node):
+        for r in node.reads:
+            if r in self.last_writer:
+                node.deps.add(self.last_writer[r])
+        if isinstance(node, ir.Scatter):
+            tgt = node.buffer.name
+            if tgt in self.last_writer:
+                node.deps.add(self.last_writer[tgt])
+            node.deps.update(self.readers[tgt])
+            self.readers[tgt] = []
+            self.last_writer[tgt] = node.name
+            if isinstance(node.buffer, ir.InputBuffer):
+                self.mutated_inputs.add(tgt)
+        elif isinstance(node, ir.Extern):
+            for b in node.outputs:
+                if b is not None:
+                    self.last_writer[b.name] = node.name
+        else:
+            self.last_writer[node.buffer.name] = node.name
+        for r in node.reads:
+            self.readers[r].append(node.name)
+        node.deps.discard(node.name)
+        self.nodes.append(node)
+        self.node_by_name[node.name] = node
+
+    def realize(self, value, force=False):
+        if isinstance(value, ir.View) and not force:
+            return value
+        buf = self.new_buffer(value.dtype, value.device, value.size)
+        self.add_node(ir.Pointwise(self.node_name(), buf, tuple(value.size), value.loader()))
+        return ir.View(buf, buf.size, buf.stride, 0)
+
+    def write_into(self, dst: ir.View, value_loader):
+        """dst[...] = value (in place): the buffer keeps its name, readers see the new data."""
+        return self.scatter_into(dst, dst.size, lambda idx: S.linear(idx, dst.stride, dst.offset),
+                                 value_loader, None)
+
+    def scatter_into(self, dst: ir.View, ranges, index_fn, value_fn, mode):
+        node = ir.Scatter(self.node_name(), dst.buffer, tuple(ranges), index_fn, value_fn, mode)
+        self.add_node(node)
+        return dst
+
+    def extern(self, op, args, kwargs, meta=None):
+        def real(a):
+            if isinstance(a, ir.TensorValue):
+                return self.realize(a)
+            if isinstance(a, (list, tuple)):
+                return type(a)(real(x) for x in a)
+            return a
+        args, kwargs = real(args), {k: real(v) for k, v in kwargs.items()}
+        if meta is None:
+            meta = self._meta_run(op, args, kwargs)
+        flat = meta if isinstance(meta, (list, tuple)) else [meta]
+        outs = []
+        for m in flat:
+            if isinstance(m, torch.Tensor):
+                outs.append(self.new_buffer(m.dtype, self._device(m), tuple(m.shape), tuple(m.stride())))
+            else:
+                outs.append(None)
+        node = ir.Extern(self.node_name(), op, args, kwargs, outs,
+                         "tuple" if isinstance(meta, (list, tuple)) else "single")
+        self.add_node(node)
+        self.stats.count_extern(op)
+        views = [ir.View(b, b.size, b.stride, 0) if b is not None else m for b, m in zip(outs, flat)]
+        return tuple(views) if isinstance(meta, (list, tuple)) else views[0]
+
+    def _device(self, m):
+        return self.device if m.device.type == "meta" else m.device
+
+    def _meta_run(self, op, args, kwargs):
+        def meta(a):
+            if isinstance(a, ir.View):
+                return torch.empty_strided(a.size, a.stride, dtype=a.dtype, device="meta")
+            if isinstance(a, (list, tuple)):
+                return type(a)(meta(x) for x in a)
+            return a
+        if self.current is not None and "val" in self.current.meta and self.current.target is op:
+            return self.current.meta["val"]
+        return op(*meta(args), **{k: meta(v) for k, v in kwargs.items()})
+
+    # -- FX interpretation ------------------------------------------------------------
+    def placeholder(self, target, args, kwargs):
+        i = len(self.inputs)
+        ex = self.example_inputs[i]
+        if not isinstance(ex, torch.Tensor):
+            self.inputs.append(None)
+            return ex
+        b = ir.InputBuffer(f"arg{i}", ex.dtype, ex.device, tuple(ex.shape), tuple(ex.stride()), 0,
+                           arg_index=i)
+        b.storage_offset0 = ex.storage_offset()
+        self.buffers[b.name] = b
+        self.inputs.append(b)
+        return ir.View(b, b.size, b.stride, 0)
+
+    def run_node(self, n):
+        self.current = n
+        out = super().run_node(n)
+        if n.op == "call_function" and isinstance(out, ir.Lazy) and len(n.users) > 1:
+            out = self.realize(out)
+        return out
+
+    def call_function(self, target, args, kwargs):
+        import operator
+        if target is operator.getitem:
+            return args[0][args[1]]
+        fn = lowering.lookup(target)
+        if fn is not None:
+            try:
+                out = fn(*args, **kwargs)
+                self.stats.count_lowered(target)
+                return out
+            except NotImplementedError:
+                pass
+        self.stats.count_fallback(target)
+        return self.extern(target, args, kwargs, self.current.meta.get("val"))
+
+    def output(self, target, args, kwargs):
+        outs = args[0]
+        self.outputs = [self.realize(o) if isinstance(o, ir.TensorValue) else o
+                        for o in (outs if isinstance(outs, (list, tuple)) else [outs])]
+        return self.outputs
+
+    def lower(self):
+        lowering.set_graph(self)
+        try:
+            self.run(*self.example_inputs)
+        finally:
+            lowering.set_graph(None)
+        return self
+
+
+__all__ = ["GraphLowering", "ops"]

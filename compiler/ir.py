@@ -1,0 +1,252 @@
+"""The loop-level IR.
+
+Storage: `Buffer` (name, dtype, device, size, stride; ints). A graph input is an
+`InputBuffer`; everything the compiled graph computes is written by a node:
+
+- `Pointwise`  ranges, inner_fn(index) -> value, stored contiguously into its buffer;
+- `Reduction`  ranges x reduction_ranges, inner_fn(index, rindex) -> value, reduction_type;
+- `Scatter`    writes value_fn(index) at index_fn(index) into an existing buffer (mutation:
+               copy_ into inputs, index_put, scatter), optionally accumulating atomically;
+- `Extern`     a call to an ATen op on realized tensors (counted in stats).
+
+Values handed between lowerings are `View` (a strided window on a buffer's storage: views
+cost nothing) or `Lazy` (an unrealized pointwise inner_fn: inlined into its consumers).
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import sympy
+import torch
+
+from . import sym as S
+from .ops import Recorder, ops, use
+
+
+@dataclass(eq=False)
+class Buffer:
+    name: str
+    dtype: torch.dtype
+    device: torch.device
+    size: tuple
+    stride: tuple
+    offset: int = 0
+
+    @property
+    def numel(self):
+        n = 1
+        for s in self.size:
+            n *= s
+        return n
+
+
+@dataclass(eq=False)
+class InputBuffer(Buffer):
+    arg_index: int = 0
+
+
+class TensorValue:
+    size: tuple
+    dtype: torch.dtype
+    device: torch.device
+
+    @property
+    def numel(self):
+        n = 1
+        for s in self.size:
+            n *= s
+        return n
+
+    def loader(self) -> Callable:
+        raise NotImplementedError
+
+
+@dataclass(eq=False)
+class View(TensorValue):
+    buffer: Buffer
+    size: tuple
+    stride: tuple
+    offset: int = 0
+
+    @property
+    def dtype(self):
+        return self.buffer.dtype
+
+    @property
+    def device(self):
+        return self.buffer.device
+
+    def loader(self):
+        name, stride, offset = self.buffer.name, self.stride, self.offset
+
+        def load(index):
+            return ops.load(name, S.linear(index, stride, offset))
+        return load
+
+    def is_whole_buffer(self):
+        b = self.buffer
+        return (self.offset == 0 and tuple(self.size) == tuple(b.size)
+                and tuple(self.stride) == tuple(b.stride))
+
+
+@dataclass(eq=False)
+class Lazy(TensorValue):
+    size: tuple
+    dtype: torch.dtype
+    device: torch.device
+    inner_fn: Callable
+
+    def loader(self):
+        return self.inner_fn
+
+
+class Node:
+    """A unit of work for the scheduler. `reads`: buffer names; `deps`: node names."""
+    name: str
+    buffer: Buffer | None
+    reads: set
+    deps: set
+    indirect: bool = False
+
+    def record(self):
+        rec = Recorder()
+        with use(rec):
+            self.run_body(self.symbols())
+        self.read_index = rec.reads
+        self.reads = {n for n, _ in rec.reads}
+        self.indirect = rec.indirect
+
+
+def _idx(prefix, n):
+    return [S.sym(f"{prefix}{i}") for i in range(n)]
+
+
+@dataclass(eq=False)
+class Pointwise(Node):
+    name: str
+    buffer: Buffer
+    ranges: tuple
+    inner_fn: Callable
+    kind = "pointwise"
+
+    def __post_init__(self):
+        self.deps = set()
+        self.record()
+
+    def symbols(self):
+        return _idx("d", len(self.ranges))
+
+    def run_body(self, index):
+        return self.inner_fn(index)
+
+    def store_index(self, index):
+        return S.linear(index, self.buffer.stride, self.buffer.offset)
+
+    @property
+    def numel(self):
+        return self.buffer.numel
+
+
+@dataclass(eq=False)
+class Reduction(Node):
+    name: str
+    buffer: Buffer
+    ranges: tuple
+    reduction_ranges: tuple
+    reduction_type: str
+    inner_fn: Callable
+    src_dtype: torch.dtype
+    kind = "reduction"
+
+    def __post_init__(self):
+        self.deps = set()
+        self.record()
+
+    def symbols(self):
+        return _idx("d", len(self.ranges)), _idx("r", len(self.reduction_ranges))
+
+    def run_body(self, index):
+        return self.inner_fn(*index)
+
+    def store_index(self, index):
+        return S.linear(index, self.buffer.stride, self.buffer.offset)
+
+    @property
+    def xnumel(self):
+        return self.buffer.numel
+
+    @property
+    def rnumel(self):
+        n = 1
+        for s in self.reduction_ranges:
+            n *= s
+        return n
+
+
+@dataclass(eq=False)
+class Scatter(Node):
+    """Writes value_fn(index) into `buffer` at index_fn(index): a mutation of that buffer."""
+    name: str
+    buffer: Buffer
+    ranges: tuple
+    index_fn: Callable
+    value_fn: Callable
+    mode: str | None = None       # None (store) or "atomic_add"
+    kind = "scatter"
+
+    def __post_init__(self):
+        self.deps = set()
+        self.record()
+
+    def symbols(self):
+        return _idx("d", len(self.ranges))
+
+    def run_body(self, index):
+        self.index_fn(index)
+        return self.value_fn(index)
+
+    @property
+    def numel(self):
+        n = 1
+        for s in self.ranges:
+            n *= s
+        return n
+
+
+@dataclass(eq=False)
+class Extern(Node):
+    """Calls `op(*args, **kwargs)` at run time; tensors in args are Views (realized)."""
+    name: str
+    op: Any
+    args: tuple
+    kwargs: dict
+    outputs: list            # Buffers (None for a non-tensor output), flattened
+    out_spec: Any = None     # "single" | "tuple"
+    buffer: Buffer | None = None
+    kind = "extern"
+
+    def __post_init__(self):
+        self.deps = set()
+        self.reads = set()
+        for v in _flatten(self.args) + _flatten(list(self.kwargs.values())):
+            if isinstance(v, View):
+                self.reads.add(v.buffer.name)
+        self.read_index = []
+
+
+def _flatten(x):
+    if isinstance(x, (list, tuple)):
+        out = []
+        for i in x:
+            out += _flatten(i)
+        return out
+    return [x]
+
+
+def flatten(x):
+    return _flatten(x)
+
+
+__all__ = ["Buffer", "InputBuffer", "View", "Lazy", "Pointwise", "Reduction", "Scatter",
+           "Extern", "TensorValue", "sympy", "field", "flatten"]

@@ -1,0 +1,190 @@
+"""Builders and copies: full/zeros/ones/empty (+ _like), scalar_tensor, arange/iota, cat,
+constant_pad_nd, copy (functional) and copy_ (mutation), fill."""
+from __future__ import annotations
+
+import torch
+
+from .. import ir
+from ..lowering import full_value, graph, loader_for, make_pointwise, realize, register
+from ..ops import ops
+from ..torch_compat import aten, prims
+
+
+def _dev(device):
+    return torch.device(device) if device is not None else graph().device
+
+
+def _dt(dtype, value=None):
+    if dtype is not None:
+        return dtype
+    if isinstance(value, bool):
+        return torch.bool
+    if isinstance(value, int):
+        return torch.int64
+    return torch.get_default_dtype()
+
+
+@register(aten.full.default, aten.full)
+def full(size, fill_value, dtype=None, layout=None, device=None, pin_memory=None):
+    return full_value(tuple(size), fill_value, _dt(dtype, fill_value), _dev(device))
+
+
+@register(aten.scalar_tensor)
+def scalar_tensor(value, dtype=None, layout=None, device=None, pin_memory=None):
+    return full_value((), value, _dt(dtype, value) if dtype else torch.float32, _dev(device))
+
+
+def _like(value):
+    def lower(x, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        return full_value(tuple(x.size), value, dtype or x.dtype, _dev(device) if device else x.device)
+    return lower
+
+
+register(aten.zeros_like)(_like(0))
+register(aten.ones_like)(_like(1))
+register(aten.empty_like)(_like(0))
+
+
+@register(aten.full_like)
+def full_like(x, fill_value, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+    return full_value(tuple(x.size), fill_value, dtype or x.dtype, _dev(device) if device else x.device)
+
+
+def _sized(value):
+    def lower(size, dtype=None, layout=None, device=None, pin_memory=None, memory_format=None):
+        return full_value(tuple(size), value, _dt(dtype), _dev(device))
+    return lower
+
+
+register(aten.zeros.default, aten.zeros)(_sized(0))
+register(aten.ones.default, aten.ones)(_sized(1))
+register(aten.empty.memory_format, aten.empty)(_sized(0))
+
+
+@register(aten.empty_strided)
+def empty_strided(size, stride, dtype=None, layout=None, device=None, pin_memory=None):
+    return full_value(tuple(size), 0, _dt(dtype), _dev(device))
+
+
+@register(aten.new_zeros, aten.new_ones, aten.new_empty, aten.new_full)
+def _new(x, size, *rest, dtype=None, layout=None, device=None, pin_memory=None):
+    value = rest[0] if rest else 0
+    return full_value(tuple(size), value, dtype or x.dtype, _dev(device) if device else x.device)
+
+
+@register(aten.fill.Scalar, aten.fill.Tensor)
+def fill(x, value):
+    if isinstance(value, ir.TensorValue):
+        return make_pointwise(lambda v, f: f, [x, value], x.dtype, x.dtype)
+    return full_value(tuple(x.size), value, x.dtype, x.device)
+
+
+@register(aten.arange.start_step, aten.arange.start, aten.arange.default, aten.arange)
+def arange(start, end=None, step=1, dtype=None, layout=None, device=None, pin_memory=None):
+    if end is None:
+        start, end = 0, start
+    import math
+    n = max(0, math.ceil((end - start) / step))
+    if dtype is None:
+        dtype = torch.int64 if all(isinstance(v, int) for v in (start, end, step)) else torch.get_default_dtype()
+    calc = torch.float64 if dtype.is_floating_point else torch.int64
+
+    def inner(idx):
+        i = ops.index_expr(idx[0], torch.int64)
+        v = ops.add(ops.constant(start, calc), ops.mul(ops.to_dtype(i, calc), ops.constant(step, calc)))
+        return ops.to_dtype(v, dtype)
+    return ir.Lazy((n,), dtype, _dev(device), inner)
+
+
+@register(prims.iota)
+def iota(length, start=0, step=1, dtype=torch.int64, device=None, requires_grad=False):
+    return arange(start, start + length * step, step, dtype=dtype, device=device)
+
+
+@register(aten.cat.default, aten.cat, aten.concat)
+def cat(tensors, dim=0):
+    tensors = [t for t in tensors if not (len(t.size) == 1 and t.size[0] == 0)]
+    n = len(tensors[0].size)
+    dim = dim + n if dim < 0 else dim
+    size = list(tensors[0].size)
+    size[dim] = sum(t.size[dim] for t in tensors)
+    dtype = torch.result_type(*[torch.empty(t.size, dtype=t.dtype, device="meta") for t in tensors]) \
+        if len(tensors) > 1 else tensors[0].dtype
+    loaders, bounds, off = [], [], 0
+    for t in tensors:
+        loaders.append(loader_for(t, t.size, dtype))
+        bounds.append((off, off + t.size[dim]))
+        off += t.size[dim]
+
+    def inner(idx):
+        pos = ops.index_expr(idx[dim], torch.int64)
+        out = None
+        for k in range(len(tensors) - 1, -1, -1):
+            lo, hi = bounds[k]
+            if hi == lo:
+                continue
+            shifted = list(idx)
+            shifted[dim] = idx[dim] - lo
+            ld = loaders[k]
+            if out is None:
+                out = _masked_range(pos, lo, None, lambda s=shifted, l=ld: l(s), dtype)
+                continue
+            cond = _in_range(pos, lo, hi)
+            out = ops.where(cond, ops.masked(cond, lambda s=shifted, l=ld: l(s), 0), out)
+        return out
+    return ir.Lazy(tuple(size), dtype, tensors[0].device, inner)
+
+
+def _in_range(pos, lo, hi):
+    c = ops.lt(pos, ops.constant(hi, torch.int64))
+    if lo > 0:
+        c = ops.logical_and(ops.ge(pos, ops.constant(lo, torch.int64)), c)
+    return c
+
+
+def _masked_range(pos, lo, hi, body, dtype):
+    if lo == 0:
+        return body()
+    cond = ops.ge(pos, ops.constant(lo, torch.int64))
+    return ops.masked(cond, body, 0)
+
+
+@register(aten.constant_pad_nd)
+def constant_pad_nd(x, pad, value=0):
+    n = len(x.size)
+    size = list(x.size)
+    lows = [0] * n
+    for i in range(len(pad) // 2):
+        d = n - 1 - i
+        lo, hi = pad[2 * i], pad[2 * i + 1]
+        lows[d] = lo
+        size[d] = x.size[d] + lo + hi
+    ld = x.loader()
+
+    def inner(idx):
+        cond, src = None, []
+        for d in range(n):
+            if lows[d] == 0 and size[d] == x.size[d]:
+                src.append(idx[d])
+                continue
+            p = ops.index_expr(idx[d], torch.int64)
+            c = ops.logical_and(ops.ge(p, ops.constant(lows[d], torch.int64)),
+                                ops.lt(p, ops.constant(lows[d] + x.size[d], torch.int64)))
+            cond = c if cond is None else ops.logical_and(cond, c)
+            src.append(idx[d] - lows[d])
+        if cond is None:
+            return ld(src)
+        return ops.where(cond, ops.masked(cond, lambda: ld(src), value), ops.constant(value, x.dtype))
+    return ir.Lazy(tuple(size), x.dtype, x.device, inner)
+
+
+@register(aten.copy.default, aten.copy)
+def copy(dst, src, non_blocking=False):
+    return make_pointwise(lambda d, s: s, [dst, src], dst.dtype, dst.dtype, shape=dst.size)
+
+
+@register(aten.copy_.default, aten.copy_)
+def copy_(dst, src, non_blocking=False):
+    if not isinstance(dst, ir.View):
+        dst = realize(dst)
+    return graph().write_into(dst, loader_for(src, dst.size, dst.dtype))

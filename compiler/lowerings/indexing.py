@@ -1,0 +1,186 @@
+"""Indexing with indirect loads (embedding, gather, index_select, index) and scatters
+(index_put, scatter, scatter_add) as mutations of a fresh copy. Every indirect index is
+wrapped for negatives and bounds-checked in the kernel (a clear IndexError, never a wild read)."""
+from __future__ import annotations
+
+import torch
+
+from .. import ir
+from .. import sym as S
+from ..lowering import broadcast_shapes, fallback, graph, loader_for, realize, register
+from ..ops import ops
+from ..torch_compat import aten
+
+
+def _indirect(loader, idx, size):
+    return ops.indirect_indexing(loader(idx), size)
+
+
+@register(aten.embedding)
+def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=False):
+    wl = weight.loader()
+    il = indices.loader()
+    nd = len(indices.size)
+
+    def inner(idx):
+        row = _indirect(il, idx[:nd], weight.size[0])
+        return wl([row] + list(idx[nd:]))
+    return ir.Lazy(tuple(indices.size) + tuple(weight.size[1:]), weight.dtype, weight.device, inner)
+
+
+@register(aten.gather)
+def gather(x, dim, index, sparse_grad=False):
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    xl, il = x.loader(), index.loader()
+
+    def inner(idx):
+        src = list(idx)
+        src[dim] = _indirect(il, idx, x.size[dim]) if n else 0
+        return xl(src)
+    return ir.Lazy(tuple(index.size), x.dtype, x.device, inner)
+
+
+@register(aten.index_select)
+def index_select(x, dim, index):
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    xl, il = x.loader(), index.loader()
+    size = list(x.size)
+    size[dim] = index.numel if index.size else 1
+
+    def inner(idx):
+        src = list(idx)
+        src[dim] = _indirect(il, [idx[dim]] if index.size else [], x.size[dim])
+        return xl(src)
+    return ir.Lazy(tuple(size) if n else (), x.dtype, x.device, inner)
+
+
+def _index_plan(x, indices):
+    """Result shape and a function idx -> source index of x (advanced indexing rules)."""
+    indices = list(indices) + [None] * (len(x.size) - len(indices))
+    pos = [i for i, t in enumerate(indices) if t is not None]
+    bshape = broadcast_shapes(*[indices[i].size for i in pos])
+    adjacent = pos == list(range(pos[0], pos[-1] + 1))
+    loaders = {i: loader_for(indices[i], bshape) for i in pos}
+    rest = [i for i in range(len(x.size)) if i not in pos]
+    nb = len(bshape)
+    if adjacent:
+        before = [i for i in rest if i < pos[0]]
+        after = [i for i in rest if i > pos[-1]]
+        size = [x.size[i] for i in before] + list(bshape) + [x.size[i] for i in after]
+
+        def src(idx):
+            out = [0] * len(x.size)
+            for j, i in enumerate(before):
+                out[i] = idx[j]
+            bidx = idx[len(before):len(before) + nb]
+            for i in pos:
+                out[i] = _indirect(loaders[i], bidx, x.size[i])
+            for j, i in enumerate(after):
+                out[i] = idx[len(before) + nb + j]
+            return out
+    else:
+        size = list(bshape) + [x.size[i] for i in rest]
+
+        def src(idx):
+            out = [0] * len(x.size)
+            bidx = idx[:nb]
+            for i in pos:
+                out[i] = _indirect(loaders[i], bidx, x.size[i])
+            for j, i in enumerate(rest):
+                out[i] = idx[nb + j]
+            return out
+    return tuple(size), src
+
+
+def _has_bool(indices):
+    return any(t is not None and t.dtype in (torch.bool, torch.uint8) for t in indices)
+
+
+@register(aten.index.Tensor, aten.index)
+def index(x, indices):
+    if _has_bool(indices) or all(t is None for t in indices):
+        return fallback(aten.index.Tensor, (x, indices))
+    size, src = _index_plan(x, indices)
+    xl = x.loader()
+    return ir.Lazy(size, x.dtype, x.device, lambda idx: xl(src(list(idx))))
+
+
+def _fresh_copy(x):
+    g = graph()
+    return g.realize(ir.Lazy(tuple(x.size), x.dtype, x.device, loader_for(x, x.size)), force=True)
+
+
+@register(aten.index_put.default, aten.index_put)
+def index_put(x, indices, values, accumulate=False):
+    if _has_bool(indices):
+        return fallback(aten.index_put.default, (x, indices, values, accumulate))
+    out = _fresh_copy(x)
+    return _index_put_into(out, indices, values, accumulate)
+
+
+@register(aten.index_put_.default, aten.index_put_)
+def index_put_(x, indices, values, accumulate=False):
+    if _has_bool(indices) or not isinstance(x, ir.View):
+        return fallback(aten.index_put_.default, (x, indices, values, accumulate))
+    return _index_put_into(x, indices, values, accumulate)
+
+
+def _index_put_into(out, indices, values, accumulate):
+    size, src = _index_plan(out, indices)
+    vl = loader_for(values, size, out.dtype)
+    return graph().scatter_into(out, size, lambda idx: S.linear(src(list(idx)), out.stride, out.offset),
+                                vl, "atomic_add" if accumulate else None)
+
+
+def _scatter(x, dim, index, src, mode):
+    out = _fresh_copy(x)
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    il = index.loader()
+    vl = loader_for(src, index.size, x.dtype) if isinstance(src, ir.TensorValue) else \
+        (lambda idx: ops.constant(src, x.dtype))
+    if isinstance(src, ir.TensorValue):
+        sl = src.loader()
+        vl = lambda idx: ops.to_dtype(sl(idx), x.dtype)  # noqa: E731  (src may be larger than index)
+
+    def where(idx):
+        tgt = list(idx)
+        tgt[dim] = _indirect(il, idx, x.size[dim])
+        return S.linear(tgt, out.stride, out.offset)
+    return graph().scatter_into(out, tuple(index.size), where, vl, mode)
+
+
+@register(aten.scatter.src, aten.scatter.value)
+def scatter(x, dim, index, src, reduce=None):
+    if reduce is not None:
+        return fallback(aten.scatter.src if isinstance(src, ir.TensorValue) else aten.scatter.value,
+                        (x, dim, index, src), {"reduce": reduce})
+    return _scatter(x, dim, index, src, None)
+
+
+@register(aten.scatter_add.default, aten.scatter_add)
+def scatter_add(x, dim, index, src):
+    return _scatter(x, dim, index, src, "atomic_add")
+
+
+@register(aten.index_add.default)
+def index_add(x, dim, index, source, alpha=1):
+    out = _fresh_copy(x)
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    il, sl = index.loader(), source.loader()
+
+    def where(idx):
+        tgt = list(idx)
+        tgt[dim] = _indirect(il, [idx[dim]], x.size[dim])
+        return S.linear(tgt, out.stride, out.offset)
+
+    def value(idx):
+        v = ops.to_dtype(sl(idx), x.dtype)
+        return v if alpha == 1 else ops.mul(v, ops.constant(alpha, x.dtype))
+    return graph().scatter_into(out, tuple(source.size), where, value, "atomic_add")
+
+
+del realize

@@ -1,0 +1,204 @@
+"""Reductions: sum, prod, mean, amax/amin, max/min.dim, argmax/argmin, any/all, var/std
+(two-pass: mean first, then squared deviations, both in one fused kernel)."""
+from __future__ import annotations
+
+import torch
+
+from .. import ir
+from ..lowering import full_value, graph, make_pointwise, realize, register
+from ..ops import ops
+from ..torch_compat import aten, prims
+
+IDENTITY_FREE = {"max", "min", "argmax", "argmin"}
+
+
+def _dims(x, dims):
+    n = len(x.size)
+    if dims is None or (isinstance(dims, (list, tuple)) and len(dims) == 0):
+        return list(range(n))
+    if isinstance(dims, int):
+        dims = [dims]
+    return sorted({d + n if d < 0 else d for d in dims}) if n else []
+
+
+def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
+    """A realized reduction of x over dims, as a View of its output buffer."""
+    dims = _dims(x, dims)
+    n = len(x.size)
+    keep = [i for i in range(n) if i not in dims]
+    out_size = [1 if i in dims else x.size[i] for i in range(n)] if keepdim else [x.size[i] for i in keep]
+    rranges = [x.size[d] for d in dims]
+    rnumel = 1
+    for s in rranges:
+        rnumel *= s
+    src_dtype = src_dtype or x.dtype
+    inner = x.loader()
+    if rnumel == 0:
+        ident = {"sum": 0, "prod": 1, "any": False, "all": True}.get(rtype)
+        if ident is None:
+            raise RuntimeError(f"{rtype} of an empty tensor")
+        return full_value(out_size, ident, out_dtype, x.device)
+    ranges = [x.size[i] for i in keep]
+
+    def full_index(idx, ridx):
+        out = [0] * n
+        for i, k in enumerate(keep):
+            out[k] = idx[i]
+        for i, d in enumerate(dims):
+            out[d] = ridx[i]
+        return out
+
+    def body(idx, ridx):
+        v = inner(full_index(idx, ridx))
+        if src_dtype != x.dtype:
+            v = ops.to_dtype(v, src_dtype)
+        return v
+
+    if rnumel == 1 and rtype not in ("argmax", "argmin"):
+        fn = {"any": lambda v: ops.ne(v, ops.constant(0, src_dtype)),
+              "all": lambda v: ops.ne(v, ops.constant(0, src_dtype))}.get(rtype, lambda v: v)
+        lazy = ir.Lazy(tuple(ranges), out_dtype, x.device,
+                       lambda idx: ops.to_dtype(fn(body(idx, [0] * len(dims))), out_dtype))
+        return _reshape_keep(lazy, out_size)
+    if rnumel == 1:
+        return full_value(out_size, 0, out_dtype, x.device)
+    g = graph()
+    buf = g.new_buffer(out_dtype, x.device, tuple(ranges))
+    node = ir.Reduction(g.node_name(), buf, tuple(ranges), tuple(rranges), rtype, body, src_dtype)
+    g.add_node(node)
+    v = ir.View(buf, buf.size, buf.stride, 0)
+    return _reshape_keep(v, out_size)
+
+
+def _reshape_keep(v, out_size):
+    if tuple(v.size) == tuple(out_size):
+        return v
+    from .views import view
+    return view(v, list(out_size))
+
+
+def _acc_dtype(dt):
+    if dt in (torch.float16, torch.bfloat16):
+        return torch.float32
+    if dt == torch.bool or not dt.is_floating_point:
+        return torch.int64
+    return dt
+
+
+@register(aten.sum.dim_IntList, aten.sum.default, aten.sum, prims.sum)
+def sum_(x, dim=None, keepdim=False, dtype=None, output_dtype=None):
+    if isinstance(dim, bool):
+        dim, keepdim = None, False
+    out = dtype or output_dtype or (torch.int64 if (x.dtype == torch.bool or not x.dtype.is_floating_point) else x.dtype)
+    return reduce(x, dim, keepdim, "sum", out, src_dtype=_acc_dtype(out) if out.is_floating_point else torch.int64)
+
+
+@register(aten.prod.dim_int, aten.prod.default, aten.prod)
+def prod(x, dim=None, keepdim=False, dtype=None):
+    out = dtype or (torch.int64 if (x.dtype == torch.bool or not x.dtype.is_floating_point) else x.dtype)
+    return reduce(x, dim, keepdim, "prod", out, src_dtype=_acc_dtype(out))
+
+
+@register(aten.mean.dim, aten.mean.default, aten.mean)
+def mean(x, dim=None, keepdim=False, dtype=None):
+    out = dtype or x.dtype
+    dims = _dims(x, dim)
+    count = 1
+    for d in dims:
+        count *= x.size[d]
+    s = reduce(x, dims, keepdim, "sum", _acc_dtype(out), src_dtype=_acc_dtype(out))
+    return make_pointwise(lambda v: ops.truediv(v, ops.constant(float(count), _acc_dtype(out))),
+                          [s], out, _acc_dtype(out))
+
+
+for _t, _r in ((aten.amax, "max"), (aten.amin, "min")):
+    register(_t)((lambda r: lambda x, dim=(), keepdim=False: reduce(x, dim, keepdim, r, x.dtype))(_r))
+register(prims.amax)(lambda x, dims, output_dtype=None: reduce(x, dims, False, "max", x.dtype))
+register(prims.amin)(lambda x, dims, output_dtype=None: reduce(x, dims, False, "min", x.dtype))
+
+
+@register(aten.max.default)
+def max_all(x):
+    return reduce(x, None, False, "max", x.dtype)
+
+
+@register(aten.min.default)
+def min_all(x):
+    return reduce(x, None, False, "min", x.dtype)
+
+
+def _arg(rtype):
+    def lower(x, dim=None, keepdim=False):
+        if dim is None:
+            from .views import view
+            x, dim, keepdim_out = view(x, [-1]), 0, keepdim
+            out = reduce(x, [0], False, rtype, torch.int64)
+            return out if not keepdim_out else _reshape_keep(out, [1] * 0)
+        return reduce(x, [dim], keepdim, rtype, torch.int64)
+    return lower
+
+
+register(aten.argmax)(_arg("argmax"))
+register(aten.argmin)(_arg("argmin"))
+
+
+@register(aten.max.dim)
+def max_dim(x, dim, keepdim=False):
+    return reduce(x, [dim], keepdim, "max", x.dtype), reduce(x, [dim], keepdim, "argmax", torch.int64)
+
+
+@register(aten.min.dim)
+def min_dim(x, dim, keepdim=False):
+    return reduce(x, [dim], keepdim, "min", x.dtype), reduce(x, [dim], keepdim, "argmin", torch.int64)
+
+
+@register(aten.any.dim, aten.any.dims, aten.any.default, aten.any)
+def any_(x, dim=None, keepdim=False):
+    return reduce(x, dim, keepdim, "any", torch.bool, src_dtype=torch.bool)
+
+
+@register(aten.all.dim, aten.all.dims, aten.all.default, aten.all)
+def all_(x, dim=None, keepdim=False):
+    return reduce(x, dim, keepdim, "all", torch.bool, src_dtype=torch.bool)
+
+
+def variance(x, dims, correction, keepdim, out_dtype=None):
+    """Two-pass variance: mean, then the mean of squared deviations (numerically sound)."""
+    dims = _dims(x, dims)
+    count = 1
+    for d in dims:
+        count *= x.size[d]
+    acc = _acc_dtype(x.dtype)
+    s = realize(reduce(x, dims, True, "sum", acc, src_dtype=acc))
+    mean_ = make_pointwise(lambda v: ops.truediv(v, ops.constant(float(count), acc)), [s], acc, acc)
+    dev = make_pointwise(lambda a, m: ops.mul(ops.sub(a, m), ops.sub(a, m)), [x, mean_], acc, acc)
+    ss = reduce(dev, dims, keepdim, "sum", acc, src_dtype=acc)
+    denom = max(count - correction, 0)
+    out = out_dtype or x.dtype
+    var = make_pointwise(lambda v: ops.truediv(v, ops.constant(float(denom), acc)), [ss], out, acc)
+    if not keepdim:
+        mean_ = _squeeze_lazy(mean_, dims)
+    return var, make_pointwise(lambda v: v, [mean_], out, acc)
+
+
+def _squeeze_lazy(v, dims):
+    from .views import squeeze
+    return squeeze(v, dims)
+
+
+@register(prims.var)
+def prims_var(x, dims, correction=1, output_dtype=None):
+    return variance(x, dims, correction, False, output_dtype)[0]
+
+
+@register(aten.var.correction, aten.var.dim)
+def var_(x, dim=None, correction=None, keepdim=False, unbiased=None):
+    if correction is None:
+        correction = 1 if unbiased in (None, True) else 0
+    return variance(x, dim, correction, keepdim)[0]
+
+
+@register(aten.var_mean.correction)
+def var_mean(x, dim=None, correction=None, keepdim=False):
+    correction = 1 if correction is None else correction
+    return variance(x, dim, correction, keepdim)

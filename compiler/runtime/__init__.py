@@ -1,0 +1,1 @@
+"""What generated code imports at run time: Triton helper functions."""

@@ -1,0 +1,130 @@
+"""Triton helpers generated kernels call as `th.<name>`.
+
+On the GPU they are libdevice functions or small @triton.jit functions. Under the Triton
+interpreter (TRITON_INTERPRET=1, CPU tensors) libdevice is not available, so the same names
+are plain Python functions over the interpreter's numpy values; the interpreter runs kernels as
+Python, which is what makes this work. Bounds checks raise IndexError in the interpreter and
+are device asserts on the GPU.
+"""
+from __future__ import annotations
+
+import os
+
+import numpy as np
+import triton
+import triton.language as tl
+
+INTERPRET = os.environ.get("TRITON_INTERPRET", "0") == "1"
+
+
+@triton.jit
+def _mul(a, b):
+    return a * b
+
+
+@triton.jit
+def prod(x, axis):
+    return tl.reduce(x, axis, _mul)
+
+
+@triton.jit
+def max_nan(x, axis):
+    m = tl.max(x, axis)
+    bad = tl.max((x != x).to(tl.int32), axis) > 0
+    return tl.where(bad, float("nan"), m)
+
+
+@triton.jit
+def min_nan(x, axis):
+    m = tl.min(x, axis)
+    bad = tl.max((x != x).to(tl.int32), axis) > 0
+    return tl.where(bad, float("nan"), m)
+
+
+@triton.jit
+def maximum_nan(a, b):
+    return tl.where((a != a) | (a > b), a, b)
+
+
+@triton.jit
+def minimum_nan(a, b):
+    return tl.where((a != a) | (a < b), a, b)
+
+
+@triton.jit
+def floordiv_int(a, b):
+    q = a // b
+    r = a - q * b
+    return tl.where((r != 0) & ((r < 0) != (b < 0)), q - 1, q)
+
+
+@triton.jit
+def remainder_int(a, b):
+    r = a % b
+    return tl.where((r != 0) & ((r < 0) != (b < 0)), r + b, r)
+
+
+@triton.jit
+def remainder_float(a, b):
+    r = fmod(a, b)
+    return tl.where((r != 0) & ((r < 0) != (b < 0)), r + b, r)
+
+
+if INTERPRET:
+    def _wrap(fn, n=1):
+        def f(*args):
+            from triton.runtime.interpreter import TensorHandle
+            ref = next(a for a in args if isinstance(a, tl.tensor))
+            data = [a.handle.data if isinstance(a, tl.tensor) else a for a in args]
+            with np.errstate(all="ignore"):
+                out = np.asarray(fn(*data))
+            if out.shape != ref.handle.data.shape:
+                out = np.broadcast_to(out, np.broadcast_shapes(*[np.shape(d) for d in data])).copy()
+                shape = list(out.shape)
+                return tl.tensor(TensorHandle(out.astype(ref.handle.data.dtype), ref.dtype.scalar),
+                                 tl.block_type(ref.dtype.scalar, shape) if shape else ref.dtype.scalar)
+            return tl.tensor(TensorHandle(out.astype(ref.handle.data.dtype), ref.dtype.scalar), ref.type)
+        return f
+
+    tanh, log1p, expm1, tan = _wrap(np.tanh), _wrap(np.log1p), _wrap(np.expm1), _wrap(np.tan)
+    asin, acos, atan, sinh, cosh = _wrap(np.arcsin), _wrap(np.arccos), _wrap(np.arctan), _wrap(np.sinh), _wrap(np.cosh)
+    asinh, acosh, atanh = _wrap(np.arcsinh), _wrap(np.arccosh), _wrap(np.arctanh)
+    log10, round_even, trunc = _wrap(np.log10), _wrap(np.rint), _wrap(np.trunc)
+    pow, atan2, fmod, hypot, copysign = _wrap(np.power), _wrap(np.arctan2), _wrap(np.fmod), _wrap(np.hypot), _wrap(np.copysign)
+    signbit = _wrap(np.signbit)
+    nextafter = _wrap(np.nextafter)
+
+    def _erfc(x):
+        import math
+        return np.vectorize(math.erfc)(x)
+
+    def _lgamma(x):
+        import math
+        return np.vectorize(math.lgamma)(x)
+    erfc, lgamma = _wrap(_erfc), _wrap(_lgamma)
+
+    def erfinv(x):
+        import torch
+        return _wrap(lambda d: torch.erfinv(torch.from_numpy(np.ascontiguousarray(d))).numpy())(x)
+
+    def assert_in_bounds(index, size, mask):
+        idx = index.handle.data
+        m = np.broadcast_to(mask.handle.data, np.broadcast_shapes(idx.shape, np.shape(mask.handle.data))) \
+            if isinstance(mask, tl.tensor) else True
+        bad = ((idx < 0) | (idx >= size)) & m
+        if np.any(bad):
+            raise IndexError(f"index {int(idx[bad].flat[0])} is out of bounds for dimension with size {size}")
+else:
+    from triton.language.extra import libdevice
+
+    tanh, log1p, expm1, tan = libdevice.tanh, libdevice.log1p, libdevice.expm1, libdevice.tan
+    asin, acos, atan, sinh, cosh = libdevice.asin, libdevice.acos, libdevice.atan, libdevice.sinh, libdevice.cosh
+    asinh, acosh, atanh = libdevice.asinh, libdevice.acosh, libdevice.atanh
+    log10, round_even, trunc = libdevice.log10, libdevice.nearbyint, libdevice.trunc
+    pow, atan2, fmod, hypot, copysign = libdevice.pow, libdevice.atan2, libdevice.fmod, libdevice.hypot, libdevice.copysign
+    signbit, nextafter = libdevice.signbit, libdevice.nextafter
+    erfc, lgamma, erfinv = libdevice.erfc, libdevice.lgamma, libdevice.erfinv
+
+    @triton.jit
+    def assert_in_bounds(index, size, mask):
+        tl.device_assert(((index >= 0) & (index < size)) | ~mask, "index out of bounds")

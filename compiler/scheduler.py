@@ -1,0 +1,284 @@
+"""Fusion and buffer planning.
+
+Nodes come in topological order from the graph. Each starts as its own group; candidate pairs
+(producer->consumer, or siblings reading the same buffer) are scored by the bytes a fusion
+saves and fused greedily, best first, while `can_fuse` holds:
+
+- same iteration space: pointwise groups of equal numel; a reduction group (X, R) takes
+  reductions over (X, R), pointwise nodes over X*R whose shape splits into an X prefix and an
+  R suffix, and pointwise nodes over X (epilogues such as softmax's divide);
+- no cycle through a group outside the pair;
+- every read of a buffer produced inside the group is of the element being computed at that
+  point of the loop (a reduction's result may be read only per row).
+
+Extern and scatter nodes stay alone. A template kernel (matmul, later) would be a group kind
+whose epilogue accepts pointwise nodes of its output's numel under the same rules.
+A buffer whose readers are all inside its group is never written to memory.
+"""
+from __future__ import annotations
+
+import functools
+
+import torch
+
+from . import ir
+from . import sym as S
+
+
+def split_prefix(ranges, x):
+    """(prefix, suffix) of ranges with prod(prefix) == x, or None."""
+    acc = 1
+    for i, s in enumerate(ranges):
+        if acc == x:
+            return tuple(ranges[:i]), tuple(ranges[i:])
+        acc *= s
+    if acc == x:
+        return tuple(ranges), ()
+    return None
+
+
+X, R = S.sym("x"), S.sym("r")
+
+
+class Group:
+    def __init__(self, nodes):
+        self.nodes = nodes
+        self.names = {n.name for n in nodes}
+
+    @property
+    def kind(self):
+        k = self.nodes[0].kind
+        if k in ("extern", "scatter"):
+            return k
+        return "reduction" if any(n.kind == "reduction" for n in self.nodes) else "pointwise"
+
+    def space(self):
+        for n in self.nodes:
+            if n.kind == "reduction":
+                return (n.xnumel, n.rnumel)
+        return (self.nodes[0].numel, 1)
+
+    @property
+    def order(self):
+        return self.nodes[0].order
+
+
+def node_index(node, space):
+    """Index symbols of a node inside a kernel over `space` = (X, R), or None if it cannot."""
+    xn, rn = space
+    if node.kind == "reduction":
+        if (node.xnumel, node.rnumel) != space:
+            return None
+        return (S.unflatten(X, node.ranges), S.unflatten(R, node.reduction_ranges))
+    if node.kind != "pointwise":
+        return None
+    if rn == 1:
+        return S.unflatten(X, node.ranges) if node.numel == xn else None
+    if node.numel == xn:
+        return S.unflatten(X, node.ranges)
+    if node.numel != xn * rn:
+        return None
+    split = split_prefix(node.ranges, xn)
+    if split is None:
+        return None
+    return S.unflatten(X, split[0]) + S.unflatten(R, split[1])
+
+
+@functools.lru_cache(maxsize=None)
+def _accesses(node, space):
+    from .ops import Recorder, use
+    idx = node_index(node, space)
+    if idx is None:
+        return None
+    rec = Recorder()
+    with use(rec):
+        node.run_body(idx)
+    flat = idx if node.kind == "pointwise" else idx[0]
+    store = node.store_index(flat)
+    return tuple((n, S.simplify(i)) for n, i in rec.reads), S.simplify(store)
+
+
+def accesses(node, space):
+    return _accesses(node, space)
+
+
+def is_rowwise(node, space):
+    """Pointwise node over X only inside a reduction kernel (computed after the loops)."""
+    return node.kind == "pointwise" and space[1] != 1 and node.numel == space[0]
+
+
+class Scheduler:
+    def __init__(self, graph):
+        self.graph = graph
+        for i, n in enumerate(graph.nodes):
+            n.order = i
+        self.producer = {}
+        for n in graph.nodes:
+            if n.kind in ("pointwise", "reduction"):
+                self.producer[n.buffer.name] = n
+        self.readers = {}
+        for n in graph.nodes:
+            for r in n.reads:
+                self.readers.setdefault(r, set()).add(n.name)
+        self.output_names = {o.buffer.name for o in graph.outputs if isinstance(o, ir.View)}
+        self.fused_nodes = 0
+        self.scatter_targets = {n.buffer.name for n in graph.nodes if n.kind == "scatter"}
+
+    # -- legality --------------------------------------------------------------------
+    def can_fuse(self, a: Group, b: Group) -> bool:
+        if a.kind in ("extern", "scatter") or b.kind in ("extern", "scatter"):
+            return False
+        space = self._space(a, b)
+        if space is None:
+            return False
+        nodes = sorted(a.nodes + b.nodes, key=lambda n: n.order)
+        inside = {n.buffer.name: n for n in nodes}
+        for n in nodes:
+            acc = accesses(n, space)
+            if acc is None:
+                return False
+            reads, _ = acc
+            for name, index in reads:
+                p = inside.get(name)
+                if p is None or p is n:
+                    continue
+                pacc = accesses(p, space)
+                if pacc is None or index != pacc[1]:
+                    return False
+                if p.kind == "reduction" and R in index.free_symbols:
+                    return False
+                if is_rowwise(p, space) and not is_rowwise(n, space) and n.kind != "reduction" \
+                        and R in index.free_symbols:
+                    return False
+        return not self._creates_cycle(a, b)
+
+    def _space(self, a, b):
+        spaces = {g.space() for g in (a, b) if g.kind == "reduction"}
+        if len(spaces) > 1:
+            return None
+        if spaces:
+            space = spaces.pop()
+            for n in a.nodes + b.nodes:
+                if node_index(n, space) is None:
+                    return None
+            return space
+        sa, sb = a.space(), b.space()
+        return sa if sa == sb else None
+
+    def _creates_cycle(self, a, b):
+        members = a.names | b.names
+        group_of = self.group_of
+        # Is there a path from a member through a non-member back to a member?
+        start = set()
+        for n in self.graph.nodes:
+            if n.name in members:
+                continue
+            if n.deps & members:
+                start.add(n.name)
+        seen, stack = set(), list(start)
+        dependents = self.dependents
+        while stack:
+            cur = stack.pop()
+            if cur in seen:
+                continue
+            seen.add(cur)
+            for d in dependents.get(cur, ()):
+                if d in members:
+                    return True
+                stack.append(d)
+        del group_of
+        return False
+
+    # -- fusion ----------------------------------------------------------------------
+    def fuse(self):
+        self.dependents = {}
+        for n in self.graph.nodes:
+            for d in n.deps:
+                self.dependents.setdefault(d, set()).add(n.name)
+        groups = [Group([n]) for n in self.graph.nodes]
+        self.group_of = {n.name: g for g in groups for n in g.nodes}
+        while True:
+            best = None
+            for score, a, b in self._candidates(groups):
+                if best is not None and score <= best[0]:
+                    break
+                if self.can_fuse(a, b):
+                    best = (score, a, b)
+                    break
+            if best is None:
+                break
+            _, a, b = best
+            merged = Group(sorted(a.nodes + b.nodes, key=lambda n: n.order))
+            groups = [g for g in groups if g is not a and g is not b] + [merged]
+            for n in merged.nodes:
+                self.group_of[n.name] = merged
+            self.fused_nodes += 1
+        self.groups = self._toposort(groups)
+        return self.groups
+
+    def _candidates(self, groups):
+        pairs = {}
+        writes = {}
+        for g in groups:
+            for n in g.nodes:
+                if n.kind in ("pointwise", "reduction"):
+                    writes[n.buffer.name] = g
+        for g in groups:
+            if g.kind in ("extern", "scatter"):
+                continue
+            for n in g.nodes:
+                for name in n.reads:
+                    buf = self.graph.buffers.get(name)
+                    nbytes = buf.numel * buf.dtype.itemsize if buf is not None else 0
+                    p = writes.get(name)
+                    if p is not None and p is not g and p.kind not in ("extern", "scatter"):
+                        key = (id(p), id(g)) if p.order < g.order else (id(g), id(p))
+                        pairs.setdefault(key, [0, p, g])[0] += 2 * nbytes
+                    for other_id in self.readers.get(name, ()):
+                        og = self.group_of.get(other_id)
+                        if og is None or og is g or og.kind in ("extern", "scatter"):
+                            continue
+                        key = (id(og), id(g)) if og.order < g.order else (id(g), id(og))
+                        pairs.setdefault(key, [0, og, g])[0] += nbytes // 2
+        out = []
+        for score, a, b in pairs.values():
+            a, b = (a, b) if a.order < b.order else (b, a)
+            out.append((score, a, b))
+        out.sort(key=lambda t: (-t[0], t[1].order, t[2].order))
+        return out
+
+    def _toposort(self, groups):
+        group_of = {n.name: g for g in groups for n in g.nodes}
+        deps = {id(g): {id(group_of[d]) for n in g.nodes for d in n.deps if d in group_of} - {id(g)}
+                for g in groups}
+        by_id = {id(g): g for g in groups}
+        done, out = set(), []
+        pending = sorted(groups, key=lambda g: g.order)
+        while pending:
+            for g in pending:
+                if deps[id(g)] <= done:
+                    out.append(g)
+                    done.add(id(g))
+                    pending.remove(g)
+                    break
+            else:
+                raise RuntimeError("cycle in fused groups")
+        del by_id
+        return out
+
+    def internal(self, group):
+        """Buffers written and read only inside this group (never stored)."""
+        out = set()
+        for n in group.nodes:
+            if n.kind not in ("pointwise", "reduction"):
+                continue
+            name = n.buffer.name
+            if name in self.output_names or name in self.scatter_targets:
+                continue
+            readers = self.readers.get(name, set())
+            if readers and readers <= group.names:
+                out.add(name)
+        return out
+
+
+__all__ = ["Scheduler", "Group", "node_index", "accesses", "torch"]

@@ -1,0 +1,79 @@
+"""Compile statistics the user can read after a compile.
+
+    import tuner.compiler.stats as stats
+    s = stats.last()          # the most recent graph compiled (forward or backward)
+    s.kernels                 # Triton kernels generated for that graph
+    s.fused_nodes             # fusions performed by the scheduler
+    s.nodes                   # IR nodes before fusion (pointwise/reduction/scatter/extern)
+    s.externs                 # {op name: count} ATen calls (mm, convolution, fallbacks)
+    s.fallbacks               # {op name: count} ops that had no lowering
+    s.lowered                 # {op name: count} ops lowered to our IR
+    stats.totals()            # the same counters summed over every graph since reset()
+    stats.reset()
+"""
+from __future__ import annotations
+
+import collections
+from dataclasses import dataclass, field
+
+
+@dataclass
+class GraphStats:
+    kernels: int = 0
+    fused_nodes: int = 0
+    nodes: int = 0
+    externs: collections.Counter = field(default_factory=collections.Counter)
+    fallbacks: collections.Counter = field(default_factory=collections.Counter)
+    lowered: collections.Counter = field(default_factory=collections.Counter)
+    kernel_names: list = field(default_factory=list)
+
+    def count_extern(self, op):
+        self.externs[_name(op)] += 1
+
+    def count_fallback(self, op):
+        self.fallbacks[_name(op)] += 1
+
+    def count_lowered(self, op):
+        self.lowered[_name(op)] += 1
+
+    def as_dict(self):
+        return {"kernels": self.kernels, "fused_nodes": self.fused_nodes, "nodes": self.nodes,
+                "externs": dict(self.externs), "fallbacks": dict(self.fallbacks),
+                "lowered": dict(self.lowered)}
+
+
+def _name(op):
+    return str(getattr(op, "__name__", op)) if not hasattr(op, "_schema") else str(op).replace("aten.", "aten::", 0)
+
+
+_graphs: list[GraphStats] = []
+
+
+def new() -> GraphStats:
+    s = GraphStats()
+    _graphs.append(s)
+    return s
+
+
+def last() -> GraphStats:
+    return _graphs[-1] if _graphs else GraphStats()
+
+
+def graphs() -> list[GraphStats]:
+    return list(_graphs)
+
+
+def totals() -> GraphStats:
+    t = GraphStats()
+    for g in _graphs:
+        t.kernels += g.kernels
+        t.fused_nodes += g.fused_nodes
+        t.nodes += g.nodes
+        t.externs.update(g.externs)
+        t.fallbacks.update(g.fallbacks)
+        t.lowered.update(g.lowered)
+    return t
+
+
+def reset():
+    _graphs.clear()

@@ -1,0 +1,127 @@
+"""Index expressions: sympy with integer floor-division and modulo nodes, a simplifier that
+folds unflatten-then-linearise back to the flat index, and a printer to Triton source.
+"""
+from __future__ import annotations
+
+import functools
+
+import sympy
+
+
+class FloorDiv(sympy.Function):
+    """a // k for a >= 0 (indices only), k a positive integer."""
+    nargs = 2
+    is_integer = True
+
+    @classmethod
+    def eval(cls, a, k):
+        if k == 1:
+            return a
+        if a == 0:
+            return sympy.Integer(0)
+        if a.is_Integer and k.is_Integer:
+            return sympy.Integer(int(a) // int(k))
+
+
+class ModIdx(sympy.Function):
+    """a % k for a >= 0 (indices only), k a positive integer."""
+    nargs = 2
+    is_integer = True
+
+    @classmethod
+    def eval(cls, a, k):
+        if k == 1 or a == 0:
+            return sympy.Integer(0)
+        if a.is_Integer and k.is_Integer:
+            return sympy.Integer(int(a) % int(k))
+
+
+def sym(name: str) -> sympy.Symbol:
+    return sympy.Symbol(name, integer=True, nonnegative=True)
+
+
+def unflatten(flat, sizes):
+    """Indices of a row-major tensor of `sizes` whose flat position is `flat`."""
+    out = [sympy.Integer(0)] * len(sizes)
+    rest = flat
+    last = max((i for i, s in enumerate(sizes) if s != 1), default=None)
+    first = min((i for i, s in enumerate(sizes) if s != 1), default=None)
+    for i in range(len(sizes) - 1, -1, -1):
+        s = sizes[i]
+        if s == 1:
+            continue
+        out[i] = rest if i == first else ModIdx(rest, s)
+        rest = FloorDiv(rest, s)
+    del last
+    return out
+
+
+def contiguous_strides(sizes):
+    strides, acc = [], 1
+    for s in reversed(sizes):
+        strides.append(acc)
+        acc *= max(s, 1)
+    return tuple(reversed(strides))
+
+
+def linear(index, strides, offset=0):
+    return simplify(sum((sympy.Integer(st) * i for i, st in zip(index, strides) if st != 0),
+                        sympy.Integer(offset)))
+
+
+def _simplify_args(expr):
+    if isinstance(expr, (FloorDiv, ModIdx)):
+        return type(expr)(simplify(expr.args[0]), expr.args[1])
+    if expr.args and not expr.is_Atom:
+        return expr.func(*[_simplify_args(a) for a in expr.args])
+    return expr
+
+
+@functools.lru_cache(maxsize=65536)
+def simplify(expr):
+    """Fold c*k*(a//k) + c*(a%k) -> c*a repeatedly (after simplifying inside div/mod)."""
+    expr = sympy.expand(_simplify_args(sympy.sympify(expr)))
+    while True:
+        terms = dict(expr.as_coefficients_dict())
+        changed = False
+        for t, c in list(terms.items()):
+            if t not in terms or not isinstance(t, ModIdx):
+                continue
+            a, k = t.args
+            fd = FloorDiv(a, k)
+            if terms.get(fd) == c * k:
+                del terms[t], terms[fd]
+                for t2, c2 in sympy.expand(c * a).as_coefficients_dict().items():
+                    terms[t2] = terms.get(t2, 0) + c2
+                changed = True
+                break
+            # (a % k) where a // k collapses the same way inside a larger sum: ModIdx(a, k) with
+            # a < k is a; that needs ranges we do not track, so stop here.
+        expr = sympy.Add(*[c * t for t, c in terms.items() if c != 0])
+        if not changed:
+            return expr
+
+
+def free_names(expr) -> set[str]:
+    return {s.name for s in sympy.sympify(expr).free_symbols}
+
+
+def texpr(expr) -> str:
+    """Triton/Python source for an index expression."""
+    expr = sympy.sympify(expr)
+    if expr.is_Integer:
+        return str(int(expr))
+    if expr.is_Symbol:
+        return expr.name
+    if isinstance(expr, FloorDiv):
+        return f"({texpr(expr.args[0])} // {texpr(expr.args[1])})"
+    if isinstance(expr, ModIdx):
+        return f"({texpr(expr.args[0])} % {texpr(expr.args[1])})"
+    if expr.is_Add:
+        parts = sorted((texpr(a) for a in expr.args), key=lambda s: (s[0].isdigit(), s))
+        return "(" + " + ".join(parts) + ")"
+    if expr.is_Mul:
+        return "(" + " * ".join(texpr(a) for a in expr.args) + ")"
+    if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0:
+        return "(" + " * ".join([texpr(expr.base)] * int(expr.exp)) + ")"
+    raise NotImplementedError(f"index expression {expr!r}")

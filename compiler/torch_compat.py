@@ -1,0 +1,78 @@
+"""Every private torch API the compiler uses, in one place (works on torch 2.11 and 2.13).
+
+Capture (AOTAutograd with our forward/backward compilers), the decomposition table
+(PyTorch's own decompositions only), eager's elementwise type promotion.
+"""
+from __future__ import annotations
+
+import torch
+
+aten = torch.ops.aten
+prims = torch.ops.prims
+
+# Ops that core ATen keeps but PyTorch ships decompositions for: decomposing them exposes
+# pointwise/reduction structure the scheduler can fuse (softmax, norms, activations, losses).
+_EXTRA_DECOMPOSE = [
+    "_softmax", "_log_softmax", "_softmax_backward_data", "_log_softmax_backward_data",
+    "native_layer_norm", "native_layer_norm_backward", "native_group_norm",
+    "native_group_norm_backward", "_native_batch_norm_legit_functional",
+    "_native_batch_norm_legit_no_training", "native_batch_norm_backward",
+    "gelu", "gelu_backward", "silu", "silu_backward", "sigmoid_backward", "tanh_backward",
+    "threshold_backward", "hardtanh", "hardtanh_backward", "leaky_relu", "leaky_relu_backward",
+    "elu", "elu_backward", "hardswish", "hardsigmoid", "mish", "softplus", "softplus_backward",
+    "var", "var_mean", "std", "std_mean", "logsumexp", "embedding", "embedding_dense_backward",
+    "nll_loss_forward", "nll_loss_backward", "mse_loss", "mse_loss_backward", "smooth_l1_loss",
+    "binary_cross_entropy", "binary_cross_entropy_with_logits", "addcmul", "addcdiv", "lerp",
+    "masked_fill", "nan_to_num", "logit", "frac", "xlogy", "rsub", "std", "norm",
+    "linalg_vector_norm", "stack", "hstack", "vstack", "narrow", "select_backward",
+    "slice_backward", "index_select_backward", "diagonal_backward", "_to_copy_",
+    "native_dropout_backward", "glu", "glu_backward", "roll", "flip", "tril", "triu",
+    "_adaptive_avg_pool2d", "avg_pool2d", "upsample_nearest2d", "clamp_min", "clamp_max",
+    "squeeze", "unsqueeze_copy", "expand_copy", "permute_copy", "t_copy", "view_copy",
+]
+
+
+def decomposition_table():
+    from torch._decomp import core_aten_decompositions, get_decompositions
+
+    table = dict(core_aten_decompositions())
+    ops = []
+    for name in _EXTRA_DECOMPOSE:
+        packet = getattr(aten, name, None)
+        if packet is not None:
+            ops.append(packet)
+    table.update(get_decompositions(ops))
+    # Keep matmuls whole (extern calls now, templates later) and dropout's RNG in ATen.
+    for keep in (aten.addmm.default, aten.native_dropout.default):
+        table.pop(keep, None)
+    return table
+
+
+def aot_backend(fw_compiler, bw_compiler, decompositions):
+    from torch._dynamo.backends.common import aot_autograd
+
+    kwargs = dict(fw_compiler=fw_compiler, bw_compiler=bw_compiler,
+                  decompositions=decompositions)
+    try:
+        return aot_autograd(keep_inference_input_mutations=True, **kwargs)
+    except TypeError:  # older signature without the flag
+        return aot_autograd(**kwargs)
+
+
+def boxed(fn):
+    """Mark fn(args: list) as taking AOTAutograd's boxed calling convention (it may clear it)."""
+    try:
+        fn._boxed_call = True
+    except AttributeError:
+        pass
+    return fn
+
+
+def promote(args, kind: str):
+    """(compute dtype, result dtype) of an elementwise op under eager's rules."""
+    from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
+    return elementwise_dtypes(*args, type_promotion_kind=getattr(ELEMENTWISE_TYPE_PROMOTION_KIND, kind))
+
+
+def is_graph_input_mutation_supported() -> bool:
+    return True
