@@ -86,6 +86,9 @@ print(f"{'split':<6}{'correct':>9}{'wrong':>7}{'unsure':>8}{'total':>7}{'max_wro
 for k in ("train", "val", "test"):
     r = b[k]
     print(f"{k:<6}{r['correct']:>9}{r['wrong']:>7}{r['unsure']:>8}{r['total']:>7}{r['max_wrong_speedup']:>11.3f}")
+big = b.get("test_dims_ge_512")
+if big:
+    print(f"test, all dims >= 512: {big['correct']} correct, {big['wrong']} wrong, {big['unsure']} unsure of {big['total']}")
 print(f"benchmarking avoided per answer: {s['bench_seconds_saved_per_answer']*1e3:.1f} ms")
 PY
 exit $RC
