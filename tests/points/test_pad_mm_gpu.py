@@ -13,10 +13,10 @@ pytestmark = pytest.mark.gpu
 def test_padded_equals_unpadded_on_gpu(op, dtype):
     gen = torch.Generator(device="cuda").manual_seed(0)
     lead = (2,) if op == "bmm" else ()
-    a = torch.randint(-2, 3, (*lead, 517, 301), device="cuda", generator=gen).to(dtype)
-    b = torch.randint(-2, 3, (*lead, 129, 301), device="cuda", generator=gen).to(dtype).transpose(-1, -2)
+    a = torch.randint(-2, 3, (*lead, 517, 61), device="cuda", generator=gen).to(dtype)
+    b = torch.randint(-2, 3, (*lead, 129, 61), device="cuda", generator=gen).to(dtype).transpose(-1, -2)
     bias = torch.randint(-2, 3, (129,), device="cuda", generator=gen).to(dtype) if op == "addmm" else None
-    # small integers: exact in every dtype (TF32 keeps 10 mantissa bits: still exact)
+    # small integers, k=61: every sum stays below 256, exact even in bf16 partial sums
     assert torch.equal(padded_matmul(op, a, b, bias), matmul(op, a, b, bias))
 
 
