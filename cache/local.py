@@ -8,17 +8,23 @@ are raised to the caller (the layered cache turns them into counted misses).
 """
 from __future__ import annotations
 
+import random
 import sqlite3
 import threading
+import time
 from pathlib import Path
-from typing import Iterator
-
-import sqlite_utils
+from typing import TYPE_CHECKING, Iterator
 
 from .keys import SCHEMA_VERSION
 
+if TYPE_CHECKING:
+    import sqlite_utils
+
 TABLE = f"entries_v{SCHEMA_VERSION}"
 BUSY_TIMEOUT_S = 30.0
+UPSERT = (f"INSERT INTO [{TABLE}] (digest, namespace, problem, created, entry) VALUES (?,?,?,?,?) "
+          "ON CONFLICT(digest) DO UPDATE SET namespace = excluded.namespace, "
+          "problem = excluded.problem, created = excluded.created, entry = excluded.entry")
 
 
 class LocalStore:
@@ -27,27 +33,45 @@ class LocalStore:
             from tuner.settings import settings
             path = Path(settings.cache_dir) / "cache.db"
         self.path = Path(path)
-        self._db: sqlite_utils.Database | None = None
+        self._db: "sqlite_utils.Database | None" = None
         # One connection per store; the lock lets compile threads share it safely.
         self._lock = threading.RLock()
 
-    def _open(self) -> sqlite_utils.Database:
+    def _open(self) -> "sqlite_utils.Database":
         if self._db is None:
+            import sqlite_utils  # deferred: it pulls in pandas, and `import tuner.cache` is cheap
+
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False)
+            # Autocommit: every write below is one statement, hence one short transaction that
+            # takes the write lock up front, so the busy timeout applies (a read-then-write
+            # transaction could instead fail at once with "database is locked").
+            conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False,
+                                   isolation_level=None)
             try:
-                conn.execute("PRAGMA journal_mode=WAL")
-                conn.execute("PRAGMA synchronous=NORMAL")  # WAL keeps this crash-safe
-                db = sqlite_utils.Database(conn)
+                self._db = self._init(sqlite_utils.Database(conn))
+            except BaseException:
+                conn.close()
+                raise
+        return self._db
+
+    @staticmethod
+    def _init(db: "sqlite_utils.Database") -> "sqlite_utils.Database":
+        # Processes that open a new file at the same moment race to switch it to WAL and create
+        # the table; SQLite reports the loser "locked" without waiting, so it tries again.
+        for attempt in range(100):
+            try:
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=NORMAL")  # WAL keeps this crash-safe
                 db[TABLE].create({"digest": str, "namespace": str, "problem": str,
                                   "created": float, "entry": str},
                                  pk="digest", if_not_exists=True)
                 db[TABLE].create_index(["namespace"], if_not_exists=True)
-            except BaseException:
-                conn.close()
-                raise
-            self._db = db
-        return self._db
+                return db
+            except sqlite3.OperationalError as e:
+                if "locked" not in str(e) or attempt == 99:
+                    raise
+                time.sleep(0.005 + 0.01 * random.random())
+        raise AssertionError("unreachable")
 
     def get(self, digest: str) -> str | bytes | None:
         with self._lock:
@@ -57,9 +81,9 @@ class LocalStore:
 
     def put(self, digest: str, namespace: str, problem: str, created: float, text: str) -> None:
         with self._lock:
-            # One statement in one transaction: a reader sees the whole entry or none of it.
-            self._open()[TABLE].upsert({"digest": digest, "namespace": namespace, "problem": problem,
-                                        "created": created, "entry": text}, pk="digest")
+            # One atomic statement: a reader sees the whole entry or none of it. (sqlite-utils'
+            # upsert probes the schema on every call; this path is hot, so it is spelled out.)
+            self._open().execute(UPSERT, [digest, namespace, problem, created, text])
 
     def rows(self, namespace: str | None = None) -> Iterator[dict]:
         """Every row (oldest first), optionally of one namespace."""
@@ -81,9 +105,7 @@ class LocalStore:
         """Delete every entry; a file that is not a database is removed instead."""
         with self._lock:
             try:
-                db = self._open()
-                with db.conn:
-                    return db.execute(f"DELETE FROM [{TABLE}]").rowcount
+                return self._open().execute(f"DELETE FROM [{TABLE}]").rowcount
             except sqlite3.DatabaseError:
                 self.close()
                 for p in self._files():
