@@ -75,8 +75,13 @@ def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2) -
         if any(s is not None and s > max_spread for s in spreads):
             dropped["noisy"] += 1
             continue
+        try:
+            x = [float(by[choices[0]][f]) for f in feats]
+        except (TypeError, ValueError):
+            bad = [f for f in feats if not isinstance(by[choices[0]][f], (int, float))]
+            raise LearnError(f"problem {pid}: non-numeric features {', '.join(bad)}") from None
         ids.append(pid)
-        X.append([float(by[choices[0]][f]) for f in feats])
+        X.append(x)
         T.append(t)
         B.append(float(by[choices[0]].get("bench_s") or math.nan))
     return Problems(ids, np.array(X, dtype=np.float64).reshape(len(ids), len(feats)),
