@@ -52,6 +52,7 @@ def test_writes_table_report_plot_and_module(learned):
     assert (out / "eval_table.txt").read_text().split()[:len(TABLE_COLUMNS)] == list(TABLE_COLUMNS)
     report = (out / "report.md").read_text()
     assert "max_depth" in report and "test" in report and "Benchmarking avoided" in report
+    assert "every dimension >= 512" in report and s["best"]["test_dims_ge_512"]["total"] >= 0
     src = (out / "pad_mm_h100.py").read_text()
     assert "sklearn" not in src and "import numpy" not in src and "if f['k'] <= " in src
     mod = load_module(out / "pad_mm_h100.py")
