@@ -286,7 +286,10 @@ class TritonKernel:
         _, store_index = accesses(node, self.space)
         ptr = self.arg(buf.name, "out")
         mask = self._mask_for(store_index) or "xmask"
-        self.emit(f"tl.store({ptr} + {S.texpr(store_index)}, {value}.to({TL[buf.dtype]}), {mask})")
+        idx = S.texpr(store_index)
+        if "x" not in S.free_names(store_index):
+            idx = f"{idx} + 0 * x"   # a single element: give the pointer the block's shape
+        self.emit(f"tl.store({ptr} + {idx}, {value}.to({TL[buf.dtype]}), {mask})")
 
     # -- generation ------------------------------------------------------------------
     def codegen(self):

@@ -108,8 +108,8 @@ def cat(tensors, dim=0):
     dim = dim + n if dim < 0 else dim
     size = list(tensors[0].size)
     size[dim] = sum(t.size[dim] for t in tensors)
-    dtype = torch.result_type(*[torch.empty(t.size, dtype=t.dtype, device="meta") for t in tensors]) \
-        if len(tensors) > 1 else tensors[0].dtype
+    import functools
+    dtype = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
     loaders, bounds, off = [], [], 0
     for t in tensors:
         loaders.append(loader_for(t, t.size, dtype))

@@ -111,10 +111,10 @@ def _div(a, b, rounding_mode=None):
         return make_pointwise(lambda x, y: ops.truediv(x, y), [a, b], result, compute)
     compute, result = dtypes([a, b])
     if compute.is_floating_point:
-        rnd = ops.floor if rounding_mode == "floor" else ops.trunc
-        return make_pointwise(lambda x, y: rnd(ops.truediv(x, y)), [a, b], result, compute)
-    f = ops.floordiv if rounding_mode == "floor" else ops.truncdiv
-    return make_pointwise(lambda x, y: f(x, y), [a, b], result, compute)
+        rnd = "floor" if rounding_mode == "floor" else "trunc"
+        return make_pointwise(lambda x, y: getattr(ops, rnd)(ops.truediv(x, y)), [a, b], result, compute)
+    f = "floordiv" if rounding_mode == "floor" else "truncdiv"
+    return make_pointwise(lambda x, y: getattr(ops, f)(x, y), [a, b], result, compute)
 
 
 register(aten.div.Tensor_mode, aten.div.Scalar_mode)(_div)
@@ -194,7 +194,7 @@ def _clone(x, memory_format=None):
     return make_pointwise(lambda v: v, [x], x.dtype, x.dtype)
 
 
-@register(aten.alias.default, aten.detach.default)
+@register(aten.alias.default, aten.detach.default, prims.view_of)
 def _alias(x):
     return x
 

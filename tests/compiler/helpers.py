@@ -1,0 +1,31 @@
+"""Shared helpers: compile with backend="tuner", compare with eager, read stats."""
+import torch
+
+import tuner.compiler.stats as stats
+
+TOL = {torch.float32: (1e-4, 1e-5), torch.float16: (1e-2, 1e-2), torch.bfloat16: (5e-2, 5e-2),
+       torch.float64: (1e-7, 1e-7)}
+
+
+def assert_close(out, ref, dtype=None):
+    if isinstance(ref, (list, tuple)):
+        assert len(out) == len(ref)
+        for o, r in zip(out, ref):
+            assert_close(o, r, dtype)
+        return
+    if not isinstance(ref, torch.Tensor):
+        assert out == ref
+        return
+    assert out.shape == ref.shape, (out.shape, ref.shape)
+    assert out.dtype == ref.dtype, (out.dtype, ref.dtype)
+    rtol, atol = TOL.get(dtype or ref.dtype, (0, 0))
+    torch.testing.assert_close(out, ref, rtol=rtol, atol=atol, equal_nan=True)
+
+
+def compile_and_check(fn, *args, options=None, mode=None, dtype=None):
+    torch._dynamo.reset()
+    cf = torch.compile(fn, backend="tuner", options=options, mode=mode)
+    ref = fn(*[a.clone() if isinstance(a, torch.Tensor) else a for a in args])
+    out = cf(*args)
+    assert_close(out, ref, dtype)
+    return stats.last()

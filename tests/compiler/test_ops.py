@@ -1,0 +1,143 @@
+"""Each lowering against eager: dtypes, odd sizes, non-contiguous inputs, broadcasting, 0-d."""
+import pytest
+import torch
+
+from helpers import compile_and_check
+
+torch.manual_seed(0)
+FLOATS = [torch.float32, torch.float16, torch.bfloat16]
+
+UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt", "sin", "cos",
+         "tan", "atan", "sinh", "cosh", "tanh", "asinh", "erf", "erfc", "sigmoid", "floor", "ceil",
+         "round", "trunc", "abs", "neg", "sign", "reciprocal", "relu", "isnan", "isinf", "frac"]
+
+
+def _pos(name, x):
+    return x.abs() + 0.5 if name in ("log", "log2", "log10", "sqrt", "rsqrt", "log1p") else x
+
+
+@pytest.mark.parametrize("name", UNARY)
+def test_unary_float32(name):
+    x = _pos(name, torch.randn(5, 7) * 2)
+    s = compile_and_check(lambda t: getattr(torch, name)(t), x)
+    assert s.kernels == 1 and not s.fallbacks
+
+
+@pytest.mark.parametrize("dtype", FLOATS)
+def test_unary_chain_dtypes(dtype):
+    x = torch.randn(3, 33).to(dtype)
+    s = compile_and_check(lambda t: (torch.tanh(t) * t.exp()).sigmoid() + t.abs().sqrt(), x, dtype=dtype)
+    assert s.kernels == 1
+
+
+BINARY = [torch.add, torch.sub, torch.mul, torch.div, torch.maximum, torch.minimum, torch.atan2,
+          torch.eq, torch.ne, torch.lt, torch.le, torch.gt, torch.ge, torch.fmod, torch.remainder,
+          torch.pow, torch.hypot, torch.copysign]
+
+
+@pytest.mark.parametrize("op", BINARY, ids=lambda o: o.__name__)
+def test_binary_broadcast_float(op):
+    a = torch.randn(4, 1, 5)
+    b = torch.randn(3, 1) + (2.0 if op in (torch.fmod, torch.remainder) else 0)
+    if op is torch.pow:
+        a = a.abs()
+    compile_and_check(lambda x, y: op(x, y), a, b)
+
+
+@pytest.mark.parametrize("op", [torch.add, torch.sub, torch.mul, torch.floor_divide, torch.remainder,
+                                torch.fmod, torch.bitwise_and, torch.bitwise_or, torch.bitwise_xor,
+                                torch.maximum, torch.div, torch.eq, torch.lt],
+                         ids=lambda o: o.__name__)
+def test_binary_int(op):
+    a = torch.randint(-20, 20, (6, 5))
+    b = torch.randint(1, 7, (5,)) * torch.tensor([1, -1, 1, -1, 1])
+    compile_and_check(lambda x, y: op(x, y), a, b)
+
+
+def test_integer_division_modes():
+    a = torch.randint(-20, 20, (17,))
+    b = torch.tensor(3)
+    compile_and_check(lambda x, y: (torch.div(x, y, rounding_mode="floor"),
+                                    torch.div(x, y, rounding_mode="trunc"), x // 4, x % -3), a, b)
+
+
+def test_type_promotion_mixed():
+    a = torch.randint(0, 5, (4, 3), dtype=torch.int32)
+    b = torch.randn(3).half()
+    c = torch.tensor(2.5, dtype=torch.float64)
+    compile_and_check(lambda x, y, z: (x + y, x * z, y * z, x / 2, x > y, (x + 1).to(torch.bool) & (y > 0)),
+                      a, b, c)
+
+
+def test_where_clamp_logical():
+    x = torch.randn(5, 6)
+    compile_and_check(lambda t: (torch.where(t > 0, t, 0.1 * t), t.clamp(-0.5, 0.7), t.clamp_min(0),
+                                 torch.logical_and(t > 0, t < 1), torch.logical_not(t > 0),
+                                 torch.logical_xor(t > 0, t > 1)), x)
+
+
+def test_zero_dim_and_size_one():
+    compile_and_check(lambda a, b: (a * b + 1, (a + b).exp()), torch.tensor(3.0), torch.randn(1, 4, 1))
+
+
+def test_non_contiguous_inputs():
+    base = torch.randn(8, 10)
+    x = base.t()[1:, ::2]
+    y = torch.randn(4, 18)[:, ::2].t()
+    compile_and_check(lambda a, b: a * 2 + b.cos(), x, y)
+
+
+def test_casts():
+    x = torch.randn(9) * 100
+    compile_and_check(lambda t: (t.to(torch.int32), t.to(torch.float16), t.to(torch.bfloat16),
+                                 t.to(torch.bool), (t > 0).to(torch.float32), t.to(torch.int8).to(torch.float64)), x)
+
+
+@pytest.mark.parametrize("dtype", FLOATS + [torch.int64])
+def test_reductions(dtype):
+    x = (torch.randn(6, 7, 5) * 4).to(dtype)
+
+    def f(t):
+        out = [t.sum(1), t.sum(), t.amax(-1), t.amin(0), t.argmax(1), t.argmin(-1), t.argmax(),
+               (t > 0).any(1), (t > 0).all(0), t.max(dim=2).values, t.min(dim=0).indices]
+        if dtype.is_floating_point:
+            out += [t.mean(1), t.prod(2), t.var(1), t.std(-1, correction=0), t.mean((0, 2), keepdim=True)]
+        return out
+    compile_and_check(f, x, dtype=dtype)
+
+
+def test_reduction_nan_propagates():
+    x = torch.randn(4, 6)
+    x[1, 3] = float("nan")
+    compile_and_check(lambda t: (t.amax(1), t.amin(1), t.argmax(1), t.argmin(1), t.sum(1)), x)
+
+
+def test_looped_reduction_matches_persistent():
+    x = torch.randn(5, 70)
+    f = lambda t: (t.sum(1), t.amax(1), t.argmax(1), t.var(1), torch.softmax(t, -1))  # noqa: E731
+    compile_and_check(f, x, options={"max_persistent_r": 16})
+    compile_and_check(f, x)
+
+
+def test_builders():
+    def f(x):
+        return (torch.arange(3, 17, 2) * x.sum(), torch.full((2, 3), 7.0) + x[0, :3],
+                torch.zeros_like(x) + 1, torch.ones(4, dtype=torch.int64) * 3,
+                torch.cat([x, x * 2, x[:, :1]], dim=1), torch.stack([x, x + 1]),
+                torch.nn.functional.pad(x, (1, 2, 0, 1), value=-1.0), x.clone(), x.t().contiguous(),
+                torch.arange(5.0) / 2)
+    compile_and_check(f, torch.randn(3, 4))
+
+
+def test_views_are_index_maps():
+    x = torch.randn(4, 6, 5)
+    f = lambda t: (t.permute(2, 0, 1).reshape(5, 24) + 1, t.transpose(0, 1)[:, ::2].unsqueeze(0) * 2,  # noqa: E731
+                   t[1].squeeze() - 1, t.expand(2, 4, 6, 5).sum(0), t.select(1, -1).exp(),
+                   torch.as_strided(t, (3, 3), (5, 1), 2).sin(), t.view(-1, 5)[::3].cos())
+    s = compile_and_check(f, x)
+    assert not s.fallbacks
+
+
+def test_sum_over_leading_dims_of_noncontiguous():
+    x = torch.randn(5, 6, 7).permute(1, 2, 0)
+    compile_and_check(lambda t: (t.sum(0), t.sum(-1), t.sum((0, 1))), x)
