@@ -1,0 +1,156 @@
+"""`tuner cache ...` through click's runner, on a real local store (and a real Redis)."""
+import json
+import sqlite3
+
+import pytest
+from click.testing import CliRunner
+
+from tuner.cache import CacheKey, get_cache
+from tuner.cache.local import TABLE, LocalStore
+from tuner.cli import main
+from tuner.settings import settings
+
+
+def cli(*args, input=None):
+    return CliRunner().invoke(main, ["cache", *args], input=input)
+
+
+def fill(n=6):
+    cache = get_cache()
+    for i in range(n):
+        cache.put(CacheKey(f"ns{i % 2}", f"problem-{i}", "cfg", "backend"),
+                  {"choice": {"XBLOCK": 2 ** i}, "time_ms": 0.1 * i})
+    return cache
+
+
+def stored():
+    return {r["digest"]: r["entry"] for r in LocalStore().rows()}
+
+
+def test_export_then_import_into_an_empty_cache_gives_identical_entries(tmp_path, monkeypatch):
+    fill()
+    before = stored()
+    out = tmp_path / "cache.jsonl"
+    r = cli("export", str(out), "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output)["exported"] == 6
+    lines = out.read_text().splitlines()
+    assert json.loads(lines[0])["count"] == 6 and len(lines) == 7
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["cache.jsonl", "tuner-cache"]  # no temp
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "new-machine"))
+    r = cli("import", str(out))
+    assert r.exit_code == 0, r.output
+    assert "imported 6 entries" in r.output
+    assert stored() == before
+
+
+def test_importing_a_damaged_file_imports_the_good_entries_and_exits_nonzero(tmp_path, monkeypatch):
+    fill()
+    out = tmp_path / "cache.jsonl"
+    assert cli("export", str(out)).exit_code == 0
+    lines = out.read_text().splitlines()
+    entry = json.loads(lines[3])
+    entry["schema"] = 99
+    lines[2] = "not json at all"            # garbage
+    lines[3] = json.dumps(entry)            # wrong schema
+    lines[4] = lines[4][:30]                # truncated
+    lines.pop()                             # lost last line: header count no longer matches
+    out.write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "new-machine"))
+    r = cli("import", str(out), "--json")
+    assert r.exit_code == 1
+    report = json.loads(r.stdout)
+    assert report["imported"] == 2 == len(stored())
+    reasons = {s["line"]: s["reason"] for s in report["skipped"]}
+    assert reasons[3].startswith("not JSON") and "schema 99" in reasons[4]
+    assert reasons[5].startswith("not JSON") and "truncated" in reasons[None]
+    assert len(reasons) == 4
+
+
+def test_import_checks_signatures_when_a_secret_is_set(tmp_path, monkeypatch):
+    fill(2)
+    out = tmp_path / "cache.jsonl"
+    assert cli("export", str(out)).exit_code == 0
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "signed"))
+    monkeypatch.setenv("TUNER_CACHE_SECRET", "team")
+    r = cli("import", str(out))
+    assert r.exit_code == 1 and "missing signature" in r.stderr
+    assert stored() == {}
+
+
+def test_import_without_header_still_imports_entries(tmp_path, monkeypatch):
+    fill(2)
+    out = tmp_path / "cache.jsonl"
+    assert cli("export", str(out)).exit_code == 0
+    out.write_text("\n".join(out.read_text().splitlines()[1:]))
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "b"))
+    r = cli("import", str(out))
+    assert r.exit_code == 1 and "no tuner-cache export header" in r.stderr
+    assert len(stored()) == 2
+
+
+def test_import_writes_the_remote_cache_too(remote, tmp_path):
+    fill(3)
+    out = tmp_path / "cache.jsonl"
+    assert cli("export", str(out)).exit_code == 0
+    assert remote.client().flushall()
+    r = cli("import", str(out), "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["remote_puts"] == 3
+    assert len(remote.client().keys("tuner:*")) == 3
+
+
+def test_export_to_a_missing_folder_fails_clearly(tmp_path):
+    fill(1)
+    r = cli("export", str(tmp_path / "nope" / "x.jsonl"))
+    assert r.exit_code != 0 and "is not a folder" in r.output
+    assert not (tmp_path / "nope").exists()
+
+
+def test_ls_filters_by_namespace_and_flags_invalid_rows():
+    fill()
+    assert len(json.loads(cli("ls", "--json").output)) == 6
+    rows = json.loads(cli("ls", "--namespace", "ns1", "--json").output)
+    assert {r["problem"] for r in rows} == {"problem-1", "problem-3", "problem-5"}
+    with sqlite3.connect(LocalStore().path) as conn:
+        conn.execute(f"UPDATE [{TABLE}] SET entry = 'junk' WHERE problem = 'problem-1'")
+    rows = json.loads(cli("ls", "-n", "ns1", "--json").output)
+    assert [r["problem"] for r in rows if r["invalid"]] == ["problem-1"]
+    r = cli("ls")
+    assert r.exit_code == 0 and "problem-5" in r.output and "invalid" in r.output
+
+
+def test_stats_counts_local_and_remote_entries(remote):
+    fill(4)
+    r = cli("stats", "--json")
+    assert r.exit_code == 0, r.output
+    out = json.loads(r.output)
+    assert out["local"]["entries"] == 4 and out["local"]["namespaces"] == {"ns0": 2, "ns1": 2}
+    assert out["remote"]["reachable"] and out["remote"]["entries"] == 4
+    remote.kill()
+    out = json.loads(cli("stats", "--json").output)
+    assert not out["remote"]["reachable"] and "Connection" in out["remote"]["error"]
+    assert "4 entries" in cli("stats").output
+
+
+def test_clear_asks_unless_yes(remote):
+    fill(3)
+    remote.client().set("unrelated", "stays")
+    r = cli("clear", input="n\n")
+    assert r.exit_code != 0 and len(stored()) == 3
+    r = cli("clear", input="y\n")
+    assert r.exit_code == 0 and stored() == {}
+    assert len(remote.client().keys("tuner:*")) == 3
+    r = cli("clear", "--yes", "--remote", "--json")
+    assert r.exit_code == 0 and json.loads(r.output) == {"local": 0, "remote": 3}
+    assert remote.client().keys("*") == [b"unrelated"]
+
+
+def test_broken_database_file_is_a_clear_error_then_clear_fixes_it():
+    path = settings.cache_dir / "cache.db"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database" * 200)
+    r = cli("ls")
+    assert r.exit_code == 1 and "tuner cache clear" in r.output and "Traceback" not in r.output
+    assert cli("clear", "--yes").exit_code == 0
+    fill(1)
+    assert len(stored()) == 1
