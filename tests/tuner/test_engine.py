@@ -233,3 +233,13 @@ def test_collect_mode_without_a_dataset_writer_still_decides(monkeypatch):
 def test_bad_strategy_name_fails_before_measuring():
     with pytest.raises(ValueError, match="unknown search strategy"):
         decide("test.point", "p18", CANDS, never, search="annealing")
+
+
+def test_collect_mode_writes_rows_with_the_real_dataset_writer(monkeypatch, tmp_path):
+    pytest.importorskip("tuner.datagen.dataset")
+    monkeypatch.setenv("TUNER_HEURISTICS", "collect")
+    monkeypatch.setenv("TUNER_DATASET_DIR", str(tmp_path / "data"))
+    decide("test.collect", "p19", CANDS, cost, features={"n": 100})
+    [path] = (tmp_path / "data").glob("test.collect*.jsonl")
+    lines = path.read_text().splitlines()
+    assert len(lines) == 1 + len(CANDS)  # header + one row per measured candidate
