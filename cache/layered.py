@@ -63,7 +63,8 @@ class Cache:
     def put_entry(self, entry: Entry) -> None:
         """Store an already-built envelope unchanged (import uses this)."""
         self._write("local", entry)
-        if self.remote is not None and not self.remote.config.readonly:
+        remote = self.remote
+        if remote is not None and not remote.config.readonly:
             self._write("remote", entry)
 
     def stats(self) -> dict[str, dict[str, int]]:
@@ -90,7 +91,7 @@ class Cache:
         try:
             raw = store.get(digest)
         except Exception as e:
-            self._failed(layer, e)
+            self._failed(layer, store, e)
             self._count(layer, "misses")
             return None
         if raw is None:
@@ -115,28 +116,32 @@ class Cache:
             else:
                 store.put(entry.digest, entry.text)
         except Exception as e:
-            self._failed(layer, e)
+            self._failed(layer, store, e)
             return
         self._count(layer, "puts")
 
-    def _failed(self, layer: str, error: Exception) -> None:
+    def _failed(self, layer: str, store, error: Exception) -> None:
         self._count(layer, "errors")
-        if layer == "remote":
-            where = redact(self.remote.config.url)
-            self.remote, remote = None, self.remote
-            try:
-                remote.close()
-            except Exception:
-                pass
-            self._warn(layer, f"remote cache {where} failed ({type(error).__name__}: {error}); "
-                              "it is off for the rest of this process, the local cache goes on")
-        else:
-            self._warn(layer, f"local cache {self.local.path} failed ({type(error).__name__}: "
-                              f"{error}); this lookup is a miss")
+        why = f"{type(error).__name__}: {error}"
+        if layer == "local":
+            self._warn(layer, f"local cache {store.path} failed ({why}); this lookup is a miss")
+            return
+        with self._lock:  # several threads may see the same dead server; one switches it off
+            if self.remote is not store:
+                return
+            self.remote = None
+        try:
+            store.close()
+        except Exception:
+            pass
+        self._warn(layer, f"remote cache {redact(store.config.url)} failed ({why}); it is off "
+                          "for the rest of this process, the local cache goes on")
 
     def _warn(self, layer: str, message: str) -> None:
-        if layer not in self._warned:
+        with self._lock:
+            first = layer not in self._warned
             self._warned.add(layer)
+        if first:
             warnings.warn(message, CacheWarning, stacklevel=4)
 
 

@@ -187,3 +187,32 @@ def test_threads_share_the_process_cache(remote):
     stats = cache.stats()
     assert stats["local"]["puts"] == stats["remote"]["puts"] == 200
     assert stats["local"]["errors"] == stats["remote"]["errors"] == 0
+
+
+def test_threads_meeting_a_dead_server_warn_once_and_never_raise(remote):
+    cache = get_cache()
+    for i in range(8):
+        cache.put(key(i), {"v": i})
+    remote.kill()
+    errors = []
+
+    def work(t):
+        try:
+            for i in range(8):
+                cache.put(key(100 * t + i), {"v": i})
+                assert cache.get(key(100 * t + i)) == {"v": i}
+        except Exception as e:  # pragma: no cover - the failure this test guards against
+            errors.append(e)
+
+    w, caught = record_warnings()
+    try:
+        threads = [threading.Thread(target=work, args=(t,)) for t in range(4)]
+        for t in threads:
+            t.start()
+        for t in threads:
+            t.join()
+    finally:
+        w.__exit__(None, None, None)
+    assert errors == []
+    assert [c.category for c in caught] == [CacheWarning]
+    assert cache.remote is None and cache.stats()["local"]["puts"] == 8 + 32
