@@ -95,7 +95,12 @@ def _accesses(node, space):
         node.run_body(idx)
     flat = idx if node.kind == "pointwise" else idx[0]
     store = node.store_index(flat)
-    return tuple((n, S.simplify(i)) for n, i in rec.reads), S.simplify(store)
+    b = bounds(space)
+    return tuple((n, S.with_bounds(i, b)) for n, i in rec.reads), S.with_bounds(store, b)
+
+
+def bounds(space):
+    return {"x": space[0] - 1, "r": max(space[1] - 1, 0)}
 
 
 def accesses(node, space):

@@ -21,6 +21,9 @@ class FloorDiv(sympy.Function):
             return sympy.Integer(0)
         if a.is_Integer and k.is_Integer:
             return sympy.Integer(int(a) // int(k))
+        whole, rest = _split_multiple(a, k)
+        if whole is not None:   # (k*q + b) // k == q + b // k for non-negative terms
+            return whole + FloorDiv(rest, k)
 
 
 class ModIdx(sympy.Function):
@@ -34,6 +37,60 @@ class ModIdx(sympy.Function):
             return sympy.Integer(0)
         if a.is_Integer and k.is_Integer:
             return sympy.Integer(int(a) % int(k))
+        whole, rest = _split_multiple(a, k)
+        if whole is not None:
+            return ModIdx(rest, k)
+
+
+def _split_multiple(a, k):
+    """a = k*whole + rest, with the terms of a whose coefficient k divides moved to whole."""
+    if not a.is_Add or not k.is_Integer:
+        return None, None
+    whole, rest = [], []
+    for t in a.args:
+        c, _ = t.as_coeff_Mul()
+        (whole if c.is_Integer and int(c) % int(k) == 0 else rest).append(t)
+    if not whole or not rest:
+        return None, None
+    return sympy.Add(*whole) / k, sympy.Add(*rest)
+
+
+def upper(expr, bounds):
+    """Largest value of a non-negative index expression, or None when unknown."""
+    if expr.is_Integer:
+        return int(expr)
+    if expr.is_Symbol:
+        return bounds.get(expr.name)
+    if isinstance(expr, FloorDiv):
+        u = upper(expr.args[0], bounds)
+        return None if u is None else u // int(expr.args[1])
+    if isinstance(expr, ModIdx):
+        u = upper(expr.args[0], bounds)
+        k = int(expr.args[1]) - 1
+        return k if u is None else min(u, k)
+    if expr.is_Add:
+        parts = [upper(a, bounds) for a in expr.args]
+        return None if None in parts else sum(parts)
+    if expr.is_Mul:
+        c, rest = expr.as_coeff_Mul()
+        u = upper(rest, bounds)
+        return None if u is None or c < 0 else int(c) * u
+    return None
+
+
+def with_bounds(expr, bounds):
+    """Drop // and % whose argument is below the divisor (bounds: symbol name -> max value)."""
+    def walk(e):
+        if isinstance(e, (FloorDiv, ModIdx)):
+            a = walk(e.args[0])
+            u = upper(a, bounds)
+            if u is not None and u < int(e.args[1]):
+                return sympy.Integer(0) if isinstance(e, FloorDiv) else a
+            return type(e)(a, e.args[1])
+        if e.args and not e.is_Atom:
+            return e.func(*[walk(x) for x in e.args])
+        return e
+    return simplify(walk(sympy.sympify(expr)))
 
 
 def sym(name: str) -> sympy.Symbol:

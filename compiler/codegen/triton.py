@@ -98,6 +98,8 @@ class TritonKernel:
         self.in_epilogue = False
         self.indirect = False
         self.int64 = self._needs_int64()
+        from ..scheduler import bounds
+        self.bounds = bounds(self.space)
 
     # -- helpers ---------------------------------------------------------------------
     def _needs_int64(self):
@@ -152,7 +154,7 @@ class TritonKernel:
 
     # -- ops handler -----------------------------------------------------------------
     def load(self, name, index):
-        index = S.simplify(index)
+        index = S.with_bounds(index, self.bounds)
         p = self.produced.get(name)
         if p is not None and not self.scatter:
             if p.kind == "reduction":
@@ -323,13 +325,14 @@ class TritonKernel:
         self.xnumel = node.numel
         self._header_x("")
         idx = S.unflatten(X, node.ranges)
-        where = S.simplify(node.index_fn(idx))
+        where = S.with_bounds(node.index_fn(idx), {"x": self.xnumel - 1})
         value = node.value_fn(idx)
         ptr = self.arg(node.buffer.name, "inout")
+        where_src = S.texpr(where) if "x" in S.free_names(where) else f"{S.texpr(where)} + 0 * x"
         if node.mode == "atomic_add":
-            self.emit(f"tl.atomic_add({ptr} + {S.texpr(where)}, {value}.to({TL[node.buffer.dtype]}), xmask, sem='relaxed')")
+            self.emit(f"tl.atomic_add({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask, sem='relaxed')")
         else:
-            self.emit(f"tl.store({ptr} + {S.texpr(where)}, {value}.to({TL[node.buffer.dtype]}), xmask)")
+            self.emit(f"tl.store({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask)")
 
     def _phases(self):
         ph = {}

@@ -123,7 +123,7 @@ def view(x, size):
         try:
             t = torch.empty_strided(x.size, x.stride, device="meta").view(size)
             return ir.View(x.buffer, tuple(size), tuple(t.stride()), x.offset)
-        except RuntimeError:
+        except (RuntimeError, ValueError):
             pass
     old = list(x.size)
     new_strides = S.contiguous_strides(size)

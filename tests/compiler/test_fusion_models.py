@@ -1,0 +1,162 @@
+"""Fused patterns (with kernel counts), training, small models, indexing, mutation, externs."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.stats as stats
+from helpers import assert_close, compile_and_check
+
+torch.manual_seed(0)
+
+
+def test_softmax_is_one_kernel():
+    s = compile_and_check(lambda x: torch.softmax(x, -1), torch.randn(6, 37))
+    assert s.kernels == 1 and s.fused_nodes >= 2
+
+
+def test_softmax_looped_is_one_kernel():
+    s = compile_and_check(lambda x: torch.softmax(x, -1), torch.randn(3, 50), options={"max_persistent_r": 8})
+    assert s.kernels == 1
+
+
+def test_layer_norm_and_rms_norm_one_kernel_each():
+    x, w, b = torch.randn(5, 24), torch.randn(24), torch.randn(24)
+    s = compile_and_check(lambda x, w, b: F.layer_norm(x, (24,), w, b), x, w, b)
+    assert s.kernels == 1
+    s = compile_and_check(lambda x, w: x * torch.rsqrt(x.pow(2).mean(-1, keepdim=True) + 1e-6) * w, x, w)
+    assert s.kernels == 1
+
+
+def test_pointwise_chain_one_kernel_and_sibling_reductions_fuse():
+    s = compile_and_check(lambda x: ((x * 2).sin() + 1).exp().relu(), torch.randn(33))
+    assert s.kernels == 1
+    s = compile_and_check(lambda x: (x.sum(-1), x.amax(-1), (x * x).sum(-1)), torch.randn(4, 9))
+    assert s.kernels == 1
+
+
+def test_gelu_mlp_externs_counted():
+    x, w1, w2 = torch.randn(4, 8), torch.randn(16, 8), torch.randn(8, 16)
+    s = compile_and_check(lambda x, a, b: F.linear(F.gelu(F.linear(x, a)), b), x, w1, w2)
+    assert sum(s.externs.values()) == 2 and s.kernels == 1
+
+
+def test_attention_explicit_matmuls():
+    q, k, v = (torch.randn(2, 3, 5, 8) for _ in range(3))
+    s = compile_and_check(lambda q, k, v: torch.softmax(q @ k.transpose(-1, -2) / 8 ** 0.5, -1) @ v, q, k, v)
+    assert s.kernels == 1
+
+
+def test_cross_entropy_forward_and_backward():
+    x = torch.randn(5, 11, requires_grad=True)
+    t = torch.randint(0, 11, (5,))
+    xr = x.detach().clone().requires_grad_()
+    out = torch.compile(lambda a, b: F.cross_entropy(a, b), backend="tuner")(x, t)
+    ref = F.cross_entropy(xr, t)
+    assert_close(out, ref)
+    out.backward()
+    ref.backward()
+    assert_close(x.grad, xr.grad)
+
+
+def _train_check(model, *inputs, atol=1e-4):
+    ref_model = __import__("copy").deepcopy(model)
+    cm = torch.compile(model, backend="tuner")
+    out = cm(*inputs)
+    ref = ref_model(*inputs)
+    torch.testing.assert_close(out, ref, atol=atol, rtol=1e-4)
+    out.float().square().mean().backward()
+    ref.float().square().mean().backward()
+    for (n, p), (_, q) in zip(model.named_parameters(), ref_model.named_parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=atol, rtol=1e-3, msg=n)
+
+
+def test_mlp_training_gradients_match():
+    m = torch.nn.Sequential(torch.nn.Linear(8, 16), torch.nn.GELU(), torch.nn.LayerNorm(16), torch.nn.Linear(16, 4))
+    _train_check(m, torch.randn(3, 8))
+
+
+def test_transformer_block_training():
+    m = torch.nn.TransformerEncoderLayer(16, 2, 32, dropout=0.0, batch_first=True)
+    _train_check(m, torch.randn(2, 5, 16), atol=5e-4)
+
+
+def test_small_conv_net():
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
+                            torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(4, 3))
+    _train_check(m, torch.randn(2, 3, 6, 6), atol=5e-4)
+
+
+def test_embedding_gather_index_select_index():
+    w = torch.randn(9, 4)
+    i = torch.tensor([[0, 8, 3], [2, 2, 7]])
+    compile_and_check(lambda w, i: (F.embedding(i, w), torch.gather(w, 1, i[:, :2].T.contiguous() % 4),
+                                    torch.index_select(w, 0, i[0]), w[i[1]], w[:, i[0] % 4], w[i[0], i[1] % 4]),
+                      w, i)
+
+
+def test_out_of_range_index_raises_clear_error():
+    w = torch.randn(5, 3)
+    i = torch.tensor([1, 7])
+    with pytest.raises(Exception, match="out of bounds"):
+        torch.compile(lambda w, i: F.embedding(i, w) * 2, backend="tuner")(w, i)
+
+
+def test_scatter_and_index_put():
+    x = torch.randn(6, 4)
+    idx = torch.tensor([0, 2, 2, 5])
+    v = torch.randn(4, 4)
+    compile_and_check(lambda x, i, v: (x.index_put((i,), v, accumulate=True), torch.index_put(x, (i[:2],), v[:2]),
+                                       x.scatter_add(0, i.view(4, 1).expand(4, 4), v),
+                                       x.scatter(1, (i.view(4, 1) % 4), 3.0)), x, idx, v)
+
+
+def test_input_mutation_in_place():
+    def f(x, y):
+        x.add_(y)
+        x[0].mul_(2)
+        return x.sum()
+    x, y = torch.randn(3, 4), torch.randn(4)
+    x_ref = x.clone()
+    out = torch.compile(f, backend="tuner")(x, y)
+    ref = f(x_ref, y)
+    assert_close(out, ref)
+    assert_close(x, x_ref)
+
+
+def test_unknown_op_falls_back_and_is_counted():
+    s = compile_and_check(lambda x: torch.linalg.det(x) + 1, torch.randn(2, 3, 3))
+    assert sum(s.fallbacks.values()) >= 1 and s.kernels >= 1
+
+
+def test_output_code_log(monkeypatch, capsys, tmp_path):
+    monkeypatch.setenv("TUNER_LOGS", "output_code")
+    monkeypatch.setenv("TUNER_DEBUG_DIR", str(tmp_path))
+    compile_and_check(lambda x: x.exp() + 1, torch.randn(5))
+    err = capsys.readouterr().err
+    assert "@triton.jit" in err and "def call(args)" in err
+    assert any(p.name.startswith("graph_") for p in tmp_path.iterdir())
+
+
+def test_stats_totals_and_reset():
+    stats.reset()
+    compile_and_check(lambda x: x.sin(), torch.randn(3))
+    assert stats.totals().kernels == 1
+
+
+@pytest.mark.parametrize("mode", ["default", "max-autotune-no-cudagraphs", "reduce-overhead"])
+def test_modes_accepted(mode):
+    compile_and_check(lambda x: torch.softmax(x * 2, -1), torch.randn(3, 5), mode=mode)
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", ["default", "max-autotune", "reduce-overhead"])
+def test_gpu_patterns(mode):
+    x = torch.randn(64, 1000, device="cuda", dtype=torch.bfloat16)
+    w = torch.randn(1000, device="cuda", dtype=torch.bfloat16)
+    for f in (lambda x, w: torch.softmax(x.float(), -1), lambda x, w: F.layer_norm(x, (1000,), w),
+              lambda x, w: (x * w).sum(0), lambda x, w: F.gelu(x) * w):
+        torch._dynamo.reset()
+        cf = torch.compile(f, backend="tuner", mode=mode)
+        for _ in range(3):
+            out = cf(x, w)
+        torch.testing.assert_close(out.float(), f(x, w).float(), atol=5e-2, rtol=5e-2)
