@@ -1,0 +1,866 @@
+#!/usr/bin/env python3
+"""Side-by-side benchmark of eager, stock torch.compile and `backend="tuner"`.
+
+One run compares, per case, every requested variant (eager, stock inductor in some modes, the
+tuner backend in some modes) on memory-bound kernels (with a device copy measured in the same
+run as the bandwidth ceiling), matmul+epilogue cases and whole models with random weights.
+For each case and variant: correctness against an fp32 reference on fresh random inputs
+first (a variant that errors or mismatches is reported as such and not timed), then compile
+time (first call, synchronized), median time and speedup over eager.
+
+Each (case, variant) runs in its own Python subprocess with fresh compiler caches, so nothing
+compiled for one variant leaks into another and a hung compile is cut off by a timeout.
+Results are written as JSON under --out after every variant, so a run cut short keeps what it
+measured. The table printed last compares every variant with eager and with stock default.
+
+On the GPU machine:
+    source scripts/device_env.sh && python3 scripts/bench_compiler.py --out $OUT
+    python3 scripts/bench_compiler.py --cases models --variants eager,inductor,tuner --budget-s 500
+On CPU (tiny shapes, Triton interpreter for the tuner backend):
+    python3 scripts/bench_compiler.py --smoke --cases pointwise,layernorm
+Re-print the table of saved runs (several split runs are merged):
+    python3 scripts/bench_compiler.py --report bench/results/compiler_*.json
+"""
+from __future__ import annotations
+
+import argparse
+import copy as _copy
+import dataclasses
+import datetime as _dt
+import importlib
+import importlib.util
+import json
+import math
+import os
+import platform
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import traceback
+from pathlib import Path
+from typing import Any, Callable
+
+SCHEMA = 1
+MODES = ("default", "max-autotune", "max-autotune-no-cudagraphs", "reduce-overhead")
+DEFAULT_VARIANTS = "eager,inductor,inductor-max-autotune-no-cudagraphs,tuner,tuner-max-autotune"
+SMOKE_VARIANTS = "eager,tuner"
+STOCK_REFERENCE = "inductor"          # the variant the "vs stock" column compares with
+COPY_CASE = "copy"
+
+
+# ----------------------------------------------------------------------------------------
+# Cases. A case's build(smoke, device) runs inside the worker and returns a Built: the
+# function to compile, an input maker, an fp32 reference and the traffic / work it implies.
+# ----------------------------------------------------------------------------------------
+
+@dataclasses.dataclass
+class Built:
+    fn: Callable[..., Any]
+    make_inputs: Callable[[int], tuple]          # seed -> inputs; seed 0 compiles, 1 checks
+    reference: Callable[[tuple], Any]            # fp32 (or better) result for those inputs
+    bytes: int = 0                               # minimal bytes read + written per call
+    flops: int = 0
+    tol: float = 2e-2                            # error floor, relative to max |reference|
+    eager_factor: float = 4.0                    # allowed multiple of eager-bf16's own error
+    warmup_ms: int = 50
+    rep_ms: int = 300
+    note: str = ""
+
+
+@dataclasses.dataclass(frozen=True)
+class Case:
+    name: str
+    group: str                                   # reference | memory | matmul | model
+    doc: str
+    build: Callable[[bool, str], Built]
+    needs: tuple[str, ...] = ()                  # importable packages; missing -> skipped
+    eager_only: bool = False
+
+
+def _torch():
+    import torch
+    return torch
+
+
+def _nbytes(*tensors) -> int:
+    return sum(t.numel() * t.element_size() for t in tensors)
+
+
+def _upcast(inputs: tuple) -> tuple:
+    torch = _torch()
+    return tuple(t.double() if isinstance(t, torch.Tensor) and t.is_floating_point() else t
+                 for t in inputs)
+
+
+def _kernel(fn, shapes_full, shapes_smoke, *, dtype="bfloat16", out_bytes, extra_inputs=None,
+            note=""):
+    """A Built for a small function of random tensors; the reference runs it in float64."""
+    def build(smoke: bool, device: str) -> Built:
+        torch = _torch()
+        dt = getattr(torch, dtype)
+        shapes = shapes_smoke if smoke else shapes_full
+
+        def make_inputs(seed: int) -> tuple:
+            g = torch.Generator(device=device).manual_seed(seed)
+            ts = tuple(torch.randn(s, generator=g, device=device, dtype=torch.float32).to(dt)
+                       for s in shapes)
+            return ts + (extra_inputs(ts) if extra_inputs else ())
+
+        probe = make_inputs(0)
+        return Built(fn=fn, make_inputs=make_inputs,
+                     reference=lambda inputs: fn(*_upcast(inputs)),
+                     bytes=_nbytes(*probe) + out_bytes(probe), note=note)
+    return build
+
+
+def _pointwise(x, y):
+    torch = _torch()
+    return torch.nn.functional.gelu(x) * torch.sigmoid(y) + y
+
+
+def _layernorm(x, w, b):
+    return _torch().nn.functional.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
+
+
+def _softmax(x):
+    return _torch().softmax(x.float(), dim=-1)   # fp32 compute and output from bf16 input
+
+
+def _sum0(x):
+    return x.sum(dim=0)
+
+
+def _sum1(x):
+    return x.sum(dim=1)
+
+
+def _copy_build(smoke: bool, device: str) -> Built:
+    torch = _torch()
+    n = 1 << 14 if smoke else 2 * 8192 * 8192
+    src = torch.randn(n, device=device).to(torch.bfloat16)
+    dst = torch.empty_like(src)
+
+    def fn(s):
+        return dst.copy_(s)
+    return Built(fn=fn, make_inputs=lambda seed: (src,), reference=lambda inputs: inputs[0],
+                 bytes=2 * _nbytes(src), tol=0.0, note="dst.copy_(src), bf16, the ceiling")
+
+
+def _ln_params(ts):
+    torch = _torch()
+    n = ts[0].shape[-1]
+    g = torch.Generator(device=ts[0].device).manual_seed(123)
+    w = (1 + 0.1 * torch.randn(n, generator=g, device=ts[0].device)).to(ts[0].dtype)
+    b = (0.1 * torch.randn(n, generator=g, device=ts[0].device)).to(ts[0].dtype)
+    return (w, b)
+
+
+def _mm_case(m, k, n, smoke_mkn=(64, 48, 40)):
+    def fn(a, b, bias):
+        return _torch().nn.functional.gelu(a @ b + bias)
+
+    def build(smoke: bool, device: str) -> Built:
+        torch = _torch()
+        mm, kk, nn = smoke_mkn if smoke else (m, k, n)
+
+        def make_inputs(seed: int) -> tuple:
+            g = torch.Generator(device=device).manual_seed(seed)
+            a = torch.randn(mm, kk, generator=g, device=device).to(torch.bfloat16)
+            b = (torch.randn(kk, nn, generator=g, device=device) / math.sqrt(kk)).to(torch.bfloat16)
+            bias = torch.randn(nn, generator=g, device=device).to(torch.bfloat16)
+            return a, b, bias
+
+        probe = make_inputs(0)
+        return Built(fn=fn, make_inputs=make_inputs,
+                     reference=lambda inputs: fn(*_upcast(inputs)),
+                     bytes=_nbytes(*probe) + mm * nn * 2, flops=2 * mm * nn * kk,
+                     note=f"gelu(a @ b + bias), a {mm}x{kk}, b {kk}x{nn}, bf16")
+    return build
+
+
+def _model_build(make_model, make_input, *, channels_last=False, warmup_ms=200, rep_ms=1000,
+                 note=""):
+    """Models: a seeded fp32 model is the reference; a bf16 copy is what gets compiled."""
+    def build(smoke: bool, device: str) -> Built:
+        torch = _torch()
+        torch.manual_seed(0)
+        ref_model = make_model(smoke).eval().to(device)
+        model = _copy.deepcopy(ref_model).to(torch.bfloat16)
+        if channels_last:
+            ref_model = ref_model.to(memory_format=torch.channels_last)
+            model = model.to(memory_format=torch.channels_last)
+
+        def make_inputs(seed: int) -> tuple:
+            x = make_input(smoke, device, seed)
+            if x.is_floating_point():
+                x = x.to(torch.bfloat16)
+                if channels_last:
+                    x = x.contiguous(memory_format=torch.channels_last)
+            return (x,)
+
+        def fn(x):
+            return _first_tensor(model(x))
+
+        def reference(inputs):
+            (x,) = inputs
+            if x.is_floating_point():
+                x = x.float()
+            # Strict fp32 so the reference is not itself a reduced-precision result.
+            with _strict_fp32():
+                return _first_tensor(ref_model(x)).float()
+
+        params = sum(p.numel() for p in model.parameters())
+        return Built(fn=fn, make_inputs=make_inputs, reference=reference, tol=2e-2,
+                     eager_factor=4.0, warmup_ms=warmup_ms, rep_ms=rep_ms,
+                     note=f"{note}, {params / 1e6:.1f}M params, bf16")
+    return build
+
+
+class _strict_fp32:
+    def __enter__(self):
+        torch = _torch()
+        self.saved = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
+        torch.backends.cuda.matmul.allow_tf32 = False
+        torch.backends.cudnn.allow_tf32 = False
+
+    def __exit__(self, *exc):
+        torch = _torch()
+        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = self.saved
+
+
+def _first_tensor(out):
+    torch = _torch()
+    if isinstance(out, torch.Tensor):
+        return out
+    for attr in ("logits", "last_hidden_state"):
+        if getattr(out, attr, None) is not None:
+            return getattr(out, attr)
+    if isinstance(out, (tuple, list)):
+        return _first_tensor(out[0])
+    raise TypeError(f"cannot find the output tensor in {type(out).__name__}")
+
+
+def _tokens(vocab, batch, seq, smoke_vocab, smoke_batch, smoke_seq):
+    def make(smoke, device, seed):
+        torch = _torch()
+        v, b, s = (smoke_vocab, smoke_batch, smoke_seq) if smoke else (vocab, batch, seq)
+        g = torch.Generator(device=device).manual_seed(seed)
+        return torch.randint(0, v, (b, s), generator=g, device=device)
+    return make
+
+
+def _images(batch, size, smoke_batch, smoke_size):
+    def make(smoke, device, seed):
+        torch = _torch()
+        b, s = (smoke_batch, smoke_size) if smoke else (batch, size)
+        g = torch.Generator(device=device).manual_seed(seed)
+        return torch.randn(b, 3, s, s, generator=g, device=device)
+    return make
+
+
+def _gpt2(smoke):
+    import transformers
+    cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256,
+                                   n_positions=64) if smoke else transformers.GPT2Config())
+    cfg.use_cache = False      # no KV-cache objects in the traced graph
+    return transformers.GPT2LMHeadModel(cfg)
+
+
+def _bert(smoke):
+    import transformers
+    cfg = (transformers.BertConfig(num_hidden_layers=2, hidden_size=64, num_attention_heads=2,
+                                   intermediate_size=128, vocab_size=256,
+                                   max_position_embeddings=64) if smoke
+           else transformers.BertConfig())
+    return transformers.BertModel(cfg)
+
+
+def _resnet50(smoke):
+    import torchvision
+    return torchvision.models.resnet50(weights=None)
+
+
+def _vit(smoke):
+    if importlib.util.find_spec("torchvision") is not None:
+        import torchvision
+        if smoke:
+            return torchvision.models.VisionTransformer(
+                image_size=32, patch_size=16, num_layers=2, num_heads=2, hidden_dim=64,
+                mlp_dim=128)
+        return torchvision.models.vit_b_16(weights=None)
+    import timm
+    if smoke:
+        return timm.models.vision_transformer.VisionTransformer(
+            img_size=32, patch_size=16, depth=2, num_heads=2, embed_dim=64)
+    return timm.create_model("vit_base_patch16_224", pretrained=False)
+
+
+N = 8192
+CASES: tuple[Case, ...] = (
+    Case(COPY_CASE, "reference", "device copy of 2 x 8192^2 bf16: the bandwidth ceiling",
+         _copy_build, eager_only=True),
+    Case("pointwise", "memory", "gelu(x) * sigmoid(y) + y, x and y 8192^2 bf16",
+         _kernel(_pointwise, [(N, N), (N, N)], [(67, 129), (67, 129)],
+                 out_bytes=lambda ts: _nbytes(ts[0]))),
+    Case("layernorm", "memory", "LayerNorm over the last dim of 8192x8192 bf16",
+         _kernel(_layernorm, [(N, N)], [(33, 96)], extra_inputs=_ln_params,
+                 out_bytes=lambda ts: _nbytes(ts[0]))),
+    Case("softmax", "memory", "softmax(x.float(), -1), x 8192x8192 bf16, fp32 out",
+         _kernel(_softmax, [(N, N)], [(33, 96)], out_bytes=lambda ts: 2 * _nbytes(ts[0]))),
+    Case("sum_dim0", "memory", "x.sum(0), x 8192x8192 bf16",
+         _kernel(_sum0, [(N, N)], [(96, 33)], out_bytes=lambda ts: _nbytes(ts[0][0]))),
+    Case("sum_dim1", "memory", "x.sum(1), x 8192x8192 bf16",
+         _kernel(_sum1, [(N, N)], [(33, 96)], out_bytes=lambda ts: _nbytes(ts[0][:, 0]))),
+    Case("mm_bias_gelu_4096", "matmul", "gelu(a @ b + bias), M=K=N=4096",
+         _mm_case(4096, 4096, 4096)),
+    Case("mm_bias_gelu_unaligned", "matmul", "gelu(a @ b + bias), M=4095 K=4093 N=4097",
+         _mm_case(4095, 4093, 4097, smoke_mkn=(63, 45, 41))),
+    Case("mm_bias_gelu_8192x1024x1023", "matmul", "gelu(a @ b + bias), M=8192 K=1023 N=1024",
+         _mm_case(8192, 1023, 1024, smoke_mkn=(64, 31, 32))),
+    Case("gpt2", "model", "GPT-2 small (GPT2LMHeadModel), batch 8, seq 512, logits",
+         _model_build(_gpt2, _tokens(50257, 8, 512, 256, 2, 16), note="GPT-2 small"),
+         needs=("transformers",)),
+    Case("bert", "model", "BERT-base (BertModel), batch 8, seq 512, last hidden state",
+         _model_build(_bert, _tokens(30522, 8, 512, 256, 2, 16), note="BERT-base"),
+         needs=("transformers",)),
+    Case("resnet50", "model", "ResNet-50, batch 64, 224x224, channels-last",
+         _model_build(_resnet50, _images(64, 224, 1, 64), channels_last=True,
+                      note="torchvision ResNet-50"),
+         needs=("torchvision",)),
+    Case("vit_b16", "model", "ViT-B/16, batch 32, 224x224",
+         _model_build(_vit, _images(32, 224, 2, 32), note="ViT-B/16"),
+         needs=("torchvision|timm",)),
+)
+CASE_BY_NAME = {c.name: c for c in CASES}
+GROUPS = ("memory", "matmul", "model")
+
+
+def _missing(needs: tuple[str, ...]) -> list[str]:
+    return [n for n in needs
+            if not any(importlib.util.find_spec(alt) is not None for alt in n.split("|"))]
+
+
+# ----------------------------------------------------------------------------------------
+# Variants.
+# ----------------------------------------------------------------------------------------
+
+@dataclasses.dataclass(frozen=True)
+class Variant:
+    name: str
+    backend: str            # "eager" or a dynamo backend name
+    mode: str               # one of MODES
+
+    @staticmethod
+    def parse(name: str) -> "Variant":
+        backend, _, mode = name.strip().partition("-")
+        mode = mode or "default"
+        if not backend:
+            raise ValueError(f"empty variant name in {name!r}")
+        if mode not in MODES:
+            raise ValueError(f"variant {name!r}: mode {mode!r} is not one of {', '.join(MODES)}")
+        if backend == "eager" and mode != "default":
+            raise ValueError(f"variant {name!r}: eager has no modes")
+        return Variant(name.strip(), backend, mode)
+
+
+def _compile(fn, variant: Variant):
+    torch = _torch()
+    if variant.backend == "eager":
+        return fn
+    # mode=None is torch.compile's default; a backend receives `mode` only when one is named.
+    mode = None if variant.mode == "default" else variant.mode
+    return torch.compile(fn, backend=variant.backend, mode=mode)
+
+
+def _unknown_backends(variants: list[str]) -> list[str]:
+    import torch._dynamo
+    known = set(torch._dynamo.list_backends(exclude_tags=())) | {"eager", "inductor", "tuner"}
+    return sorted({Variant.parse(v).backend for v in variants} - known)
+
+
+def _tuner_stats_module():
+    """The compiler's optional stats (kernels generated, externs...), wherever it lives."""
+    for name in ("tuner.compiler.stats",):
+        try:
+            return importlib.import_module(name)
+        except ImportError:
+            pass
+    try:
+        compiler = importlib.import_module("tuner.compiler")
+    except ImportError:
+        return None
+    return getattr(compiler, "stats", None)
+
+
+def _read_stats(stats) -> Any:
+    if stats is None:
+        return None
+    totals = getattr(stats, "totals", None)        # tuner.compiler.stats: summed over graphs
+    if callable(totals):
+        try:
+            t = totals()
+            d = t.as_dict() if callable(getattr(t, "as_dict", None)) else dict(t)
+            if callable(getattr(stats, "graphs", None)):
+                d["graphs"] = len(stats.graphs())
+            return json.loads(json.dumps(d, default=str))
+        except Exception as e:   # stats are a bonus; never fail a measurement over them
+            return {"error": f"{type(e).__name__}: {e}"}
+    for attr in ("snapshot", "as_dict", "to_dict", "summary", "get_stats", "get"):
+        f = getattr(stats, attr, None)
+        if callable(f):
+            try:
+                return json.loads(json.dumps(f(), default=str))
+            except Exception as e:   # stats are a bonus; never fail a measurement over them
+                return {"error": f"{type(e).__name__}: {e}"}
+    if isinstance(stats, dict):
+        return json.loads(json.dumps(stats, default=str))
+    return None
+
+
+def _reset_stats(stats) -> None:
+    f = getattr(stats, "reset", None) if stats is not None else None
+    if callable(f):
+        try:
+            f()
+        except Exception:
+            pass
+
+
+# ----------------------------------------------------------------------------------------
+# Worker: one (case, variant) in this process.
+# ----------------------------------------------------------------------------------------
+
+def _sync(device: str) -> None:
+    if device == "cuda":
+        _torch().cuda.synchronize()
+
+
+def _median_ms(fn, device: str, warmup_ms: int, rep_ms: int, smoke: bool) -> float:
+    if device == "cuda":
+        from triton.testing import do_bench
+        return float(do_bench(fn, warmup=warmup_ms, rep=rep_ms, return_mode="median"))
+    fn()
+    times = []
+    for _ in range(3 if smoke else 10):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    times.sort()
+    return times[len(times) // 2]
+
+
+def _errors(out, ref) -> tuple[float, float]:
+    """(max abs error, max abs error / max |reference|); inf when out has NaN/inf ref lacks."""
+    torch = _torch()
+    out = _first_tensor(out).float()
+    ref = _first_tensor(ref).float()
+    if out.shape != ref.shape:
+        raise AssertionError(f"output shape {tuple(out.shape)} != reference {tuple(ref.shape)}")
+    diff = (out - ref).abs()
+    max_abs = float(diff.max()) if diff.numel() else 0.0
+    if not math.isfinite(max_abs) or (diff.numel() and bool(torch.isnan(diff).any())):
+        max_abs = math.inf
+    scale = float(ref.abs().max()) if ref.numel() else 0.0
+    return max_abs, (max_abs / scale if scale > 0 else max_abs)
+
+
+def run_worker(case_name: str, variant_name: str, smoke: bool, device: str) -> dict:
+    case = CASE_BY_NAME[case_name]
+    variant = Variant.parse(variant_name)
+    rec: dict[str, Any] = {"case": case.name, "group": case.group, "variant": variant.name,
+                           "backend": variant.backend, "mode": variant.mode}
+    missing = _missing(case.needs)
+    if missing:
+        return {**rec, "status": "skipped",
+                "note": "missing package: " + ", ".join(m.replace("|", " or ") for m in missing)}
+    if variant.backend == "tuner" and importlib.util.find_spec("tuner.compiler.backend") is None:
+        return {**rec, "status": "skipped", "note": "tuner.compiler.backend does not exist yet"}
+
+    torch = _torch()
+    torch.manual_seed(0)
+    with torch.no_grad():
+        built = case.build(smoke, device)
+        rec.update(bytes=built.bytes, flops=built.flops, note=built.note)
+        inputs0, inputs1 = built.make_inputs(0), built.make_inputs(1)
+
+        # Correctness on inputs the compile never saw: eager-bf16's own error is the yardstick.
+        ref = built.reference(inputs1)
+        eager_abs, eager_rel = _errors(built.fn(*inputs1), ref)
+        del ref
+        rec.update(eager_max_abs_err=eager_abs, eager_rel_err=eager_rel)
+
+        stats = _tuner_stats_module() if variant.backend == "tuner" else None
+        _reset_stats(stats)
+        try:
+            compiled = _compile(built.fn, variant)
+            _sync(device)
+            t0 = time.perf_counter()
+            compiled(*inputs0)
+            _sync(device)
+            rec["compile_s"] = time.perf_counter() - t0
+            out = compiled(*inputs1)
+            _sync(device)
+        except Exception as e:
+            traceback.print_exc()
+            return {**rec, "status": "error", "note": _short_error(e)}
+        st = _read_stats(stats)
+        if st is not None:
+            rec["tuner_stats"] = st
+
+        ref = built.reference(inputs1)
+        max_abs, rel = _errors(out, ref)
+        del ref, out
+        tol = max(built.tol, built.eager_factor * eager_rel)
+        rec.update(max_abs_err=max_abs, rel_err=rel, tol=tol)
+        if not rel <= tol:
+            return {**rec, "status": "mismatch",
+                    "note": f"error {rel:.3g} of output scale > tolerance {tol:.3g}"}
+        try:
+            rec["ms"] = _median_ms(lambda: compiled(*inputs0), device, built.warmup_ms,
+                                   built.rep_ms, smoke)
+        except Exception as e:
+            traceback.print_exc()
+            return {**rec, "status": "error", "note": "while timing: " + _short_error(e)}
+    rec["status"] = "ok"
+    return rec
+
+
+def _short_error(e: BaseException, limit: int = 300) -> str:
+    text = f"{type(e).__name__}: {e}".strip().replace("\n", " | ")
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+# ----------------------------------------------------------------------------------------
+# Parent: runs the workers, derives the comparisons, writes JSON, prints the table.
+# ----------------------------------------------------------------------------------------
+
+def _env_info(device: str, smoke: bool) -> dict:
+    info: dict[str, Any] = {"date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
+                            "host": platform.node(), "python": platform.python_version(),
+                            "device": device, "smoke": smoke}
+    try:
+        import torch
+        info["torch"] = torch.__version__
+        info["cuda"] = torch.version.cuda
+        if device == "cuda":
+            info["gpu"] = torch.cuda.get_device_name()
+            info["capability"] = ".".join(map(str, torch.cuda.get_device_capability()))
+        else:
+            info["gpu"] = None
+    except Exception as e:
+        info["torch"] = f"unavailable: {e}"
+    for mod in ("triton", "tuner", "transformers", "torchvision", "timm"):
+        try:
+            info[mod] = importlib.import_module(mod).__version__
+        except Exception:
+            info[mod] = None
+    return info
+
+
+def _worker_env(args, tmp: Path) -> dict:
+    env = dict(os.environ)
+    here = str(Path(__file__).resolve().parent.parent)
+    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["PYTHONUNBUFFERED"] = "1"
+    if args.smoke:
+        env["TRITON_INTERPRET"] = "1"
+    if args.caches == "cold":
+        # Compile times are cold-start numbers: nothing reused from earlier variants or runs.
+        for var, sub in (("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("TRITON_CACHE_DIR", "triton"),
+                         ("TUNER_CACHE_DIR", "tuner")):
+            env[var] = str(tmp / sub)
+    return env
+
+
+def _run_one(args, case: Case, variant: str, timeout_s: float, log) -> dict:
+    base = {"case": case.name, "group": case.group, "variant": variant}
+    if args.isolation == "inprocess":
+        try:
+            import torch
+            torch._dynamo.reset()
+            return run_worker(case.name, variant, args.smoke, args.device)
+        except Exception as e:
+            traceback.print_exc()
+            return {**base, "status": "error", "note": _short_error(e)}
+    with tempfile.TemporaryDirectory(prefix="bench_compiler_") as tmp:
+        result_path = Path(tmp) / "result.json"
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--_worker", case.name, variant,
+               "--_result", str(result_path), "--device", args.device]
+        if args.smoke:
+            cmd.append("--smoke")
+        t0 = time.perf_counter()
+        # Its own process group, so a timeout also ends the compile workers it started.
+        proc = subprocess.Popen(cmd, env=_worker_env(args, Path(tmp)), stdout=subprocess.PIPE,
+                                stderr=subprocess.STDOUT, text=True, start_new_session=True)
+        try:
+            out, _ = proc.communicate(timeout=timeout_s)
+            timed_out = False
+        except subprocess.TimeoutExpired:
+            timed_out = True
+            _kill_group(proc.pid)
+            out, _ = proc.communicate()
+        _kill_group(proc.pid)          # stragglers of a worker that exited on its own
+        log.write(out or "")
+        wall = time.perf_counter() - t0
+        if timed_out:
+            return {**base, "status": "timeout", "note": f"no result within {timeout_s:.0f} s",
+                    "wall_s": wall}
+        if result_path.exists():
+            return {**json.loads(result_path.read_text()), "wall_s": wall}
+        tail = " | ".join((out or "").strip().splitlines()[-3:])
+        return {**base, "status": "crashed", "wall_s": wall,
+                "note": f"worker exited with {proc.returncode}: {tail[-300:]}"}
+
+
+def _kill_group(pgid: int) -> None:
+    try:
+        os.killpg(pgid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+
+
+def derive(results: list[dict]) -> None:
+    """Fills speedup, bandwidth, % of copy and the gap to stock default from raw timings."""
+    ok = {(r["case"], r["variant"]): r for r in results if r.get("status") == "ok"}
+    copy = ok.get((COPY_CASE, "eager"))
+    copy_gbps = copy["bytes"] / copy["ms"] / 1e6 if copy else None
+    for r in results:
+        if r.get("status") != "ok":
+            continue
+        ms = r["ms"]
+        eager = ok.get((r["case"], "eager"))
+        stock = ok.get((r["case"], STOCK_REFERENCE))
+        r["speedup"] = eager["ms"] / ms if eager else None
+        r["vs_stock"] = ms / stock["ms"] - 1 if stock and r["variant"] != STOCK_REFERENCE else None
+        if r.get("bytes") and r["group"] in ("memory", "reference"):
+            r["gbps"] = r["bytes"] / ms / 1e6
+            r["frac_copy"] = r["gbps"] / copy_gbps if copy_gbps else None
+        if r.get("flops"):
+            r["tflops"] = r["flops"] / ms / 1e9
+
+
+def _kernels_externs(st) -> str:
+    """Triton kernels generated / extern calls, from the tuner compiler's stats."""
+    if not isinstance(st, dict) or "kernels" not in st:
+        return "-"
+    ext = st.get("externs")
+    n_ext = sum(ext.values()) if isinstance(ext, dict) else ext
+    return f"{st['kernels']}/{n_ext if n_ext is not None else '?'}"
+
+
+def _fmt(v, spec, missing="-"):
+    return missing if v is None else format(v, spec)
+
+
+def table(results: list[dict]) -> str:
+    head = ["case", "variant", "status", "ms", "speedup", "GB/s|TF/s", "%copy", "compile s",
+            "rel err", "vs stock", "kern/ext"]
+    rows = []
+    for r in results:
+        ok = r.get("status") == "ok"
+        thru = (_fmt(r.get("gbps"), ".0f") if r.get("gbps") else
+                _fmt(r.get("tflops"), ".1f") if r.get("tflops") else "-")
+        rows.append([
+            r["case"], r["variant"], r.get("status", "?"),
+            _fmt(r.get("ms"), ".3f") if ok else "-",
+            _fmt(r.get("speedup"), ".2f") if ok else "-",
+            thru if ok else "-",
+            _fmt(r.get("frac_copy") and 100 * r["frac_copy"], ".0f") if ok else "-",
+            _fmt(r.get("compile_s"), ".1f"),
+            _fmt(r.get("rel_err"), ".1e"),
+            (f"{100 * r['vs_stock']:+.0f}%" if ok and r.get("vs_stock") is not None else "-"),
+            _kernels_externs(r.get("tuner_stats")),
+        ])
+    widths = [max(len(str(x)) for x in col) for col in zip(head, *rows)]
+    lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)) for row in [head, *rows]]
+    notes = [f"  {r['case']}/{r['variant']}: {r['status']}: {r.get('note', '')}"
+             for r in results if r.get("status") != "ok"]
+    legend = ("speedup: eager ms / ms; vs stock: ms / stock default (inductor) ms - 1, "
+              "negative is faster; rel err: max |out - fp32 ref| / max |ref| on fresh inputs; "
+              "kern/ext: tuner Triton kernels / extern calls")
+    return "\n".join(lines + ([legend] if rows else []) + (["notes:"] + notes if notes else []))
+
+
+def _write_json(path: Path, doc: dict) -> None:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".json.tmp")
+    tmp.write_text(json.dumps(doc, indent=1, default=str))
+    os.replace(tmp, path)       # a reader never sees a half-written file
+
+
+def _select(spec: str) -> list[Case]:
+    names: list[str] = []
+    for part in (p.strip() for p in spec.split(",")):
+        if not part:
+            continue
+        if part == "all":
+            names += [c.name for c in CASES if c.group != "reference"]
+        elif part in GROUPS:
+            names += [c.name for c in CASES if c.group == part]
+        elif part in CASE_BY_NAME:
+            names.append(part)
+        else:
+            raise ValueError(f"unknown case {part!r}; known: {', '.join(CASE_BY_NAME)}, "
+                             f"groups: all, {', '.join(GROUPS)}")
+    if any(CASE_BY_NAME[n].group == "memory" for n in names) and COPY_CASE not in names:
+        names.insert(0, COPY_CASE)     # the bandwidth ceiling belongs to the same run
+    return [CASE_BY_NAME[n] for n in dict.fromkeys(names)]
+
+
+def _progress(total: int):
+    """A rich progress bar on a terminal, plain lines otherwise (device logs, pipes)."""
+    if sys.stderr.isatty():
+        try:
+            from rich.progress import Progress
+            p = Progress(transient=True)
+            p.start()
+            task = p.add_task("bench", total=total)
+            return (lambda msg: p.update(task, description=msg),
+                    lambda: p.advance(task), p.stop)
+        except ImportError:
+            pass
+    return (lambda msg: print(msg, file=sys.stderr, flush=True), lambda: None, lambda: None)
+
+
+def main(argv: list[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        description=__doc__.split("\n\n")[0] + " Cases: " + ", ".join(
+            f"{c.name} ({c.doc})" for c in CASES) + ".",
+        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
+    ap.add_argument("--cases", default="all",
+                    help="comma list of case names or groups (all, memory, matmul, model); "
+                         "the copy reference is added when a memory case runs")
+    ap.add_argument("--variants", default=None,
+                    help="comma list: eager, or BACKEND[-MODE] with MODE in " + ", ".join(MODES)
+                         + f" (default {DEFAULT_VARIANTS}; with --smoke {SMOKE_VARIANTS})")
+    ap.add_argument("--out", default="bench/results", help="folder for the JSON results")
+    ap.add_argument("--budget-s", type=float, default=None,
+                    help="stop starting new variants when this many seconds have passed")
+    ap.add_argument("--timeout-s", type=float, default=420.0,
+                    help="per (case, variant) limit; a worker past it is killed and reported")
+    ap.add_argument("--smoke", action="store_true",
+                    help="tiny shapes on CPU (tuner backend through the Triton interpreter)")
+    ap.add_argument("--device", default=None, help="cuda (default) or cpu (default with --smoke)")
+    ap.add_argument("--caches", choices=("cold", "keep"), default="cold",
+                    help="cold: fresh inductor/Triton/tuner cache folders per worker; "
+                         "keep: the environment's (warm-cache compile times)")
+    ap.add_argument("--isolation", choices=("subprocess", "inprocess"), default="subprocess",
+                    help="subprocess: one fresh process per variant (timeouts enforced); "
+                         "inprocess: torch._dynamo.reset() between variants (no timeouts)")
+    ap.add_argument("--json", action="store_true", help="print the result JSON on stdout last")
+    ap.add_argument("--list", action="store_true", help="list the cases and exit")
+    ap.add_argument("--report", nargs="+", metavar="JSON",
+                    help="print the table of saved result files (merged) and exit")
+    ap.add_argument("--_worker", nargs=2, help=argparse.SUPPRESS)
+    ap.add_argument("--_result", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    args.device = args.device or ("cpu" if args.smoke else "cuda")
+
+    if args._worker:
+        if args.smoke:
+            os.environ.setdefault("TRITON_INTERPRET", "1")
+        rec = run_worker(*args._worker, args.smoke, args.device)
+        Path(args._result).write_text(json.dumps(rec, default=str))
+        return 0
+
+    if args.list:
+        for c in CASES:
+            print(f"{c.name:30s} {c.group:9s} {c.doc}")
+        return 0
+    if args.report:
+        return _report(args.report)
+
+    try:
+        cases = _select(args.cases)
+        variants = [Variant.parse(v).name for v in
+                    (args.variants or (SMOKE_VARIANTS if args.smoke else DEFAULT_VARIANTS)).split(",")
+                    if v.strip()]
+    except ValueError as e:
+        ap.error(str(e))
+    if not variants:
+        ap.error("--variants is empty")
+    unknown = _unknown_backends(variants)
+    if unknown:
+        ap.error(f"unknown backend(s) {', '.join(unknown)} in --variants; "
+                 "see torch._dynamo.list_backends()")
+    if args.smoke:
+        os.environ["TRITON_INTERPRET"] = "1"      # before torch/triton load, for inprocess
+    if args.device == "cuda":
+        import torch
+        if not torch.cuda.is_available():
+            ap.error("no CUDA GPU is visible; run with --smoke for the CPU check")
+
+    out_dir = Path(args.out)
+    try:
+        out_dir.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        ap.error(f"--out {out_dir}: {e}")
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = out_dir / f"compiler_{'smoke_' if args.smoke else ''}{stamp}.json"
+    log_path = out_dir / f"compiler_{'smoke_' if args.smoke else ''}{stamp}.log"
+    doc = {"schema": SCHEMA, "script": "bench_compiler", **_env_info(args.device, args.smoke),
+           "args": {k: v for k, v in vars(args).items() if not k.startswith("_")},
+           "variants": variants, "cases": [c.name for c in cases], "results": []}
+    results: list[dict] = doc["results"]
+
+    start = time.perf_counter()
+    jobs = [(c, v) for c in cases for v in (["eager"] if c.eager_only else variants)]
+    describe, advance, stop = _progress(len(jobs))
+    with open(log_path, "w") as log:
+        try:
+            for case, variant in jobs:
+                left = None if args.budget_s is None else args.budget_s - (time.perf_counter() - start)
+                if left is not None and left < 15:
+                    rec = {"case": case.name, "group": case.group, "variant": variant,
+                           "status": "skipped", "note": "budget spent"}
+                else:
+                    timeout = args.timeout_s if left is None else min(args.timeout_s, left)
+                    describe(f"{case.name} / {variant} ...")
+                    log.write(f"==== {case.name} / {variant}\n")
+                    log.flush()
+                    rec = _run_one(args, case, variant, timeout, log)
+                    log.flush()
+                results.append(rec)
+                derive(results)
+                _write_json(path, doc)
+                describe(f"{case.name} / {variant}: {rec['status']}"
+                         + (f" {rec['ms']:.3f} ms" if rec.get("ms") is not None else ""))
+                advance()
+        finally:
+            stop()
+    doc["wall_s"] = time.perf_counter() - start
+    _write_json(path, doc)
+
+    if args.json:
+        print(json.dumps(doc, indent=1, default=str))
+    print(f"\n{doc.get('gpu') or doc['device']}  torch {doc.get('torch')}  triton {doc.get('triton')}"
+          f"  results: {path}")
+    print(table(results))
+    return 0
+
+
+def _report(paths: list[str]) -> int:
+    results, heads = [], []
+    for p in paths:
+        try:
+            doc = json.loads(Path(p).read_text())
+        except (OSError, ValueError) as e:
+            print(f"bench_compiler: cannot read {p}: {e}", file=sys.stderr)
+            return 2
+        heads.append(f"{p}: {doc.get('gpu') or doc.get('device')} torch {doc.get('torch')} "
+                     f"triton {doc.get('triton')} {doc.get('date')}")
+        results += doc.get("results", [])
+    # Later files win for the same (case, variant); the derived columns are recomputed, so a
+    # copy or eager timing from another run is used across runs (noted in the header).
+    merged = {(r["case"], r["variant"]): r for r in results}
+    results = list(merged.values())
+    derive(results)
+    print("\n".join(heads))
+    print(table(results))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

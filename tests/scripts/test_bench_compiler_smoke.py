@@ -1,0 +1,168 @@
+"""scripts/bench_compiler.py on CPU: its smoke mode, the JSON it writes, its failure reporting."""
+import importlib.util
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+SCRIPT = ROOT / "scripts" / "bench_compiler.py"
+
+
+def _load():
+    spec = importlib.util.spec_from_file_location("bench_compiler_under_test", SCRIPT)
+    mod = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = mod          # dataclasses resolve annotations through it
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def _run(*args, timeout=240):
+    return subprocess.run([sys.executable, str(SCRIPT), *args], capture_output=True, text=True,
+                          timeout=timeout, cwd=ROOT)
+
+
+def _results(out_dir: Path) -> dict:
+    files = sorted(out_dir.glob("compiler_*.json"))
+    assert len(files) == 1, files
+    return json.loads(files[0].read_text())
+
+
+def test_smoke_run_writes_environment_and_per_variant_measurements(tmp_path):
+    proc = _run("--smoke", "--cases", "pointwise,sum_dim1", "--variants", "eager",
+                "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = _results(tmp_path)
+    for field in ("schema", "date", "torch", "triton", "gpu", "device", "args", "results"):
+        assert field in doc
+    assert doc["smoke"] is True and doc["device"] == "cpu"
+
+    by_case = {r["case"]: r for r in doc["results"]}
+    # The copy reference joins any run with a memory-bound case.
+    assert set(by_case) == {"copy", "pointwise", "sum_dim1"}
+    for r in by_case.values():
+        assert r["status"] == "ok", r
+        assert r["variant"] == "eager"
+        assert r["ms"] > 0 and r["compile_s"] >= 0
+        assert r["rel_err"] <= r["tol"]
+        assert r["speedup"] == pytest.approx(1.0)
+        assert r["gbps"] > 0 and r["frac_copy"] > 0
+    assert by_case["copy"]["frac_copy"] == pytest.approx(1.0)
+    # bf16 eager really differs from the fp32 reference: the error is measured, not assumed.
+    assert by_case["pointwise"]["eager_rel_err"] > 0
+
+    table = proc.stdout.strip().splitlines()
+    assert any(line.startswith("case") and "vs stock" in line for line in table)
+    assert any(line.startswith("pointwise") and " ok " in line for line in table)
+
+
+def test_wrong_and_failing_backends_are_reported_not_timed(tmp_path):
+    import torch
+
+    bc = _load()
+
+    @torch._dynamo.register_backend(name="test_wrong_results")
+    def _wrong(gm, example_inputs):
+        def run(*args):
+            return [o * 1.5 for o in gm(*args)]
+        return run
+
+    @torch._dynamo.register_backend(name="test_broken")
+    def _broken(gm, example_inputs):
+        raise RuntimeError("backend exploded on purpose")
+
+    try:
+        rc = bc.main(["--smoke", "--cases", "layernorm", "--isolation", "inprocess",
+                      "--variants", "eager,test_wrong_results,test_broken", "--out", str(tmp_path)])
+    finally:
+        torch._dynamo.reset()
+    assert rc == 0
+    by_variant = {r["variant"]: r for r in _results(tmp_path)["results"] if r["case"] == "layernorm"}
+    assert by_variant["eager"]["status"] == "ok"
+    wrong = by_variant["test_wrong_results"]
+    assert wrong["status"] == "mismatch" and wrong["rel_err"] > wrong["tol"]
+    assert "ms" not in wrong and wrong.get("speedup") is None
+    broken = by_variant["test_broken"]
+    assert broken["status"] == "error" and "exploded on purpose" in broken["note"]
+    assert "ms" not in broken
+
+
+def test_timeout_and_budget_are_reported_per_variant(tmp_path):
+    bc = _load()
+    # No worker can even import torch in 0.2 s: the timeout path, without a real hang.
+    assert bc.main(["--smoke", "--cases", "sum_dim0", "--variants", "eager", "--timeout-s", "0.2",
+                    "--out", str(tmp_path / "t")]) == 0
+    assert {r["status"] for r in _results(tmp_path / "t")["results"]} == {"timeout"}
+
+    assert bc.main(["--smoke", "--cases", "sum_dim0", "--variants", "eager", "--budget-s", "0",
+                    "--out", str(tmp_path / "b")]) == 0
+    recs = _results(tmp_path / "b")["results"]
+    assert recs and all(r["status"] == "skipped" and r["note"] == "budget spent" for r in recs)
+
+
+def test_bad_arguments_fail_clearly_and_write_nothing(tmp_path, capsys):
+    bc = _load()
+    out = tmp_path / "never"
+    for args, needle in ((["--cases", "nope"], "unknown case 'nope'"),
+                         (["--variants", "tuner-fast"], "mode 'fast'"),
+                         (["--variants", "nosuchbackend"], "unknown backend")):
+        with pytest.raises(SystemExit) as exc:
+            bc.main(["--smoke", *args, "--out", str(out)])
+        assert exc.value.code == 2 and needle in capsys.readouterr().err
+    assert not out.exists()
+
+
+def test_derived_columns_compare_with_eager_stock_default_and_copy():
+    bc = _load()
+    results = [
+        {"case": "copy", "group": "reference", "variant": "eager", "status": "ok",
+         "ms": 1.0, "bytes": 3_000_000_000},
+        {"case": "softmax", "group": "memory", "variant": "eager", "status": "ok",
+         "ms": 2.0, "bytes": 1_500_000_000},
+        {"case": "softmax", "group": "memory", "variant": "inductor", "status": "ok",
+         "ms": 0.8, "bytes": 1_500_000_000},
+        {"case": "softmax", "group": "memory", "variant": "tuner", "status": "ok",
+         "ms": 1.0, "bytes": 1_500_000_000},
+        {"case": "softmax", "group": "memory", "variant": "tuner-max-autotune",
+         "status": "mismatch", "bytes": 1_500_000_000},
+    ]
+    bc.derive(results)
+    tuner = results[3]
+    assert tuner["speedup"] == pytest.approx(2.0)
+    assert tuner["vs_stock"] == pytest.approx(0.25)          # 25% slower than stock default
+    assert tuner["gbps"] == pytest.approx(1500.0)
+    assert tuner["frac_copy"] == pytest.approx(0.5)
+    assert results[2]["vs_stock"] is None                    # stock is its own reference
+    assert "speedup" not in results[4]
+    text = bc.table(results)
+    assert "+25%" in text and "softmax/tuner-max-autotune: mismatch" in text
+
+
+def test_report_merges_saved_runs(tmp_path):
+    bc = _load()
+    common = {"schema": 1, "gpu": "GPU-X", "torch": "t", "triton": "tr", "date": "d"}
+    a = {**common, "results": [{"case": "gpt2", "group": "model", "variant": "eager",
+                                "status": "ok", "ms": 10.0}]}
+    b = {**common, "results": [{"case": "gpt2", "group": "model", "variant": "tuner",
+                                "status": "ok", "ms": 4.0}]}
+    (tmp_path / "a.json").write_text(json.dumps(a))
+    (tmp_path / "b.json").write_text(json.dumps(b))
+    proc = _run("--report", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
+    assert proc.returncode == 0, proc.stderr
+    line = next(l for l in proc.stdout.splitlines() if l.startswith("gpt2") and "tuner" in l)
+    assert "2.50" in line                                    # speedup over the other run's eager
+    assert _run("--report", str(tmp_path / "missing.json")).returncode == 2
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tuner.compiler.backend") is None,
+                    reason="tuner.compiler.backend does not exist yet")
+def test_smoke_runs_the_tuner_backend_through_the_interpreter(tmp_path):
+    proc = _run("--smoke", "--cases", "pointwise", "--variants", "eager,tuner",
+                "--out", str(tmp_path), timeout=400)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    rec = next(r for r in _results(tmp_path)["results"]
+               if r["case"] == "pointwise" and r["variant"] == "tuner")
+    assert rec["status"] == "ok", rec
+    assert rec["rel_err"] <= rec["tol"] and rec["ms"] > 0 and rec["speedup"] > 0
