@@ -154,3 +154,16 @@ def test_broken_database_file_is_a_clear_error_then_clear_fixes_it():
     assert cli("clear", "--yes").exit_code == 0
     fill(1)
     assert len(stored()) == 1
+
+
+def test_password_never_shown_or_exported(start_redis, monkeypatch, tmp_path):
+    server = start_redis("--requirepass", "hunter2-pw")
+    monkeypatch.setenv("TUNER_REMOTE_CACHE", f"redis://:hunter2-pw@127.0.0.1:{server.port}/0")
+    fill(2)
+    out = tmp_path / "cache.jsonl"
+    shown = [cli("stats").output, cli("stats", "--json").output, cli("ls").output,
+             cli("export", str(out)).output]
+    assert json.loads(shown[1])["remote"]["entries"] == 2
+    assert all("hunter2" not in s for s in shown)
+    assert "hunter2" not in out.read_text()
+    assert not any(b"hunter2" in p.read_bytes() for p in (tmp_path / "tuner-cache").iterdir())
