@@ -1,0 +1,41 @@
+#!/usr/bin/env bash
+# Runs the GPU test suite (tests marked `gpu`) on the device machine; arguments pass through
+# to pytest (a path, -k EXPR, --lf ...). With $OUT set, the log and a JUnit XML land there.
+#
+#   source scripts/device_env.sh && bash scripts/gpu_tests.sh
+#   source scripts/device_env.sh && bash scripts/gpu_tests.sh tests/compiler/test_models_gpu.py
+#
+# GPU_TESTS_TOTAL_S (default 510) ends the run with SIGINT before a 9-minute device call is
+# cut off, so pytest still prints its summary and writes the XML; GPU_TESTS_TIMEOUT_S (default
+# 420) is the per-test limit when pytest-timeout is installed.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+
+if ! python3 -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)"; then
+    echo "gpu_tests.sh: torch sees no CUDA GPU here; these tests only run on the device machine" >&2
+    exit 2
+fi
+
+# Real kernels on the GPU: CPU test folders default TRITON_INTERPRET to 1 when it is unset
+# (os.environ.setdefault), and "0" keeps their setdefault from turning the interpreter on.
+export TRITON_INTERPRET=0
+export PYTHONUNBUFFERED=1
+
+args=(-m gpu -x -q --durations=15)
+if python3 -c "import pytest_timeout" 2>/dev/null; then
+    args+=(-o "timeout=${GPU_TESTS_TIMEOUT_S:-420}")
+fi
+log=/dev/null
+if [ -n "${OUT:-}" ]; then
+    mkdir -p "$OUT"
+    args+=(--junitxml="$OUT/gpu_tests.xml")
+    log="$OUT/gpu_tests.log"
+fi
+
+nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv,noheader || true
+timeout -s INT -k 30 "${GPU_TESTS_TOTAL_S:-510}" python3 -m pytest "${args[@]}" "$@" 2>&1 | tee "$log"
+rc=${PIPESTATUS[0]}
+if [ "$rc" = 124 ]; then
+    echo "gpu_tests.sh: stopped after ${GPU_TESTS_TOTAL_S:-510} s (GPU_TESTS_TOTAL_S); run the rest with a narrower selection" >&2
+fi
+exit "$rc"
