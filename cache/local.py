@@ -88,14 +88,22 @@ class LocalStore:
             # upsert probes the schema on every call; this path is hot, so it is spelled out.)
             self._open().execute(UPSERT, [digest, namespace, problem, created, text])
 
+    def _missing(self) -> bool:
+        # Listing a cache that was never written must not create its file.
+        return self._db is None and not self.path.exists()
+
     def rows(self, namespace: str | None = None) -> Iterator[dict]:
         """Every row (oldest first), optionally of one namespace."""
+        if self._missing():
+            return iter(())
         where, args = ("namespace = ?", [namespace]) if namespace else (None, None)
         with self._lock:
             rows = list(self._open()[TABLE].rows_where(where, args, order_by="created"))
         return iter(rows)
 
     def count_by_namespace(self) -> dict[str, int]:
+        if self._missing():
+            return {}
         with self._lock:
             cur = self._open().execute(
                 f"SELECT namespace, COUNT(*) FROM [{TABLE}] GROUP BY namespace ORDER BY namespace")

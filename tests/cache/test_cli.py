@@ -167,3 +167,9 @@ def test_password_never_shown_or_exported(start_redis, monkeypatch, tmp_path):
     assert all("hunter2" not in s for s in shown)
     assert "hunter2" not in out.read_text()
     assert not any(b"hunter2" in p.read_bytes() for p in (tmp_path / "tuner-cache").iterdir())
+
+
+def test_reading_commands_do_not_create_a_cache():
+    for args in (["stats"], ["ls"], ["stats", "--json"]):
+        assert cli(*args).exit_code == 0
+    assert not settings.cache_dir.exists()
