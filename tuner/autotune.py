@@ -97,6 +97,7 @@ class Autotuned:
         self._runner: bench.IsolatedRunner | None = None
         self.namespace = namespace
         self.source_hash = bench.kernel_source_hash(fn)
+        self.interpreted = bench.is_interpreted(fn)
         self.cache: dict[tuple, Config] = {}   # tuning key -> config, this process
         self.best_config: Config | None = None
         self.configs_timings: dict[Config, float] = {}
@@ -180,11 +181,11 @@ class Autotuned:
         if self.user_pre_hook is None and self.restore_value:
             snapshot = bench.Snapshot(nargs[n] for n in self.restore_value)
         measure = self._measurer(args, nargs, grid, kwargs, snapshot)
-        extra = {"kernel": self.__name__, "interpret": bench.interpreting()}
+        extra = {"kernel": self.__name__, "interpret": self.interpreted}
         d = decide(self.namespace, self._problem(key), candidates, measure, space=space,
                    search=search, backend_extra=extra, search_options=self.search_options,
                    features={"kernel": self.__name__, "key": list(map(repr, key))},
-                   prepare=None if bench.interpreting() else self._precompiler(args, grid, kwargs))
+                   prepare=None if self.interpreted else self._precompiler(args, grid, kwargs))
         self.last_decision = d
         self.configs_timings = dict(d.timings)
         self.bench_time = d.tuning_seconds
@@ -216,7 +217,7 @@ class Autotuned:
         def measure(config: Config) -> float:
             current = {**kwargs, **self._launch_kwargs(config)}
             full = {**nargs, **kwargs, **config.kwargs}
-            if not bench.interpreting():
+            if not self.interpreted:
                 compiled = self.fn.warmup(*args, grid=grid, **current)
                 if bench.too_many_spills(compiled):
                     log.debug("%s %s: register spills over %d: inf", self.__name__, config,
@@ -251,7 +252,7 @@ class Autotuned:
                     setup()
                     call()
                 return bench.score(self.do_bench(timed, quantiles=(0.5, 0.2, 0.8)))
-            return bench.benchmark(call, setup=setup)
+            return bench.benchmark(call, setup=setup, device="cpu" if self.interpreted else None)
         return measure
 
     def _after_tuning(self, nargs, snapshot) -> None:
@@ -309,7 +310,7 @@ def _bench_in_worker(kernel, config: Config, args, grid, kwargs, reset_to_zero,
 
     def call():
         raw.run(*real, grid=grid, warmup=False, **kwargs, **Autotuned._launch_kwargs(config))
-    return bench.benchmark(call, setup=setup)
+    return bench.benchmark(call, setup=setup, device="cpu" if bench.is_interpreted(raw) else None)
 
 
 def autotune(configs: Sequence[Any] | None = None, key: Sequence[str] = (), prune_configs_by=None,

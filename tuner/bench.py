@@ -351,6 +351,12 @@ def kernel_arg_names(fn) -> list[str]:
     return list(names)
 
 
+def is_interpreted(fn) -> bool:
+    """Whether this kernel object runs under the Triton interpreter (decided when it was
+    decorated, so it can differ from the current TRITON_INTERPRET)."""
+    return type(unwrap_kernel(fn)).__name__ == "InterpretedFunction"
+
+
 def interpreting() -> bool:
     try:
         from triton import knobs

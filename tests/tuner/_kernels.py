@@ -1,7 +1,7 @@
 """Triton kernels the tuner tests run under the interpreter (imported by tests and subprocesses)."""
 import os
 
-os.environ.setdefault("TRITON_INTERPRET", "1")
+os.environ.setdefault("TRITON_INTERPRET", "1")  # before triton is imported (subprocess use)
 
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402

@@ -2,7 +2,9 @@
 import os
 import sys
 
-# Before any test module imports triton: kernels must be built as interpreted functions.
+# Triton decides interpreter or compiler when it is imported (triton.language's own jit
+# functions too), so this must precede any import of triton. An explicit TRITON_INTERPRET=0
+# (GPU runs: `TRITON_INTERPRET=0 pytest -m gpu`) is kept.
 os.environ.setdefault("TRITON_INTERPRET", "1")
 sys.path.insert(0, os.path.dirname(__file__))  # the helper modules beside the tests
 
