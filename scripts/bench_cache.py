@@ -87,6 +87,16 @@ def latency(tmp: Path, redis_url: str | None, n: int) -> dict:
             decode(remote.get(k.digest()), expect=k)
             samples.append(time.perf_counter_ns() - t)
         results["remote_get_only"] = percentiles_us(samples)
+        # Baseline: a bare redis-py GET of the same keys, no cache code at all. The gap to
+        # remote_get_only is what this project adds; the rest is the server and the OS.
+        import redis
+        client, samples = redis.Redis.from_url(redis_url), []
+        names = [remote.name(k.digest()) for k in keys]
+        for name in names:
+            t = time.perf_counter_ns()
+            client.get(name)
+            samples.append(time.perf_counter_ns() - t)
+        results["bare_redis_get"] = percentiles_us(samples)
         assert reader.stats()["remote"]["errors"] == 0
     return results
 
