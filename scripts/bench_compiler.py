@@ -749,7 +749,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--isolation", choices=("subprocess", "inprocess"), default="subprocess",
                     help="subprocess: one fresh process per variant (timeouts enforced); "
                          "inprocess: torch._dynamo.reset() between variants (no timeouts)")
-    ap.add_argument("--json", action="store_true", help="print the result JSON on stdout last")
+    ap.add_argument("--json", action="store_true", help="print the result JSON on stdout, the table on stderr")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--report", nargs="+", metavar="JSON",
                     help="print the table of saved result files (merged) and exit")
@@ -833,11 +833,13 @@ def main(argv: list[str] | None = None) -> int:
     doc["wall_s"] = time.perf_counter() - start
     _write_json(path, doc)
 
+    # With --json stdout is the document alone (for scripts); the table goes to stderr.
+    shown = sys.stderr if args.json else sys.stdout
     if args.json:
         print(json.dumps(doc, indent=1, default=str))
     print(f"\n{doc.get('gpu') or doc['device']}  torch {doc.get('torch')}  triton {doc.get('triton')}"
-          f"  results: {path}")
-    print(table(results))
+          f"  results: {path}", file=shown)
+    print(table(results), file=shown)
     return 0
 
 

@@ -150,7 +150,7 @@ def test_gpt2_two_layer_amp_training_step_gradients_match_eager():
         loss.backward()
         grads = {n: p.grad.detach().float().clone() for n, p in model.named_parameters()
                  if p.grad is not None}
-        return float(loss), grads
+        return float(loss.detach()), grads
 
     with _strict_fp32():
         ref_loss, ref_grads = step(copy.deepcopy(base), amp=False)

@@ -32,9 +32,10 @@ def _results(out_dir: Path) -> dict:
 
 def test_smoke_run_writes_environment_and_per_variant_measurements(tmp_path):
     proc = _run("--smoke", "--cases", "pointwise,sum_dim1", "--variants", "eager",
-                "--out", str(tmp_path))
+                "--out", str(tmp_path), "--json")
     assert proc.returncode == 0, proc.stderr[-2000:]
     doc = _results(tmp_path)
+    assert json.loads(proc.stdout) == doc          # --json: stdout is the document alone
     for field in ("schema", "date", "torch", "triton", "gpu", "device", "args", "results"):
         assert field in doc
     assert doc["smoke"] is True and doc["device"] == "cpu"
@@ -53,7 +54,7 @@ def test_smoke_run_writes_environment_and_per_variant_measurements(tmp_path):
     # bf16 eager really differs from the fp32 reference: the error is measured, not assumed.
     assert by_case["pointwise"]["eager_rel_err"] > 0
 
-    table = proc.stdout.strip().splitlines()
+    table = proc.stderr.strip().splitlines()
     assert any(line.startswith("case") and "vs stock" in line for line in table)
     assert any(line.startswith("pointwise") and " ok " in line for line in table)
 
