@@ -29,6 +29,7 @@ while [ $# -gt 0 ]; do
     esac
 done
 mkdir -p "$OUTDIR"
+OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG="$OUTDIR/log.txt"
 exec > >(tee -a "$LOG") 2>&1
 
@@ -38,6 +39,9 @@ SRC=$(mktemp -d)
 cp -r tuner "$SRC/tuner"
 for d in cache compiler heuristics datagen; do cp -r "$d" "$SRC/tuner/$d"; done
 export PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}"
+# run from the copy: `python3 -m` puts the current folder first on sys.path, and the
+# checkout's own tuner/ folder (without cache/, heuristics/ mapped in) would shadow it
+cd "$SRC"
 TUNER="python3 -m tuner.cli"
 
 GPU=$(python3 - <<PY
