@@ -33,6 +33,7 @@ import json
 import math
 import os
 import platform
+import shutil
 import signal
 import subprocess
 import sys
@@ -478,6 +479,9 @@ def run_worker(case_name: str, variant_name: str, smoke: bool, device: str) -> d
     if variant.backend == "tuner" and importlib.util.find_spec("tuner.compiler.backend") is None:
         return {**rec, "status": "skipped", "note": "tuner.compiler.backend does not exist yet"}
 
+    if variant.backend == "tuner":
+        import tuner      # which copy of the code is measured: a checkout layout or a wheel
+        rec["tuner_path"] = str(Path(tuner.__file__).parent)
     torch = _torch()
     torch.manual_seed(0)
     with torch.no_grad():
@@ -559,12 +563,59 @@ def _env_info(device: str, smoke: bool) -> dict:
     return info
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def lay_out_checkout(dest: Path) -> Path:
+    """Makes the checkout importable as one `tuner` package under dest, entry point included.
+
+    Workers then measure the code as it is in this checkout, not a wheel built earlier, and
+    the checkout's bare tuner/ folder (which lacks the mapped subpackages) cannot shadow it.
+    The folder mapping and the entry points are read from setup.py and pyproject.toml.
+    """
+    import ast
+    folders = {"tuner": "tuner"}
+    for node in ast.parse((ROOT / "setup.py").read_text()).body:
+        if isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "FOLDERS" for t in node.targets):
+            folders = ast.literal_eval(node.value)
+    ignore = shutil.ignore_patterns("__pycache__", "*.pyc")
+    for package, folder in sorted(folders.items()):     # "tuner" before "tuner.cache"
+        shutil.copytree(ROOT / folder, dest.joinpath(*package.split(".")), ignore=ignore,
+                        dirs_exist_ok=True)
+    version, entry_points = "0+checkout", {
+        "torch_dynamo_backends": {"tuner": "tuner.compiler.backend:tuner_backend"}}
+    try:
+        import tomllib
+        project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+        version = project["version"] + "+checkout"
+        entry_points = project.get("entry-points", entry_points)
+    except Exception:
+        pass
+    info = dest / f"tuner-{version}.dist-info"
+    info.mkdir(parents=True, exist_ok=True)
+    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: tuner\nVersion: {version}\n")
+    (info / "entry_points.txt").write_text("".join(
+        f"[{group}]\n" + "".join(f"{k} = {v}\n" for k, v in eps.items()) + "\n"
+        for group, eps in entry_points.items()))
+    return dest
+
+
+def _git_commit() -> str | None:
+    try:
+        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
+                             capture_output=True, timeout=10)
+        return out.stdout.strip() or None
+    except (OSError, subprocess.SubprocessError):
+        return None
+
+
 def _worker_env(args, tmp: Path) -> dict:
     env = dict(os.environ)
-    here = str(Path(__file__).resolve().parent.parent)
-    env["PYTHONPATH"] = here + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    if args.code_dir:
+        env["PYTHONPATH"] = str(args.code_dir) + (
+            os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["PYTHONUNBUFFERED"] = "1"
-    if args.smoke:
+    if args.device == "cpu":       # Triton kernels on CPU tensors run in the interpreter
         env["TRITON_INTERPRET"] = "1"
     if args.caches == "cold":
         # Compile times are cold-start numbers: nothing reused from earlier variants or runs.
@@ -741,14 +792,19 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--timeout-s", type=float, default=420.0,
                     help="per (case, variant) limit; a worker past it is killed and reported")
     ap.add_argument("--smoke", action="store_true",
-                    help="tiny shapes on CPU (tuner backend through the Triton interpreter)")
-    ap.add_argument("--device", default=None, help="cuda (default) or cpu (default with --smoke)")
+                    help="tiny shapes, on CPU unless --device cuda (a quick GPU sanity run)")
+    ap.add_argument("--device", choices=("cuda", "cpu"), default=None,
+                    help="default cuda, or cpu with --smoke; on cpu the tuner backend's "
+                         "kernels run in the Triton interpreter (TRITON_INTERPRET=1)")
     ap.add_argument("--caches", choices=("cold", "keep"), default="cold",
                     help="cold: fresh inductor/Triton/tuner cache folders per worker; "
                          "keep: the environment's (warm-cache compile times)")
     ap.add_argument("--isolation", choices=("subprocess", "inprocess"), default="subprocess",
                     help="subprocess: one fresh process per variant (timeouts enforced); "
                          "inprocess: torch._dynamo.reset() between variants (no timeouts)")
+    ap.add_argument("--code", choices=("checkout", "installed"), default="checkout",
+                    help="checkout: workers import this checkout's code (laid out as the "
+                         "`tuner` package); installed: whatever `tuner` the environment has")
     ap.add_argument("--json", action="store_true", help="print the result JSON on stdout, the table on stderr")
     ap.add_argument("--list", action="store_true", help="list the cases and exit")
     ap.add_argument("--report", nargs="+", metavar="JSON",
@@ -759,7 +815,7 @@ def main(argv: list[str] | None = None) -> int:
     args.device = args.device or ("cpu" if args.smoke else "cuda")
 
     if args._worker:
-        if args.smoke:
+        if args.device == "cpu":
             os.environ.setdefault("TRITON_INTERPRET", "1")
         rec = run_worker(*args._worker, args.smoke, args.device)
         Path(args._result).write_text(json.dumps(rec, default=str))
@@ -785,7 +841,7 @@ def main(argv: list[str] | None = None) -> int:
     if unknown:
         ap.error(f"unknown backend(s) {', '.join(unknown)} in --variants; "
                  "see torch._dynamo.list_backends()")
-    if args.smoke:
+    if args.device == "cpu":
         os.environ["TRITON_INTERPRET"] = "1"      # before torch/triton load, for inprocess
     if args.device == "cuda":
         import torch
@@ -800,8 +856,15 @@ def main(argv: list[str] | None = None) -> int:
     stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
     path = out_dir / f"compiler_{'smoke_' if args.smoke else ''}{stamp}.json"
     log_path = out_dir / f"compiler_{'smoke_' if args.smoke else ''}{stamp}.log"
+    code_tmp = None
+    args.code_dir = None
+    if args.code == "checkout" and args.isolation == "subprocess":
+        code_tmp = tempfile.TemporaryDirectory(prefix="bench_compiler_code_")
+        args.code_dir = lay_out_checkout(Path(code_tmp.name))
     doc = {"schema": SCHEMA, "script": "bench_compiler", **_env_info(args.device, args.smoke),
-           "args": {k: v for k, v in vars(args).items() if not k.startswith("_")},
+           "git_commit": _git_commit(),
+           "args": {k: v for k, v in vars(args).items()
+                    if not k.startswith("_") and k != "code_dir"},
            "variants": variants, "cases": [c.name for c in cases], "results": []}
     results: list[dict] = doc["results"]
 
@@ -830,6 +893,8 @@ def main(argv: list[str] | None = None) -> int:
                 advance()
         finally:
             stop()
+            if code_tmp is not None:
+                code_tmp.cleanup()
     doc["wall_s"] = time.perf_counter() - start
     _write_json(path, doc)
 

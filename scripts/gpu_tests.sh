@@ -16,12 +16,21 @@ if ! python3 -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else
     exit 2
 fi
 
+# Test the checkout as it is (not a wheel built earlier): lay it out as the `tuner` package,
+# entry point included, first on PYTHONPATH.
+SRC=$(mktemp -d)
+trap 'rm -rf "$SRC"' EXIT
+python3 -c 'import sys; from pathlib import Path; sys.path.insert(0, "scripts")
+from bench_compiler import lay_out_checkout; lay_out_checkout(Path(sys.argv[1]))' "$SRC" || exit 2
+export PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}"
+python3 -P -c 'import tuner; print("gpu_tests.sh: tuner", tuner.__version__, "from", tuner.__file__)'
+
 # Real kernels on the GPU: CPU test folders default TRITON_INTERPRET to 1 when it is unset
 # (os.environ.setdefault), and "0" keeps their setdefault from turning the interpreter on.
 export TRITON_INTERPRET=0
 export PYTHONUNBUFFERED=1
 
-args=(-m gpu -x -q --durations=15)
+args=(-m gpu -q --durations=15)
 if python3 -c "import pytest_timeout" 2>/dev/null; then
     args+=(-o "timeout=${GPU_TESTS_TIMEOUT_S:-420}")
 fi
@@ -33,7 +42,9 @@ if [ -n "${OUT:-}" ]; then
 fi
 
 nvidia-smi --query-gpu=name,driver_version,memory.used,memory.total --format=csv,noheader || true
-timeout -s INT -k 30 "${GPU_TESTS_TOTAL_S:-510}" python3 -m pytest "${args[@]}" "$@" 2>&1 | tee "$log"
+# -P: the checkout root must not come first on sys.path, or its bare tuner/ folder (without
+# cache/, compiler/ ... mapped in) would shadow the installed package
+timeout -s INT -k 30 "${GPU_TESTS_TOTAL_S:-510}" python3 -P -m pytest "${args[@]}" "$@" 2>&1 | tee "$log"
 rc=${PIPESTATUS[0]}
 if [ "$rc" = 124 ]; then
     echo "gpu_tests.sh: stopped after ${GPU_TESTS_TOTAL_S:-510} s (GPU_TESTS_TOTAL_S); run the rest with a narrower selection" >&2

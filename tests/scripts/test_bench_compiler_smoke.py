@@ -1,6 +1,7 @@
 """scripts/bench_compiler.py on CPU: its smoke mode, the JSON it writes, its failure reporting."""
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -167,3 +168,24 @@ def test_smoke_runs_the_tuner_backend_through_the_interpreter(tmp_path):
                if r["case"] == "pointwise" and r["variant"] == "tuner")
     assert rec["status"] == "ok", rec
     assert rec["rel_err"] <= rec["tol"] and rec["ms"] > 0 and rec["speedup"] > 0
+    assert rec["tuner_stats"]["kernels"] >= 1
+    # The worker measured this checkout, laid out as the package, not an installed copy.
+    assert "bench_compiler_code_" in rec["tuner_path"]
+
+
+@pytest.mark.skipif(sys.version_info < (3, 11), reason="python -P needs Python 3.11")
+def test_checkout_layout_is_the_tuner_package_with_its_backend_entry_point(tmp_path):
+    bc = _load()
+    bc.lay_out_checkout(tmp_path)
+    assert (tmp_path / "tuner" / "compiler" / "backend.py").exists()
+    assert (tmp_path / "tuner" / "cache" / "__init__.py").exists()
+    (info,) = tmp_path.glob("tuner-*.dist-info")
+    assert "tuner = tuner.compiler.backend:tuner_backend" in (info / "entry_points.txt").read_text()
+    # From the checkout root with -P, the laid-out package wins over the bare tuner/ folder.
+    probe = subprocess.run(
+        [sys.executable, "-P", "-c",
+         "import importlib.metadata as md, tuner.compiler, tuner.cache; print(tuner.__file__); "
+         "print([e.value for e in md.entry_points(group='torch_dynamo_backends') if e.name == 'tuner'])"],
+        cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
+    assert probe.returncode == 0, probe.stderr
+    assert str(tmp_path) in probe.stdout and "tuner.compiler.backend:tuner_backend" in probe.stdout
