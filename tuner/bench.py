@@ -208,6 +208,7 @@ def _try(fn, arg) -> BaseException | None:
 
 
 def _worker_main(conn) -> None:
+    conn.send(("ready", None))
     while True:
         try:
             job = conn.recv()
@@ -229,25 +230,35 @@ class IsolatedRunner:
     module-level `tuner.autotune` kernel), and its arguments picklable.
     """
 
-    def __init__(self, timeout_s: float = 60.0):
+    def __init__(self, timeout_s: float = 60.0, start_timeout_s: float = 120.0):
         self.timeout_s = timeout_s
+        self.start_timeout_s = start_timeout_s
         self._ctx = multiprocessing.get_context("spawn")
         self._proc = None
         self._conn = None
         self.failures: list[str] = []
 
-    def _start(self):
+    def _start(self) -> bool:
         parent, child = self._ctx.Pipe()
         self._proc = self._ctx.Process(target=_worker_main, args=(child,), daemon=True,
                                        name="tuner-isolated-bench")
         self._proc.start()
         child.close()
         self._conn = parent
+        # a fresh interpreter takes seconds to start on a loaded machine: that wait is not
+        # part of any candidate's timeout
+        try:
+            if parent.poll(self.start_timeout_s) and parent.recv()[0] == "ready":
+                return True
+        except (EOFError, OSError):
+            pass
+        return False
 
     def call(self, fn: Callable, *args, **kwargs) -> Any:
         """fn(*args, **kwargs) in the worker; None when it failed in any way (reason logged)."""
         if self._proc is None or not self._proc.is_alive():
-            self._start()
+            if not self._start():
+                return self._fail("worker process did not start")
         try:
             self._conn.send((fn, args, kwargs))
             if not self._conn.poll(self.timeout_s):
