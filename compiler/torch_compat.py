@@ -17,6 +17,10 @@ _EXTRA_DECOMPOSE = [
     "native_layer_norm", "native_layer_norm_backward", "native_group_norm",
     "native_group_norm_backward", "_native_batch_norm_legit_functional",
     "_native_batch_norm_legit_no_training", "native_batch_norm_backward",
+    # _no_training decomposes to _native_batch_norm_legit(training=False), whose schema says
+    # it mutates the running stats; decompositions run below functionalization, so it must be
+    # decomposed too or AOTAutograd finds a non-functional graph (eval-mode batch norm).
+    "_native_batch_norm_legit",
     "gelu", "gelu_backward", "silu", "silu_backward", "sigmoid_backward", "tanh_backward",
     "threshold_backward", "hardtanh", "hardtanh_backward", "leaky_relu", "leaky_relu_backward",
     "elu", "elu_backward", "hardswish", "hardsigmoid", "mish", "softplus", "softplus_backward",

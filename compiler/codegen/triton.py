@@ -171,6 +171,11 @@ class TritonKernel:
                 any(n.startswith("t") for n in S.free_names(index)):
             idx = f"tl.broadcast_to({idx}, [XBLOCK, RBLOCK])"
         mask = self._mask_for(index)
+        if mask is not None and not ({"x", "r"} & S.free_names(index)):
+            # An index free of the loop variables (a constant, or an indirect scalar) gives a
+            # scalar pointer, and Triton refuses a block mask on a scalar pointer: give the
+            # pointer the block's shape (the mask then broadcasts against it).
+            idx = f"({idx}) + tl.zeros_like(x)"
         other = "" if mask is None else f", mask={mask}, other=0"
         expr = f"tl.load({ptr} + {idx}{other})"
         if compute_dtype(buf.dtype) != buf.dtype:

@@ -78,6 +78,8 @@ def reinterpret(t, size, stride, offset):
 
 def ensure_layout(t, size, stride):
     """An extern's output in the layout its meta function promised (copy when it differs)."""
+    if t is None:   # an optional output the op did not produce (e.g. SDPA's logsumexp)
+        return t
     if tuple(t.stride()) == tuple(stride) or t.numel() <= 1:
         return t
     out = torch.empty_strided(size, stride, dtype=t.dtype, device=t.device)

@@ -86,6 +86,20 @@ def test_small_conv_net():
     _train_check(m, torch.randn(2, 3, 6, 6), atol=5e-4)
 
 
+def test_small_conv_net_eval_batch_norm_is_functional():
+    # Eval-mode batch norm reaches the table as _native_batch_norm_legit_no_training, whose
+    # decomposition emits the mutating _native_batch_norm_legit: both must decompose
+    # (ResNet-50 inference failed with "expected an entirely functional graph").
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.BatchNorm2d(4),
+                            torch.nn.ReLU()).eval()
+    m[1].running_mean.uniform_(-1, 1)
+    m[1].running_var.uniform_(0.5, 2)
+    x = torch.randn(2, 3, 6, 6)
+    with torch.no_grad():
+        s = compile_and_check(m, x)
+    assert "aten::_native_batch_norm_legit" not in str(dict(s.fallbacks))
+
+
 def test_embedding_gather_index_select_index():
     w = torch.randn(9, 4)
     i = torch.tensor([[0, 8, 3], [2, 2, 7]])
@@ -160,3 +174,13 @@ def test_gpu_patterns(mode):
         for _ in range(3):
             out = cf(x, w)
         torch.testing.assert_close(out.float(), f(x, w).float(), atol=5e-2, rtol=5e-2)
+
+
+def test_extern_optional_output_left_none():
+    # An extern's optional tensor output may be None at run time even though its meta value is
+    # a tensor (SDPA's logsumexp on CUDA in ViT): the layout fix-up passes it through.
+    from tuner.compiler.runtime.launch import ensure_layout
+    assert ensure_layout(None, (4, 12, 197, 1), (2364, 197, 1, 1)) is None
+    t = torch.randn(3, 4).t()
+    assert ensure_layout(t, (4, 3), (1, 4)) is t
+    assert ensure_layout(t, (4, 3), (3, 1)).stride() == (3, 1)

@@ -141,3 +141,14 @@ def test_views_are_index_maps():
 def test_sum_over_leading_dims_of_noncontiguous():
     x = torch.randn(5, 6, 7).permute(1, 2, 0)
     compile_and_check(lambda t: (t.sum(0), t.sum(-1), t.sum((0, 1))), x)
+
+
+def test_masked_load_at_constant_index():
+    # cat's first piece is x[0] (index free of the loop variable) under the piece's mask:
+    # a scalar pointer with a block mask, which Triton rejects (GPT-2's position shift).
+    x, y = torch.randn(257), torch.randn(2, 257)
+    compile_and_check(lambda a, b: torch.cat([a[:1], a[:-1] * 2]) + b, x, y)
+    # the same inside a reduction loop (looped and persistent)
+    f = lambda a, b: (torch.cat([a[:1], a[:-1] * 2]) + b).sum(1)  # noqa: E731
+    compile_and_check(f, x, y, options={"max_persistent_r": 16})
+    compile_and_check(f, x, y)
