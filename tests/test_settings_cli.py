@@ -48,3 +48,11 @@ def test_cli_settings_rejects_bad_value(monkeypatch):
     env = {**os.environ, **env}
     out = subprocess.run([sys.executable, "-m", "tuner.cli", "settings"], capture_output=True, text=True, env=env)
     assert out.returncode != 0 and "TUNER_SEARCH" in out.stderr
+
+
+def test_readme_lists_every_setting_as_declared():
+    from pathlib import Path
+
+    from tuner.settings import markdown_table
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    assert markdown_table() in readme, "README's settings table is stale: paste `tuner settings --markdown`"

@@ -51,9 +51,13 @@ def main():
 
 @click.command("settings")
 @click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
-def settings_cmd(as_json):
+@click.option("--markdown", is_flag=True, help="Print the defaults as the README's Markdown table.")
+def settings_cmd(as_json, markdown):
     """List every TUNER_* setting, its current value and its meaning."""
-    from tuner.settings import SETTINGS
+    from tuner.settings import SETTINGS, markdown_table
+    if markdown:
+        click.echo(markdown_table())
+        return
     rows = []
     for s in SETTINGS:
         try:

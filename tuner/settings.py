@@ -113,6 +113,23 @@ SETTINGS: tuple[Setting, ...] = (
 _BY_ATTR = {s.attr: s for s in SETTINGS}
 
 
+def markdown_table() -> str:
+    """The settings as the README lists them (a test keeps the README in step)."""
+    def default(s: Setting) -> str:
+        if s.env == "TUNER_CACHE_DIR":
+            return "`~/.cache/tuner`"
+        value = s.default() if callable(s.default) else s.default
+        if isinstance(value, frozenset):
+            value = ",".join(sorted(value))
+        return f"`{value}`" if value not in ("", frozenset()) else "(empty)"
+
+    lines = ["| variable | default | meaning |", "| --- | --- | --- |"]
+    for s in SETTINGS:
+        doc = s.doc + (f" One of: {', '.join(s.choices)}." if s.choices else "")
+        lines.append(f"| `{s.env}` | {default(s)} | {doc} |")
+    return "\n".join(lines)
+
+
 class _Settings:
     def __getattr__(self, name: str) -> Any:
         try:
