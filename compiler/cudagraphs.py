@@ -1,6 +1,7 @@
 """CUDA graph replay for reduce-overhead / max-autotune: static input buffers, copy the new
 inputs in, replay; record again when an input's shape/stride/dtype changes. The first call
-runs eagerly (kernels tune and compile there), the second records."""
+runs eagerly (kernels tune and compile there), the second records. Outputs are returned as
+fresh copies of the graph's static outputs, so results held across calls stay valid."""
 from __future__ import annotations
 
 import torch
@@ -34,13 +35,10 @@ class CUDAGraphed:
         for i in getattr(self.call, "_mutated_inputs", ()):
             if args[i].data_ptr() != self.static_inputs[i].data_ptr():
                 args[i].copy_(self.static_inputs[i])
-        outs = [o.clone() if isinstance(o, torch.Tensor) and self._aliases_input(o) else o
-                for o in self.static_outputs]
-        return outs
-
-    def _aliases_input(self, o):
-        return any(isinstance(s, torch.Tensor) and s.untyped_storage().data_ptr() == o.untyped_storage().data_ptr()
-                   for s in self.static_inputs)
+        # The static outputs are overwritten by the next replay: hand the caller copies, so a
+        # result it keeps (a list of logits, saved activations for backward) stays valid. One
+        # device copy per output is cheap next to the launches the graph saves.
+        return [o.clone() if isinstance(o, torch.Tensor) else o for o in self.static_outputs]
 
     def _record(self, args, key):
         self.static_inputs = [torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)

@@ -182,3 +182,27 @@ def texpr(expr) -> str:
     if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0:
         return "(" + " * ".join([texpr(expr.base)] * int(expr.exp)) + ")"
     raise NotImplementedError(f"index expression {expr!r}")
+
+
+def approx_stride(expr, s) -> int | None:
+    """How far `expr` moves when symbol s steps by one, for most values of s: x % k moves like
+    x, x // k (k > 1) mostly stays; None when s appears some other way. Used to tell which loop
+    variable a load is contiguous along."""
+    expr = sympy.sympify(expr)
+    if s not in expr.free_symbols:
+        return 0
+    if expr == s:
+        return 1
+    if isinstance(expr, ModIdx):
+        return approx_stride(expr.args[0], s)
+    if isinstance(expr, FloorDiv):
+        inner = approx_stride(expr.args[0], s)
+        return None if inner is None else (0 if inner < int(expr.args[1]) else inner // int(expr.args[1]))
+    if expr.is_Add:
+        parts = [approx_stride(a, s) for a in expr.args]
+        return None if None in parts else sum(parts)
+    if expr.is_Mul:
+        c, rest = expr.as_coeff_Mul()
+        inner = approx_stride(rest, s)
+        return None if inner is None or not c.is_Integer else int(c) * inner
+    return None

@@ -83,10 +83,16 @@ class TritonKernel:
         self.xnumel, self.rnumel = self.space
         self.reduction = group.kind == "reduction"
         self.scatter = group.kind == "scatter"
-        self.persistent = self.reduction and self.rnumel <= max_persistent_r
+        # A reduction whose loads are contiguous along x (over a leading dim) uses x-major
+        # tiles: wide in x, short in r, looped unless r is tiny.
         self.name = name
         self.internal = scheduler.internal(group)
         self.produced = {n.buffer.name: n for n in group.nodes if n.kind in ("pointwise", "reduction")}
+        # A reduction whose loads are contiguous along x (over a leading dim) uses x-major
+        # tiles: wide in x, short in r, looped unless r is tiny.
+        self.outer = self.reduction and self._outer()
+        self.persistent = self.reduction and self.rnumel <= (min(max_persistent_r, 64) if self.outer
+                                                             else max_persistent_r)
         self.args: dict[str, str] = {}
         self.arg_kind: dict[str, str] = {}
         self.lines: list[str] = []
@@ -112,6 +118,21 @@ class TritonKernel:
                 if b is not None and sum((s - 1) * abs(st) for s, st in zip(b.size, b.stride)) + b.offset >= limit:
                     return True
         return False
+
+    def _outer(self):
+        inner = outer = 0
+        for n in self.group.nodes:
+            acc = accesses(n, self.space)
+            if acc is None:
+                continue
+            for name, index in acc[0]:
+                if name in self.produced:
+                    continue
+                if S.approx_stride(index, R) == 1:
+                    inner += 1
+                elif S.approx_stride(index, X) == 1 and R in index.free_symbols:
+                    outer += 1
+        return outer > inner
 
     def arg(self, name, kind):
         if name not in self.args:
@@ -481,6 +502,16 @@ class TritonKernel:
         if not self.reduction:
             xb = min(1024, next_pow2(self.xnumel))
             return {"XBLOCK": max(xb, 16), "num_warps": 4 if xb >= 256 else 1, "num_stages": 1}
+        if self.outer:
+            # x-major: a warp's lanes run along x (16-byte vectors), r is the short side
+            if self.persistent:
+                rb = max(next_pow2(self.rnumel), 2)
+                xb = max(1, min(next_pow2(self.xnumel), max(32, 4096 // rb), 256))
+            else:
+                rb, xb = 32, min(128, max(1, next_pow2(self.xnumel)))
+            tile = rb * xb
+            return {"XBLOCK": xb, "RBLOCK": rb, "num_warps": 8 if tile >= 4096 else (4 if tile >= 512 else 2),
+                    "num_stages": 1}
         if self.persistent:
             rb = max(next_pow2(self.rnumel), 2)
             xb = max(1, min(next_pow2(self.xnumel), max(1, 4096 // rb), 64))
@@ -498,9 +529,10 @@ class TritonKernel:
                     if xb // (32 * nw) >= 1:
                         out.append({"XBLOCK": xb, "num_warps": nw, "num_stages": 1})
             return out
-        rbs = [max(next_pow2(self.rnumel), 2)] if self.persistent else [256, 512, 1024, 2048, 4096]
+        rbs = [max(next_pow2(self.rnumel), 2)] if self.persistent else \
+            ([8, 16, 32, 64] if self.outer else [256, 512, 1024, 2048, 4096])
         for rb in rbs:
-            for xb in (1, 2, 4, 8, 16, 32, 64, 128):
+            for xb in ((16, 32, 64, 128, 256) if self.outer else (1, 2, 4, 8, 16, 32, 64, 128)):
                 if xb * rb > (16384 if self.persistent else 8192) or xb > max(next_pow2(self.xnumel), 1):
                     continue
                 for nw in (2, 4, 8, 16):

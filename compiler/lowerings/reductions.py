@@ -63,11 +63,95 @@ def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
     if rnumel == 1:
         return full_value(out_size, 0, out_dtype, x.device)
     g = graph()
+    split = split_factor(ranges, rranges, rtype, body)
+    if split > 1:
+        return _reshape_keep(_split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype,
+                                           x.device, split), out_size)
     buf = g.new_buffer(out_dtype, x.device, tuple(ranges))
     node = ir.Reduction(g.node_name(), buf, tuple(ranges), tuple(rranges), rtype, body, src_dtype)
     g.add_node(node)
     v = ir.View(buf, buf.size, buf.stride, 0)
     return _reshape_keep(v, out_size)
+
+
+# Split reductions: a reduction with few outputs and a long reduced range would run on a
+# handful of programs (a sum over a leading dim reads x-contiguous tiles of ~128 outputs each;
+# a full sum has one output), far too few to fill the GPU. It becomes two: partial results over
+# S chunks of the reduced range, then a small reduction over S.
+SPLITTABLE = {"sum": "sum", "prod": "prod", "max": "max", "min": "min", "any": "any", "all": "all"}
+TARGET_PROGRAMS = 1024      # programs for the first stage to aim at (several waves on 132 SMs)
+MIN_CHUNK = 256             # reduced elements per chunk, at least
+
+
+def is_outer(ranges, rranges, body):
+    """True when the reduction's loads run contiguously along the kept dims rather than the
+    reduced ones (a sum over a leading dim): then tiles are x-major."""
+    from .. import sym as S
+    from ..ops import Recorder, use
+    xs = [S.sym(f"d{i}") for i in range(len(ranges))]
+    rs = [S.sym(f"r{i}") for i in range(len(rranges))]
+    rec = Recorder()
+    with use(rec):
+        body(xs, rs)
+    inner = outer = 0
+    for _, index in rec.reads:
+        if rs and S.approx_stride(index, rs[-1]) == 1:
+            inner += 1
+        elif xs and S.approx_stride(index, xs[-1]) == 1 and (S.free_names(index) & {r.name for r in rs}):
+            outer += 1
+    return outer > inner
+
+
+def split_factor(ranges, rranges, rtype, body):
+    if rtype not in SPLITTABLE:
+        return 1
+    xnumel = rnumel = 1
+    for s in ranges:
+        xnumel *= s
+    for s in rranges:
+        rnumel *= s
+    if rnumel < 2 * MIN_CHUNK:
+        return 1
+    programs = max(1, xnumel // 128) if is_outer(ranges, rranges, body) else xnumel
+    if programs >= TARGET_PROGRAMS // 4:
+        return 1
+    split = 1
+    while programs * split < TARGET_PROGRAMS and rnumel % (2 * split) == 0 \
+            and rnumel // (2 * split) >= MIN_CHUNK:
+        split *= 2
+    return split
+
+
+def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, split):
+    """Stage 1 over (split, *ranges) for outer reductions (x stays the contiguous axis) or
+    (*ranges, split) otherwise, reducing chunks of rnumel // split; stage 2 over split."""
+    from .. import sym as S
+    rnumel = 1
+    for s in rranges:
+        rnumel *= s
+    chunk = rnumel // split
+    outer = is_outer(ranges, rranges, body)
+    n = len(ranges)
+    g = graph()
+    r1 = (split, *ranges) if outer else (*ranges, split)
+    part_dtype = torch.bool if rtype in ("any", "all") else src_dtype
+
+    def body1(idx, ridx):
+        s, kept = (idx[0], idx[1:]) if outer else (idx[n], idx[:n])
+        return body(list(kept), S.unflatten(s * chunk + ridx[0], list(rranges)))
+
+    buf1 = g.new_buffer(part_dtype, device, r1)
+    g.add_node(ir.Reduction(g.node_name(), buf1, r1, (chunk,), rtype, body1, src_dtype))
+    part = ir.View(buf1, buf1.size, buf1.stride, 0)
+    load = part.loader()
+
+    def body2(idx, ridx):
+        return load([ridx[0], *idx] if outer else [*idx, ridx[0]])
+
+    buf = g.new_buffer(out_dtype, device, tuple(ranges))
+    g.add_node(ir.Reduction(g.node_name(), buf, tuple(ranges), (split,), SPLITTABLE[rtype], body2,
+                            part_dtype if rtype in ("any", "all") else src_dtype))
+    return ir.View(buf, buf.size, buf.stride, 0)
 
 
 def _reshape_keep(v, out_size):

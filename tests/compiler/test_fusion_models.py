@@ -176,6 +176,16 @@ def test_gpu_patterns(mode):
         torch.testing.assert_close(out.float(), f(x, w).float(), atol=5e-2, rtol=5e-2)
 
 
+@pytest.mark.gpu
+def test_cuda_graph_results_survive_the_next_replay():
+    cf = torch.compile(lambda x: torch.softmax(x, -1) * 2, backend="tuner", mode="reduce-overhead")
+    xs = [torch.randn(8, 33, device="cuda") for _ in range(4)]
+    outs = [cf(x) for x in xs]          # call 1 eager, 2 records, 3-4 replay
+    for x, o in zip(xs, outs):
+        torch.testing.assert_close(o, torch.softmax(x, -1) * 2)
+    assert outs[2].data_ptr() != outs[3].data_ptr()
+
+
 def test_extern_optional_output_left_none():
     # An extern's optional tensor output may be None at run time even though its meta value is
     # a tensor (SDPA's logsumexp on CUDA in ViT): the layout fix-up passes it through.
@@ -184,3 +194,17 @@ def test_extern_optional_output_left_none():
     t = torch.randn(3, 4).t()
     assert ensure_layout(t, (4, 3), (1, 4)) is t
     assert ensure_layout(t, (4, 3), (3, 1)).stride() == (3, 1)
+
+
+@pytest.mark.gpu
+def test_direct_launch_path_respecializes_on_alignment():
+    # After the first call, kernels launch through the compiled kernel directly; a pointer
+    # with different 16-byte alignment must get its own compiled kernel, not the aligned one.
+    from tuner.compiler.runtime import launch
+    f = lambda a, b: (a * 2 + b).sin()   # noqa: E731
+    cf = torch.compile(f, backend="tuner")
+    base = torch.randn(4097 * 2, device="cuda", dtype=torch.bfloat16)
+    b = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
+    for a in (base[:4096], base[:4096].clone(), base[1:4097], base[3:4099]):
+        torch.testing.assert_close(cf(a, b).float(), f(a, b).float(), atol=2e-2, rtol=2e-2)
+    assert launch._FAST is not None    # the direct path was considered (True on Triton >= 3.3)

@@ -152,3 +152,18 @@ def test_masked_load_at_constant_index():
     f = lambda a, b: (torch.cat([a[:1], a[:-1] * 2]) + b).sum(1)  # noqa: E731
     compile_and_check(f, x, y, options={"max_persistent_r": 16})
     compile_and_check(f, x, y)
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_split_reductions_match(dtype):
+    # Few outputs over a long reduced range: two kernels (partials over chunks, then the
+    # chunks), for leading-dim (x-contiguous) and trailing-dim and full reductions.
+    x = torch.randn(1030, 3).to(dtype)   # 1030 = 2 * 515: only a 2-way split divides it
+    y = torch.randn(2048, 5).to(dtype)
+    s = compile_and_check(lambda a: a.sum(0), y, dtype=dtype)
+    assert s.kernels == 2
+    s = compile_and_check(lambda a: a.t().contiguous().sum(1), y, dtype=dtype)
+    assert s.kernels >= 2
+    compile_and_check(lambda a, b: (a.sum(0), a.amax(0), (a > 0).any(0), (b > 3).all(0), b.sum(),
+                                    a.mean(0), b.amin(), (b.float() * 1e-3 + 1).prod(0)), x, y, dtype=dtype)
+    # (prod in fp32: the interpreter's bf16 casts truncate, so a long bf16 product drifts)
