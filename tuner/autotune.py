@@ -185,7 +185,7 @@ class Autotuned:
         d = decide(self.namespace, self._problem(key), candidates, measure, space=space,
                    search=search, backend_extra=extra, search_options=self.search_options,
                    features={"kernel": self.__name__, "key": list(map(repr, key))},
-                   prepare=None if self.interpreted else self._precompiler(args, grid, kwargs))
+                   prepare=self._precompiler(args, grid, kwargs))
         self.last_decision = d
         self.configs_timings = dict(d.timings)
         self.bench_time = d.tuning_seconds
@@ -194,6 +194,7 @@ class Autotuned:
         return d.choice
 
     def _precompiler(self, args, grid, kwargs):
+        # under the interpreter warmup compiles nothing, but the path is the same one
         def precompile(candidates):
             bench.compile_all(lambda c: self.fn.warmup(*args, grid=grid, **kwargs,
                                                         **self._launch_kwargs(c)), candidates)

@@ -95,8 +95,9 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     search: strategy name (default TUNER_SEARCH); without a space or with plain choices the
         search is exhaustive.
     search_options: passed to the strategy (radius, threshold, max_measurements, ...).
-    prepare: called with the initial candidates after a cache miss, before any timing (the
-        caller compiles them in parallel there).
+    prepare: called after a cache miss with each batch of candidates the search is about to
+        measure for the first time (the initial ones, then each sweep's new neighbours),
+        before any of them is timed: the caller compiles them in parallel there.
     """
     candidates = list(candidates)
     if not candidates:
@@ -131,13 +132,12 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
         d = Decision(candidates[0], None, None, "exhaustive", [], time.perf_counter() - start,
                      namespace, problem, "exhaustive")
         return _finish(d)
-    if prepare is not None:
-        try:
-            prepare(candidates)
-        except Exception as e:  # compile failures show up again, per candidate, as inf
-            log.debug("%s: prepare failed: %s", namespace, e)
     strategy = get_strategy(strategy_name)
     options = dict(search_options or {})
+    if prepare is not None:
+        # the strategies call prepare before each batch they measure (the initial candidates,
+        # then each sweep's new neighbours), so compiles overlap all along the search
+        options["prepare"] = prepare
     if strategy_name == "budgeted" and "max_measurements" not in options \
             and "max_seconds" not in options:
         options["max_measurements"] = max(len(candidates), 16)

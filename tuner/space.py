@@ -110,6 +110,20 @@ class Config:
         return cls(data.get("kwargs", {}), num_warps=data.get("num_warps", 4),
                    num_stages=data.get("num_stages", 3))
 
+    @classmethod
+    def parse(cls, text: str) -> "Config":
+        """Inverse of str(): "XBLOCK=64,num_warps=4,num_stages=1" (how reports and benchmark
+        JSON spell configs) back to a Config; raises ValueError on anything else."""
+        kw: dict[str, Any] = {}
+        for part in str(text).split(","):
+            name, sep, value = part.partition("=")
+            name = name.strip()
+            if not sep or not name or name in kw:
+                raise ValueError(f"not a config: {text!r}")
+            kw[name] = _parse_scalar(value.strip())
+        warps, stages = kw.pop("num_warps", 4), kw.pop("num_stages", 3)
+        return cls(kw, num_warps=warps, num_stages=stages)
+
     def __setattr__(self, name, value):
         raise AttributeError("Config is immutable; use replace()")
 
@@ -144,6 +158,15 @@ def _check_json_scalar(name: str, value: Any) -> None:
     if value is not None and not isinstance(value, (bool, int, float, str)):
         raise ValueError(f"meta-parameter {name}={value!r}: only int, float, bool, str or None "
                          "values can be cached")
+
+
+def _parse_scalar(text: str) -> Any:
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return {"True": True, "False": False, "None": None}.get(text, text)
 
 
 def choice_to_json(choice: Any) -> Any:
@@ -218,6 +241,15 @@ class DeviceLimits:
     max_threads_per_block: int = 1024
     shared_memory_per_block: int = 101376  # bytes; conservative for an unknown device
     warp_size: int = 32
+
+    def to_json(self) -> dict[str, Any]:
+        return {"name": self.name, "max_threads_per_block": self.max_threads_per_block,
+                "shared_memory_per_block": self.shared_memory_per_block,
+                "warp_size": self.warp_size}
+
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> "DeviceLimits":
+        return cls(**{k: data[k] for k in cls().to_json() if k in data})
 
     @classmethod
     def current(cls) -> "DeviceLimits":
@@ -399,6 +431,25 @@ class ConfigSpace:
         return f"ConfigSpace({self.kind}: {fields})"
 
     # ---- builders for the kernel families the compiler emits
+
+    @classmethod
+    def from_spec(cls, spec: Mapping[str, Any], *, device: DeviceLimits | None = None
+                  ) -> "ConfigSpace":
+        """A space from its JSON description, e.g. {"kind": "reduction", "args": [8192, 4096],
+        "options": {"max_block_numel": 8192}, "restrict": {"XBLOCK": [1, 64]}}: benchmark
+        results record the spaces they searched this way, so recorded timings replay over
+        exactly the same space."""
+        builders = {"pointwise": cls.pointwise, "reduction": cls.reduction, "matmul": cls.matmul}
+        try:
+            build = builders[spec["kind"]]
+        except (KeyError, TypeError):
+            raise ValueError(f"space spec needs a kind in {sorted(builders)}: {spec!r}") from None
+        unknown = set(spec) - {"kind", "args", "options", "restrict"}
+        if unknown:
+            raise ValueError(f"space spec: unknown keys {sorted(unknown)}")
+        space = build(*spec.get("args", []), device=device, **spec.get("options", {}))
+        bounds = {name: tuple(b) for name, b in (spec.get("restrict") or {}).items()}
+        return space.restrict(**bounds) if bounds else space
 
     @classmethod
     def pointwise(cls, size_hints: Sequence[int], *, device: DeviceLimits | None = None,

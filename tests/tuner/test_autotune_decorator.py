@@ -164,3 +164,31 @@ def test_isolated_benchmarking_in_a_worker_process():
         if add._runner is not None:
             add._runner.close()
             add._runner = None
+
+
+def test_coordinate_descent_compiles_each_sweep_in_parallel_threads(monkeypatch):
+    import threading
+
+    from tuner import bench
+    rows, cols = 6, 40
+    kernel = fresh(K.row_sum_kernel, key=["rows", "cols"], search="coordinate_descent",
+                   space=ConfigSpace.reduction(rows, cols).restrict(num_warps=(1, 2)))
+    batches, threads, real = [], set(), bench.compile_all
+    warmup = kernel.fn.warmup
+
+    def spy_compile_all(compile_one, candidates, **kw):
+        batches.append(list(candidates))
+        return real(compile_one, candidates, workers=4)
+
+    def spy_warmup(*a, **kw):
+        threads.add(threading.current_thread().name)
+        return warmup(*a, **kw)
+    monkeypatch.setattr(bench, "compile_all", spy_compile_all)
+    monkeypatch.setattr(kernel.fn, "warmup", spy_warmup)
+    x, out = torch.randn(rows, cols), torch.empty(rows)
+    kernel[K.row_sum_grid](x, out, rows, cols)
+    torch.testing.assert_close(out, x.sum(1), rtol=1e-5, atol=1e-5)
+    d = kernel.last_decision
+    assert d.source == "coordinate_descent" and len(batches) > 2
+    assert {c for c, _ in d.timings} <= {c for b in batches for c in b}
+    assert any(name.startswith("tuner-compile") for name in threads)

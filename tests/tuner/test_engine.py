@@ -243,3 +243,26 @@ def test_collect_mode_writes_rows_with_the_real_dataset_writer(monkeypatch, tmp_
     [path] = (tmp_path / "data").glob("test.collect*.jsonl")
     lines = path.read_text().splitlines()
     assert len(lines) == 1 + len(CANDS)  # header + one row per measured candidate
+
+
+def test_coordinate_descent_prepares_each_batch_before_timing_it():
+    events = []
+
+    def prepare(batch):
+        events.append(("prepare", list(batch)))
+
+    def measure(c):
+        events.append(("measure", c))
+        return cost(c)
+    d = decide("test.point", "p-prepare", CANDS, measure, space=space(),
+               search="coordinate_descent", prepare=prepare)
+    batches = [b for kind, b in events if kind == "prepare"]
+    measured = [c for kind, c in events if kind == "measure"]
+    assert batches[0] == CANDS and len(batches) > 2 and d.n_measured == len(measured)
+    prepared = [c for b in batches for c in b]
+    assert len(prepared) == len(set(prepared))          # each config prepared once
+    for i, (kind, c) in enumerate(events):              # and before its first timing
+        if kind == "measure":
+            assert any(k == "prepare" and c in b for k, b in events[:i]), c
+    # a sweep's neighbours come as one batch, not one config at a time
+    assert max(len(b) for b in batches[1:]) >= 3

@@ -89,9 +89,63 @@ def test_joint_check_escapes_a_coordinate_wise_optimum():
     space = ConfigSpace([Field("XBLOCK", "pow2", 1, 64), Field("RBLOCK", "pow2", 1, 64)],
                         size_hints={"XBLOCK": 64, "RBLOCK": 64})
     start = Config({"XBLOCK": 2, "RBLOCK": 2})
-    assert coordinate_descent(space, f, initial=start).best == start
+    assert coordinate_descent(space, f, initial=start, check_all_directions=False).best == start
     best = coordinate_descent(space, f, initial=start, check_all_directions=True).best
     assert best == Config({"XBLOCK": 64, "RBLOCK": 64})
+    # moving two fields at once is enough on this valley, at a smaller cost
+    pairs = coordinate_descent(space, f, initial=start, check_all_directions=False,
+                               check_pairs=True)
+    assert pairs.best == Config({"XBLOCK": 64, "RBLOCK": 64})
+
+
+def test_joint_check_is_on_by_default():
+    def f(c):
+        x, r = math.log2(c["XBLOCK"]), math.log2(c["RBLOCK"])
+        return 10.0 if x != r else 5.0 - 0.5 * x
+    space = ConfigSpace([Field("XBLOCK", "pow2", 1, 64), Field("RBLOCK", "pow2", 1, 64)],
+                        size_hints={"XBLOCK": 64, "RBLOCK": 64})
+    best = coordinate_descent(space, f, initial=Config({"XBLOCK": 2, "RBLOCK": 2})).best
+    assert best == Config({"XBLOCK": 64, "RBLOCK": 64})
+
+
+def test_descends_from_the_k_fastest_starts():
+    # two basins: the fastest start sits in the shallow one (local optimum 8 at 1.0), the
+    # second fastest start in the deep one (optimum 512 at 0.5)
+    times = {4: 1.2, 8: 1.0, 16: 1.1, 128: 1.3, 256: 0.8, 512: 0.5, 1024: 0.9, 2048: 1.4}
+    f = lambda c: times.get(c["XBLOCK"], 5.0)  # noqa: E731
+    starts = [Config.of(XBLOCK=4, num_stages=1), Config.of(XBLOCK=128, num_stages=1)]
+    one = coordinate_descent(xblock_space(), f, initial=starts, starts=1, plateau=0.0)
+    assert one.best["XBLOCK"] == 8
+    two = coordinate_descent(xblock_space(), f, initial=starts, starts=2, plateau=0.0)
+    assert two.best["XBLOCK"] == 512 and two.best_time == 0.5
+    with pytest.raises(ValueError):
+        coordinate_descent(xblock_space(), f, initial=starts, starts=0)
+
+
+def test_plateau_within_noise_is_crossed():
+    # 64 ties with 32 (0.05%: within noise, not accepted as a move), but beyond it lies 256
+    times = {16: 1.5, 32: 1.0, 64: 0.9995, 128: 0.9, 256: 0.7, 512: 0.95}
+    f = lambda c: times.get(c["XBLOCK"], 2.0)  # noqa: E731
+    start = Config.of(XBLOCK=32, num_stages=1)
+    flat = coordinate_descent(xblock_space(), f, initial=start, plateau=0.0)
+    assert flat.best["XBLOCK"] == 32 and flat.n_measured == 3
+    r = coordinate_descent(xblock_space(), f, initial=start, plateau=0.01)
+    assert r.best["XBLOCK"] == 256 and r.best_time == 0.7
+
+
+def test_block_radius_two_steps_over_a_dip_in_block_sizes_only():
+    times = {32: 1.0, 64: 1.2, 128: 0.5, 16: 1.1}
+    space = ConfigSpace([Field("XBLOCK", "pow2", 1, 4096), Field("num_warps", "pow2", 1, 32)],
+                        size_hints={"XBLOCK": 1 << 20})
+    m = Counting(lambda c: times.get(c["XBLOCK"], 3.0) + (0 if c.num_warps == 4 else 1))
+    start = Config.of(XBLOCK=32, num_warps=4, num_stages=1)
+    assert coordinate_descent(space, m, initial=start, plateau=0).best["XBLOCK"] == 32
+    m.calls.clear()
+    r = coordinate_descent(space, m, initial=start, block_radius=2, plateau=0,
+                           check_all_directions=False)
+    assert r.best["XBLOCK"] == 128
+    # warps keep radius 1: from 4 only 2 and 8 were ever tried
+    assert {c.num_warps for c in m.calls} == {2, 4, 8}
 
 
 def test_failing_configs_score_inf_and_tuning_goes_on():
