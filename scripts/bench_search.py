@@ -10,8 +10,19 @@ both re-measured side by side at the end ("referee" timing, more repetitions), s
 searches themselves does not decide the figure. Cost is measurements and seconds (compilation
 included; coordinate descent runs first, so it pays its own compiles).
 
+Coordinate descent runs with the engine's defaults (joint check at each local optimum, plateau
+walks within noise) unless options say otherwise; `--classic` is the reference tuner's plain
+descent. Each sweep's new configs are compiled in parallel before they are timed, as the
+exhaustive search compiles all of its configs first.
+
+`--replay FILE` runs on the CPU without kernels: both searches replay the timings a GPU run
+recorded in FILE (every config of every space) and print the same table; quality is then the
+recorded time of coordinate descent's winner over the recorded best, and seconds are not
+measured. The JSON says it is a replay.
+
     source scripts/device_env.sh && python3 scripts/bench_search.py --out $OUT
     python3 scripts/bench_search.py --smoke          # CPU, Triton interpreter, tiny shapes
+    python3 scripts/bench_search.py --replay bench/results/engine/bench_search-....json
 """
 from __future__ import annotations
 
@@ -35,9 +46,18 @@ def parse_args(argv=None):
     p.add_argument("--reps", type=int, default=None, help="timed repetitions per measurement")
     p.add_argument("--referee-reps", type=int, default=None,
                    help="repetitions of the final side-by-side timing of both winners")
-    p.add_argument("--radius", type=int, default=1, help="coordinate descent radius")
-    p.add_argument("--check-all-directions", action="store_true",
-                   help="coordinate descent: also try joint moves at the local optimum")
+    p.add_argument("--radius", type=int, default=None,
+                   help="coordinate descent radius (default: the engine's)")
+    p.add_argument("--starts", type=int, default=None,
+                   help="coordinate descent: descend from this many of the fastest starts")
+    p.add_argument("--plateau", type=float, default=None,
+                   help="coordinate descent: relative tie band walked across (0 = off)")
+    p.add_argument("--classic", action="store_true",
+                   help="coordinate descent as the reference tuner: one start, one field at a "
+                        "time, no joint check, no plateau walks")
+    p.add_argument("--replay", metavar="FILE", nargs="+", default=None,
+                   help="replay the timings recorded in bench_search JSON files (CPU, no kernels; "
+                        "several files make one table)")
     p.add_argument("--budget-s", type=float, default=540.0,
                    help="start no new kernel after this many seconds (the JSON is written after "
                         "each kernel, so a cut-off run keeps what it finished); default %(default)s")
@@ -45,7 +65,25 @@ def parse_args(argv=None):
     args = p.parse_args(argv)
     if args.reps is not None and args.reps < 1:
         p.error("--reps must be >= 1")
+    if args.radius is not None and args.radius < 1:
+        p.error("--radius must be >= 1")
+    if args.starts is not None and args.starts < 1:
+        p.error("--starts must be >= 1")
+    for f in args.replay or []:
+        if not Path(f).is_file():
+            p.error(f"--replay: no such file {f}")
+    if args.replay is not None and args.smoke:
+        p.error("--replay and --smoke exclude each other")
     return args
+
+
+def cd_options(args) -> dict:
+    """Options for coordinate descent: the engine's defaults, changed only where asked."""
+    opts = dict(starts=1, plateau=0.0, check_all_directions=False) if args.classic else {}
+    for name in ("radius", "starts", "plateau"):
+        if getattr(args, name) is not None:
+            opts[name] = getattr(args, name)
+    return opts
 
 
 ARGS = parse_args()
@@ -208,15 +246,54 @@ def _n_grid(meta):
     return (triton.cdiv(meta["n"], meta["XBLOCK"]),)
 
 
+def space_specs(smoke: bool) -> dict[str, dict]:
+    """kernel -> the spec of the space searched (ConfigSpace.from_spec; recorded in the JSON)."""
+    S = smoke
+    n = 1000 if S else 1 << 24
+    pw = {"kind": "pointwise", "args": [[n]],
+          "restrict": {"XBLOCK": [64, 256] if S else [128, 8192], "num_warps": [1, 2] if S else [1, 16]}}
+    r, c = (48, 40) if S else (4096, 4096)
+    tsp = {"kind": "pointwise", "args": [[c, r]],
+           "restrict": {"XBLOCK": [16, 32] if S else [16, 128], "YBLOCK": [16, 32] if S else [16, 128],
+                        "num_warps": [1, 1] if S else [2, 8]}}
+    m = 32 if S else 4096
+    mm = {"kind": "matmul", "args": [m, m, m], "options": {"element_size": 4 if S else 2},
+          "restrict": {"BLOCK_M": [16, 32], "BLOCK_N": [16, 32], "BLOCK_K": [16, 16],
+                       "num_warps": [2, 2], "num_stages": [1, 1]} if S else
+          {"BLOCK_M": [64, 256], "BLOCK_N": [64, 256], "BLOCK_K": [32, 64], "num_warps": [4, 8],
+           "num_stages": [3, 5]}}
+    return {"pointwise_1in": pw, "pointwise_2in": pw, "transpose_copy": tsp,
+            "row_sum_small_r": _reduction_spec(*ROW_SUMS["row_sum_small_r"][S], S),
+            "row_sum_medium_r": _reduction_spec(*ROW_SUMS["row_sum_medium_r"][S], S),
+            "row_sum_large_r": _reduction_spec(*ROW_SUMS["row_sum_large_r"][S], S),
+            # a column sum reduces over rows: x = columns, r = rows
+            "col_sum": _reduction_spec(*reversed(COL_SUM[S]), S),
+            "softmax": _reduction_spec(*SOFTMAX[S], S), "layernorm": _reduction_spec(*SOFTMAX[S], S),
+            "matmul": mm}
+
+
+# (rows, cols) per kernel, [full, smoke]
+ROW_SUMS = {"row_sum_small_r": ((262144, 64), (16, 24)), "row_sum_medium_r": ((16384, 1024), (8, 100)),
+            "row_sum_large_r": ((1024, 32768), (4, 300))}
+COL_SUM = ((8192, 4096), (40, 16))
+SOFTMAX = ((8192, 2048), (8, 50))
+# what older result files did not record: the limits of the GPUs they were measured on
+KNOWN_DEVICES = {"NVIDIA H100 80GB HBM3": {"name": "NVIDIA H100 80GB HBM3", "max_threads_per_block": 1024,
+                                           "shared_memory_per_block": 232448, "warp_size": 32}}
+
+
 def problems(smoke: bool):
     dev = DeviceLimits.current()
     S = smoke
+    specs = space_specs(S)
+
+    def space(name):
+        return ConfigSpace.from_spec(specs[name], device=dev)
     out = []
 
     n = 1000 if S else 1 << 24
     x = _rand(n)
-    pw = ConfigSpace.pointwise([n], device=dev).restrict(XBLOCK=(64, 256) if S else (128, 8192),
-                                                          num_warps=(1, 2) if S else (1, 16))
+    pw = space("pointwise_1in")
     out.append(dict(name="pointwise_1in", kernel=scale_shift_kernel, args=[x, torch.empty_like(x), n],
                     grid=_n_grid, ref=lambda a: a[0] * 2 + 1, result=1, space=pw))
     y = _rand(n)
@@ -225,47 +302,40 @@ def problems(smoke: bool):
 
     r, c = (48, 40) if S else (4096, 4096)
     t = _rand(r, c)
-    tsp = ConfigSpace.pointwise([c, r], device=dev).restrict(
-        XBLOCK=(16, 32) if S else (16, 128), YBLOCK=(16, 32) if S else (16, 128),
-        num_warps=(1, 1) if S else (2, 8))
+    tsp = space("transpose_copy")
     out.append(dict(name="transpose_copy", kernel=transpose_kernel,
                     args=[t, torch.empty(c, r, device=DEVICE), r, c],
                     grid=lambda m: (triton.cdiv(m["cols"], m["XBLOCK"]), triton.cdiv(m["rows"], m["YBLOCK"])),
                     ref=lambda a: a[0].t(), result=1, space=tsp))
 
-    for name, (rr, cc) in (("row_sum_small_r", (16, 24) if S else (262144, 64)),
-                           ("row_sum_medium_r", (8, 100) if S else (16384, 1024)),
-                           ("row_sum_large_r", (4, 300) if S else (1024, 32768))):
+    for name, shapes in ROW_SUMS.items():
+        rr, cc = shapes[S]
         a = _rand(rr, cc)
-        sp = _reduction_space(rr, cc, dev, S)
+        sp = space(name)
         out.append(dict(name=name, kernel=row_sum_kernel, args=[a, torch.empty(rr, device=DEVICE), rr, cc],
                         grid=_rows_grid, ref=lambda a: a[0].sum(1), result=1, space=sp, tol=1e-3))
 
-    rr, cc = (40, 16) if S else (8192, 4096)
+    rr, cc = COL_SUM[S]
     a = _rand(rr, cc)
     out.append(dict(name="col_sum", kernel=col_sum_kernel, args=[a, torch.empty(cc, device=DEVICE), rr, cc],
                     grid=_cols_grid, ref=lambda a: a[0].sum(0), result=1,
-                    space=_reduction_space(cc, rr, dev, S), tol=1e-3))
+                    space=space("col_sum"), tol=1e-3))
 
-    rr, cc = (8, 50) if S else (8192, 2048)
+    rr, cc = SOFTMAX[S]
     a = _rand(rr, cc)
     out.append(dict(name="softmax", kernel=softmax_kernel, args=[a, torch.empty_like(a), rr, cc],
                     grid=_rows_grid, ref=lambda a: torch.softmax(a[0], -1), result=1,
-                    space=_reduction_space(rr, cc, dev, S), tol=1e-4))
+                    space=space("softmax"), tol=1e-4))
     w, b = _rand(cc), _rand(cc)
     out.append(dict(name="layernorm", kernel=layernorm_kernel,
                     args=[a, w, b, torch.empty_like(a), rr, cc, 1e-5], grid=_rows_grid,
                     ref=lambda a: torch.nn.functional.layer_norm(a[0], (a[0].shape[1],), a[1], a[2], 1e-5),
-                    result=3, space=_reduction_space(rr, cc, dev, S), tol=1e-3))
+                    result=3, space=space("layernorm"), tol=1e-3))
 
     m = n_ = k = 32 if S else 4096
     dt = torch.float32 if S else torch.float16
     A, B = _rand(m, k, dtype=dt), _rand(k, n_, dtype=dt)
-    msp = ConfigSpace.matmul(m, n_, k, element_size=A.element_size(), device=dev)
-    msp = msp.restrict(BLOCK_M=(16, 32), BLOCK_N=(16, 32), BLOCK_K=(16, 16), num_warps=(2, 2),
-                       num_stages=(1, 1)) if S else \
-        msp.restrict(BLOCK_M=(64, 256), BLOCK_N=(64, 256), BLOCK_K=(32, 64), num_warps=(4, 8),
-                     num_stages=(3, 5))
+    msp = space("matmul")
     out.append(dict(name="matmul", kernel=matmul_kernel,
                     args=[A, B, torch.empty(m, n_, dtype=dt, device=DEVICE), m, n_, k],
                     grid=lambda mt: (triton.cdiv(mt["M"], mt["BLOCK_M"]) * triton.cdiv(mt["N"], mt["BLOCK_N"]),),
@@ -274,13 +344,12 @@ def problems(smoke: bool):
     return out
 
 
-def _reduction_space(xnumel, rnumel, dev, smoke):
+def _reduction_spec(xnumel, rnumel, smoke):
     # spaces sized so that all exhaustive sweeps together stay around a thousand compiles
-    sp = ConfigSpace.reduction(xnumel, rnumel, device=dev,
-                               max_block_numel=1024 if smoke else 8192)
-    if smoke:
-        return sp.restrict(XBLOCK=(1, 4), RBLOCK=(8, 32), num_warps=(1, 1))
-    return sp.restrict(XBLOCK=(1, 64), RBLOCK=(32, 2048), num_warps=(2, 16))
+    return {"kind": "reduction", "args": [xnumel, rnumel],
+            "options": {"max_block_numel": 1024 if smoke else 8192},
+            "restrict": {"XBLOCK": [1, 4], "RBLOCK": [8, 32], "num_warps": [1, 1]} if smoke else
+            {"XBLOCK": [1, 64], "RBLOCK": [32, 2048], "num_warps": [2, 16]}}
 
 
 # --------------------------------------------------------------------------------------------
@@ -293,8 +362,7 @@ def tune(problem, search: str):
         kw = dict(configs=configs, key=[], search="exhaustive")
     else:
         kw = dict(configs=space.default_candidates(), key=[], search="coordinate_descent",
-                  space=space, search_options={"radius": ARGS.radius,
-                                               "check_all_directions": ARGS.check_all_directions})
+                  space=space, search_options=cd_options(ARGS))
     tuned = tuner.autotune(**kw)(problem["kernel"])
     start = time.perf_counter()
     tuned[problem["grid"]](*problem["args"])
@@ -362,8 +430,9 @@ def main():
     out.mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
     path = out / f"bench_search{'-smoke' if ARGS.smoke else ''}-{stamp}.json"
-    result = {"env": env_info(), "radius": ARGS.radius,
-              "check_all_directions": ARGS.check_all_directions, "kernels": rows,
+    specs = space_specs(ARGS.smoke)
+    result = {"env": env_info(), "coordinate_descent_options": cd_options(ARGS),
+              "device_limits": DeviceLimits.current().to_json(), "kernels": rows,
               "skipped": skipped}
     began = time.perf_counter()
     with Progress(console=console, transient=True) as progress:
@@ -382,7 +451,7 @@ def main():
             ref = referee(p, list({cd.choice, ex.choice}), referee_reps)
             quality = ref[cd.choice] / ref[ex.choice] if ref[ex.choice] > 0 else float("nan")
             rows.append({
-                "kernel": p["name"], "space_size": size,
+                "kernel": p["name"], "space_size": size, "space_spec": specs[p["name"]],
                 "exhaustive": {"best": str(ex.choice), "best_ms": ex.time_ms, "measured": ex.n_measured,
                                "seconds": ex_s, "failed": sum(1 for _, t in ex.timings if t == float("inf")),
                                "timings": [[str(c), t if t != float("inf") else None] for c, t in ex.timings]},
@@ -398,16 +467,34 @@ def main():
             })
             path.write_text(json.dumps(result, indent=2))  # after each kernel: a cut-off run keeps it
     path.write_text(json.dumps(result, indent=2))
+    report(result, path, skipped, console)
+    if not all(r["correct"] for r in rows):
+        sys.exit("bench_search: a tuned kernel gave a wrong result (see the 'ok' column)")
 
-    table = Table(title=f"coordinate descent vs exhaustive ({result['env']['gpu'] or 'CPU interpreter'})")
+
+def report(result, path, skipped, console):
+    from rich.console import Console
+    from rich.table import Table
+
+    rows = result["kernels"]
+    replayed = "replay" in result
+    what = result["env"].get("gpu") or "CPU interpreter"
+    if replayed:
+        what = f"REPLAY of timings recorded on {what}"
+
+    def secs(x):
+        return "-" if x is None else f"{x:.1f}"
+    table = Table(title=f"coordinate descent vs exhaustive ({what})")
     for col in ("kernel", "space", "exh n", "exh s", "cd n", "cd s", "cd/exh time", "cost n", "cost s", "ok"):
         table.add_column(col, justify="left" if col == "kernel" else "right")
     for r in rows:
+        cost_s = r["cost_seconds"]
         table.add_row(r["kernel"], str(r["space_size"]), str(r["exhaustive"]["measured"]),
-                      f"{r['exhaustive']['seconds']:.1f}", str(r["coordinate_descent"]["measured"]),
-                      f"{r['coordinate_descent']['seconds']:.1f}", f"{r['quality']:.3f}",
+                      secs(r["exhaustive"]["seconds"]), str(r["coordinate_descent"]["measured"]),
+                      secs(r["coordinate_descent"]["seconds"]), f"{r['quality']:.3f}",
                       f"{100 * r['cost_measurements']:.0f}%",
-                      f"{100 * (r['cost_seconds'] or 0):.0f}%", "yes" if r["correct"] else "NO")
+                      "-" if cost_s is None else f"{100 * cost_s:.0f}%",
+                      "yes" if r["correct"] else "NO")
     qs = [r["quality"] for r in rows]
     within = sum(1 for q in qs if q <= 1.02)
     console.print(f"wrote {path}")
@@ -417,11 +504,82 @@ def main():
         print(json.dumps(result, indent=2))
     wide = Console(width=120)
     wide.print(table)
+    seconds = [r["cost_seconds"] for r in rows if r["cost_seconds"]]
     wide.print(f"{within}/{len(rows)} kernels within 2% of the exhaustive best; "
-                    f"geomean quality {_geomean(qs):.3f}, geomean cost "
-                    f"{100 * _geomean([r['cost_measurements'] for r in rows]):.0f}% of the measurements")
-    if not all(r["correct"] for r in rows):
-        sys.exit("bench_search: a tuned kernel gave a wrong result (see the 'ok' column)")
+               f"geomean quality {_geomean(qs):.3f}, geomean cost "
+               f"{100 * _geomean([r['cost_measurements'] for r in rows]):.0f}% of the measurements"
+               + (f", {100 * _geomean(seconds):.0f}% of the seconds" if seconds else ""))
+    if replayed:
+        wide.print(f"(a replay of {', '.join(result['replay']['of'])}: recorded timings, not a new "
+                   "measurement)")
+
+
+def replay_main():
+    """--replay: both searches over the recorded timings of every kernel in the file."""
+    from rich.console import Console
+
+    from tuner.search import coordinate_descent, exhaustive
+    from tuner.search.replay import load_recorded, replay
+
+    console = Console(stderr=True)
+    # older files did not record their spaces or device limits: this script's full-size
+    # spaces and the limits of the GPU they name stand in (checked against the recording)
+    specs = space_specs(False)
+    kernels, envs, device = [], [], None
+    for f in ARGS.replay:
+        try:
+            env, found = load_recorded(f)
+            doc = json.loads(Path(f).read_text())
+        except (ValueError, OSError) as e:
+            sys.exit(f"bench_search: {e}")
+        envs.append(env)
+        device = doc.get("device_limits") or KNOWN_DEVICES.get(env.get("gpu"))
+        for k in found:
+            k.device = k.device or (DeviceLimits.from_json(device) if device else None)
+        kernels += found
+    if len({e.get("gpu") for e in envs}) > 1:
+        sys.exit("bench_search: --replay files were recorded on different GPUs; replay them apart")
+    env = envs[0]
+    if ARGS.kernels:
+        wanted = {k.strip() for k in ARGS.kernels.split(",") if k.strip()}
+        unknown = wanted - {k.name for k in kernels}
+        if unknown:
+            sys.exit(f"bench_search: kernels {', '.join(sorted(unknown))} are not in the replayed files")
+        kernels = [k for k in kernels if k.name in wanted]
+    rows = []
+    for k in kernels:
+        try:
+            space = k.space(specs.get(k.name))
+        except ValueError as e:
+            sys.exit(f"bench_search: {e}")
+        ex = replay(k, exhaustive, space=space, initial=list(space.all_configs()))
+        cd = replay(k, coordinate_descent, space=space, **cd_options(ARGS))
+        rows.append({
+            "kernel": k.name, "space_size": k.meta.get("space_size") or cd.space_size,
+            "space_spec": k.space_spec or specs.get(k.name),
+            "exhaustive": {"best": str(ex.result.best), "best_ms": ex.best_time,
+                           "measured": ex.result.n_measured, "seconds": None},
+            "coordinate_descent": {"best": str(cd.result.best), "best_ms": cd.best_time,
+                                   "measured": cd.result.n_measured, "seconds": None,
+                                   "start": [str(c) for c in k.start],
+                                   "measured_configs": [str(c) for c in cd.result.timings]},
+            "quality": cd.best_time / ex.best_time, "cost_measurements": cd.fraction,
+            "cost_seconds": None, "correct": not cd.unrecorded,
+        })
+    info = env_info()
+    result = {"replay": {"of": list(ARGS.replay),
+                         "note": "A REPLAY of timings recorded on the GPU named in env, not a new "
+                                 "measurement: each search's measure() returned the recorded time."},
+              "env": {**env, "replayed_on": {k: info[k] for k in ("date", "torch", "triton",
+                                                                   "tuner", "python")}},
+              "coordinate_descent_options": cd_options(ARGS), "device_limits": device,
+              "kernels": rows, "skipped": []}
+    out = Path(ARGS.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+    path = out / f"bench_search-replay-{stamp}.json"
+    path.write_text(json.dumps(result, indent=2))
+    report(result, path, [], console)
 
 
 def _geomean(xs):
@@ -431,4 +589,4 @@ def _geomean(xs):
 
 
 if __name__ == "__main__":
-    main()
+    replay_main() if ARGS.replay else main()

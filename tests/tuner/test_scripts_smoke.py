@@ -35,6 +35,18 @@ def test_bench_search_smoke(tmp_path):
     assert "within 2% of the exhaustive best" in proc.stdout
 
 
+def test_bench_search_replays_recorded_timings_on_the_cpu(tmp_path):
+    fixture = os.path.join(ROOT, "tests", "tuner", "fixtures", "h100_bench_search.json")
+    proc = run_script("bench_search.py", "--replay", fixture, "--out", str(tmp_path))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    [path] = tmp_path.glob("bench_search-replay-*.json")
+    result = json.loads(path.read_text())
+    assert "not a new measurement" in result["replay"]["note"] and len(result["kernels"]) == 10
+    assert all(k["quality"] <= 1.02 for k in result["kernels"])
+    assert "REPLAY of timings recorded on NVIDIA H100" in proc.stdout
+    assert "10/10 kernels within 2% of the exhaustive best" in proc.stdout
+
+
 def test_bench_search_rejects_unknown_kernels(tmp_path):
     proc = run_script("bench_search.py", "--smoke", "--out", str(tmp_path), "--kernels", "fft")
     assert proc.returncode != 0 and "unknown kernels fft" in proc.stderr
