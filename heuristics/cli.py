@@ -24,39 +24,57 @@ def _ints(text: str) -> tuple[int, ...]:
               help="Folder for the module, evaluation table, report and plot.")
 @click.option("--name", default=None,
               help="Module name (default: <point>_<gpu>, e.g. pad_mm_h100).")
-@click.option("--max-depth", "depths", default="3,5,7,9,12,15", show_default=True,
+@click.option("--max-depth", "depths", default="6,8,12,16", show_default=True,
               help="Grid of tree depths.")
-@click.option("--min-samples-leaf", "leaves", default="1,3,5,10,20,50", show_default=True,
-              help="Grid of minimum samples per leaf.")
+@click.option("--min-samples-leaf", "leaves", default="10,20,50,100,200", show_default=True,
+              help="Grid of minimum samples per leaf (larger: fewer, surer leaves, a smaller module).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the train/val/test split.")
 @click.option("--min-reps", type=int, default=3, show_default=True,
               help="Drop problems measured with fewer repetitions.")
 @click.option("--max-spread", type=float, default=0.2, show_default=True,
               help="Drop problems whose (max-min)/median over repetitions exceeds this.")
-@click.option("--tolerance", type=float, default=0.0, show_default=True,
-              help="A choice at most this fraction slower than the other still counts as correct.")
+@click.option("--tolerance", type=float, default=0.02, show_default=True,
+              help="An answer at most this fraction slower than the other choice is not wrong "
+                   "(near-ties are right either way); used to set the thresholds and in the table. "
+                   "max_wrong_speedup always shows the largest loss on the true times.")
+@click.option("--clip", type=float, default=1.5, show_default=True,
+              help="Train on the log speedup clipped to this factor (inf: unclipped): splits go "
+                   "where the winner changes, not into the size of clear wins.")
+@click.option("--leaf-agreement/--no-leaf-agreement", default=True, show_default=True,
+              help="A leaf answers only if every training problem in it was won by the same choice.")
+@click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
+              help="A separate validation threshold for each choice.")
+@click.option("--derived-features/--raw-features", default=True, show_default=True,
+              help="Add the point's derived features (alignment of leading dims, copy cost, ...).")
+@click.option("--min-dim", type=int, default=0, show_default=True,
+              help="Learn and answer only problems with m, k, n all >= this (the A100 reference "
+                   "used 512); outside it the module is unsure. 0: every problem.")
 @click.option("--min-problems", type=int, default=20, show_default=True,
               help="Refuse to learn from fewer usable problems.")
 @click.option("--install", is_flag=True,
               help="Also copy the module into heuristics/artifacts/ of this source tree.")
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
-def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance,
+def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
+              leaf_agreement, per_choice_thresholds, derived_features, min_dim,
               min_problems, install, no_plot, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
     Merges the files (refusing ones whose metadata disagree), drops noisy problems, splits
     problems into train/val/test (60/20/20, seeded), fits a regression tree per grid point,
-    sets each tree's threshold to the smallest with no wrong validation answer, and keeps
-    the tree with the most correct validation answers. Writes <name>.py, eval_table.txt/.json,
-    summary.json, report.md and plot.png into --out.
+    lets only leaves whose training problems agree answer, sets each choice's threshold to the
+    smallest with no wrong validation answer (within --tolerance), and keeps the tree with the
+    most correct validation answers; the test split only reports. Writes <name>.py,
+    eval_table.txt/.json, summary.json, report.md and plot.png into --out.
     """
     from tuner.heuristics.learn import LearnError, format_table, learn
 
     try:
         summary = learn(list(files), out, depths=_ints(depths), leaves=_ints(leaves), seed=seed,
-                        min_reps=min_reps, max_spread=max_spread, tolerance=tolerance,
-                        min_problems=min_problems, name=name, plot=not no_plot)
+                        min_reps=min_reps, max_spread=max_spread, tolerance=tolerance, clip=clip,
+                        agreement=leaf_agreement, per_choice=per_choice_thresholds,
+                        derived=derived_features, min_dim=min_dim, min_problems=min_problems,
+                        name=name, plot=not no_plot, progress=not as_json)
     except LearnError as e:
         raise click.ClickException(str(e))
     module = Path(out) / summary["module"]
@@ -67,11 +85,13 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
     if as_json:
         click.echo(json.dumps(summary, indent=1, default=str))
         return
-    click.echo(format_table(summary["table"]))
+    click.echo(format_table(summary["table"], summary["columns"]))
     b = summary["best"]
     t = b["test"]
+    thr = " ".join(f"{c}={b[f'threshold_{c}']:.4f}" for c in reversed(summary["choices"]))
     click.echo(f"\nchosen: max_depth={b['max_depth']} min_samples_leaf={b['min_samples_leaf']} "
-               f"threshold={b['threshold']:.4f}; test: {t['correct']} correct, {t['wrong']} wrong, "
-               f"{t['unsure']} unsure of {t['total']}")
+               f"leaves={b['leaves']} thresholds {thr}; test ({summary['tolerance']:.0%} tolerance): "
+               f"{t['correct']} correct, {t['wrong']} wrong, {t['unsure']} unsure of {t['total']}, "
+               f"largest loss {t['max_wrong_speedup']:.3f}")
     click.echo(f"wrote {module} and the table, report and plot in {out}"
                + (f"; installed {summary['installed']}" if install else ""))

@@ -120,3 +120,33 @@ def pad_mm_feature_types() -> dict[str, str]:
 
 
 PAD_MM_FEATURES = tuple(pad_mm_feature_types())
+
+# Features a tree can split on more easily than on the raw ones: what padding changes (the
+# leading dimensions cuBLAS needs 16-byte aligned), what it costs (bytes copied, relative to
+# the matmul's own traffic and FLOPs). Expressions over the schema's features, evaluated in
+# order by `interface.derive_features` at training and at run time alike; a generated module
+# carries its own copy, so editing this list changes only future modules. Only + - * / %,
+# comparisons and `a if c else b`: exact in IEEE doubles, so every platform agrees.
+PAD_MM_DERIVED = (
+    ("align", "16.0 / itemsize"),
+    ("pm", "m + (-m) % align"),
+    ("pk", "k + (-k) % align"),
+    ("pn", "n + (-n) % align"),
+    ("lda_aligned", "((mat1_stride0 if mat1_stride1 == 1 else mat1_stride1) % align == 0) * 1.0"),
+    ("ldb_aligned", "((mat2_stride0 if mat2_stride1 == 1 else mat2_stride1) % align == 0) * 1.0"),
+    ("ldc_aligned", "(n % align == 0) * 1.0"),
+    ("unaligned_lds", "3.0 - lda_aligned - ldb_aligned - ldc_aligned"),
+    ("unaligned_dims", "(pm != m) + (pk != k) + (pn != n) * 1.0"),
+    ("copy_a", "((pm != m) + (pk != k) > 0) * (1.0 - mat1_prepadded)"),
+    ("copy_b", "((pk != k) + (pn != n) > 0) * (1.0 - mat2_prepadded)"),
+    ("flops", "2.0 * batch * m * n * k"),
+    ("io_bytes", "itemsize * batch * (m * k + k * n + m * n)"),
+    ("copy_a_bytes", "itemsize * batch * copy_a * pm * pk"),
+    ("copy_b_bytes", "itemsize * batch * copy_b * pk * pn"),
+    ("copy_per_io", "(copy_a_bytes + copy_b_bytes) / io_bytes"),
+    ("copy_a_per_io", "copy_a_bytes / io_bytes"),
+    ("copy_b_per_io", "copy_b_bytes / io_bytes"),
+    ("copy_per_flop", "(copy_a_bytes + copy_b_bytes) / flops"),
+    ("padded_flops_ratio", "pm * pk * pn / (m * k * n)"),
+)
+DERIVED = {"pad_mm": PAD_MM_DERIVED}

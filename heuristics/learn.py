@@ -1,11 +1,23 @@
 """`tuner learn`: datasets -> evaluated regression trees -> the chosen tree as Python.
 
 Formulation (after PyTorch's AutoHeuristic): for a two-choice point with choices (a, b) a
-regression tree predicts, per problem, score = log(time(a) / time(b)); it answers b when
-score >= log(threshold), a when score <= -log(threshold), and "unsure" in between. Each model's
-threshold is the smallest that leaves no wrong answer on the validation split. The model with
-the most correct validation answers wins; its test row is the honest estimate.
-Imports scikit-learn (training only; never at run time).
+regression tree predicts, per problem, score = log(time(a) / time(b)) (clipped to
++-log(clip): past a clear win the size of the win does not matter, and the tree should spend
+its splits on where the winner changes). Then three rules decide when it answers:
+
+- leaf agreement: a leaf answers only if every training problem in it was won by the same
+  choice; a leaf whose problems disagree scores 0 and is always "unsure";
+- per-choice thresholds: it answers b when score >= log(threshold_b), a when
+  -score >= log(threshold_a); each is the smallest that leaves no wrong answer of that
+  choice on the validation split;
+- tolerance: an answer at most `tolerance` slower than the other choice is not wrong (two
+  choices that tie are both right); max_wrong_speedup still reports the largest loss of any
+  answer, so a loss beyond the tolerance is always visible.
+
+Optionally a domain (a minimum for m, k and n) restricts learning and answers to large
+problems, as the published A100 reference did; outside it the module says "unsure".
+The model with the most correct validation answers wins; its test row is the honest estimate
+(the test split is never used for a choice). Imports scikit-learn (training only).
 """
 from __future__ import annotations
 
@@ -18,11 +30,20 @@ from pathlib import Path
 import numpy as np
 
 from tuner.datagen.dataset import Dataset, DatasetError, read_datasets
+from tuner.heuristics.interface import derive_features
 
-TABLE_COLUMNS = ("max_depth", "min_samples_leaf", "dataset", "correct", "wrong", "unsure", "total",
-                 "max_wrong_speedup", "gmean_wrong_speedup", "threshold")
-DEFAULT_DEPTHS = (3, 5, 7, 9, 12, 15)
-DEFAULT_LEAVES = (1, 3, 5, 10, 20, 50)
+BASE_COLUMNS = ("max_depth", "min_samples_leaf", "dataset", "correct", "wrong", "unsure", "total",
+                "max_wrong_speedup", "gmean_wrong_speedup")
+DEFAULT_DEPTHS = (6, 8, 12, 16)
+DEFAULT_LEAVES = (10, 20, 50, 100, 200)
+DEFAULT_TOLERANCE = 0.02
+DEFAULT_CLIP = 1.5
+
+
+def table_columns(choices) -> tuple[str, ...]:
+    """The evaluation table's columns: one threshold per choice (second choice first)."""
+    a, b = choices
+    return BASE_COLUMNS + (f"threshold_{b}", f"threshold_{a}")
 
 
 class LearnError(ValueError):
@@ -31,14 +52,18 @@ class LearnError(ValueError):
 
 @dataclass
 class Problems:
-    """One row per problem: features, the time of each of the two choices, bench cost."""
+    """One row per problem: features (raw, then derived), the time of each of the two
+    choices, bench cost."""
     ids: list[str]
     X: np.ndarray               # (n, features) float64
     times: np.ndarray           # (n, 2): time of choices[0], choices[1]
     bench_s: np.ndarray         # (n,) seconds one measurement of all choices took (nan if unknown)
-    features: list[str]
+    features: list[str]         # raw + derived names, the columns of X
     choices: tuple[str, str]
     dropped: dict = field(default_factory=dict)
+    raw_features: list[str] = field(default_factory=list)
+    derived: tuple = ()
+    domain: dict = field(default_factory=dict)
 
     @property
     def target(self) -> np.ndarray:
@@ -48,7 +73,18 @@ class Problems:
         return len(self.ids)
 
 
-def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2) -> Problems:
+def domain_for(features, min_dim: int) -> dict:
+    """{"m": min_dim, "k": ..., "n": ...}: the problems a heuristic learns and answers."""
+    if min_dim <= 1:
+        return {}
+    dims = [d for d in ("m", "k", "n") if d in features]
+    if not dims:
+        raise LearnError(f"--min-dim needs features m, k, n; this dataset has {', '.join(features)}")
+    return {d: min_dim for d in dims}
+
+
+def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2,
+                   derived: tuple = (), min_dim: int = 0) -> Problems:
     choices = list(ds.header.get("choices") or [])
     seen = sorted({r["choice"] for r in ds.rows})
     if len(choices) < 2 or len(seen) < 2:
@@ -56,8 +92,11 @@ def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2) -
                          "nothing to learn")
     if len(choices) != 2:
         raise LearnError(f"learning supports two-choice points; this one has {len(choices)}: {choices}")
-    feats = ds.feature_names
+    raw = list(ds.feature_names)
+    domain = domain_for(raw, min_dim)
     dropped = {"incomplete": 0, "failed": 0, "few_reps": 0, "noisy": 0}
+    if domain:
+        dropped["out_of_domain"] = 0
     ids, X, T, B = [], [], [], []
     for pid, rows in ds.problems().items():
         by = {r["choice"]: r for r in rows}
@@ -75,18 +114,22 @@ def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2) -
         if any(s is not None and s > max_spread for s in spreads):
             dropped["noisy"] += 1
             continue
-        try:
-            x = [float(by[choices[0]][f]) for f in feats]
-        except (TypeError, ValueError):
-            bad = [f for f in feats if not isinstance(by[choices[0]][f], (int, float))]
-            raise LearnError(f"problem {pid}: non-numeric features {', '.join(bad)}") from None
+        row = by[choices[0]]
+        bad = [f for f in raw if not isinstance(row[f], (int, float))]
+        if bad:
+            raise LearnError(f"problem {pid}: non-numeric features {', '.join(bad)}")
+        if domain and any(row[d] < low for d, low in domain.items()):
+            dropped["out_of_domain"] += 1
+            continue
+        values = derive_features(row, tuple(raw), derived)
         ids.append(pid)
-        X.append(x)
+        X.append(list(values.values()))
         T.append(t)
-        B.append(float(by[choices[0]].get("bench_s") or math.nan))
-    return Problems(ids, np.array(X, dtype=np.float64).reshape(len(ids), len(feats)),
+        B.append(float(row.get("bench_s") or math.nan))
+    names = raw + [name for name, _ in derived]
+    return Problems(ids, np.array(X, dtype=np.float64).reshape(len(ids), len(names)),
                     np.array(T, dtype=np.float64).reshape(len(ids), 2), np.array(B),
-                    feats, (choices[0], choices[1]), dropped)
+                    names, (choices[0], choices[1]), dropped, raw, tuple(derived), domain)
 
 
 def split(n: int, seed: int, fractions=(0.6, 0.2, 0.2)) -> dict[str, np.ndarray]:
@@ -98,40 +141,76 @@ def split(n: int, seed: int, fractions=(0.6, 0.2, 0.2)) -> dict[str, np.ndarray]
     return {"train": np.sort(perm[:a]), "val": np.sort(perm[a:b]), "test": np.sort(perm[b:])}
 
 
-def decisions(scores: np.ndarray, log_threshold: float) -> np.ndarray:
-    """+1 = second choice, -1 = first choice, 0 = unsure (same rule as two_way_choice)."""
+def decisions(scores: np.ndarray, log_thresholds) -> np.ndarray:
+    """+1 = second choice, -1 = first choice, 0 = unsure (same rule as two_way_choice).
+    log_thresholds: (for the second choice, for the first) or one number for both."""
+    pos, neg = (log_thresholds, log_thresholds) if np.isscalar(log_thresholds) else log_thresholds
     out = np.zeros(len(scores), dtype=np.int8)
-    out[(scores > 0) & (scores >= log_threshold)] = 1
-    out[(scores < 0) & (-scores >= log_threshold)] = -1
+    out[(scores > 0) & (scores >= pos)] = 1
+    out[(scores < 0) & (-scores >= neg)] = -1
     return out
 
 
-def _wrong_mask(dec: np.ndarray, times: np.ndarray, tolerance: float):
+def _outcome(dec: np.ndarray, times: np.ndarray, tolerance: float):
+    """(wrong mask, chosen/other time ratio) of decisions on measured times."""
     chosen = np.where(dec > 0, times[:, 1], times[:, 0])
     other = np.where(dec > 0, times[:, 0], times[:, 1])
     wrong = (dec != 0) & (chosen > other * (1.0 + tolerance))
     return wrong, chosen / other
 
 
-def evaluate(scores, times, log_threshold: float, tolerance: float = 0.0) -> dict:
-    dec = decisions(scores, log_threshold)
-    wrong, ratio = _wrong_mask(dec, times, tolerance)
+def evaluate(scores, times, log_thresholds, tolerance: float = 0.0) -> dict:
+    """correct / wrong (slower than the other choice by more than `tolerance`) / unsure;
+    max_wrong_speedup: the largest loss of any answer, within the tolerance or not (NaN if
+    no answer lost anything); gmean_wrong_speedup: over the wrong answers."""
+    dec = decisions(scores, log_thresholds)
+    wrong, ratio = _outcome(dec, times, tolerance)
     answered = dec != 0
+    lost = ratio[answered & (ratio > 1.0)]
     w = ratio[wrong]
     return {"correct": int((answered & ~wrong).sum()), "wrong": int(wrong.sum()),
             "unsure": int((~answered).sum()), "total": int(len(scores)),
-            "max_wrong_speedup": float(w.max()) if len(w) else math.nan,
+            "max_wrong_speedup": float(lost.max()) if len(lost) else math.nan,
             "gmean_wrong_speedup": float(np.exp(np.log(w).mean())) if len(w) else math.nan}
 
 
-def pick_threshold(scores: np.ndarray, times: np.ndarray, tolerance: float = 0.0) -> float:
-    """Smallest log-threshold with no wrong answer on these (validation) problems."""
-    wrong, _ = _wrong_mask(decisions(scores, 0.0), times, tolerance)
+def pick_threshold(scores: np.ndarray, times: np.ndarray, tolerance: float = 0.0, side: int = 0) -> float:
+    """Smallest log-threshold with no wrong answer on these (validation) problems; side=+1
+    or -1 looks only at answers of the second / first choice (per-choice thresholds)."""
+    dec = decisions(scores, 0.0)
+    if side:
+        dec = np.where(dec == side, dec, 0).astype(np.int8)
+    wrong, _ = _outcome(dec, times, tolerance)
+    mags = np.abs(scores[dec != 0])
     if not wrong.any():
         return 0.0
     worst = np.abs(scores[wrong]).max()
-    above = np.abs(scores)[np.abs(scores) > worst]
+    above = mags[mags > worst]
     return float(above.min()) if len(above) else math.inf
+
+
+def pick_thresholds(scores, times, tolerance: float = 0.0, per_choice: bool = True) -> tuple[float, float]:
+    """(log-threshold for the second choice, for the first)."""
+    if not per_choice:
+        t = pick_threshold(scores, times, tolerance)
+        return t, t
+    return pick_threshold(scores, times, tolerance, 1), pick_threshold(scores, times, tolerance, -1)
+
+
+def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True) -> np.ndarray:
+    """Per tree node, the score its leaf answers: the leaf's mean (clipped) target when every
+    training problem in it was won by the same choice, else 0.0 ("unsure")."""
+    values = tree.tree_.value[:, 0, 0].astype(np.float64).copy()
+    if not agreement:
+        return values
+    n = tree.tree_.node_count
+    leaves = tree.apply(X)
+    lo = np.full(n, np.inf)
+    hi = np.full(n, -np.inf)
+    np.minimum.at(lo, leaves, y)
+    np.maximum.at(hi, leaves, y)
+    agree = ((lo >= 0) & (values > 0)) | ((hi <= 0) & (values < 0))
+    return np.where(agree, values, 0.0)
 
 
 @dataclass
@@ -139,37 +218,64 @@ class Model:
     max_depth: int
     min_samples_leaf: int
     tree: object
-    log_threshold: float
-    rows: dict   # dataset -> evaluation dict
+    values: np.ndarray           # per node: what a leaf answers (0.0 = unsure)
+    log_thresholds: tuple        # (second choice, first choice)
+    rows: dict                   # dataset -> evaluation dict
+
+    def scores(self, X: np.ndarray) -> np.ndarray:
+        return self.values[self.tree.apply(X.astype(np.float32))]
+
+    @property
+    def n_leaves(self) -> int:
+        return int(self.tree.get_n_leaves())
+
+    @property
+    def answering_leaves(self) -> int:
+        t = self.tree.tree_
+        return int(((t.children_left == -1) & (self.values != 0)).sum())
 
 
-def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int) -> list[Model]:
+def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
+             clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
+             progress=None) -> list[Model]:
     from sklearn.tree import DecisionTreeRegressor
 
     y = p.target
+    yc = np.clip(y, -math.log(clip), math.log(clip)) if clip and math.isfinite(clip) else y
+    tr = parts["train"]
     models = []
     for d in depths:
         for leaf in leaves:
             tree = DecisionTreeRegressor(max_depth=d, min_samples_leaf=leaf, random_state=seed)
-            tree.fit(p.X[parts["train"]], y[parts["train"]])
-            scores = {k: tree.predict(p.X[idx]) for k, idx in parts.items()}
-            thr = pick_threshold(scores["val"], p.times[parts["val"]], tolerance)
-            rows = {k: evaluate(scores[k], p.times[parts[k]], thr, tolerance) for k in parts}
-            models.append(Model(d, leaf, tree, thr, rows))
+            tree.fit(p.X[tr], yc[tr])
+            m = Model(d, leaf, tree, leaf_values(tree, p.X[tr].astype(np.float32), y[tr], agreement),
+                      (0.0, 0.0), {})
+            scores = {k: m.scores(p.X[idx]) for k, idx in parts.items()}
+            m.log_thresholds = pick_thresholds(scores["val"], p.times[parts["val"]], tolerance, per_choice)
+            m.rows = {k: evaluate(scores[k], p.times[parts[k]], m.log_thresholds, tolerance) for k in parts}
+            models.append(m)
+            if progress:
+                progress()
     return models
 
 
 def best_model(models: list[Model]) -> Model:
     # most correct on validation; then the smaller tree (fewer leaves), then shallower
-    return max(models, key=lambda m: (m.rows["val"]["correct"], -m.tree.get_n_leaves(), -m.max_depth))
+    return max(models, key=lambda m: (m.rows["val"]["correct"], -m.n_leaves, -m.max_depth))
 
 
-def table_rows(models: list[Model]) -> list[dict]:
+def _thr(log_t: float) -> float:
+    return math.exp(log_t) if math.isfinite(log_t) else math.inf
+
+
+def table_rows(models: list[Model], choices) -> list[dict]:
+    a, b = choices
     out = []
     for m in models:
         for k in ("train", "val", "test"):
             out.append({"max_depth": m.max_depth, "min_samples_leaf": m.min_samples_leaf, "dataset": k,
-                        **m.rows[k], "threshold": math.exp(m.log_threshold)})
+                        **m.rows[k], f"threshold_{b}": _thr(m.log_thresholds[0]),
+                        f"threshold_{a}": _thr(m.log_thresholds[1])})
     return out
 
 
@@ -185,120 +291,173 @@ def _fmt(v) -> str:
     return str(v)
 
 
-def format_table(rows: list[dict]) -> str:
-    cells = [list(TABLE_COLUMNS)] + [[_fmt(r[c]) for c in TABLE_COLUMNS] for r in rows]
-    widths = [max(len(row[i]) for row in cells) for i in range(len(TABLE_COLUMNS))]
+def format_table(rows: list[dict], columns=None) -> str:
+    columns = list(columns or rows[0].keys())
+    cells = [columns] + [[_fmt(r[c]) for c in columns] for r in rows]
+    widths = [max(len(row[i]) for row in cells) for i in range(len(columns))]
     return "\n".join(" ".join(c.rjust(w) for c, w in zip(row, widths)) for row in cells)
 
 
-def markdown_table(rows: list[dict]) -> str:
-    lines = ["| " + " | ".join(TABLE_COLUMNS) + " |", "|" + " --- |" * len(TABLE_COLUMNS)]
-    lines += ["| " + " | ".join(_fmt(r[c]) for c in TABLE_COLUMNS) + " |" for r in rows]
+def markdown_table(rows: list[dict], columns=None) -> str:
+    columns = list(columns or rows[0].keys())
+    lines = ["| " + " | ".join(columns) + " |", "|" + " --- |" * len(columns)]
+    lines += ["| " + " | ".join(_fmt(r[c]) for c in columns) + " |" for r in rows]
     return "\n".join(lines)
 
 
 def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed: int = 0,
-          min_reps: int = 3, max_spread: float = 0.2, tolerance: float = 0.0,
-          min_problems: int = 20, name: str | None = None, plot: bool = True) -> dict:
+          min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
+          clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
+          derived: bool = True, min_dim: int = 0, min_problems: int = 20,
+          name: str | None = None, plot: bool = True, progress: bool = False) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir."""
+    from tuner.heuristics.contexts import DERIVED
     from tuner.heuristics.render import render_module
 
+    if tolerance < 0 or not math.isfinite(tolerance):
+        raise LearnError(f"--tolerance must be a fraction >= 0, got {tolerance}")
+    if not clip > 1:
+        raise LearnError(f"--clip must be a speedup > 1 (inf for none), got {clip}")
     try:
         ds = read_datasets(paths)
     except DatasetError as e:
         raise LearnError(str(e)) from None
     if not ds.rows:
         raise LearnError("the dataset has a header but no rows")
-    p = build_problems(ds, min_reps=min_reps, max_spread=max_spread)
+    header = ds.header
+    extra = DERIVED.get(header.get("point"), ()) if derived else ()
+    p = build_problems(ds, min_reps=min_reps, max_spread=max_spread, derived=extra, min_dim=min_dim)
     if len(p) < min_problems:
         raise LearnError(f"too few problems for a train/val/test split: {len(p)} usable "
                          f"(need {min_problems}; dropped {p.dropped})")
     parts = split(len(p), seed)
     if any(len(v) == 0 for v in parts.values()):
         raise LearnError(f"too few problems for a train/val/test split: {len(p)}")
-    models = fit_grid(p, parts, depths, leaves, tolerance, seed)
-    best = best_model(models)
-    rows = table_rows(models)
-    header = ds.header
     name = name or f"{header['point']}_{slug(header.get('gpu_name', 'gpu'))}"
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
+    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice)
+    if progress:
+        from rich.progress import Progress
+        with Progress(transient=True) as bar:
+            task = bar.add_task("fitting trees", total=len(depths) * len(leaves))
+            models = fit_grid(p, parts, depths, leaves, tolerance, seed, **kw,
+                              progress=lambda: bar.advance(task))
+    else:
+        models = fit_grid(p, parts, depths, leaves, tolerance, seed, **kw)
+    best = best_model(models)
+    rows = table_rows(models, p.choices)
+    columns = table_columns(p.choices)
 
     out = Path(out_dir)
     out.mkdir(parents=True, exist_ok=True)
     test = best.rows["test"]
-    test_scores = best.tree.predict(p.X[parts["test"]])
-    answered = decisions(test_scores, best.log_threshold) != 0
-    bench = p.bench_s[parts["test"]][answered]
-    saved = float(np.nanmean(bench)) if len(bench) and not np.isnan(bench).all() else math.nan
+    test_scores = best.scores(p.X[parts["test"]])
+    answered = decisions(test_scores, best.log_thresholds) != 0
+    bench = p.bench_s[parts["test"]]
+    saved = float(np.nanmean(bench[answered])) if answered.any() and not np.isnan(bench[answered]).all() else math.nan
     # The published A100 reference only counted problems with every dimension >= 512; the
     # same slice of our test split makes the comparison like for like.
     large = None
     if {"m", "k", "n"} <= set(p.features):
         cols = [p.features.index(c) for c in ("m", "k", "n")]
         mask = (p.X[parts["test"]][:, cols] >= 512).all(axis=1)
-        large = evaluate(test_scores[mask], p.times[parts["test"]][mask], best.log_threshold, tolerance)
+        large = evaluate(test_scores[mask], p.times[parts["test"]][mask], best.log_thresholds, tolerance)
+    a, b = p.choices
+    settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
+                "clip": clip, "leaf_agreement": agreement, "per_choice_thresholds": per_choice,
+                "derived_features": derived, "min_dim": min_dim,
+                "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
     summary = {
         "point": header["point"], "gpu_name": header.get("gpu_name"), "module": f"{name}.py",
         "problems": len(p), "dropped": p.dropped, "split": {k: len(v) for k, v in parts.items()},
-        "choices": list(p.choices), "tolerance": tolerance,
+        "choices": list(p.choices), "tolerance": tolerance, "settings": settings,
+        "domain": p.domain,
         "best": {"max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf,
-                 "threshold": math.exp(best.log_threshold), "leaves": int(best.tree.get_n_leaves()),
+                 f"threshold_{b}": _thr(best.log_thresholds[0]),
+                 f"threshold_{a}": _thr(best.log_thresholds[1]),
+                 "leaves": best.n_leaves, "answering_leaves": best.answering_leaves,
                  "val": best.rows["val"], "test": test, "train": best.rows["train"],
                  "test_dims_ge_512": large},
         "bench_seconds_saved_per_answer": saved,
+        "bench_seconds_saved_per_decision": saved * float(answered.mean()) if math.isfinite(saved) else math.nan,
     }
-    source = render_module(best.tree, p.features, header, best.log_threshold, p.choices,
-                           doc=_module_doc(summary))
+    source = render_module(best.tree, best.values, p.features, header, best.log_thresholds, p.choices,
+                           raw=p.raw_features, derived=p.derived, domain=p.domain,
+                           training=settings, doc=_module_doc(summary))
     (out / f"{name}.py").write_text(source)
-    (out / "eval_table.txt").write_text(format_table(rows) + "\n")
+    (out / "eval_table.txt").write_text(format_table(rows, columns) + "\n")
     (out / "eval_table.json").write_text(json.dumps(rows, indent=1))
     (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
     if plot:
         _plot(out / "plot.png", p, parts, best, summary)
-    (out / "report.md").write_text(_report(summary, rows, best, header, plot))
+    (out / "report.md").write_text(_report(summary, rows, columns, best, header, plot))
     summary["table"] = rows
+    summary["columns"] = list(columns)
     summary["out"] = str(out)
     return summary
 
 
 def _module_doc(s: dict) -> str:
     b, t = s["best"], s["best"]["test"]
+    a, c = s["choices"]
+    dom = f" Domain: {s['domain']} (outside it: None)." if s["domain"] else ""
     return (f"{s['point']} heuristic for {s['gpu_name']}, learned by `tuner learn` from {s['problems']} problems.\n\n"
             f"Regression tree max_depth={b['max_depth']}, min_samples_leaf={b['min_samples_leaf']} "
-            f"({b['leaves']} leaves), threshold {b['threshold']:.4f}.\n"
-            f"Held-out test split: {t['correct']} correct, {t['wrong']} wrong, {t['unsure']} unsure "
-            f"of {t['total']}.\nGenerated code: re-run `tuner learn` instead of editing it.")
+            f"({b['leaves']} leaves, {b['answering_leaves']} of them agree and may answer); "
+            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}\n"
+            f"Held-out test split ({s['tolerance']:.0%} tolerance): {t['correct']} correct, {t['wrong']} wrong, "
+            f"{t['unsure']} unsure of {t['total']}; largest loss of any answer "
+            f"{_fmt(t['max_wrong_speedup'])}.\nGenerated code: re-run `tuner learn` instead of editing it.")
 
 
-def _report(s: dict, rows: list[dict], best: Model, header: dict, plot: bool) -> str:
+def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot: bool) -> str:
     b = s["best"]
+    a, c = s["choices"]
     mine = [r for r in rows if r["max_depth"] == best.max_depth
             and r["min_samples_leaf"] == best.min_samples_leaf]
     meta = {k: header.get(k) for k in ("point", "gpu_name", "compute_capability",
                                         "shared_memory_per_block", "torch", "triton", "tuner",
                                         "feature_schema", "choices", "merged_from")}
     saved = s["bench_seconds_saved_per_answer"]
+    st = s["settings"]
+    big = b.get("test_dims_ge_512")
     parts = [
         f"# {s['point']} heuristic: {s['gpu_name']}",
         "",
         f"Problems used: {s['problems']} (split {s['split']}); dropped: {s['dropped']}.",
-        f"Wrong means the chosen choice was more than {s['tolerance']:.0%} slower than the other.",
+        (f"Domain: {s['domain']}; outside it the module answers None (autotune)." if s["domain"]
+         else "Domain: every problem (no size restriction)."),
+        "",
+        "How it answers:",
+        f"- the tree predicts log(time({a}) / time({c})), trained on that target clipped to "
+        f"+-log({st['clip']});" + (" it also sees the derived features of contexts.py;" if st["derived_features"] else ""),
+        ("- a leaf answers only if every training problem in it was won by the same choice;"
+         if st["leaf_agreement"] else "- every leaf answers (no leaf agreement);"),
+        (f"- {c} needs a predicted speedup >= {b[f'threshold_{c}']:.4f}, {a} >= {b[f'threshold_{a}']:.4f} "
+         "(each the smallest with no wrong validation answer of that choice)."),
+        "",
+        f"Wrong means the answer was more than {s['tolerance']:.0%} slower than the other choice "
+        "(tolerance: near-ties are right either way). max_wrong_speedup is the largest loss of any "
+        "answer on the true times, within the tolerance or not; gmean_wrong_speedup is over wrong answers.",
         "",
         f"Chosen model (most correct on validation): max_depth={b['max_depth']}, "
-        f"min_samples_leaf={b['min_samples_leaf']}, {b['leaves']} leaves, "
-        f"threshold {b['threshold']:.4f} (answers only when the predicted speedup is at least that).",
+        f"min_samples_leaf={b['min_samples_leaf']}, {b['leaves']} leaves ({b['answering_leaves']} answer).",
         "",
-        markdown_table(mine),
+        markdown_table(mine, columns),
         "",
         (f"Test problems with every dimension >= 512 (the slice the A100 reference reports): "
-         f"{b['test_dims_ge_512']['correct']} correct, {b['test_dims_ge_512']['wrong']} wrong, "
-         f"{b['test_dims_ge_512']['unsure']} unsure of {b['test_dims_ge_512']['total']}."
-         if b.get("test_dims_ge_512") else ""),
+         f"{big['correct']} correct, {big['wrong']} wrong, {big['unsure']} unsure of {big['total']}."
+         if big else ""),
         "",
-        f"Benchmarking avoided per confident answer (measured cost of timing every choice once "
-        f"during collection): {saved * 1e3:.1f} ms." if math.isfinite(saved) else
-        "Benchmarking cost per problem was not recorded in these datasets.",
+        (f"Benchmarking avoided per confident answer (measured cost of timing every choice once "
+         f"during collection): {saved * 1e3:.1f} ms; per decision on average "
+         f"(unsure ones still benchmark): {s['bench_seconds_saved_per_decision'] * 1e3:.1f} ms."
+         if math.isfinite(saved) else "Benchmarking cost per problem was not recorded in these datasets."),
+        "",
+        "## Settings",
+        "",
+        "```json", json.dumps(st, indent=1, default=str), "```",
         "",
         "## Dataset metadata",
         "",
@@ -307,7 +466,7 @@ def _report(s: dict, rows: list[dict], best: Model, header: dict, plot: bool) ->
     ]
     if plot:
         parts += ["![predicted vs measured](plot.png)", ""]
-    parts += ["## All models", "", markdown_table(rows), ""]
+    parts += ["## All models", "", markdown_table(rows, columns), ""]
     return "\n".join(parts)
 
 
@@ -317,23 +476,23 @@ def _plot(path: Path, p: Problems, parts: dict, best: Model, summary: dict) -> N
     import matplotlib.pyplot as plt
 
     idx = parts["test"]
-    scores = best.tree.predict(p.X[idx])
+    raw_scores = best.tree.predict(p.X[idx].astype(np.float32))
     measured = p.target[idx]
-    dec = decisions(scores, best.log_threshold)
-    wrong, _ = _wrong_mask(dec, p.times[idx], summary["tolerance"])
+    dec = decisions(best.scores(p.X[idx]), best.log_thresholds)
+    wrong, _ = _outcome(dec, p.times[idx], summary["tolerance"])
     fig, (ax, ax2) = plt.subplots(1, 2, figsize=(12, 5))
     for mask, color, label in (((dec == 0), "0.7", "unsure"), ((dec != 0) & ~wrong, "tab:green", "correct"),
                                (wrong, "tab:red", "wrong")):
-        ax.scatter(np.exp(measured[mask]), np.exp(scores[mask]), s=8, c=color, label=f"{label} ({mask.sum()})")
-    thr = math.exp(best.log_threshold)
-    if math.isfinite(thr):
-        for y in (thr, 1 / thr):
-            ax.axhline(y, color="k", lw=0.8, ls="--")
+        ax.scatter(np.exp(measured[mask]), np.exp(raw_scores[mask]), s=8, c=color, label=f"{label} ({mask.sum()})")
+    for y, ls in ((_thr(best.log_thresholds[0]), "--"), (1 / _thr(best.log_thresholds[1]), ":")):
+        if math.isfinite(y) and y > 0:
+            ax.axhline(y, color="k", lw=0.8, ls=ls)
+    ax.axvline(1.0, color="k", lw=0.5)
     ax.set_xscale("log")
     ax.set_yscale("log")
     a, b = p.choices
     ax.set_xlabel(f"measured speedup of {b!r} over {a!r}")
-    ax.set_ylabel("predicted speedup")
+    ax.set_ylabel("predicted speedup (clipped target)")
     ax.set_title(f"test split: {summary['gpu_name']}")
     ax.legend(loc="upper left")
     # where the answers are over problem size (m*n*k): which regions the tree decides

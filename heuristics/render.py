@@ -1,7 +1,8 @@
 """Render a fitted scikit-learn regression tree as a readable, dependency-free Python module.
 
-The tree becomes nested ifs with its thresholds as float literals; inputs are rounded to
-float32 (as the tree saw them in training), so the module answers exactly as the tree does.
+The tree becomes nested ifs with its thresholds as float literals; inputs (raw and derived
+features, computed by the same function as in training) are rounded to float32 as the tree
+saw them, so the module answers exactly as the tree does.
 """
 from __future__ import annotations
 
@@ -17,15 +18,17 @@ def _lit(x: float) -> str:
     return repr(x)
 
 
-def tree_source(tree, features: list[str], *, depth: int = 1) -> list[str]:
-    """Body lines of `score(f)` for a fitted DecisionTreeRegressor."""
+def tree_source(tree, features: list[str], values=None, *, depth: int = 1) -> list[str]:
+    """Body lines of `score(f)` for a fitted DecisionTreeRegressor. `values` (per node)
+    replaces what a leaf returns, e.g. 0.0 for leaves that must stay unsure."""
     t = tree.tree_
+    leaf_value = values if values is not None else t.value[:, 0, 0]
     lines: list[str] = []
 
     def node(i: int, level: int) -> None:
         pad = INDENT * level
-        if t.children_left[i] == -1:        # a leaf: the mean target of its training rows
-            lines.append(f"{pad}return {_lit(t.value[i][0][0])}")
+        if t.children_left[i] == -1:        # a leaf: its (mean target) score
+            lines.append(f"{pad}return {_lit(leaf_value[i])}")
             return
         name = features[t.feature[i]]
         lines.append(f"{pad}if f[{name!r}] <= {_lit(t.threshold[i])}:")
@@ -42,9 +45,17 @@ def used_features(tree, features: list[str]) -> list[str]:
     return [name for i, name in enumerate(features) if i in used]
 
 
-def render_module(tree, features: list[str], header: dict, log_threshold: float,
-                  choices: tuple[str, str], *, doc: str = "") -> str:
-    """Source of a heuristic module for the point and GPU described by a dataset header."""
+def _tuple_lines(name: str, items) -> list[str]:
+    if not items:
+        return [f"{name} = ()"]
+    return [f"{name} = ("] + [f"    {item!r}," for item in items] + [")"]
+
+
+def render_module(tree, values, features: list[str], header: dict, log_thresholds,
+                  choices: tuple[str, str], *, raw=None, derived=(), domain=None,
+                  training=None, doc: str = "") -> str:
+    """Source of a heuristic module for the point and GPU described by a dataset header.
+    log_thresholds: (to answer choices[1], to answer choices[0])."""
     a, b = choices
     cap = tuple(int(x) for x in header.get("compute_capability", (0, 0)))
     pre = (f"Precondition(point={header['point']!r}, capability={cap!r}, "
@@ -52,28 +63,48 @@ def render_module(tree, features: list[str], header: dict, log_threshold: float,
            f"feature_schema={int(header.get('feature_schema', 1))}, "
            f"gpu_name={header.get('gpu_name', '')!r})")
     used = used_features(tree, features)
-    threshold = math.exp(log_threshold) if math.isfinite(log_threshold) else math.inf
+    derived_names = {n for n, _ in derived}
+    if not any(u in derived_names for u in used):
+        derived = ()                  # nothing derived is needed: read the raw features only
+    raw = tuple(raw) if derived and raw else tuple(u for u in used if u not in derived_names)
+    pos, neg = log_thresholds
     out = [
         f'"""{doc or "Generated heuristic module."}\n"""',
-        "from tuner.heuristics.interface import Precondition, as_float32, two_way_choice",
+        "from tuner.heuristics.interface import (Precondition, as_float32, derive_features, in_domain,",
+        "                                        two_way_choice)",
         "",
         f"PRECONDITION = {pre}",
         f"CHOICES = ({a!r}, {b!r})",
+        "# outside this domain (minimum per feature) the heuristic is unsure",
+        f"DOMAIN = {dict(domain or {})!r}",
+        *_tuple_lines("RAW", raw),
+        "# computed from RAW, in order (see tuner.heuristics.contexts)",
+        *_tuple_lines("DERIVED", list(derived)),
         f"FEATURES = {tuple(used)!r}",
-        "# Answer only when the predicted speedup is at least THRESHOLD (= exp(LOG_THRESHOLD)).",
-        f"LOG_THRESHOLD = {_lit(log_threshold)}",
-        f"THRESHOLD = {_lit(threshold)}",
+        f"# Answer {b!r} when the predicted speedup is at least exp(LOG_THRESHOLD_{b.upper()}), {a!r} likewise.",
+        f"LOG_THRESHOLD_{b.upper()} = {_lit(pos)}",
+        f"LOG_THRESHOLD_{a.upper()} = {_lit(neg)}",
+        f"TRAINING = {dict(training or {})!r}",
         "",
         "",
         "def score(f):",
-        f'    """Predicted log(time of {a!r} / time of {b!r}): above 0 favours {b!r}."""',
-        *tree_source(tree, features),
+        f'    """Predicted log(time of {a!r} / time of {b!r}): above 0 favours {b!r}; exactly 0 in',
+        '    leaves whose training problems did not all agree."""',
+        *tree_source(tree, features, values),
+        "",
+        "",
+        "def features_of(features):",
+        '    """The tree\'s inputs from the point\'s feature dict, rounded as the tree saw them."""',
+        "    f = derive_features(features, RAW, DERIVED)",
+        "    return {name: as_float32(f[name]) for name in FEATURES}",
         "",
         "",
         "def decide(features):",
         f'    """{b!r}, {a!r}, or None when unsure. `features`: the point\'s feature dict."""',
-        "    f = {name: as_float32(features[name]) for name in FEATURES}",
-        f"    return two_way_choice(score(f), LOG_THRESHOLD, positive={b!r}, negative={a!r})",
+        "    if not in_domain(features, DOMAIN):",
+        "        return None",
+        f"    return two_way_choice(score(features_of(features)), LOG_THRESHOLD_{b.upper()}, positive={b!r},",
+        f"                          negative={a!r}, log_threshold_negative=LOG_THRESHOLD_{a.upper()})",
         "",
     ]
     return "\n".join(out)

@@ -11,13 +11,14 @@ from click.testing import CliRunner
 from tuner.cli import main
 from tuner.datagen.dataset import read_datasets
 from tuner.heuristics.interface import two_way_choice
-from tuner.heuristics.learn import (TABLE_COLUMNS, build_problems, evaluate, learn, pick_threshold,
-                                    split)
+from tuner.heuristics.learn import (build_problems, evaluate, learn, pick_threshold, split,
+                                    table_columns)
 from tuner.heuristics.render import load_module, render_module
 
 from .synthetic import H100, rule, synthetic_problem, write_synthetic
 
 GRID = dict(depths=(2, 4), leaves=(1, 5))
+TABLE_COLUMNS = table_columns(("orig", "pad"))
 
 
 @pytest.fixture(scope="module")
@@ -54,7 +55,7 @@ def test_writes_table_report_plot_and_module(learned):
     assert "max_depth" in report and "test" in report and "Benchmarking avoided" in report
     assert "every dimension >= 512" in report and s["best"]["test_dims_ge_512"]["total"] >= 0
     src = (out / "pad_mm_h100.py").read_text()
-    assert "sklearn" not in src and "import numpy" not in src and "if f['k'] <= " in src
+    assert "sklearn" not in src and "import numpy" not in src and "if f['" in src
     mod = load_module(out / "pad_mm_h100.py")
     assert mod.PRECONDITION.capability == (9, 0) and mod.PRECONDITION.shared_memory == 232448
     assert mod.PRECONDITION.point == "pad_mm" and mod.PRECONDITION.feature_schema == 1
@@ -69,7 +70,9 @@ def test_rendered_module_gives_exactly_the_trees_answers(tmp_path):
     y = p.target + np.random.default_rng(0).normal(0, 0.3, len(p))
     tree = DecisionTreeRegressor(max_depth=12, min_samples_leaf=1, random_state=0).fit(p.X, y)
     log_thr = 0.1
-    (tmp_path / "m.py").write_text(render_module(tree, p.features, ds.header, log_thr, p.choices))
+    values = tree.tree_.value[:, 0, 0]
+    (tmp_path / "m.py").write_text(render_module(tree, values, p.features, ds.header, (log_thr, log_thr),
+                                                 p.choices))
     mod = load_module(tmp_path / "m.py")
     want = tree.predict(p.X)
     for i, pid in enumerate(p.ids):
@@ -86,7 +89,8 @@ def test_float32_rounding_reproduces_sklearn_at_ties(tmp_path):
     tree = DecisionTreeRegressor(max_depth=1).fit(X, [-1.0, 1.0])
     assert tree.tree_.threshold[0] == 2.0 ** 25 + 6
     header = {"point": "p", **H100}
-    (tmp_path / "m.py").write_text(render_module(tree, ["x"], header, 0.0, ("a", "b")))
+    (tmp_path / "m.py").write_text(render_module(tree, tree.tree_.value[:, 0, 0], ["x"], header, (0.0, 0.0),
+                                                 ("a", "b")))
     mod = load_module(tmp_path / "m.py")
     assert tree.predict([[2.0 ** 25 + 6]])[0] == 1.0
     assert mod.decide({"x": 2 ** 25 + 6}) == "b"
@@ -105,6 +109,9 @@ def test_threshold_is_the_smallest_without_a_wrong_validation_answer():
     assert pick_threshold(np.array([0.5]), np.array([[1.0, 2.0]])) == math.inf
     # with a 20% tolerance that near-tie is not wrong
     assert pick_threshold(scores, times, tolerance=0.2) == 0.0
+    # ...but its 10% loss stays visible in max_wrong_speedup
+    r = evaluate(scores, times, 0.0, tolerance=0.2)
+    assert r["wrong"] == 0 and r["max_wrong_speedup"] == pytest.approx(1.1)
 
 
 def test_split_keeps_problems_whole_and_is_seeded():

@@ -1,0 +1,127 @@
+"""The rules that decide when a learned heuristic answers: tolerance, per-choice thresholds,
+leaf agreement, derived features and the domain; and the shipped H100 module answering
+exactly as its tree on the committed dataset."""
+import math
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from tuner.datagen.dataset import read_datasets
+from tuner.heuristics.contexts import DERIVED, PadMMContext
+from tuner.heuristics.learn import (build_problems, decisions, evaluate, fit_grid, learn, leaf_values,
+                                    pick_thresholds, split)
+from tuner.heuristics.render import load_module, render_module
+
+from .synthetic import synthetic_problem, write_synthetic
+
+ROOT = Path(__file__).resolve().parents[2]
+ARTIFACT = ROOT / "heuristics" / "artifacts" / "pad_mm_h100.py"
+DATA = sorted((ROOT / "data" / "pad_mm").glob("pad_mm_h100_s*of2.jsonl.gz"))
+
+
+def test_per_choice_thresholds_keep_one_choices_mistake_from_silencing_the_other():
+    # times (orig, pad); score > 0 predicts pad. One confident "orig" answer is wrong.
+    times = np.array([[2.0, 1.0], [3.0, 1.0], [1.0, 2.0], [1.0, 3.0], [2.0, 1.0]])
+    scores = np.array([0.2, 0.3, -0.4, -0.6, -0.5])
+    pos, neg = pick_thresholds(scores, times, per_choice=True)
+    assert pos == 0.0 and neg == pytest.approx(0.6)        # pad answers freely, orig needs 0.6
+    one, _ = pick_thresholds(scores, times, per_choice=False)
+    assert one == pytest.approx(0.6)                        # one threshold: pad silenced too
+    per = evaluate(scores, times, (pos, neg))
+    shared = evaluate(scores, times, one)
+    assert (per["correct"], per["wrong"]) == (3, 0) and (shared["correct"], shared["wrong"]) == (1, 0)
+
+
+def test_tolerance_lets_near_ties_answer_and_reports_their_loss():
+    times = np.array([[1.0, 1.03], [2.0, 1.0], [1.0, 2.0]])   # the first: pad 3% slower
+    scores = np.array([0.8, 0.5, -0.5])
+    assert pick_thresholds(scores, times, 0.0) == (math.inf, 0.0)     # strict: pad never answers
+    pos, neg = pick_thresholds(scores, times, 0.05)
+    assert (pos, neg) == (0.0, 0.0)
+    r = evaluate(scores, times, (pos, neg), tolerance=0.05)
+    assert (r["correct"], r["wrong"], r["unsure"]) == (3, 0, 0)
+    assert r["max_wrong_speedup"] == pytest.approx(1.03)              # the loss stays visible
+
+
+def test_leaf_agreement_silences_leaves_whose_problems_disagree():
+    from sklearn.tree import DecisionTreeRegressor
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [1.0], [1.0]])
+    y = np.array([1.0, 1.0, -0.2, -1.0, -1.0, -1.0])        # left leaf: mean > 0, one "orig" win
+    tree = DecisionTreeRegressor(max_depth=1).fit(X, y)
+    agree = leaf_values(tree, X.astype(np.float32), y, agreement=True)
+    plain = leaf_values(tree, X.astype(np.float32), y, agreement=False)
+    left, right = tree.apply(np.array([[0.0], [1.0]], dtype=np.float32))
+    assert plain[left] > 0 and agree[left] == 0.0
+    assert agree[right] == plain[right] == pytest.approx(-1.0)
+    # the rendered module is unsure in the disagreeing leaf, confident in the other
+    header = {"point": "p", "compute_capability": [9, 0], "shared_memory_per_block": 1}
+    src = render_module(tree, agree, ["x"], header, (0.0, 0.0), ("orig", "pad"))
+    ns: dict = {}
+    exec(compile(src, "m", "exec"), ns)
+    assert ns["decide"]({"x": 0}) is None and ns["decide"]({"x": 1}) == "orig"
+    src = render_module(tree, plain, ["x"], header, (0.0, 0.0), ("orig", "pad"))
+    exec(compile(src, "m", "exec"), ns)
+    assert ns["decide"]({"x": 0}) == "pad"
+
+
+def test_module_with_derived_features_answers_exactly_as_the_tree(tmp_path):
+    write_synthetic(tmp_path / "d.jsonl", 300, seed=4)
+    ds = read_datasets([tmp_path / "d.jsonl"])
+    p = build_problems(ds, derived=DERIVED["pad_mm"])
+    assert "copy_per_io" in p.features and len(p.features) == len(p.raw_features) + len(DERIVED["pad_mm"])
+    # a noisy target so the tree splits on many features, derived ones included
+    p.times[:, 1] *= np.exp(np.random.default_rng(0).normal(0, 0.3, len(p)))
+    parts = split(len(p), 0)
+    (m,) = fit_grid(p, parts, (10,), (2,), 0.02, 0, clip=1.5)
+    src = render_module(m.tree, m.values, p.features, ds.header, m.log_thresholds, p.choices,
+                        raw=p.raw_features, derived=p.derived)
+    (tmp_path / "m.py").write_text(src)
+    mod = load_module(tmp_path / "m.py")
+    assert set(mod.FEATURES) & {n for n, _ in p.derived}, "the tree should use a derived feature"
+    want = decisions(m.scores(p.X), m.log_thresholds)
+    names = {1: "pad", -1: "orig", 0: None}
+    rows = {r["problem"]: r for r in ds.rows if r["choice"] == "orig"}
+    for i, pid in enumerate(p.ids):
+        assert mod.decide(rows[pid]) == names[int(want[i])], pid
+
+
+def test_domain_restricts_learning_and_answers(tmp_path):
+    write_synthetic(tmp_path / "d.jsonl", 400, seed=5)
+    s = learn([tmp_path / "d.jsonl"], tmp_path / "out", depths=(3,), leaves=(3,), min_dim=200,
+              plot=False, min_problems=10)
+    assert s["domain"] == {"m": 200, "k": 200, "n": 200} and s["dropped"]["out_of_domain"] > 0
+    assert s["problems"] + s["dropped"]["out_of_domain"] == 400
+    mod = load_module(tmp_path / "out" / "pad_mm_h100.py")
+    assert mod.DOMAIN == {"m": 200, "k": 200, "n": 200}
+    rng = random.Random(1)
+    answered = 0
+    for _ in range(300):
+        ctx = synthetic_problem(rng)
+        got = mod.decide(ctx.features())
+        if min(ctx.m, ctx.k, ctx.n) < 200:
+            assert got is None
+        answered += got is not None
+    assert answered > 0
+    small = PadMMContext("mm", 100, 1000, 1000, "float16")
+    assert mod.decide(small.features()) is None
+
+
+@pytest.mark.skipif(not ARTIFACT.exists() or len(DATA) != 2, reason="shipped H100 module or data missing")
+def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data():
+    mod = load_module(ARTIFACT)
+    t = mod.TRAINING
+    ds = read_datasets(DATA)
+    p = build_problems(ds, min_reps=t["min_reps"], max_spread=t["max_spread"],
+                       derived=DERIVED["pad_mm"] if t["derived_features"] else (), min_dim=t["min_dim"])
+    parts = split(len(p), t["seed"])
+    (m,) = fit_grid(p, parts, (t["max_depth"],), (t["min_samples_leaf"],), t["tolerance"], t["seed"],
+                    clip=t["clip"], agreement=t["leaf_agreement"], per_choice=t["per_choice_thresholds"])
+    assert (mod.LOG_THRESHOLD_PAD, mod.LOG_THRESHOLD_ORIG) == m.log_thresholds
+    want = decisions(m.scores(p.X), m.log_thresholds)
+    names = {1: "pad", -1: "orig", 0: None}
+    rows = {r["problem"]: r for r in ds.rows if r["choice"] == "orig"}
+    got = [mod.decide(rows[pid]) for pid in p.ids]
+    assert got == [names[int(w)] for w in want]
+    assert sum(g is not None for g in got) > len(got) // 3
