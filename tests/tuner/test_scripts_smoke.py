@@ -96,6 +96,11 @@ def test_cold_warm_smoke_with_a_real_redis(tmp_path, redis_url):
     assert s["warm-remote"]["sources"] == ["cache"] and s["warm-remote"]["measured"] == [0]
     remote_stats = result["runs"]["warm-remote"][0]["cache_stats"]["remote"]
     assert remote_stats["hits"] == 1  # the answer came from Redis, not a local file
+    for mode, run in result["runs"].items():  # the first launch is split into its parts
+        r = run[0]
+        assert abs(r["decide_s"] + r["kernel_s"] - r["first_launch_s"]) < 1e-6
+        assert r["lookup_steady_s"] >= 0
+    assert "lookup ms" in proc.stdout
 
 
 def test_cold_warm_without_redis_skips_the_remote_column_with_a_note(tmp_path):
