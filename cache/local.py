@@ -13,12 +13,9 @@ import sqlite3
 import threading
 import time
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator
+from typing import Iterator
 
 from .keys import SCHEMA_VERSION
-
-if TYPE_CHECKING:
-    import sqlite_utils
 
 TABLE = f"entries_v{SCHEMA_VERSION}"
 BUSY_TIMEOUT_S = 30.0
@@ -33,14 +30,14 @@ class LocalStore:
             from tuner.settings import settings
             path = Path(settings.cache_dir) / "cache.db"
         self.path = Path(path)
-        self._db: "sqlite_utils.Database | None" = None
+        self._conn: sqlite3.Connection | None = None
         # One connection per store; the lock lets compile threads share it safely.
         self._lock = threading.RLock()
 
-    def _open(self) -> "sqlite_utils.Database":
-        if self._db is None:
-            import sqlite_utils  # deferred: it pulls in pandas, and `import tuner.cache` is cheap
-
+    def _open(self) -> sqlite3.Connection:
+        # Plain sqlite3 on the lookup path: sqlite-utils imports pandas (about 0.4 s), which
+        # a warm cache hit in a fresh process must not pay. Listing (rows) uses sqlite-utils.
+        if self._conn is None:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             # Autocommit: every write below is one statement, hence one short transaction that
             # takes the write lock up front, so the busy timeout applies (a read-then-write
@@ -48,28 +45,28 @@ class LocalStore:
             conn = sqlite3.connect(self.path, timeout=BUSY_TIMEOUT_S, check_same_thread=False,
                                    isolation_level=None)
             try:
-                self._db = self._init(sqlite_utils.Database(conn))
+                self._conn = self._init(conn)
             except BaseException:
                 conn.close()
                 raise
-        return self._db
+        return self._conn
 
     @staticmethod
-    def _init(db: "sqlite_utils.Database") -> "sqlite_utils.Database":
+    def _init(conn: sqlite3.Connection) -> sqlite3.Connection:
         # Processes that open a new file at the same moment race to switch it to WAL and create
         # the table; SQLite reports the loser "locked" without waiting, so it tries again.
         attempt = 0
         while True:
             try:
-                db.execute("PRAGMA journal_mode=WAL")
+                conn.execute("PRAGMA journal_mode=WAL")
                 # In WAL mode a power cut may lose the last few entries but never corrupts the
                 # file; a cache can afford that, and skipping the fsync per entry is much faster.
-                db.execute("PRAGMA synchronous=NORMAL")
-                db[TABLE].create({"digest": str, "namespace": str, "problem": str,
-                                  "created": float, "entry": str},
-                                 pk="digest", if_not_exists=True)
-                db[TABLE].create_index(["namespace"], if_not_exists=True)
-                return db
+                conn.execute("PRAGMA synchronous=NORMAL")
+                conn.execute(f"CREATE TABLE IF NOT EXISTS [{TABLE}] (digest TEXT PRIMARY KEY, "
+                             "namespace TEXT, problem TEXT, created FLOAT, entry TEXT)")
+                conn.execute(f"CREATE INDEX IF NOT EXISTS [idx_{TABLE}_namespace] "
+                             f"ON [{TABLE}] (namespace)")
+                return conn
             except sqlite3.OperationalError as e:
                 attempt += 1
                 if "locked" not in str(e) or attempt == 100:
@@ -90,15 +87,17 @@ class LocalStore:
 
     def _missing(self) -> bool:
         # Listing a cache that was never written must not create its file.
-        return self._db is None and not self.path.exists()
+        return self._conn is None and not self.path.exists()
 
     def rows(self, namespace: str | None = None) -> Iterator[dict]:
         """Every row (oldest first), optionally of one namespace."""
         if self._missing():
             return iter(())
         where, args = ("namespace = ?", [namespace]) if namespace else (None, None)
+        import sqlite_utils  # for listing only (it imports pandas)
         with self._lock:
-            rows = list(self._open()[TABLE].rows_where(where, args, order_by="created"))
+            db = sqlite_utils.Database(self._open())
+            rows = list(db[TABLE].rows_where(where, args, order_by="created"))
         return iter(rows)
 
     def count_by_namespace(self) -> dict[str, int]:
@@ -125,9 +124,9 @@ class LocalStore:
 
     def close(self) -> None:
         with self._lock:
-            if self._db is not None:
-                self._db.conn.close()
-                self._db = None
+            if self._conn is not None:
+                self._conn.close()
+                self._conn = None
 
     def _files(self) -> list[Path]:
         return [self.path, self.path.with_name(self.path.name + "-wal"),

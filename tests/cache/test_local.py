@@ -102,3 +102,25 @@ def test_corrupt_database_file_is_a_counted_miss_never_an_exception():
     cache.local.clear()
     cache.put(key(), {"v": 1})
     assert cache.get(key()) == {"v": 1}
+
+
+def test_cache_hit_in_fresh_process_imports_neither_sqlite_utils_nor_pandas(tmp_path):
+    # A warm hit is on the compile path of every process: importing pandas would add ~0.4 s.
+    import subprocess
+    import sys
+    code = (
+        "import sys\n"
+        "from tuner.cache import CacheKey, get_cache\n"
+        "key = CacheKey('ns', 'p', 'c', 'b')\n"
+        "c = get_cache()\n"
+        "if sys.argv[1] == 'put':\n"
+        "    c.put(key, {'x': 1})\n"
+        "else:\n"
+        "    assert c.get(key) == {'x': 1}, c.stats()\n"
+        "    heavy = [m for m in ('sqlite_utils', 'pandas') if m in sys.modules]\n"
+        "    assert not heavy, heavy\n"
+    )
+    env = {**__import__("os").environ, "TUNER_CACHE_DIR": str(tmp_path)}
+    for step in ("put", "get"):
+        out = subprocess.run([sys.executable, "-c", code, step], env=env, capture_output=True, text=True)
+        assert out.returncode == 0, out.stderr
