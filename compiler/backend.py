@@ -4,7 +4,7 @@ Capture: dynamo hands us an FX graph; AOTAutograd (with PyTorch's own decomposit
 splits it into forward/backward ATen graphs, each compiled by `compile_graph`. Modes:
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
-through tuner.engine on its first call. options: {"max_persistent_r": int,
+through tuner.engine on its first call. options: {"max_persistent_r": int (default 8192),
 "max_autotune": bool, "cudagraphs": bool}.
 """
 from __future__ import annotations

@@ -74,7 +74,7 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
     groups = sched.fuse()
     stats.fused_nodes = sched.fused_nodes
     autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
-    max_r = int(options.get("max_persistent_r", 1024))
+    max_r = int(options.get("max_persistent_r", 8192))
     ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": reinterpret,
           "ensure_layout": ensure_layout}
     steps, kernel_sources = [], []

@@ -76,7 +76,7 @@ COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 
 
 class TritonKernel:
-    def __init__(self, group, scheduler, max_persistent_r=1024, name="kernel"):
+    def __init__(self, group, scheduler, max_persistent_r=8192, name="kernel"):
         self.group = group
         self.sched = scheduler
         self.space = group.space()
@@ -516,7 +516,10 @@ class TritonKernel:
             rb = max(next_pow2(self.rnumel), 2)
             xb = max(1, min(next_pow2(self.xnumel), max(1, 4096 // rb), 64))
             tile = rb * xb
-            return {"XBLOCK": xb, "RBLOCK": rb, "num_warps": 8 if tile >= 4096 else (4 if tile >= 512 else 2),
+            # a whole row in registers up to 8192 (one read of the input, no reloads); 16 warps
+            # keep that at 16 values per thread
+            return {"XBLOCK": xb, "RBLOCK": rb,
+                    "num_warps": 16 if tile >= 8192 else (8 if tile >= 4096 else (4 if tile >= 512 else 2)),
                     "num_stages": 1}
         return {"XBLOCK": 1, "RBLOCK": 2048 if self.rnumel >= 2048 else next_pow2(self.rnumel),
                 "num_warps": 8, "num_stages": 1}

@@ -117,13 +117,109 @@ if INTERPRET:
 else:
     from triton.language.extra import libdevice
 
-    tanh, log1p, expm1, tan = libdevice.tanh, libdevice.log1p, libdevice.expm1, libdevice.tan
-    asin, acos, atan, sinh, cosh = libdevice.asin, libdevice.acos, libdevice.atan, libdevice.sinh, libdevice.cosh
-    asinh, acosh, atanh = libdevice.asinh, libdevice.acosh, libdevice.atanh
-    log10, round_even, trunc = libdevice.log10, libdevice.nearbyint, libdevice.trunc
-    pow, atan2, fmod, hypot, copysign = libdevice.pow, libdevice.atan2, libdevice.fmod, libdevice.hypot, libdevice.copysign
-    signbit, nextafter = libdevice.signbit, libdevice.nextafter
-    erfc, lgamma, erfinv = libdevice.erfc, libdevice.lgamma, libdevice.erfinv
+    # Each libdevice function is called through `libdevice.<name>` inside a jit function:
+    # Triton swaps that module for the target's implementation only when the call goes through
+    # the module (an alias such as `th.tanh = libdevice.tanh` compiles to the stub, which
+    # returns None).
+    @triton.jit
+    def tanh(x):
+        return libdevice.tanh(x)
+
+    @triton.jit
+    def log1p(x):
+        return libdevice.log1p(x)
+
+    @triton.jit
+    def expm1(x):
+        return libdevice.expm1(x)
+
+    @triton.jit
+    def tan(x):
+        return libdevice.tan(x)
+
+    @triton.jit
+    def asin(x):
+        return libdevice.asin(x)
+
+    @triton.jit
+    def acos(x):
+        return libdevice.acos(x)
+
+    @triton.jit
+    def atan(x):
+        return libdevice.atan(x)
+
+    @triton.jit
+    def sinh(x):
+        return libdevice.sinh(x)
+
+    @triton.jit
+    def cosh(x):
+        return libdevice.cosh(x)
+
+    @triton.jit
+    def asinh(x):
+        return libdevice.asinh(x)
+
+    @triton.jit
+    def acosh(x):
+        return libdevice.acosh(x)
+
+    @triton.jit
+    def atanh(x):
+        return libdevice.atanh(x)
+
+    @triton.jit
+    def log10(x):
+        return libdevice.log10(x)
+
+    @triton.jit
+    def round_even(x):
+        return libdevice.nearbyint(x)
+
+    @triton.jit
+    def trunc(x):
+        return libdevice.trunc(x)
+
+    @triton.jit
+    def signbit(x):
+        return libdevice.signbit(x)
+
+    @triton.jit
+    def erfc(x):
+        return libdevice.erfc(x)
+
+    @triton.jit
+    def lgamma(x):
+        return libdevice.lgamma(x)
+
+    @triton.jit
+    def erfinv(x):
+        return libdevice.erfinv(x)
+
+    @triton.jit
+    def pow(a, b):
+        return libdevice.pow(a, b)
+
+    @triton.jit
+    def atan2(a, b):
+        return libdevice.atan2(a, b)
+
+    @triton.jit
+    def fmod(a, b):
+        return libdevice.fmod(a, b)
+
+    @triton.jit
+    def hypot(a, b):
+        return libdevice.hypot(a, b)
+
+    @triton.jit
+    def copysign(a, b):
+        return libdevice.copysign(a, b)
+
+    @triton.jit
+    def nextafter(a, b):
+        return libdevice.nextafter(a, b)
 
     @triton.jit
     def assert_in_bounds(index, size, mask):

@@ -208,3 +208,22 @@ def test_direct_launch_path_respecializes_on_alignment():
     for a in (base[:4096], base[:4096].clone(), base[1:4097], base[3:4099]):
         torch.testing.assert_close(cf(a, b).float(), f(a, b).float(), atol=2e-2, rtol=2e-2)
     assert launch._FAST is not None    # the direct path was considered (True on Triton >= 3.3)
+
+
+@pytest.mark.gpu
+def test_gpu_libdevice_helpers():
+    # th.* helpers are libdevice calls on the GPU (the CPU suite runs their numpy twins):
+    # tanh-GELU (GPT-2) compiled the libdevice stub and failed before they went through jit.
+    x = torch.rand(1000, device="cuda") * 0.9 + 0.05
+    y = torch.randn(1000, device="cuda")
+
+    def f(a, b):
+        return (torch.tanh(b), torch.log1p(a), torch.expm1(b), torch.tan(a), torch.asin(a),
+                torch.acos(a), torch.atan(b), torch.sinh(b), torch.cosh(b), torch.asinh(b),
+                torch.atanh(a), torch.log10(a), torch.round(b * 3), torch.trunc(b * 3),
+                torch.erfc(b), torch.lgamma(a + 1), torch.erfinv(a), torch.pow(a, b),
+                torch.atan2(a, b), torch.fmod(b, a), torch.hypot(a, b), torch.copysign(a, b),
+                torch.remainder(b, a), torch.signbit(b), F.gelu(b, approximate="tanh"))
+    cf = torch.compile(f, backend="tuner")
+    for o, r in zip(cf(x, y), f(x, y)):
+        torch.testing.assert_close(o, r, atol=1e-4, rtol=1e-4)

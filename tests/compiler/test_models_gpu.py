@@ -125,7 +125,11 @@ def test_resnet50_bf16_channels_last_logits_match_eager():
 def test_vit_b16_bf16_logits_match_eager():
     if importlib.util.find_spec("torchvision") is not None:
         import torchvision
-        make = lambda: torchvision.models.vit_b_16(weights=None)  # noqa: E731
+        def make():
+            m = torchvision.models.vit_b_16(weights=None)
+            # torchvision zero-initializes the head: all-zero logits would compare as 0/0
+            torch.nn.init.normal_(m.heads.head.weight, std=0.02)
+            return m
     else:
         timm = pytest.importorskip("timm", reason="neither torchvision nor timm is installed")
         make = lambda: timm.create_model("vit_base_patch16_224", pretrained=False)  # noqa: E731
