@@ -162,9 +162,29 @@ class GraphLowering(torch.fx.Interpreter):
 
     def output(self, target, args, kwargs):
         outs = args[0]
-        self.outputs = [self.realize(o) if isinstance(o, ir.TensorValue) else o
-                        for o in (outs if isinstance(outs, (list, tuple)) else [outs])]
+        fx_outs = self.current.args[0] if self.current is not None else None
+        fx_outs = fx_outs if isinstance(fx_outs, (list, tuple)) else [fx_outs]
+        outs = outs if isinstance(outs, (list, tuple)) else [outs]
+        self.outputs = []
+        for i, o in enumerate(outs):
+            if isinstance(o, ir.TensorValue):
+                fo = fx_outs[i] if i < len(fx_outs) else None
+                val = fo.meta.get("val") if isinstance(fo, torch.fx.Node) else None
+                o = self.realize_as(o, tuple(val.stride()) if isinstance(val, torch.Tensor) else None)
+            self.outputs.append(o)
         return self.outputs
+
+    def realize_as(self, value, stride):
+        """An output in the strides its FX meta value promises. AOTAutograd hands a forward
+        output saved for backward (e.g. a permuted weight) to the backward graph, which was
+        traced, and so lowered, with those strides: a contiguous copy would be read wrongly."""
+        if stride is None or not _dense(value.size, stride):
+            return self.realize(value)
+        if isinstance(value, ir.View) and _same_layout(value.size, value.stride, stride):
+            return value
+        buf = self.new_buffer(value.dtype, value.device, value.size, stride)
+        self.add_node(ir.Pointwise(self.node_name(), buf, tuple(value.size), value.loader()))
+        return ir.View(buf, buf.size, buf.stride, 0)
 
     def lower(self):
         lowering.set_graph(self)
@@ -173,6 +193,22 @@ class GraphLowering(torch.fx.Interpreter):
         finally:
             lowering.set_graph(None)
         return self
+
+
+def _same_layout(size, a, b):
+    return len(a) == len(b) and all(s <= 1 or x == y for s, x, y in zip(size, a, b))
+
+
+def _dense(size, stride):
+    """Strides of a non-overlapping, gap-free layout (some permutation of contiguous)."""
+    if len(size) != len(stride) or any(s == 0 for s in size):
+        return False
+    acc = 1
+    for st, sz in sorted((st, sz) for sz, st in zip(size, stride) if sz > 1):
+        if st != acc:
+            return False
+        acc *= sz
+    return True
 
 
 __all__ = ["GraphLowering", "ops"]

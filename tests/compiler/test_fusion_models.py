@@ -227,3 +227,16 @@ def test_gpu_libdevice_helpers():
     cf = torch.compile(f, backend="tuner")
     for o, r in zip(cf(x, y), f(x, y)):
         torch.testing.assert_close(o, r, atol=1e-4, rtol=1e-4)
+
+
+def test_saved_permuted_output_keeps_its_strides():
+    # Under autocast the forward saves permute(weight.to(bf16)) for backward, which was traced
+    # with the permuted strides; a contiguous copy made every input gradient wrong (GPT-2 AMP).
+    torch.manual_seed(0)
+    fc = torch.nn.Linear(4, 3)
+    fn = lambda x: fc(x).float().sum()  # noqa: E731
+    x = torch.randn(6, 4, requires_grad=True)
+    with torch.autocast("cpu", dtype=torch.bfloat16):
+        ref, = torch.autograd.grad(fn(x), [x])
+        out, = torch.autograd.grad(torch.compile(fn, backend="tuner")(x), [x])
+    torch.testing.assert_close(out, ref, atol=2e-2, rtol=2e-2)
