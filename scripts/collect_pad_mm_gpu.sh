@@ -33,15 +33,8 @@ OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG="$OUTDIR/log.txt"
 exec > >(tee -a "$LOG") 2>&1
 
-# Run this checkout's code whatever tuner wheel is installed: lay the folders out as the
-# installed package does (tuner/, tuner/cache, tuner/heuristics, ...) in a temp dir.
-SRC=$(mktemp -d)
-cp -r tuner "$SRC/tuner"
-for d in cache compiler heuristics datagen; do cp -r "$d" "$SRC/tuner/$d"; done
-export PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}"
-# run from the copy: `python3 -m` puts the current folder first on sys.path, and the
-# checkout's own tuner/ folder (without cache/, heuristics/ mapped in) would shadow it
-cd "$SRC"
+# Run this checkout's code whatever tuner wheel is installed: `python3 -m` puts the checkout
+# root first on sys.path, and tuner/__init__.py maps the sibling folders into the package.
 TUNER="python3 -m tuner.cli"
 
 GPU=$(python3 - <<PY
