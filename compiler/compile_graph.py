@@ -97,14 +97,18 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
         kind = "scatter" if grp.kind == "scatter" else ("reduction" if k.reduction else "pointwise")
         if kind == "reduction":
             kind = "persistent_reduction" if k.persistent else "reduction"
-        ns[kname] = Launcher(mod.kernel, src, kind, k.xnumel, k.default_config(),
-                             k.candidate_configs() if autotune else [], outs,
-                             autotune and kind != "scatter")
+        if k.tile:
+            kind = "pointwise_tiled"
+        ns[kname] = Launcher(mod.kernel, src, kind, k.tile[1] if k.tile else k.xnumel,
+                             k.default_config(), k.candidate_configs() if autotune else [], outs,
+                             autotune and kind != "scatter", ynumel=k.tile[0] if k.tile else None,
+                             space=k.config_space() if autotune else None)
         stored = [n for n in arg_names if k.arg_kind[n] != "in"]
         steps.append(("kernel", grp, kname, arg_names, stored))
         kernel_sources.append(f"# {kname}: {kind} over {k.space}, nodes {[n.name for n in grp.nodes]}\n" + src)
         stats.kernels += 1
         stats.kernel_names.append(kname)
+        stats.kernel_kinds.append(kind)
     wrapper = WrapperCodegen(g, sched, steps).generate()
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])

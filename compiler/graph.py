@@ -69,12 +69,53 @@ class GraphLowering(torch.fx.Interpreter):
         self.nodes.append(node)
         self.node_by_name[node.name] = node
 
-    def realize(self, value, force=False):
+    def realize(self, value, force=False, stride=None):
         if isinstance(value, ir.View) and not force:
             return value
-        buf = self.new_buffer(value.dtype, value.device, value.size)
-        self.add_node(ir.Pointwise(self.node_name(), buf, tuple(value.size), value.loader()))
+        if stride is None:
+            stride = self.layout_for(value)
+        buf = self.new_buffer(value.dtype, value.device, value.size, stride)
+        self.add_node(ir.pointwise_in_memory_order(self.node_name(), buf, value.size, value.loader()))
         return ir.View(buf, buf.size, buf.stride, 0)
+
+    def layout_for(self, value):
+        """Strides for a realized pointwise value: those its lowering asked for, else the memory
+        order of its main input (the largest input read densely, the first on a tie), as eager's
+        TensorIterator gives a pointwise op on channels-last inputs a channels-last output."""
+        size = tuple(value.size)
+        hint = getattr(value, "stride_hint", None)
+        if hint is not None:
+            return tuple(hint)
+        if isinstance(value, ir.View):
+            if _dense(size, value.stride):
+                return _dense_strides(size, value.stride)
+            return None
+        big = [i for i, s in enumerate(size) if s > 1]
+        if len(big) < 2:
+            return None
+        from .ops import Recorder, use
+        idx = [S.sym(f"d{i}") for i in range(len(size))]
+        rec = Recorder()
+        try:
+            with use(rec):
+                value.loader()(idx)
+        except Exception:   # a loader that cannot run symbolically: keep the default layout
+            return None
+        best = None
+        for name, index in rec.reads:
+            buf = self.buffers.get(name)
+            if buf is None:
+                continue
+            coeffs = [S.approx_stride(index, idx[i]) for i in range(len(size))]
+            if any(c is None for c in coeffs):
+                continue
+            if not _dense(size, tuple(coeffs)):
+                continue
+            if best is None or buf.numel > best[0]:
+                best = (buf.numel, coeffs)
+        if best is None:
+            return None
+        return _dense_strides(size, best[1])
 
     def write_into(self, dst: ir.View, value_loader):
         """dst[...] = value (in place): the buffer keeps its name, readers see the new data."""
@@ -182,9 +223,7 @@ class GraphLowering(torch.fx.Interpreter):
             return self.realize(value)
         if isinstance(value, ir.View) and _same_layout(value.size, value.stride, stride):
             return value
-        buf = self.new_buffer(value.dtype, value.device, value.size, stride)
-        self.add_node(ir.Pointwise(self.node_name(), buf, tuple(value.size), value.loader()))
-        return ir.View(buf, buf.size, buf.stride, 0)
+        return self.realize(value, force=True, stride=tuple(stride))
 
     def lower(self):
         lowering.set_graph(self)
@@ -197,6 +236,15 @@ class GraphLowering(torch.fx.Interpreter):
 
 def _same_layout(size, a, b):
     return len(a) == len(b) and all(s <= 1 or x == y for s, x, y in zip(size, a, b))
+
+
+def _dense_strides(size, order_stride):
+    """Dense strides for `size` in the memory order of `order_stride` (size-1 dims included)."""
+    strides, acc = [0] * len(size), 1
+    for i in reversed(ir.memory_order(size, order_stride)):
+        strides[i] = acc
+        acc *= max(size[i], 1)
+    return tuple(strides)
 
 
 def _dense(size, stride):

@@ -3,7 +3,9 @@
 Storage: `Buffer` (name, dtype, device, size, stride; ints). A graph input is an
 `InputBuffer`; everything the compiled graph computes is written by a node:
 
-- `Pointwise`  ranges, inner_fn(index) -> value, stored contiguously into its buffer;
+- `Pointwise`  ranges, inner_fn(index) -> value, stored into its buffer; the ranges run in the
+               buffer's memory order (outermost first), so the store is contiguous along the flat
+               loop index even for a channels-last or otherwise permuted dense buffer;
 - `Reduction`  ranges x reduction_ranges, inner_fn(index, rindex) -> value, reduction_type;
 - `Scatter`    writes value_fn(index) at index_fn(index) into an existing buffer (mutation:
                copy_ into inputs, index_put, scatter), optionally accumulating atomically;
@@ -96,9 +98,33 @@ class Lazy(TensorValue):
     dtype: torch.dtype
     device: torch.device
     inner_fn: Callable
+    stride_hint: tuple | None = None   # layout asked for (clone/_to_copy memory_format)
 
     def loader(self):
         return self.inner_fn
+
+
+def memory_order(size, stride):
+    """Dims of a layout from outermost to innermost (ties keep the logical order)."""
+    return sorted(range(len(size)), key=lambda i: (-stride[i], i))
+
+
+def pointwise_in_memory_order(name, buffer, size, loader):
+    """A Pointwise node writing loader(index) into `buffer` (of logical `size`), iterating in
+    the buffer's memory order: for a permuted dense buffer (channels-last) the loop runs over
+    the permuted sizes, so the store (and loads of inputs in the same layout) are contiguous."""
+    size = tuple(size)
+    perm = memory_order(size, buffer.stride)
+    if perm == list(range(len(size))):
+        return Pointwise(name, buffer, size, loader)
+    inv = [0] * len(perm)
+    for j, p in enumerate(perm):
+        inv[p] = j
+
+    def inner(it):
+        return loader([it[inv[i]] for i in range(len(size))])
+    return Pointwise(name, buffer, tuple(size[p] for p in perm), inner,
+                     iter_stride=tuple(buffer.stride[p] for p in perm))
 
 
 class Node:
@@ -128,6 +154,7 @@ class Pointwise(Node):
     buffer: Buffer
     ranges: tuple
     inner_fn: Callable
+    iter_stride: tuple | None = None   # buffer strides in `ranges` order (None: buffer.stride)
     kind = "pointwise"
 
     def __post_init__(self):
@@ -141,7 +168,7 @@ class Pointwise(Node):
         return self.inner_fn(index)
 
     def store_index(self, index):
-        return S.linear(index, self.buffer.stride, self.buffer.offset)
+        return S.linear(index, self.iter_stride or self.buffer.stride, self.buffer.offset)
 
     @property
     def numel(self):
@@ -248,5 +275,5 @@ def flatten(x):
     return _flatten(x)
 
 
-__all__ = ["Buffer", "InputBuffer", "View", "Lazy", "Pointwise", "Reduction", "Scatter",
+__all__ = ["memory_order", "pointwise_in_memory_order", "Buffer", "InputBuffer", "View", "Lazy", "Pointwise", "Reduction", "Scatter",
            "Extern", "TensorValue", "sympy", "field", "flatten"]

@@ -3,6 +3,7 @@
     import tuner.compiler.stats as stats
     s = stats.last()          # the most recent graph compiled (forward or backward)
     s.kernels                 # Triton kernels generated for that graph
+    s.kernel_kinds            # their kinds, e.g. ["pointwise_tiled", "persistent_reduction"]
     s.fused_nodes             # fusions performed by the scheduler
     s.nodes                   # IR nodes before fusion (pointwise/reduction/scatter/extern)
     s.externs                 # {op name: count} ATen calls (mm, convolution, fallbacks)
@@ -26,6 +27,8 @@ class GraphStats:
     fallbacks: collections.Counter = field(default_factory=collections.Counter)
     lowered: collections.Counter = field(default_factory=collections.Counter)
     kernel_names: list = field(default_factory=list)
+    kernel_kinds: list = field(default_factory=list)   # per kernel: "pointwise", "pointwise_tiled",
+                                                       # "reduction", "persistent_reduction", "scatter"
 
     def count_extern(self, op):
         self.externs[_name(op)] += 1

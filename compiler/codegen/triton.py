@@ -1,6 +1,11 @@
 """Triton source for one fused group.
 
-Pointwise groups: a 1-D kernel over x = program_id * XBLOCK + arange(XBLOCK).
+Pointwise groups: a 1-D kernel over x = program_id * XBLOCK + arange(XBLOCK), or, when an input
+is read transposed relative to the store (a transpose, a layout change such as
+channels-last <-> contiguous), a 2-D tiled kernel: the flat index splits as x = y * XN + xx with
+a [YBLOCK, XBLOCK] tile, y running along the dim the transposed input is contiguous in and xx
+along the store's contiguous suffix, so both loads and stores are coalesced (Triton moves the
+tile between the two register layouts through shared memory).
 Reduction groups over (X, R): a [XBLOCK, RBLOCK] tile; persistent (one block covers R, all
 values stay in registers) when R is small, otherwise one loop over R per phase (a node
 that needs a reduction result computed in the same kernel goes in a later loop). Row-wise
@@ -8,7 +13,7 @@ epilogue nodes run after the last loop. A buffer produced in the kernel and read
 being computed is taken from registers (or recomputed from its inner function in a later loop);
 it is stored only if someone outside the kernel reads it.
 
-Tunables: XBLOCK (+ RBLOCK) as constexprs, num_warps and num_stages at launch.
+Tunables: XBLOCK (+ RBLOCK, or YBLOCK for tiles) as constexprs, num_warps and num_stages at launch.
 """
 from __future__ import annotations
 
@@ -19,6 +24,8 @@ import torch
 from .. import sym as S
 from ..ops import use
 from ..scheduler import R, X, accesses, is_rowwise, node_index
+
+Y, XX = S.sym("y"), S.sym("xx")
 
 TL = {torch.float32: "tl.float32", torch.float16: "tl.float16", torch.bfloat16: "tl.bfloat16",
       torch.float64: "tl.float64", torch.int64: "tl.int64", torch.int32: "tl.int32",
@@ -106,6 +113,10 @@ class TritonKernel:
         self.int64 = self._needs_int64()
         from ..scheduler import bounds
         self.bounds = bounds(self.space)
+        # (YN, XN) for a 2-D tiled pointwise kernel, None for 1-D
+        self.tile = None if (self.reduction or self.scatter) else self._tiling()
+        if self.tile:
+            self.bounds = dict(self.bounds, y=self.tile[0] - 1, xx=self.tile[1] - 1)
 
     # -- helpers ---------------------------------------------------------------------
     def _needs_int64(self):
@@ -118,6 +129,56 @@ class TritonKernel:
                 if b is not None and sum((s - 1) * abs(st) for s, st in zip(b.size, b.stride)) + b.offset >= limit:
                     return True
         return False
+
+    def _tiling(self):
+        """(YN, XN) when some input is read contiguously along a dim other than the one the
+        store is contiguous along (the last of the node's loop dims): the split puts that dim
+        last in y. The heaviest such input decides; None keeps the 1-D kernel."""
+        best = None
+        for n in self.group.nodes:
+            if n.kind != "pointwise":
+                continue
+            ranges, syms = n.ranges, n.symbols()
+            big = [i for i, s in enumerate(ranges) if s > 1]
+            if len(big) < 2:
+                continue
+            last = big[-1]
+            if n.buffer.name not in self.internal and \
+                    S.approx_stride(n.store_index(syms), syms[last]) != 1:
+                continue
+            for name, index in n.read_index:
+                if name in self.produced:
+                    continue
+                strides = [S.approx_stride(index, v) for v in syms]
+                if strides[last] in (0, 1, None):
+                    continue
+                ds = [i for i in big if i != last and strides[i] == 1]
+                if not ds:
+                    continue
+                yn = 1
+                for sz in ranges[:ds[-1] + 1]:
+                    yn *= sz
+                buf = self.sched.graph.buffers[name]
+                w = buf.numel * buf.dtype.itemsize
+                if best is None or w > best[0]:
+                    best = (w, yn, self.xnumel // yn)
+        return None if best is None else (best[1], best[2])
+
+    def _node_idx(self, node):
+        """The node's loop indices in the kernel's variables."""
+        if not self.tile or node.kind != "pointwise":
+            return node_index(node, self.space)
+        from ..scheduler import split_prefix
+        split = split_prefix(node.ranges, self.tile[0])
+        if split is None:   # loop dims that do not split at the tile boundary: via the flat index
+            return S.unflatten(Y * self.tile[1] + XX, node.ranges)
+        return S.unflatten(Y, split[0]) + S.unflatten(XX, split[1])
+
+    def _full_block(self, names):
+        """Whether an index over these names already has the block's shape."""
+        if self.tile:
+            return {"y", "xx"} <= names
+        return bool({"x", "r"} & names)
 
     def _outer(self):
         inner = outer = 0
@@ -192,7 +253,7 @@ class TritonKernel:
                 any(n.startswith("t") for n in S.free_names(index)):
             idx = f"tl.broadcast_to({idx}, [XBLOCK, RBLOCK])"
         mask = self._mask_for(index)
-        if mask is not None and not ({"x", "r"} & S.free_names(index)):
+        if mask is not None and not self._full_block(S.free_names(index)):
             # An index free of the loop variables (a constant, or an indirect scalar) gives a
             # scalar pointer, and Triton refuses a block mask on a scalar pointer: give the
             # pointer the block's shape (the mask then broadcasts against it).
@@ -306,16 +367,20 @@ class TritonKernel:
 
     # -- nodes -----------------------------------------------------------------------
     def node_value(self, node):
-        idx = node_index(node, self.space)
+        idx = self._node_idx(node)
         return node.run_body(idx)
 
     def store(self, node, value):
         buf = node.buffer
-        _, store_index = accesses(node, self.space)
+        if self.tile:
+            store_index = S.with_bounds(node.store_index(self._node_idx(node)), self.bounds)
+        else:
+            _, store_index = accesses(node, self.space)
         ptr = self.arg(buf.name, "out")
         mask = self._mask_for(store_index) or "xmask"
         idx = S.texpr(store_index)
-        if "x" not in S.free_names(store_index):
+        names = S.free_names(store_index)
+        if (not {"y", "xx"} <= names) if self.tile else ("x" not in names):
             idx = f"{idx} + 0 * x"   # a single element: give the pointer the block's shape
         self.emit(f"tl.store({ptr} + {idx}, {value}.to({TL[buf.dtype]}), {mask})")
 
@@ -338,7 +403,17 @@ class TritonKernel:
         self.emit(f"xmask = x < {self.xnumel}")
 
     def _pointwise(self):
-        self._header_x("")
+        if self.tile:
+            yn, xn = self.tile
+            pid = "tl.program_id(0).to(tl.int64)" if self.int64 else "tl.program_id(0)"
+            self.emit(f"pid = {pid}")
+            self.emit(f"xtiles = ({xn} + XBLOCK - 1) // XBLOCK")
+            self.emit("xx = (pid % xtiles) * XBLOCK + tl.arange(0, XBLOCK)[None, :]")
+            self.emit("y = (pid // xtiles) * YBLOCK + tl.arange(0, YBLOCK)[:, None]")
+            self.emit(f"xmask = (xx < {xn}) & (y < {yn})")
+            self.emit(f"x = y * {xn} + xx")
+        else:
+            self._header_x("")
         for n in self.group.nodes:
             if n.buffer.name in self.internal:
                 continue
@@ -492,13 +567,22 @@ class TritonKernel:
 
     def _render(self):
         params = list(self.args.values())
-        consts = ["XBLOCK: tl.constexpr"] + (["RBLOCK: tl.constexpr"] if self.reduction else [])
+        consts = ["XBLOCK: tl.constexpr"] + (["RBLOCK: tl.constexpr"] if self.reduction else []) + \
+            (["YBLOCK: tl.constexpr"] if self.tile else [])
         deco = "@triton.jit(debug=True)" if self.indirect and not _interpret() else "@triton.jit"
         head = [deco, f"def {self.name}({', '.join(params + consts)}):"]
         return "\n".join(head + self.lines) + "\n"
 
     # -- tunables --------------------------------------------------------------------
     def default_config(self):
+        if self.tile:
+            yn, xn = self.tile
+            xb = max(1, min(64, next_pow2(xn)))
+            yb = max(1, min(next_pow2(yn), 64 if xb >= 32 else max(64, 2048 // xb), 1024))
+            tile = xb * yb
+            return {"XBLOCK": xb, "YBLOCK": yb,
+                    "num_warps": 8 if tile >= 8192 else (4 if tile >= 1024 else (2 if tile >= 256 else 1)),
+                    "num_stages": 1}
         if not self.reduction:
             xb = min(1024, next_pow2(self.xnumel))
             return {"XBLOCK": max(xb, 16), "num_warps": 4 if xb >= 256 else 1, "num_stages": 1}
@@ -524,8 +608,32 @@ class TritonKernel:
         return {"XBLOCK": 1, "RBLOCK": 2048 if self.rnumel >= 2048 else next_pow2(self.rnumel),
                 "num_warps": 8, "num_stages": 1}
 
+    def config_space(self):
+        """The ConfigSpace max-autotune searches around the candidates (tiled kernels: XBLOCK x
+        YBLOCK; None elsewhere: the candidate list is the space)."""
+        if not self.tile:
+            return None
+        try:
+            from tuner.space import ConfigSpace
+        except Exception:
+            return None
+        yn, xn = self.tile
+        return ConfigSpace.pointwise([xn, yn], max_block_numel=8192)
+
     def candidate_configs(self):
         out = []
+        if self.tile:
+            yn, xn = self.tile
+            for xb in (16, 32, 64, 128):
+                for yb in (16, 32, 64, 128):
+                    xb2, yb2 = min(xb, next_pow2(xn)), min(yb, next_pow2(yn))
+                    if xb2 * yb2 > 8192:
+                        continue
+                    for nw in (2, 4, 8):
+                        c = {"XBLOCK": xb2, "YBLOCK": yb2, "num_warps": nw, "num_stages": 1}
+                        if c not in out:
+                            out.append(c)
+            return out or [self.default_config()]
         if not self.reduction:
             for xb in (128, 256, 512, 1024, 2048, 4096):
                 for nw in (2, 4, 8):

@@ -186,12 +186,29 @@ def _to_copy(x, dtype=None, layout=None, device=None, pin_memory=None, non_block
     if device is not None and torch.device(device) != x.device:
         return fallback(aten._to_copy.default, (x,), dict(dtype=dtype, device=device))
     dtype = dtype or x.dtype
-    return make_pointwise(lambda v: v, [x], dtype, dtype)
+    return _with_format(make_pointwise(lambda v: v, [x], dtype, dtype), memory_format)
 
 
 @register(aten.clone, aten.lift_fresh_copy)
 def _clone(x, memory_format=None):
-    return make_pointwise(lambda v: v, [x], x.dtype, x.dtype)
+    return _with_format(make_pointwise(lambda v: v, [x], x.dtype, x.dtype), memory_format)
+
+
+def _with_format(lazy, memory_format):
+    """An explicit memory format fixes the layout of the copy when it is realized (.contiguous()
+    of a permuted tensor must come out contiguous, not in its input's order)."""
+    from .. import sym as S
+    size = tuple(lazy.size)
+    if memory_format == torch.contiguous_format:
+        lazy.stride_hint = S.contiguous_strides(size)
+    elif memory_format in (torch.channels_last, torch.channels_last_3d) and len(size) in (4, 5):
+        order = [0] + list(range(2, len(size))) + [1]     # N, spatial..., C innermost
+        strides, acc = [0] * len(size), 1
+        for i in reversed(order):
+            strides[i] = acc
+            acc *= max(size[i], 1)
+        lazy.stride_hint = tuple(strides)
+    return lazy
 
 
 @register(aten.alias.default, aten.detach.default, prims.view_of)

@@ -35,11 +35,14 @@ _FAST = None
 
 
 class Launcher:
-    def __init__(self, fn, source, kind, xnumel, default, candidates, out_args, autotune):
+    def __init__(self, fn, source, kind, xnumel, default, candidates, out_args, autotune,
+                 ynumel=None, space=None):
         self.fn = fn
         self.source = source
         self.kind = kind
         self.xnumel = xnumel
+        self.ynumel = ynumel         # tiled pointwise kernels: the y extent (grid = x tiles * y tiles)
+        self.space = space           # ConfigSpace for the search (None: the candidate list)
         self.config = None if autotune else dict(default)
         self.default = dict(default)
         self.candidates = candidates
@@ -67,7 +70,7 @@ class Launcher:
         if _FAST and k is not None and hasattr(k, "packed_metadata") and self._hooks_unset():
             from triton.runtime.driver import driver
             self._compiled[tuple(a.data_ptr() & 15 == 0 for a in args)] = k
-            self._grid = (triton.cdiv(self.xnumel, self.config["XBLOCK"]),)
+            self._grid = self.grid(self.config)
             self._consts = tuple(self.config[n] for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
             self._stream_of = driver.active.get_current_stream
@@ -78,13 +81,18 @@ class Launcher:
         from triton import knobs
         return knobs.runtime.launch_enter_hook is None and knobs.runtime.launch_exit_hook is None
 
+    def grid(self, cfg):
+        n = triton.cdiv(self.xnumel, cfg["XBLOCK"])
+        if self.ynumel is not None:
+            n *= triton.cdiv(self.ynumel, cfg["YBLOCK"])
+        return (n,)
+
     def _launch(self, cfg, args):
-        grid = (triton.cdiv(self.xnumel, cfg["XBLOCK"]),)
-        return self.fn[grid](*args, **cfg)
+        return self.fn[self.grid(cfg)](*args, **cfg)
 
     def problem(self):
         h = hashlib.sha256(self.source.encode()).hexdigest()[:24]
-        return f"{h}:{self.xnumel}"
+        return f"{h}:{self.xnumel}" + (f"x{self.ynumel}" if self.ynumel is not None else "")
 
     def _tune(self, args):
         try:
@@ -114,8 +122,11 @@ class Launcher:
                 log.debug("config %s failed: %s", launch, e)
                 return float("inf")
 
-        d = decide(f"triton.{self.kind}", self.problem(), configs, measure,
-                   features={"xnumel": self.xnumel, "kind": self.kind})
+        features = {"xnumel": self.xnumel, "kind": self.kind}
+        if self.ynumel is not None:
+            features["ynumel"] = self.ynumel
+        d = decide(f"triton.{self.kind}", self.problem(), configs, measure, space=self.space,
+                   features=features)
         self.decision = d
         c = d.choice
         return dict(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages)

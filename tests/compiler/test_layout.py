@@ -1,0 +1,179 @@
+"""Layouts: pointwise outputs follow their main input's memory order (channels-last stays
+channels-last, as in eager), and transposed accesses get 2-D tiled kernels."""
+import copy
+import re
+
+import pytest
+import torch
+
+import tuner.compiler.stats as stats
+from helpers import compile_and_check
+
+CL = torch.channels_last
+
+
+def _same_strides(out, ref):
+    """Strides equal on every dim of size > 1 (a size-1 dim's stride is arbitrary)."""
+    assert out.shape == ref.shape
+    for n, a, b in zip(out.shape, out.stride(), ref.stride()):
+        if n > 1:
+            assert a == b, (out.stride(), ref.stride())
+
+
+def _allocations(source):
+    """(size, stride) of every buffer the wrapper allocates."""
+    return [(eval(m.group(1)), eval(m.group(2)))
+            for m in re.finditer(r"empty_strided\((\([^)]*\)), (\([^)]*\))", source)]
+
+
+def _conv_bn_relu(c_in, c):
+    return [torch.nn.Conv2d(c_in, c, 3, padding=1), torch.nn.BatchNorm2d(c), torch.nn.ReLU()]
+
+
+def _cl_net():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(*_conv_bn_relu(3, 8), *_conv_bn_relu(8, 8))
+    for mod in m.modules():   # non-trivial running statistics for eval-mode batch norm
+        if isinstance(mod, torch.nn.BatchNorm2d):
+            mod.running_mean.uniform_(-0.5, 0.5)
+            mod.running_var.uniform_(0.5, 2.0)
+    return m.to(memory_format=CL)
+
+
+def test_channels_last_conv_bn_relu_chain_keeps_channels_last():
+    m = _cl_net().eval()
+    x = torch.randn(2, 3, 9, 11).to(memory_format=CL)
+    stats.reset()
+    with torch.no_grad():
+        out = torch.compile(m, backend="tuner")(x)
+        ref = m(x)
+    torch.testing.assert_close(out, ref, atol=1e-4, rtol=1e-4)
+    _same_strides(out, ref)
+    s = stats.last()
+    # The batch norm + relu between the convolutions is written channels-last (what the next
+    # conv reads without a layout change), by a 1-D kernel whose loads and store are contiguous.
+    allocs = [a for a in _allocations(s.source) if len(a[0]) == 4]
+    assert allocs and all(st == torch.empty(sz).to(memory_format=CL).stride() for sz, st in allocs), allocs
+    assert s.kernel_kinds == ["pointwise", "pointwise"]
+    assert "in_ptr0 + x," in s.source
+
+
+def test_pointwise_output_follows_largest_dense_input():
+    # The main input is the largest one read densely: a per-channel bias (broadcast) does not
+    # decide; a channels-last activation does, even as the second operand.
+    x = torch.randn(2, 5, 3, 7).to(memory_format=CL)
+    b = torch.randn(5, 1, 1)
+    big = torch.randn(2, 5, 3, 7)
+
+    def f(b, x, big):
+        y = (b + x).relu()
+        return torch.mm(y.flatten(1).t(), y.flatten(1)), (big.sin() + x).sum()
+
+    s = compile_and_check(f, b, x, big)
+    # y feeds the mm extern, so it is a buffer: computed channels-last, like x
+    allocs = [a for a in _allocations(s.source) if len(a[0]) == 4]
+    assert allocs == [((2, 5, 3, 7), x.stride())], allocs
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
+def test_transpose_add_is_a_tiled_kernel(dtype):
+    x = torch.randn(67, 70).to(dtype)
+    y = torch.randn(70, 67).to(dtype)
+    for f in (lambda x, y: x.t() + y, lambda x, y: y + x.t()):
+        ref = f(x, y)
+        s = compile_and_check(f, x, y, dtype=dtype)
+        out = torch.compile(f, backend="tuner")(x, y)
+        _same_strides(out, ref)
+        assert s.kernel_kinds == ["pointwise_tiled"]
+        assert "YBLOCK: tl.constexpr" in s.source and "XBLOCK: tl.constexpr" in s.source
+
+
+def test_permute_contiguous_is_a_tiled_kernel_odd_sizes():
+    x = torch.randn(2, 37, 5, 9)      # 90 x 37 tiles of 64 x 64: partial tiles on both axes
+    f = lambda x: x.permute(0, 2, 3, 1).contiguous()  # noqa: E731
+    s = compile_and_check(f, x)
+    assert s.kernel_kinds == ["pointwise_tiled"]
+    out = torch.compile(f, backend="tuner")(x)
+    assert out.is_contiguous()
+    # and back: channels-last storage to a contiguous NCHW copy, fused with a pointwise op
+    xc = torch.randn(3, 11, 6, 5).to(memory_format=CL)
+    g = lambda x: x.contiguous() * 2 + 1  # noqa: E731
+    s = compile_and_check(g, xc)
+    assert s.kernel_kinds == ["pointwise_tiled"]
+    assert torch.compile(g, backend="tuner")(xc).is_contiguous()
+
+
+def test_tiled_kernel_tunables_and_every_config_correct():
+    # The tiled kernel exposes XBLOCK and YBLOCK: its candidates (max-autotune) and a
+    # ConfigSpace over both; small and lopsided tiles give the same values (masks, grid).
+    from tuner.compiler.codegen.triton import TritonKernel
+    from tuner.compiler.compile_graph import compile_graph  # noqa: F401
+    from tuner.compiler.graph import GraphLowering
+    from tuner.compiler.scheduler import Scheduler
+    from tuner.compiler.runtime.launch import Launcher
+    from tuner.compiler.compile_graph import KERNEL_PRELUDE, load_source
+
+    x = torch.randn(13, 21)
+    gm = torch.fx.symbolic_trace(lambda x: torch.ops.aten.mul.Tensor(torch.ops.aten.t.default(x), 3.0))
+    for node in gm.graph.nodes:   # an output FX promises contiguous: x is read transposed
+        if node.target is torch.ops.aten.mul.Tensor:
+            node.meta["val"] = torch.empty(21, 13)
+    g = GraphLowering(gm, [x], stats.new()).lower()
+    sched = Scheduler(g)
+    grp, = sched.fuse()
+    k = TritonKernel(grp, sched)
+    src = k.codegen()
+    assert k.tile == (21, 13)     # (YN, XN)
+    assert set(k.default_config()) == {"XBLOCK", "YBLOCK", "num_warps", "num_stages"}
+    cands = k.candidate_configs()
+    assert len({(c["XBLOCK"], c["YBLOCK"]) for c in cands}) > 1
+    space = k.config_space()
+    assert {"XBLOCK", "YBLOCK"} <= set(space.tunable_fields)
+    mod = load_source(KERNEL_PRELUDE + src, "k")
+    ref = x.t() * 3
+    for cfg in ({"XBLOCK": 4, "YBLOCK": 2}, {"XBLOCK": 1, "YBLOCK": 16}, {"XBLOCK": 32, "YBLOCK": 1}):
+        out = torch.empty(21, 13)
+        Launcher(mod.kernel, src, "pointwise_tiled", 13, dict(cfg, num_warps=1, num_stages=1), [],
+                 [1], False, ynumel=21)(x, out)
+        torch.testing.assert_close(out, ref)
+
+
+def _train_check_strides(model, x, atol=5e-4):
+    ref_model = copy.deepcopy(model)
+    cm = torch.compile(model, backend="tuner")
+    out = cm(x)
+    ref = ref_model(x)
+    torch.testing.assert_close(out, ref, atol=atol, rtol=1e-4)
+    _same_strides(out, ref)
+    out.square().mean().backward()
+    ref.square().mean().backward()
+    for (n, p), (_, q) in zip(model.named_parameters(), ref_model.named_parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=atol, rtol=1e-3, msg=n)
+        _same_strides(p.grad, q.grad)
+
+
+def test_small_channels_last_conv_net_training_matches_eager():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(*_conv_bn_relu(3, 8), *_conv_bn_relu(8, 6)).to(memory_format=CL)
+    x = torch.randn(2, 3, 7, 9).to(memory_format=CL)
+    stats.reset()
+    _train_check_strides(m, x)
+    # the forward's intermediates between convolutions are channels-last too
+    fwd = stats.graphs()[0]
+    allocs = [a for a in _allocations(fwd.source) if len(a[0]) == 4 and a[0][2:] == (7, 9)]
+    assert allocs and all(st == torch.empty(sz).to(memory_format=CL).stride() for sz, st in allocs), allocs
+
+
+def test_small_channels_last_conv_net_inference_with_head():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(*_conv_bn_relu(3, 8), torch.nn.MaxPool2d(2), *_conv_bn_relu(8, 8),
+                            torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(8, 4))
+    m = m.eval().to(memory_format=CL)
+    x = torch.randn(2, 3, 10, 12).to(memory_format=CL)
+    with torch.no_grad():
+        out = torch.compile(m, backend="tuner")(x)
+        ref = m(x)
+    torch.testing.assert_close(out, ref, atol=1e-4, rtol=1e-4)
+    _same_strides(out, ref)
+    allocs = [a for a in _allocations(stats.last().source) if len(a[0]) == 4 and a[0][2] > 1]
+    assert allocs and all(st == torch.empty(sz).to(memory_format=CL).stride() for sz, st in allocs), allocs
