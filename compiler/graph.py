@@ -107,10 +107,12 @@ class GraphLowering(torch.fx.Interpreter):
             if buf is None:
                 continue
             coeffs = [S.approx_stride(index, idx[i]) for i in range(len(size))]
-            if any(c is None for c in coeffs):
+            moving = [coeffs[i] for i in big]
+            # an input that orders every non-trivial dim (dense or not: a slice, one part of a
+            # cat); a broadcast or an irregular index says nothing about the layout
+            if any(c is None or c <= 0 for c in moving) or len(set(moving)) < len(moving):
                 continue
-            if not _dense(size, tuple(coeffs)):
-                continue
+            coeffs = [c if c is not None and c > 0 else 0 for c in coeffs]
             if best is None or buf.numel > best[0]:
                 best = (buf.numel, coeffs)
         if best is None:

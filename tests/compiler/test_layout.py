@@ -75,6 +75,23 @@ def test_pointwise_output_follows_largest_dense_input():
     assert allocs == [((2, 5, 3, 7), x.stride())], allocs
 
 
+def test_cat_and_strided_slice_of_channels_last_stay_channels_last():
+    # Inputs read in a definite order but not densely (each part of a cat, a slice with a
+    # step) still give the output their memory order, as eager does.
+    x = torch.randn(2, 6, 5, 7).to(memory_format=CL)
+    y = torch.randn(2, 4, 5, 7).to(memory_format=CL)
+    w = torch.randn(3, 10, 1, 1).to(memory_format=CL)
+    w2 = torch.randn(3, 6, 1, 1).to(memory_format=CL)
+    F = torch.nn.functional
+
+    def f(x, y, w, w2):
+        return F.conv2d(torch.cat([x.relu(), y.relu()], 1), w), F.conv2d(x[:, :, ::2].exp(), w2)
+
+    s = compile_and_check(f, x, y, w, w2, dtype=torch.float16)   # conv on CPU: loose tolerance
+    allocs = [a for a in _allocations(s.source) if len(a[0]) == 4]
+    assert sorted(allocs) == [((2, 6, 3, 7), (126, 1, 42, 6)), ((2, 10, 5, 7), (350, 1, 70, 10))], allocs
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_transpose_add_is_a_tiled_kernel(dtype):
     x = torch.randn(67, 70).to(dtype)
