@@ -222,3 +222,24 @@ def test_resnet_like_channels_last_inference_matches_eager_without_layout_change
     assert len(allocs) >= 9
     assert all(st == torch.empty(sz).to(memory_format=CL).stride() for sz, st in allocs), allocs
     assert "pointwise_tiled" not in s.kernel_kinds and s.kernel_kinds.count("pointwise") >= 9
+
+
+@pytest.mark.gpu
+def test_gpu_tiled_transpose_and_channels_last_bn_relu():
+    # Real-sized layouts on the GPU: the tiled transpose (coalescing both sides is the point)
+    # and the channels-last batch norm + relu between two convolutions, in bf16.
+    x = torch.randn(1000, 1537, device="cuda", dtype=torch.bfloat16)
+    y = torch.randn(1537, 1000, device="cuda", dtype=torch.bfloat16)
+    s = compile_and_check(lambda x, y: x.t() + y * 2, x, y, dtype=torch.bfloat16)
+    assert s.kernel_kinds == ["pointwise_tiled"]
+    a = torch.randn(8, 64, 28, 30, device="cuda", dtype=torch.bfloat16).to(memory_format=CL)
+    s = compile_and_check(lambda a: a.permute(0, 2, 3, 1).contiguous(), a, dtype=torch.bfloat16)
+    assert s.kernel_kinds == ["pointwise_tiled"]
+    m = _cl_net().eval().cuda().to(torch.bfloat16)
+    xi = torch.randn(4, 3, 32, 33, device="cuda", dtype=torch.bfloat16).to(memory_format=CL)
+    with torch.no_grad():
+        out = torch.compile(m, backend="tuner")(xi)
+        ref = m(xi)
+    torch.testing.assert_close(out, ref, atol=5e-2, rtol=5e-2)
+    _same_strides(out, ref)
+    assert stats.last().kernel_kinds == ["pointwise", "pointwise"]
