@@ -79,9 +79,10 @@ class GraphLowering(torch.fx.Interpreter):
         return ir.View(buf, buf.size, buf.stride, 0)
 
     def layout_for(self, value):
-        """Strides for a realized pointwise value: those its lowering asked for, else the memory
-        order of its main input (the largest input read densely, the first on a tie), as eager's
-        TensorIterator gives a pointwise op on channels-last inputs a channels-last output."""
+        """Strides for a realized pointwise value: those its lowering or its FX node's meta value
+        fixed (`stride_hint`), else the memory order of its main input (the largest input read
+        in a definite order, the first on a tie), as eager's TensorIterator gives a pointwise op
+        on channels-last inputs a channels-last output."""
         size = tuple(value.size)
         hint = getattr(value, "stride_hint", None)
         if hint is not None:
@@ -184,6 +185,14 @@ class GraphLowering(torch.fx.Interpreter):
     def run_node(self, n):
         self.current = n
         out = super().run_node(n)
+        if isinstance(out, ir.Lazy) and out.stride_hint is None:
+            # FX's fake-tensor value carries eager's strides for this op: when this value is
+            # realized anywhere, it gets them (a cat of a transposed view is contiguous in eager,
+            # though its largest input is not)
+            val = n.meta.get("val")
+            if isinstance(val, torch.Tensor) and tuple(val.shape) == tuple(out.size) \
+                    and _dense(out.size, tuple(val.stride())):
+                out.stride_hint = tuple(val.stride())
         if n.op == "call_function" and isinstance(out, ir.Lazy) and len(n.users) > 1:
             out = self.realize(out)
         return out

@@ -92,6 +92,35 @@ def test_cat_and_strided_slice_of_channels_last_stay_channels_last():
     assert sorted(allocs) == [((2, 6, 3, 7), (126, 1, 42, 6)), ((2, 10, 5, 7), (350, 1, 70, 10))], allocs
 
 
+def test_eager_strides_from_fx_meta_win_over_the_input_order():
+    # ViT's patch embedding: conv -> flatten -> transpose -> cat with a class token -> + pos.
+    # The largest input is the transposed conv output, but eager's cat is contiguous, and so is
+    # the residual stream after it (FX's meta value says so): following the transposed input
+    # instead would make every layer norm read rows with a stride and split its fusions.
+    torch.manual_seed(0)
+    conv = torch.nn.Conv2d(3, 16, 4, 4)
+    cls, pos = torch.randn(1, 1, 16), torch.randn(1, 10, 16)
+    ln, fc = torch.nn.LayerNorm(16), torch.nn.Linear(16, 16)
+
+    def f(img):
+        x = conv(img).flatten(2).transpose(1, 2)
+        x = torch.cat([cls.expand(x.shape[0], -1, -1), x], 1) + pos
+        x = x + fc(ln(x))
+        return ln(x)
+
+    stats.reset()
+    with torch.no_grad():
+        out = torch.compile(f, backend="tuner")(torch.randn(2, 3, 12, 12))
+    s = stats.last()
+    assert out.is_contiguous()
+    assert s.kernel_kinds == ["persistent_reduction", "persistent_reduction"]
+    assert all(st == torch.empty(sz).stride() for sz, st in _allocations(s.source))
+    torch._dynamo.reset()
+    img = torch.randn(2, 3, 12, 12)
+    with torch.no_grad():
+        torch.testing.assert_close(torch.compile(f, backend="tuner")(img), f(img), atol=1e-4, rtol=1e-4)
+
+
 @pytest.mark.parametrize("dtype", [torch.float32, torch.bfloat16])
 def test_transpose_add_is_a_tiled_kernel(dtype):
     x = torch.randn(67, 70).to(dtype)
