@@ -182,6 +182,14 @@ def test_tiled_kernel_tunables_and_every_config_correct():
         Launcher(mod.kernel, src, "pointwise_tiled", 13, dict(cfg, num_warps=1, num_stages=1), [],
                  [1], False, ynumel=21)(x, out)
         torch.testing.assert_close(out, ref)
+    # max-autotune: the tuner searches XBLOCK x YBLOCK (coordinate descent over the space)
+    tuned = Launcher(mod.kernel, src, "pointwise_tiled", 13, k.default_config(), cands, [1], True,
+                     ynumel=21, space=space)
+    out = torch.empty(21, 13)
+    tuned(x, out)
+    torch.testing.assert_close(out, ref)
+    assert tuned.decision is not None and tuned.decision.source == "coordinate_descent"
+    assert {"XBLOCK", "YBLOCK"} <= set(tuned.config)
 
 
 def _train_check_strides(model, x, atol=5e-4):
