@@ -269,7 +269,7 @@ def test_gpu_tiled_transpose_and_channels_last_bn_relu():
     y = torch.randn(1537, 1000, device="cuda", dtype=torch.bfloat16)
     s = compile_and_check(lambda x, y: x.t() + y * 2, x, y, dtype=torch.bfloat16)
     assert s.kernel_kinds == ["pointwise_tiled"]
-    a = torch.randn(8, 64, 28, 30, device="cuda", dtype=torch.bfloat16).to(memory_format=CL)
+    a = torch.randn(8, 64, 28, 30, device="cuda", dtype=torch.bfloat16)   # NCHW -> NHWC copy
     s = compile_and_check(lambda a: a.permute(0, 2, 3, 1).contiguous(), a, dtype=torch.bfloat16)
     assert s.kernel_kinds == ["pointwise_tiled"]
     m = _cl_net().eval().cuda().to(torch.bfloat16)
