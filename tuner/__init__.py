@@ -19,6 +19,6 @@ except PackageNotFoundError:  # running from a source tree that was not installe
 def __getattr__(name):
     # `tuner.autotune` without importing torch/triton for users of the CLI or the cache only.
     if name == "autotune":
-        from tuner.autotune import autotune
+        from tuner.autotuner import autotune
         return autotune
     raise AttributeError(f"module 'tuner' has no attribute {name!r}")

@@ -30,7 +30,7 @@ from tuner.engine import Decision, decide
 from tuner.settings import settings
 from tuner.space import Config, ConfigSpace
 
-log = logging.getLogger("tuner.autotune")
+log = logging.getLogger("tuner.autotuner")
 NAMESPACE = "triton.autotune"
 
 
@@ -334,14 +334,3 @@ def autotune(configs: Sequence[Any] | None = None, key: Sequence[str] = (), prun
                          isolate=isolate, isolate_timeout_s=isolate_timeout_s,
                          namespace=namespace)
     return decorator
-
-
-class _CallableModule(type(sys)):
-    # `import tuner.autotune` binds the *module* as the package attribute `tuner.autotune`,
-    # shadowing the lazy function export; calling the module keeps `tuner.autotune(...)`
-    # working either way.
-    def __call__(self, *args, **kwargs):
-        return autotune(*args, **kwargs)
-
-
-sys.modules[__name__].__class__ = _CallableModule
