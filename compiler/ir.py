@@ -16,10 +16,10 @@ cost nothing) or `Lazy` (an unrealized pointwise inner_fn: inlined into its cons
 """
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import math
+from dataclasses import dataclass
 from typing import Any, Callable
 
-import sympy
 import torch
 
 from . import sym as S
@@ -37,10 +37,7 @@ class Buffer:
 
     @property
     def numel(self):
-        n = 1
-        for s in self.size:
-            n *= s
-        return n
+        return math.prod(self.size)
 
 
 @dataclass(eq=False)
@@ -55,10 +52,7 @@ class TensorValue:
 
     @property
     def numel(self):
-        n = 1
-        for s in self.size:
-            n *= s
-        return n
+        return math.prod(self.size)
 
     def loader(self) -> Callable:
         raise NotImplementedError
@@ -205,10 +199,7 @@ class Reduction(Node):
 
     @property
     def rnumel(self):
-        n = 1
-        for s in self.reduction_ranges:
-            n *= s
-        return n
+        return math.prod(self.reduction_ranges)
 
 
 @dataclass(eq=False)
@@ -235,10 +226,7 @@ class Scatter(Node):
 
     @property
     def numel(self):
-        n = 1
-        for s in self.ranges:
-            n *= s
-        return n
+        return math.prod(self.ranges)
 
 
 @dataclass(eq=False)
@@ -269,11 +257,3 @@ def _flatten(x):
             out += _flatten(i)
         return out
     return [x]
-
-
-def flatten(x):
-    return _flatten(x)
-
-
-__all__ = ["memory_order", "pointwise_in_memory_order", "Buffer", "InputBuffer", "View", "Lazy", "Pointwise", "Reduction", "Scatter",
-           "Extern", "TensorValue", "sympy", "field", "flatten"]

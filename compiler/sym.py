@@ -101,15 +101,14 @@ def unflatten(flat, sizes):
     """Indices of a row-major tensor of `sizes` whose flat position is `flat`."""
     out = [sympy.Integer(0)] * len(sizes)
     rest = flat
-    last = max((i for i, s in enumerate(sizes) if s != 1), default=None)
     first = min((i for i, s in enumerate(sizes) if s != 1), default=None)
     for i in range(len(sizes) - 1, -1, -1):
         s = sizes[i]
         if s == 1:
             continue
+        # the outermost non-trivial dim needs no modulo: `flat` is below the total size
         out[i] = rest if i == first else ModIdx(rest, s)
         rest = FloorDiv(rest, s)
-    del last
     return out
 
 
