@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import operator
 
 import torch
 import torch.fx
@@ -12,7 +13,7 @@ import torch.fx
 from . import ir, lowering
 from . import lowerings  # noqa: F401  (fills the registry)
 from . import sym as S
-from .ops import ops
+from .ops import Recorder, use
 
 
 class GraphLowering(torch.fx.Interpreter):
@@ -94,7 +95,6 @@ class GraphLowering(torch.fx.Interpreter):
         big = [i for i, s in enumerate(size) if s > 1]
         if len(big) < 2:
             return None
-        from .ops import Recorder, use
         idx = [S.sym(f"d{i}") for i in range(len(size))]
         rec = Recorder()
         try:
@@ -198,7 +198,6 @@ class GraphLowering(torch.fx.Interpreter):
         return out
 
     def call_function(self, target, args, kwargs):
-        import operator
         if target is operator.getitem:
             return args[0][args[1]]
         fn = lowering.lookup(target)
@@ -270,4 +269,4 @@ def _dense(size, stride):
     return True
 
 
-__all__ = ["GraphLowering", "ops"]
+__all__ = ["GraphLowering"]

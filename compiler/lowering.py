@@ -11,7 +11,6 @@ import threading
 import torch
 
 from . import ir
-from . import sym as S
 from .ops import ops
 from .torch_compat import promote
 
@@ -108,11 +107,7 @@ def make_pointwise(fn, args, out_dtype, compute_dtype=None, shape=None):
     loaders = [loader_for(a, shape, compute_dtype) if a is not None else None for a in args]
 
     def inner(idx):
-        v = fn(*[ld(idx) if ld is not None else None for ld in loaders])
-        return ops.to_dtype(v, out_dtype) if _needs_cast(v) else v
-
-    def _needs_cast(v):
-        return True
+        return ops.to_dtype(fn(*[ld(idx) if ld is not None else None for ld in loaders]), out_dtype)
 
     return ir.Lazy(tuple(shape), out_dtype, device_of(*args), inner)
 
@@ -125,15 +120,5 @@ def realize(x):
     return graph().realize(x)
 
 
-def clone_lazy(x, dtype=None):
-    dtype = dtype or x.dtype
-    ld = loader_for(x, x.size, dtype)
-    return ir.Lazy(tuple(x.size), dtype, x.device, ld)
-
-
 def fallback(op, args, kwargs=None, meta=None):
     return graph().extern(op, args, kwargs or {}, meta)
-
-
-def index_vars(shape, flat):
-    return S.unflatten(flat, shape)

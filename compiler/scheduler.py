@@ -19,8 +19,6 @@ from __future__ import annotations
 
 import functools
 
-import torch
-
 from . import ir
 from . import sym as S
 
@@ -85,7 +83,9 @@ def node_index(node, space):
 
 
 @functools.lru_cache(maxsize=None)
-def _accesses(node, space):
+def accesses(node, space):
+    """(reads as (buffer name, index), store index) of a node in a kernel over `space`, with
+    // and % the loop bounds make trivial dropped; None when the node cannot run there."""
     from .ops import Recorder, use
     idx = node_index(node, space)
     if idx is None:
@@ -101,10 +101,6 @@ def _accesses(node, space):
 
 def bounds(space):
     return {"x": space[0] - 1, "r": max(space[1] - 1, 0)}
-
-
-def accesses(node, space):
-    return _accesses(node, space)
 
 
 def is_rowwise(node, space):
@@ -172,7 +168,6 @@ class Scheduler:
 
     def _creates_cycle(self, a, b):
         members = a.names | b.names
-        group_of = self.group_of
         # Is there a path from a member through a non-member back to a member?
         start = set()
         for n in self.graph.nodes:
@@ -191,7 +186,6 @@ class Scheduler:
                 if d in members:
                     return True
                 stack.append(d)
-        del group_of
         return False
 
     # -- fusion ----------------------------------------------------------------------
@@ -256,7 +250,6 @@ class Scheduler:
         group_of = {n.name: g for g in groups for n in g.nodes}
         deps = {id(g): {id(group_of[d]) for n in g.nodes for d in n.deps if d in group_of} - {id(g)}
                 for g in groups}
-        by_id = {id(g): g for g in groups}
         done, out = set(), []
         pending = sorted(groups, key=lambda g: g.order)
         while pending:
@@ -268,7 +261,6 @@ class Scheduler:
                     break
             else:
                 raise RuntimeError("cycle in fused groups")
-        del by_id
         return out
 
     def internal(self, group):
@@ -286,4 +278,4 @@ class Scheduler:
         return out
 
 
-__all__ = ["Scheduler", "Group", "node_index", "accesses", "torch"]
+__all__ = ["Scheduler", "Group", "node_index", "accesses"]

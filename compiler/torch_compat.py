@@ -27,7 +27,7 @@ _EXTRA_DECOMPOSE = [
     "var", "var_mean", "std", "std_mean", "logsumexp", "embedding", "embedding_dense_backward",
     "nll_loss_forward", "nll_loss_backward", "mse_loss", "mse_loss_backward", "smooth_l1_loss",
     "binary_cross_entropy", "binary_cross_entropy_with_logits", "addcmul", "addcdiv", "lerp",
-    "masked_fill", "nan_to_num", "logit", "frac", "xlogy", "rsub", "std", "norm",
+    "masked_fill", "nan_to_num", "logit", "frac", "xlogy", "rsub", "norm",
     "linalg_vector_norm", "stack", "hstack", "vstack", "narrow", "select_backward",
     "slice_backward", "index_select_backward", "diagonal_backward", "_to_copy_",
     "native_dropout_backward", "glu", "glu_backward", "roll", "flip", "tril", "triu",
@@ -76,7 +76,3 @@ def promote(args, kind: str):
     """(compute dtype, result dtype) of an elementwise op under eager's rules."""
     from torch._prims_common import ELEMENTWISE_TYPE_PROMOTION_KIND, elementwise_dtypes
     return elementwise_dtypes(*args, type_promotion_kind=getattr(ELEMENTWISE_TYPE_PROMOTION_KIND, kind))
-
-
-def is_graph_input_mutation_supported() -> bool:
-    return True
