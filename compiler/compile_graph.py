@@ -60,11 +60,6 @@ def load_source(source, stem):
     return mod
 
 
-def _logs():
-    from tuner.settings import settings
-    return settings.logs
-
-
 def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None):
     options = dict(options or {})
     stats = stats_mod.new()
@@ -94,11 +89,12 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
         kname = f"kernel{i}"
         arg_names = list(k.args)
         outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-        kind = "scatter" if grp.kind == "scatter" else ("reduction" if k.reduction else "pointwise")
-        if kind == "reduction":
+        if k.scatter:
+            kind = "scatter"
+        elif k.reduction:
             kind = "persistent_reduction" if k.persistent else "reduction"
-        if k.tile:
-            kind = "pointwise_tiled"
+        else:   # k.tile is only ever set for pointwise groups
+            kind = "pointwise_tiled" if k.tile else "pointwise"
         ns[kname] = Launcher(mod.kernel, src, kind, k.tile[1] if k.tile else k.xnumel,
                              k.default_config(), k.candidate_configs() if autotune else [], outs,
                              autotune and kind != "scatter", ynumel=k.tile[0] if k.tile else None,
@@ -113,9 +109,9 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])
     stats.source = source
-    if "output_code" in _logs():
-        print(source, file=sys.stderr)
     from tuner.settings import settings
+    if "output_code" in settings.logs:
+        print(source, file=sys.stderr)
     if settings.debug_dir:
         h = hashlib.sha256(source.encode()).hexdigest()[:12]
         with open(os.path.join(kernel_dir(), f"graph_{h}.py"), "w") as f:

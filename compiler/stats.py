@@ -9,6 +9,7 @@
     s.externs                 # {op name: count} ATen calls (mm, convolution, fallbacks)
     s.fallbacks               # {op name: count} ops that had no lowering
     s.lowered                 # {op name: count} ops lowered to our IR
+    s.source                  # the generated code: kernels (commented out) and the wrapper
     stats.totals()            # the same counters summed over every graph since reset()
     stats.reset()
 """
@@ -29,6 +30,7 @@ class GraphStats:
     kernel_names: list = field(default_factory=list)
     kernel_kinds: list = field(default_factory=list)   # per kernel: "pointwise", "pointwise_tiled",
                                                        # "reduction", "persistent_reduction", "scatter"
+    source: str = ""          # the generated kernels (as comments) and wrapper
 
     def count_extern(self, op):
         self.externs[_name(op)] += 1
@@ -46,7 +48,8 @@ class GraphStats:
 
 
 def _name(op):
-    return str(getattr(op, "__name__", op)) if not hasattr(op, "_schema") else str(op).replace("aten.", "aten::", 0)
+    # an OpOverload prints as "aten.<op>.<overload>"; a plain function by its name
+    return str(op) if hasattr(op, "_schema") else str(getattr(op, "__name__", op))
 
 
 _graphs: list[GraphStats] = []

@@ -23,7 +23,7 @@ import torch
 
 from .. import sym as S
 from ..ops import use
-from ..scheduler import R, X, accesses, is_rowwise, node_index
+from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index
 
 Y, XX = S.sym("y"), S.sym("xx")
 
@@ -90,8 +90,6 @@ class TritonKernel:
         self.xnumel, self.rnumel = self.space
         self.reduction = group.kind == "reduction"
         self.scatter = group.kind == "scatter"
-        # A reduction whose loads are contiguous along x (over a leading dim) uses x-major
-        # tiles: wide in x, short in r, looped unless r is tiny.
         self.name = name
         self.internal = scheduler.internal(group)
         self.produced = {n.buffer.name: n for n in group.nodes if n.kind in ("pointwise", "reduction")}
@@ -111,7 +109,6 @@ class TritonKernel:
         self.in_epilogue = False
         self.indirect = False
         self.int64 = self._needs_int64()
-        from ..scheduler import bounds
         self.bounds = bounds(self.space)
         # (YN, XN) for a 2-D tiled pointwise kernel, None for 1-D
         self.tile = None if (self.reduction or self.scatter) else self._tiling()

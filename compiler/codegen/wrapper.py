@@ -2,10 +2,13 @@
 layout), launch kernels, call externs, free what is dead, return the outputs."""
 from __future__ import annotations
 
+import torch
+
 from .. import ir
 
 
-def _view_expr(v: ir.View, name):
+def _view_expr(v: ir.View):
+    name = v.buffer.name
     if v.is_whole_buffer():
         return name
     return f"reinterpret({name}, {tuple(v.size)}, {tuple(v.stride)}, {v.offset})"
@@ -17,7 +20,6 @@ class WrapperCodegen:
         or ("extern", node)."""
         self.g, self.s, self.steps = graph, scheduler, steps
         self.lines = []
-        self.reused = 0
 
     def emit(self, line, indent=1):
         self.lines.append("    " * indent + line)
@@ -71,7 +73,7 @@ class WrapperCodegen:
         outs = []
         for o in g.outputs:
             if isinstance(o, ir.View):
-                outs.append(_view_expr(o, o.buffer.name))
+                outs.append(_view_expr(o))
             else:
                 outs.append(repr(o))
         self.emit(f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})")
@@ -92,7 +94,6 @@ class WrapperCodegen:
         if free:
             old = free.pop()
             self.emit(f"{b.name} = {old}  # reuse")
-            self.reused += 1
             return
         self.emit(f"{b.name} = empty_strided({tuple(b.size)}, {tuple(b.stride)}, "
                   f"dtype={b.dtype}, device='{b.device}')")
@@ -105,14 +106,12 @@ class WrapperCodegen:
 
     def _extern_args(self, a):
         if isinstance(a, ir.View):
-            return _view_expr(a, a.buffer.name)
+            return _view_expr(a)
         if isinstance(a, (list, tuple)):
             inner = ", ".join(self._extern_args(x) for x in a)
             return f"[{inner}]" if isinstance(a, list) else f"({inner}{',' if len(a) == 1 else ''})"
-        if isinstance(a, __import__("torch").dtype):
-            return str(a)
-        if isinstance(a, __import__("torch").device):
+        if isinstance(a, torch.device):
             return f"torch.device('{a}')"
-        if isinstance(a, __import__("torch").memory_format) or isinstance(a, __import__("torch").layout):
-            return str(a)
+        if isinstance(a, (torch.dtype, torch.memory_format, torch.layout)):
+            return str(a)   # "torch.float32": the wrapper's namespace has torch
         return repr(a)
