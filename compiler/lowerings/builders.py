@@ -2,6 +2,9 @@
 constant_pad_nd, copy (functional) and copy_ (mutation), fill."""
 from __future__ import annotations
 
+import functools
+import math
+
 import torch
 
 from .. import ir
@@ -83,7 +86,6 @@ def fill(x, value):
 def arange(start, end=None, step=1, dtype=None, layout=None, device=None, pin_memory=None):
     if end is None:
         start, end = 0, start
-    import math
     n = max(0, math.ceil((end - start) / step))
     if dtype is None:
         dtype = torch.int64 if all(isinstance(v, int) for v in (start, end, step)) else torch.get_default_dtype()
@@ -108,7 +110,6 @@ def cat(tensors, dim=0):
     dim = dim + n if dim < 0 else dim
     size = list(tensors[0].size)
     size[dim] = sum(t.size[dim] for t in tensors)
-    import functools
     dtype = functools.reduce(torch.promote_types, [t.dtype for t in tensors])
     loaders, bounds, off = [], [], 0
     for t in tensors:
@@ -127,7 +128,7 @@ def cat(tensors, dim=0):
             shifted[dim] = idx[dim] - lo
             ld = loaders[k]
             if out is None:
-                out = _masked_range(pos, lo, None, lambda s=shifted, l=ld: l(s), dtype)
+                out = _masked_from(pos, lo, lambda s=shifted, l=ld: l(s))
                 continue
             cond = _in_range(pos, lo, hi)
             out = ops.where(cond, ops.masked(cond, lambda s=shifted, l=ld: l(s), 0), out)
@@ -142,7 +143,8 @@ def _in_range(pos, lo, hi):
     return c
 
 
-def _masked_range(pos, lo, hi, body, dtype):
+def _masked_from(pos, lo, body):
+    """body() where pos >= lo (the last part of a cat: no upper bound to check)."""
     if lo == 0:
         return body()
     cond = ops.ge(pos, ops.constant(lo, torch.int64))

@@ -5,19 +5,18 @@ import math
 
 import torch
 
-from ..lowering import dtypes, is_tensor, make_pointwise, register
+from .. import ir
+from .. import sym as S
+from ..lowering import (broadcast_shapes, device_of, dtypes, fallback, is_tensor, loader_for,
+                        make_pointwise, register)
 from ..ops import ops
 from ..torch_compat import aten, prims
-
-
-def _is_float(dt):
-    return dt.is_floating_point
 
 
 def _ew(kind, fn, int_fn=None):
     def lower(*args):
         compute, result = dtypes(args, kind)
-        f = int_fn if (int_fn is not None and not _is_float(compute)) else fn
+        f = int_fn if (int_fn is not None and not compute.is_floating_point) else fn
         return make_pointwise(f, list(args), result, compute)
     return lower
 
@@ -144,8 +143,6 @@ def _pow(a, b):
 def _where(cond, a, b):
     compute, result = dtypes([a, b])
     shape_args = [cond, a, b]
-    from ..lowering import broadcast_shapes, loader_for, device_of
-    import tuner.compiler.ir as ir
     shape = broadcast_shapes(*[x.size for x in shape_args if is_tensor(x)])
     lc = loader_for(cond, shape, torch.bool)
     la, lb = loader_for(a, shape, compute), loader_for(b, shape, compute)
@@ -182,7 +179,6 @@ def _lerp(a, b, w):
 @register(aten._to_copy, prims.convert_element_type)
 def _to_copy(x, dtype=None, layout=None, device=None, pin_memory=None, non_blocking=False,
              memory_format=None):
-    from ..lowering import fallback
     if device is not None and torch.device(device) != x.device:
         return fallback(aten._to_copy.default, (x,), dict(dtype=dtype, device=device))
     dtype = dtype or x.dtype
@@ -197,16 +193,14 @@ def _clone(x, memory_format=None):
 def _with_format(lazy, memory_format):
     """An explicit memory format fixes the layout of the copy when it is realized (.contiguous()
     of a permuted tensor must come out contiguous, not in its input's order)."""
-    from .. import sym as S
     size = tuple(lazy.size)
     if memory_format == torch.contiguous_format:
         lazy.stride_hint = S.contiguous_strides(size)
     elif memory_format in (torch.channels_last, torch.channels_last_3d) and len(size) in (4, 5):
         order = [0] + list(range(2, len(size))) + [1]     # N, spatial..., C innermost
-        strides, acc = [0] * len(size), 1
-        for i in reversed(order):
-            strides[i] = acc
-            acc *= max(size[i], 1)
+        strides = [0] * len(size)
+        for i, st in zip(order, S.contiguous_strides([size[i] for i in order])):
+            strides[i] = st
         lazy.stride_hint = tuple(strides)
     return lazy
 

@@ -2,12 +2,16 @@
 (two-pass: mean first, then squared deviations, both in one fused kernel)."""
 from __future__ import annotations
 
+import math
+
 import torch
 
 from .. import ir
+from .. import sym as S
 from ..lowering import full_value, graph, make_pointwise, realize, register
-from ..ops import ops
+from ..ops import Recorder, ops, use
 from ..torch_compat import aten, prims
+from .views import squeeze, view
 
 IDENTITY_FREE = {"max", "min", "argmax", "argmin"}
 
@@ -28,9 +32,7 @@ def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
     keep = [i for i in range(n) if i not in dims]
     out_size = [1 if i in dims else x.size[i] for i in range(n)] if keepdim else [x.size[i] for i in keep]
     rranges = [x.size[d] for d in dims]
-    rnumel = 1
-    for s in rranges:
-        rnumel *= s
+    rnumel = math.prod(rranges)
     src_dtype = src_dtype or x.dtype
     inner = x.loader()
     if rnumel == 0:
@@ -86,8 +88,6 @@ MIN_CHUNK = 256             # reduced elements per chunk, at least
 def is_outer(ranges, rranges, body):
     """True when the reduction's loads run contiguously along the kept dims rather than the
     reduced ones (a sum over a leading dim): then tiles are x-major."""
-    from .. import sym as S
-    from ..ops import Recorder, use
     xs = [S.sym(f"d{i}") for i in range(len(ranges))]
     rs = [S.sym(f"r{i}") for i in range(len(rranges))]
     rec = Recorder()
@@ -105,11 +105,7 @@ def is_outer(ranges, rranges, body):
 def split_factor(ranges, rranges, rtype, body):
     if rtype not in SPLITTABLE:
         return 1
-    xnumel = rnumel = 1
-    for s in ranges:
-        xnumel *= s
-    for s in rranges:
-        rnumel *= s
+    xnumel, rnumel = math.prod(ranges), math.prod(rranges)
     if rnumel < 2 * MIN_CHUNK:
         return 1
     programs = max(1, xnumel // 128) if is_outer(ranges, rranges, body) else xnumel
@@ -125,11 +121,7 @@ def split_factor(ranges, rranges, rtype, body):
 def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, split):
     """Stage 1 over (split, *ranges) for outer reductions (x stays the contiguous axis) or
     (*ranges, split) otherwise, reducing chunks of rnumel // split; stage 2 over split."""
-    from .. import sym as S
-    rnumel = 1
-    for s in rranges:
-        rnumel *= s
-    chunk = rnumel // split
+    chunk = math.prod(rranges) // split
     outer = is_outer(ranges, rranges, body)
     n = len(ranges)
     g = graph()
@@ -157,7 +149,6 @@ def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, sp
 def _reshape_keep(v, out_size):
     if tuple(v.size) == tuple(out_size):
         return v
-    from .views import view
     return view(v, list(out_size))
 
 
@@ -187,9 +178,7 @@ def prod(x, dim=None, keepdim=False, dtype=None):
 def mean(x, dim=None, keepdim=False, dtype=None):
     out = dtype or x.dtype
     dims = _dims(x, dim)
-    count = 1
-    for d in dims:
-        count *= x.size[d]
+    count = math.prod(x.size[d] for d in dims)
     s = reduce(x, dims, keepdim, "sum", _acc_dtype(out), src_dtype=_acc_dtype(out))
     return make_pointwise(lambda v: ops.truediv(v, ops.constant(float(count), _acc_dtype(out))),
                           [s], out, _acc_dtype(out))
@@ -214,7 +203,6 @@ def min_all(x):
 def _arg(rtype):
     def lower(x, dim=None, keepdim=False):
         if dim is None:
-            from .views import view
             x, dim, keepdim_out = view(x, [-1]), 0, keepdim
             out = reduce(x, [0], False, rtype, torch.int64)
             return out if not keepdim_out else _reshape_keep(out, [1] * 0)
@@ -261,13 +249,8 @@ def variance(x, dims, correction, keepdim, out_dtype=None):
     out = out_dtype or x.dtype
     var = make_pointwise(lambda v: ops.truediv(v, ops.constant(float(denom), acc)), [ss], out, acc)
     if not keepdim:
-        mean_ = _squeeze_lazy(mean_, dims)
+        mean_ = squeeze(mean_, dims)
     return var, make_pointwise(lambda v: v, [mean_], out, acc)
-
-
-def _squeeze_lazy(v, dims):
-    from .views import squeeze
-    return squeeze(v, dims)
 
 
 @register(prims.var)

@@ -2,11 +2,13 @@
 on a lazy value they compose an index map into its inner function."""
 from __future__ import annotations
 
+import math
+
 import torch
 
 from .. import ir
 from .. import sym as S
-from ..lowering import register
+from ..lowering import fallback, realize, register
 from ..torch_compat import aten, prims
 
 
@@ -108,10 +110,7 @@ def _infer(size, numel):
     size = list(size)
     if -1 in size:
         k = size.index(-1)
-        rest = 1
-        for i, s in enumerate(size):
-            if i != k:
-                rest *= s
+        rest = math.prod(s for i, s in enumerate(size) if i != k)
         size[k] = numel // rest if rest else 0
     return size
 
@@ -129,14 +128,13 @@ def view(x, size):
     new_strides = S.contiguous_strides(size)
 
     def index_map(idx):
-        flat = S.simplify(sum((S.sympy.Integer(st) * i for i, st in zip(idx, new_strides)), S.sympy.Integer(0)))
+        flat = S.linear(idx, new_strides)
         return [S.simplify(e) for e in S.unflatten(flat, old)]
     return _remap(x, size, index_map)
 
 
 @register(aten.view.dtype)
 def view_dtype(x, dtype):
-    from ..lowering import fallback
     return fallback(aten.view.dtype, (x, dtype))
 
 
@@ -170,7 +168,6 @@ def select(x, dim, index):
 
 @register(aten.as_strided, prims.as_strided)
 def as_strided(x, size, stride, storage_offset=None):
-    from ..lowering import realize
     x = realize(x)
     base = x.buffer
     offset = x.offset if storage_offset is None else storage_offset - getattr(base, "storage_offset0", 0)
@@ -179,7 +176,6 @@ def as_strided(x, size, stride, storage_offset=None):
 
 @register(aten.diagonal)
 def diagonal(x, offset=0, dim1=0, dim2=1):
-    from ..lowering import realize
     x = realize(x)
     n = len(x.size)
     d1, d2 = _norm(dim1, n), _norm(dim2, n)
