@@ -18,12 +18,13 @@ Tunables: XBLOCK (+ RBLOCK, or YBLOCK for tiles) as constexprs, num_warps and nu
 from __future__ import annotations
 
 import math
+import os
 
 import torch
 
 from .. import sym as S
 from ..ops import use
-from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index
+from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index, split_prefix
 
 Y, XX = S.sym("y"), S.sym("xx")
 
@@ -152,9 +153,7 @@ class TritonKernel:
                 ds = [i for i in big if i != last and strides[i] == 1]
                 if not ds:
                     continue
-                yn = 1
-                for sz in ranges[:ds[-1] + 1]:
-                    yn *= sz
+                yn = math.prod(ranges[:ds[-1] + 1])
                 buf = self.sched.graph.buffers[name]
                 w = buf.numel * buf.dtype.itemsize
                 if best is None or w > best[0]:
@@ -165,7 +164,6 @@ class TritonKernel:
         """The node's loop indices in the kernel's variables."""
         if not self.tile or node.kind != "pointwise":
             return node_index(node, self.space)
-        from ..scheduler import split_prefix
         split = split_prefix(node.ranges, self.tile[0])
         if split is None:   # loop dims that do not split at the tile boundary: via the flat index
             return S.unflatten(Y * self.tile[1] + XX, node.ranges)
@@ -213,12 +211,11 @@ class TritonKernel:
         self.cache[key] = var
         return var
 
-    def default_mask(self, index_syms):
-        if not self.reduction:
+    def default_mask(self, needs_r):
+        """The loop mask for an access; rmask only inside the loops of a reduction."""
+        if not self.reduction or self.in_epilogue:
             return "xmask"
-        if self.in_epilogue:
-            return "xmask"
-        return "xmask & rmask" if index_syms else "xmask"
+        return "xmask & rmask" if needs_r else "xmask"
 
     def _mask_for(self, index):
         names = S.free_names(index)
@@ -649,5 +646,4 @@ class TritonKernel:
 
 
 def _interpret():
-    import os
     return os.environ.get("TRITON_INTERPRET", "0") == "1"

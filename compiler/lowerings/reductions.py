@@ -80,7 +80,7 @@ def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
 # handful of programs (a sum over a leading dim reads x-contiguous tiles of ~128 outputs each;
 # a full sum has one output), far too few to fill the GPU. It becomes two: partial results over
 # S chunks of the reduced range, then a small reduction over S.
-SPLITTABLE = {"sum": "sum", "prod": "prod", "max": "max", "min": "min", "any": "any", "all": "all"}
+SPLITTABLE = {"sum", "prod", "max", "min", "any", "all"}   # stage 2 reduces with the same type
 TARGET_PROGRAMS = 1024      # programs for the first stage to aim at (several waves on 132 SMs)
 MIN_CHUNK = 256             # reduced elements per chunk, at least
 
@@ -141,7 +141,7 @@ def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, sp
         return load([ridx[0], *idx] if outer else [*idx, ridx[0]])
 
     buf = g.new_buffer(out_dtype, device, tuple(ranges))
-    g.add_node(ir.Reduction(g.node_name(), buf, tuple(ranges), (split,), SPLITTABLE[rtype], body2,
+    g.add_node(ir.Reduction(g.node_name(), buf, tuple(ranges), (split,), rtype, body2,
                             part_dtype if rtype in ("any", "all") else src_dtype))
     return ir.View(buf, buf.size, buf.stride, 0)
 
