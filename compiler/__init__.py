@@ -1,1 +1,4 @@
-"""Our torch.compile backend: capture, IR, lowering, passes, scheduler, Triton and wrapper codegen, runtime."""
+"""Our torch.compile backend (`backend="tuner"`). The pipeline by module: backend (capture),
+graph + lowering + lowerings/ (FX -> IR), ir + sym (the IR and its index expressions),
+scheduler (fusion), codegen/ (Triton kernels, the Python wrapper), compile_graph (ties them
+together), runtime/ (what generated code calls at run time), cudagraphs, stats."""

@@ -1,4 +1,4 @@
-"""Fusion and buffer planning.
+"""Fusion: which IR nodes share a kernel, and which buffers never leave it.
 
 Nodes come in topological order from the graph. Each starts as its own group; candidate pairs
 (producer->consumer, or siblings reading the same buffer) are scored by the bytes a fusion

@@ -1,1 +1,2 @@
-"""What generated code imports at run time: Triton helper functions."""
+"""What generated code calls at run time: kernel launching and tuning (launch), the Triton
+helper functions kernels call as `th.<name>` (helpers)."""
