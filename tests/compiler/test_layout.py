@@ -30,26 +30,36 @@ def _conv_bn_relu(c_in, c):
     return [torch.nn.Conv2d(c_in, c, 3, padding=1), torch.nn.BatchNorm2d(c), torch.nn.ReLU()]
 
 
-def _cl_net():
-    torch.manual_seed(0)
-    m = torch.nn.Sequential(*_conv_bn_relu(3, 8), *_conv_bn_relu(8, 8))
-    for mod in m.modules():   # non-trivial running statistics for eval-mode batch norm
+def _random_bn_stats(m):
+    """Non-trivial running statistics for eval-mode batch norm."""
+    for mod in m.modules():
         if isinstance(mod, torch.nn.BatchNorm2d):
             mod.running_mean.uniform_(-0.5, 0.5)
             mod.running_var.uniform_(0.5, 2.0)
-    return m.to(memory_format=CL)
+    return m
 
 
-def test_channels_last_conv_bn_relu_chain_keeps_channels_last():
-    m = _cl_net().eval()
-    x = torch.randn(2, 3, 9, 11).to(memory_format=CL)
+def _cl_net():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(*_conv_bn_relu(3, 8), *_conv_bn_relu(8, 8))
+    return _random_bn_stats(m).to(memory_format=CL)
+
+
+def _compile_no_grad_matches_eager(m, x):
+    """Compile m, check it against eager (values and strides); the stats of its graph."""
     stats.reset()
     with torch.no_grad():
         out = torch.compile(m, backend="tuner")(x)
         ref = m(x)
     torch.testing.assert_close(out, ref, atol=1e-4, rtol=1e-4)
     _same_strides(out, ref)
-    s = stats.last()
+    return stats.last()
+
+
+def test_channels_last_conv_bn_relu_chain_keeps_channels_last():
+    m = _cl_net().eval()
+    x = torch.randn(2, 3, 9, 11).to(memory_format=CL)
+    s = _compile_no_grad_matches_eager(m, x)
     # The batch norm + relu between the convolutions is written channels-last (what the next
     # conv reads without a layout change), by a 1-D kernel whose loads and store are contiguous.
     allocs = [a for a in _allocations(s.source) if len(a[0]) == 4]
@@ -240,19 +250,9 @@ def test_resnet_like_channels_last_inference_matches_eager_without_layout_change
     m = nn.Sequential(nn.Conv2d(3, 8, 7, 2, 3, bias=False), nn.BatchNorm2d(8), nn.ReLU(), nn.MaxPool2d(3, 2, 1),
                       _Bottleneck(8, 4, 16), _Bottleneck(16, 4, 16), _Bottleneck(16, 8, 24, 2),
                       nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Linear(24, 5))
-    for mod in m.modules():
-        if isinstance(mod, nn.BatchNorm2d):
-            mod.running_mean.uniform_(-0.5, 0.5)
-            mod.running_var.uniform_(0.5, 2.0)
-    m = m.eval().to(memory_format=CL)
+    m = _random_bn_stats(m).eval().to(memory_format=CL)
     x = torch.randn(2, 3, 20, 18).to(memory_format=CL)
-    stats.reset()
-    with torch.no_grad():
-        out = torch.compile(m, backend="tuner")(x)
-        ref = m(x)
-    torch.testing.assert_close(out, ref, atol=1e-4, rtol=1e-4)
-    _same_strides(out, ref)
-    s = stats.last()
+    s = _compile_no_grad_matches_eager(m, x)
     # every activation stays channels-last and every kernel is a plain coalesced one: no
     # layout change anywhere between the convolutions (ResNet-50's 2x slowdown)
     allocs = [a for a in _allocations(s.source) if len(a[0]) == 4 and a[0][2] > 1]
