@@ -250,11 +250,7 @@ def _same_layout(size, a, b):
 
 def _dense_strides(size, order_stride):
     """Dense strides for `size` in the memory order of `order_stride` (size-1 dims included)."""
-    strides, acc = [0] * len(size), 1
-    for i in reversed(ir.memory_order(size, order_stride)):
-        strides[i] = acc
-        acc *= max(size[i], 1)
-    return tuple(strides)
+    return S.dense_strides_in_order(size, ir.memory_order(size, order_stride))
 
 
 def _dense(size, stride):

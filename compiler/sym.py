@@ -120,6 +120,14 @@ def contiguous_strides(sizes):
     return tuple(reversed(strides))
 
 
+def dense_strides_in_order(sizes, order):
+    """Dense strides for `sizes` with the dims laid out in `order` (outermost first)."""
+    strides = [0] * len(sizes)
+    for i, st in zip(order, contiguous_strides([sizes[i] for i in order])):
+        strides[i] = st
+    return tuple(strides)
+
+
 def linear(index, strides, offset=0):
     return simplify(sum((sympy.Integer(st) * i for i, st in zip(index, strides) if st != 0),
                         sympy.Integer(offset)))

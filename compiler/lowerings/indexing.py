@@ -7,7 +7,7 @@ import torch
 
 from .. import ir
 from .. import sym as S
-from ..lowering import broadcast_shapes, fallback, graph, loader_for, realize, register
+from ..lowering import broadcast_shapes, fallback, graph, loader_for, register
 from ..ops import ops
 from ..torch_compat import aten
 
@@ -139,11 +139,12 @@ def _scatter(x, dim, index, src, mode):
     n = len(x.size)
     dim = dim + n if dim < 0 else dim
     il = index.loader()
-    vl = loader_for(src, index.size, x.dtype) if isinstance(src, ir.TensorValue) else \
-        (lambda idx: ops.constant(src, x.dtype))
     if isinstance(src, ir.TensorValue):
+        # src may be larger than index: read it at index's positions (not broadcast to it)
         sl = src.loader()
-        vl = lambda idx: ops.to_dtype(sl(idx), x.dtype)  # noqa: E731  (src may be larger than index)
+        vl = lambda idx: ops.to_dtype(sl(idx), x.dtype)  # noqa: E731
+    else:
+        vl = lambda idx: ops.constant(src, x.dtype)  # noqa: E731
 
     def where(idx):
         tgt = list(idx)
@@ -182,5 +183,3 @@ def index_add(x, dim, index, source, alpha=1):
         return v if alpha == 1 else ops.mul(v, ops.constant(alpha, x.dtype))
     return graph().scatter_into(out, tuple(source.size), where, value, "atomic_add")
 
-
-del realize

@@ -198,10 +198,7 @@ def _with_format(lazy, memory_format):
         lazy.stride_hint = S.contiguous_strides(size)
     elif memory_format in (torch.channels_last, torch.channels_last_3d) and len(size) in (4, 5):
         order = [0] + list(range(2, len(size))) + [1]     # N, spatial..., C innermost
-        strides = [0] * len(size)
-        for i, st in zip(order, S.contiguous_strides([size[i] for i in order])):
-            strides[i] = st
-        lazy.stride_hint = tuple(strides)
+        lazy.stride_hint = S.dense_strides_in_order(size, order)
     return lazy
 
 

@@ -237,9 +237,7 @@ def all_(x, dim=None, keepdim=False):
 def variance(x, dims, correction, keepdim, out_dtype=None):
     """Two-pass variance: mean, then the mean of squared deviations (numerically sound)."""
     dims = _dims(x, dims)
-    count = 1
-    for d in dims:
-        count *= x.size[d]
+    count = math.prod(x.size[d] for d in dims)
     acc = _acc_dtype(x.dtype)
     s = realize(reduce(x, dims, True, "sum", acc, src_dtype=acc))
     mean_ = make_pointwise(lambda v: ops.truediv(v, ops.constant(float(count), acc)), [s], acc, acc)
