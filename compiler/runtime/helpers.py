@@ -71,7 +71,13 @@ def remainder_float(a, b):
 
 
 if INTERPRET:
-    def _wrap(fn, n=1):
+    import math
+
+    import torch
+
+    def _wrap(fn):
+        """fn over numpy arrays as a helper over the interpreter's tensors (result in the first
+        tensor argument's dtype, broadcast to all arguments' shape)."""
         def f(*args):
             from triton.runtime.interpreter import TensorHandle
             ref = next(a for a in args if isinstance(a, tl.tensor))
@@ -94,18 +100,9 @@ if INTERPRET:
     signbit = _wrap(np.signbit)
     nextafter = _wrap(np.nextafter)
 
-    def _erfc(x):
-        import math
-        return np.vectorize(math.erfc)(x)
-
-    def _lgamma(x):
-        import math
-        return np.vectorize(math.lgamma)(x)
-    erfc, lgamma = _wrap(_erfc), _wrap(_lgamma)
-
-    def erfinv(x):
-        import torch
-        return _wrap(lambda d: torch.erfinv(torch.from_numpy(np.ascontiguousarray(d))).numpy())(x)
+    # numpy has no erfc/lgamma/erfinv: math's (elementwise) and torch's stand in
+    erfc, lgamma = _wrap(np.vectorize(math.erfc)), _wrap(np.vectorize(math.lgamma))
+    erfinv = _wrap(lambda d: torch.erfinv(torch.from_numpy(np.ascontiguousarray(d))).numpy())
 
     def assert_in_bounds(index, size, mask):
         idx = index.handle.data
