@@ -5,11 +5,10 @@ splits it into forward/backward ATen graphs, each compiled by `compile_graph`. M
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
 through tuner.engine on its first call. options: {"max_persistent_r": int (default 8192),
-"max_autotune": bool, "cudagraphs": bool}.
+"max_autotune": bool, "cudagraphs": bool}. Dynamo finds the backend by name through the
+`torch_dynamo_backends` entry point in pyproject.toml.
 """
 from __future__ import annotations
-
-import functools
 
 from .torch_compat import aot_backend, boxed, decomposition_table
 
@@ -33,12 +32,3 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
 
     backend = aot_backend(compiler, compiler, decomposition_table())
     return backend(gm, example_inputs)
-
-
-@functools.lru_cache(None)
-def _register():
-    from torch._dynamo import register_backend
-    try:
-        register_backend(name="tuner")(tuner_backend)
-    except Exception:  # already registered via the entry point
-        pass
