@@ -129,6 +129,10 @@ class Node:
     deps: set
     indirect: bool = False
 
+    def __post_init__(self):   # run by each dataclass subclass's generated __init__
+        self.deps = set()
+        self.record()
+
     def record(self):
         rec = Recorder()
         with use(rec):
@@ -150,10 +154,6 @@ class Pointwise(Node):
     inner_fn: Callable
     iter_stride: tuple | None = None   # buffer strides in `ranges` order (None: buffer.stride)
     kind = "pointwise"
-
-    def __post_init__(self):
-        self.deps = set()
-        self.record()
 
     def symbols(self):
         return _idx("d", len(self.ranges))
@@ -179,10 +179,6 @@ class Reduction(Node):
     inner_fn: Callable
     src_dtype: torch.dtype
     kind = "reduction"
-
-    def __post_init__(self):
-        self.deps = set()
-        self.record()
 
     def symbols(self):
         return _idx("d", len(self.ranges)), _idx("r", len(self.reduction_ranges))
@@ -212,10 +208,6 @@ class Scatter(Node):
     value_fn: Callable
     mode: str | None = None       # None (store) or "atomic_add"
     kind = "scatter"
-
-    def __post_init__(self):
-        self.deps = set()
-        self.record()
 
     def symbols(self):
         return _idx("d", len(self.ranges))
