@@ -16,7 +16,7 @@ from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
 from .runtime.launch import Launcher, ensure_layout, reinterpret
-from .scheduler import Scheduler
+from .scheduler import Scheduler, accesses
 
 log = logging.getLogger("tuner.compiler")
 _KERNEL_DIR = None
@@ -61,6 +61,15 @@ def load_source(source, stem):
 
 
 def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None):
+    try:
+        return _compile_graph(gm, example_inputs, mode, options)
+    finally:
+        # The access cache is keyed on this graph's IR nodes: dropping it when the graph is
+        # done keeps a long-lived process from holding every graph it ever compiled.
+        accesses.cache_clear()
+
+
+def _compile_graph(gm, example_inputs, mode, options):
     options = dict(options or {})
     stats = stats_mod.new()
     g = GraphLowering(gm, example_inputs, stats).lower()

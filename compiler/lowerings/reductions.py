@@ -202,10 +202,9 @@ def min_all(x):
 
 def _arg(rtype):
     def lower(x, dim=None, keepdim=False):
-        if dim is None:
-            x, dim, keepdim_out = view(x, [-1]), 0, keepdim
-            out = reduce(x, [0], False, rtype, torch.int64)
-            return out if not keepdim_out else _reshape_keep(out, [1] * 0)
+        if dim is None:   # over all elements; keepdim keeps every dim, each of size 1
+            out = reduce(view(x, [-1]), [0], False, rtype, torch.int64)
+            return _reshape_keep(out, [1] * len(x.size)) if keepdim else out
         return reduce(x, [dim], keepdim, rtype, torch.int64)
     return lower
 

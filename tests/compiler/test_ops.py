@@ -167,3 +167,15 @@ def test_split_reductions_match(dtype):
     compile_and_check(lambda a, b: (a.sum(0), a.amax(0), (a > 0).any(0), (b > 3).all(0), b.sum(),
                                     a.mean(0), b.amin(), (b.float() * 1e-3 + 1).prod(0)), x, y, dtype=dtype)
     # (prod in fp32: the interpreter's bf16 casts truncate, so a long bf16 product drifts)
+
+
+def test_argmax_argmin_over_all_elements_keepdim_keeps_every_dim():
+    x = torch.randn(3, 5, 4)
+    compile_and_check(lambda t: (t.argmax(keepdim=True), t.argmin(keepdim=True), t.argmax()), x)
+
+
+def test_compiled_graphs_leave_no_ir_in_the_access_cache():
+    # A long-lived process compiles many graphs; none of their IR nodes may stay referenced.
+    from tuner.compiler.scheduler import accesses
+    compile_and_check(lambda t: torch.softmax(t, -1) * 2, torch.randn(4, 6))
+    assert accesses.cache_info().currsize == 0
