@@ -3,32 +3,17 @@ import os
 
 os.environ.setdefault("TRITON_INTERPRET", "1")  # before triton is imported (subprocess use)
 
+import sys  # noqa: E402
+
 import triton  # noqa: E402
 import triton.language as tl  # noqa: E402
 
 import tuner  # noqa: E402
 from tuner.space import Config, ConfigSpace  # noqa: E402
 
-
-@triton.jit
-def add_kernel(x_ptr, y_ptr, out_ptr, n, XBLOCK: tl.constexpr):
-    offs = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)
-    mask = offs < n
-    x = tl.load(x_ptr + offs, mask=mask)
-    y = tl.load(y_ptr + offs, mask=mask)
-    tl.store(out_ptr + offs, x + y, mask=mask)
-
-
-@triton.jit
-def row_sum_kernel(x_ptr, out_ptr, rows, cols, XBLOCK: tl.constexpr, RBLOCK: tl.constexpr):
-    row = tl.program_id(0) * XBLOCK + tl.arange(0, XBLOCK)[:, None]
-    acc = tl.zeros([XBLOCK, RBLOCK], dtype=tl.float32)
-    for start in range(0, cols, RBLOCK):
-        col = start + tl.arange(0, RBLOCK)[None, :]
-        mask = (row < rows) & (col < cols)
-        acc += tl.load(x_ptr + row * cols + col, mask=mask, other=0.0)
-    total = tl.sum(acc, axis=1)[:, None]
-    tl.store(out_ptr + row, total, mask=row < rows)
+# the sample kernels the benchmark scripts time (add_kernel, row_sum_kernel, ...)
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "scripts"))
+from sample_kernels import add_kernel, row_sum_kernel  # noqa: E402,F401
 
 
 ADD_CONFIGS = [Config({"XBLOCK": 16}, num_warps=1, num_stages=1),
