@@ -5,7 +5,8 @@ splits it into forward/backward ATen graphs, each compiled by `compile_graph`. M
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
 through tuner.engine on its first call. options: {"max_persistent_r": int (default 8192),
-"max_autotune": bool, "cudagraphs": bool}. Dynamo finds the backend by name through the
+"max_autotune": bool, "cudagraphs": bool, "pad_mm": "auto" | "always" | "never" (default:
+the TUNER_PAD_MM setting)}. Dynamo finds the backend by name through the
 `torch_dynamo_backends` entry point in pyproject.toml.
 """
 from __future__ import annotations
@@ -20,6 +21,10 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     if mode not in MODES:
         raise ValueError(f"tuner backend: unknown mode {mode!r}; expected one of {', '.join(MODES)}")
     options = dict(options or {})
+    from .lowerings.matmul import PAD_MM_MODES
+    if options.get("pad_mm", "auto") not in PAD_MM_MODES:
+        raise ValueError(f"tuner backend: options['pad_mm']={options['pad_mm']!r}; "
+                         f"expected one of {', '.join(PAD_MM_MODES)}")
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
 
     def compiler(gm_, inputs_):

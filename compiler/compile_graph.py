@@ -72,7 +72,9 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
 def _compile_graph(gm, example_inputs, mode, options):
     options = dict(options or {})
     stats = stats_mod.new()
-    g = GraphLowering(gm, example_inputs, stats).lower()
+    g = GraphLowering(gm, example_inputs, stats)
+    g.options = options   # read by lowerings that take compile options (pad_mm)
+    g.lower()
     stats.nodes = len(g.nodes)
     sched = Scheduler(g)
     groups = sched.fuse()

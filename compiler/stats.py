@@ -9,6 +9,7 @@
     s.externs                 # {op name: count} ATen calls (mm, convolution, fallbacks)
     s.fallbacks               # {op name: count} ops that had no lowering
     s.lowered                 # {op name: count} ops lowered to our IR
+    s.pad_mm                  # {"pad"/"orig": count} per unaligned matmul the pad_mm point decided
     s.source                  # the generated code: kernels (commented out) and the wrapper
     stats.totals()            # the same counters summed over every graph since reset()
     stats.reset()
@@ -27,6 +28,7 @@ class GraphStats:
     externs: collections.Counter = field(default_factory=collections.Counter)
     fallbacks: collections.Counter = field(default_factory=collections.Counter)
     lowered: collections.Counter = field(default_factory=collections.Counter)
+    pad_mm: collections.Counter = field(default_factory=collections.Counter)
     kernel_names: list = field(default_factory=list)
     kernel_kinds: list = field(default_factory=list)   # per kernel: "pointwise", "pointwise_tiled",
                                                        # "reduction", "persistent_reduction", "scatter"
@@ -41,10 +43,13 @@ class GraphStats:
     def count_lowered(self, op):
         self.lowered[_name(op)] += 1
 
+    def count_pad_mm(self, choice):
+        self.pad_mm[choice] += 1
+
     def as_dict(self):
         return {"kernels": self.kernels, "fused_nodes": self.fused_nodes, "nodes": self.nodes,
                 "externs": dict(self.externs), "fallbacks": dict(self.fallbacks),
-                "lowered": dict(self.lowered)}
+                "lowered": dict(self.lowered), "pad_mm": dict(self.pad_mm)}
 
 
 def _name(op):
@@ -78,6 +83,9 @@ def totals() -> GraphStats:
         t.externs.update(g.externs)
         t.fallbacks.update(g.fallbacks)
         t.lowered.update(g.lowered)
+        t.pad_mm.update(g.pad_mm)
+        t.kernel_names.extend(g.kernel_names)
+        t.kernel_kinds.extend(g.kernel_kinds)
     return t
 
 

@@ -11,6 +11,9 @@ def _isolated_tuner_env(tmp_path, monkeypatch):
     for var in ("TUNER_REMOTE_CACHE", "TUNER_CACHE_SECRET", "TUNER_REMOTE_READONLY",
                 "TUNER_LOGS", "TUNER_HEURISTICS", "TUNER_REDIS_PASSWORD"):
         monkeypatch.delenv(var, raising=False)
+    # A benchmarked pad_mm choice (the default, auto) would make compiled kernel counts depend
+    # on CPU timings; tests that want padding or a decision ask for it.
+    monkeypatch.setenv("TUNER_PAD_MM", "never")
     yield
 
 

@@ -108,6 +108,10 @@ SETTINGS: tuple[Setting, ...] = (
     # compiler
     Setting("TUNER_DEBUG_DIR", _str, "",
             "When set, every compiled graph writes its FX graph, IR and generated code here."),
+    Setting("TUNER_PAD_MM", _str, "auto",
+            "Pad unaligned mm/addmm/bmm when compiling: decide each (heuristic, cache, benchmark), "
+            "always, or never; torch.compile's options={\"pad_mm\": ...} wins.",
+            choices=("auto", "always", "never")),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}

@@ -22,7 +22,12 @@ CANDIDATES = ("orig", "pad")
 
 def is_transposed(t: torch.Tensor) -> bool:
     """Column-major in its last two dims (a transposed contiguous matrix)."""
-    return t.stride(-1) != 1 and t.stride(-2) == 1
+    return strides_transposed(t.stride())
+
+
+def strides_transposed(stride) -> bool:
+    """`is_transposed` for a layout given as strides (the compiler's IR has no tensors)."""
+    return stride[-1] != 1 and stride[-2] == 1
 
 
 def pad_to(t: torch.Tensor, rows: int, cols: int) -> torch.Tensor:
@@ -90,17 +95,30 @@ def context_from_tensors(op: str, mat1, mat2, bias=None, *, mat1_prepadded: bool
     dtype = _dtype_name(mat1.dtype)
     if dtype not in DTYPES or mat2.dtype != mat1.dtype:
         return None
+    return context_from_layout(op, tuple(mat1.shape), tuple(mat1.stride()), tuple(mat2.shape),
+                               tuple(mat2.stride()), mat1.dtype, mat1_prepadded=mat1_prepadded,
+                               mat2_prepadded=mat2_prepadded, tf32=tf32)
+
+
+def context_from_layout(op: str, size1, stride1, size2, stride2, dtype: torch.dtype, *,
+                        mat1_prepadded: bool = False, mat2_prepadded: bool = False,
+                        tf32: bool | None = None) -> PadMMContext | None:
+    """`context_from_tensors` from sizes and strides (both operands of one dtype), as a
+    compiler sees them before any tensor exists; None for unsupported dtypes."""
+    dtype = _dtype_name(dtype)
+    if dtype not in DTYPES:
+        return None
     if tf32 is None:
         tf32 = bool(torch.backends.cuda.matmul.allow_tf32)
-    m, k = (int(s) for s in mat1.shape[-2:])
-    n = int(mat2.shape[-1])
+    m, k = (int(s) for s in size1[-2:])
+    n = int(size2[-1])
     return PadMMContext(
-        op=op, m=m, k=k, n=n, dtype=dtype, batch=int(mat1.shape[0]) if op == "bmm" else 1,
-        mat1_transposed=is_transposed(mat1), mat2_transposed=is_transposed(mat2),
+        op=op, m=m, k=k, n=n, dtype=dtype, batch=int(size1[0]) if op == "bmm" else 1,
+        mat1_transposed=strides_transposed(stride1), mat2_transposed=strides_transposed(stride2),
         mat1_prepadded=mat1_prepadded, mat2_prepadded=mat2_prepadded,
         tf32=bool(tf32) and dtype == "float32",
-        mat1_strides=tuple(int(s) for s in mat1.stride()[-2:]),
-        mat2_strides=tuple(int(s) for s in mat2.stride()[-2:]))
+        mat1_strides=tuple(int(s) for s in stride1[-2:]),
+        mat2_strides=tuple(int(s) for s in stride2[-2:]))
 
 
 def _matrix(batch: int, rows: int, cols: int, transposed: bool, op: str, **kw) -> torch.Tensor:

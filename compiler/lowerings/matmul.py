@@ -1,0 +1,155 @@
+"""mm, addmm and bmm: extern calls to ATen, and the pad_mm pass that runs inside them.
+
+A matmul whose m, k or n is not a multiple of 16 bytes' worth of elements can run much
+faster on padded operands (cuBLAS picks its aligned kernels). The choice is the pad_mm
+autotuning point (tuner.points.pad_mm): the compiler builds the problem from IR sizes and
+strides and asks; it never times anything itself. Mode: torch.compile's
+options={"pad_mm": ...}, else the TUNER_PAD_MM setting; "auto" asks the decision,
+"always"/"never" force it.
+
+"pad" pads each operand that needs it with zeros (zeros along k add nothing to any dot
+product), runs the extern on the padded operands and returns a [..., :m, :n] view of the
+padded result: no copy, consumers read through the slice. An operand that is still an
+unrealized pointwise value is "prepadded": its producer's kernel writes the padded layout,
+so the pad costs no extra kernel.
+"""
+from __future__ import annotations
+
+import logging
+
+import torch
+
+from .. import ir
+from .. import sym as S
+from ..lowering import graph, register
+from ..torch_compat import aten
+from .builders import constant_pad_nd
+
+log = logging.getLogger("tuner.compiler")
+PAD_MM_MODES = ("auto", "always", "never")
+
+
+@register(aten.mm.default)
+def mm(mat1, mat2):
+    return _matmul("mm", aten.mm.default, mat1, mat2)
+
+
+@register(aten.bmm.default)
+def bmm(mat1, mat2):
+    return _matmul("bmm", aten.bmm.default, mat1, mat2)
+
+
+@register(aten.addmm.default)
+def addmm(bias, mat1, mat2, *, beta=1, alpha=1):
+    return _matmul("addmm", aten.addmm.default, mat1, mat2, bias, beta=beta, alpha=alpha)
+
+
+def pad_mm_mode() -> str:
+    """The graph's pad_mm mode: the compile option if given, else TUNER_PAD_MM."""
+    mode = getattr(graph(), "options", {}).get("pad_mm")
+    if mode is None:
+        from tuner.settings import settings
+        mode = settings.pad_mm
+    return mode
+
+
+def _matmul(name, op, mat1, mat2, bias=None, **scalars):
+    def orig():
+        args = (mat1, mat2) if bias is None else (bias, mat1, mat2)
+        return graph().extern(op, args, scalars, None)
+
+    if not (isinstance(mat1, ir.TensorValue) and isinstance(mat2, ir.TensorValue)) \
+            or mat1.dtype != mat2.dtype:
+        return orig()
+    from tuner.points.pad_mm import context_from_layout
+    (s1, pre1), (s2, pre2) = _layout(mat1), _layout(mat2)
+    ctx = context_from_layout(name, mat1.size, s1, mat2.size, s2, mat1.dtype,
+                              mat1_prepadded=pre1, mat2_prepadded=pre2)
+    if ctx is None or not ctx.needs_padding():
+        return orig()
+    choice = _decide(ctx, mat1.device)
+    graph().stats.count_pad_mm(choice)
+    if choice != "pad":
+        return orig()
+    return _padded(op, ctx, mat1, mat2, bias, scalars)
+
+
+def _layout(x):
+    """(strides, prepadded) of an operand as the extern will read it: a View's own strides;
+    an unrealized value's are those it would be realized with, and its producer can write
+    them padded for free."""
+    if isinstance(x, ir.View):
+        return tuple(x.stride), False
+    return tuple(graph().layout_for(x) or S.contiguous_strides(x.size)), True
+
+
+def _decide(ctx, device) -> str:
+    mode = pad_mm_mode()
+    if mode == "always":
+        return "pad"
+    if mode == "never":
+        return "orig"
+    from tuner.points.pad_mm import decide_pad_mm
+    try:
+        return decide_pad_mm(ctx, device)
+    except Exception as e:   # a failed decision must not fail the compile: keep the plain call
+        log.warning("pad_mm: decision for %s failed (%s: %s); not padding", ctx.signature(),
+                    type(e).__name__, e)
+        return "orig"
+
+
+def _padded(op, ctx, mat1, mat2, bias, scalars):
+    m, n = ctx.m, ctx.n
+    pm, pk, pn = ctx.padded_sizes()
+    a = _pad(mat1, pm, pk, ctx.mat1_transposed)
+    b = _pad(mat2, pk, pn, ctx.mat2_transposed)
+    args = (a, b) if bias is None else (_pad_bias(bias, m, n, pm, pn), a, b)
+    args = tuple(graph().realize(x) for x in args)
+    meta = op(*[torch.empty_strided(x.size, x.stride, dtype=x.dtype, device="meta") for x in args],
+              **scalars)
+    out = graph().extern(op, args, scalars, meta)
+    return ir.View(out.buffer, tuple(out.size[:-2]) + (m, n), out.stride, out.offset)
+
+
+def _pad(x, rows, cols, transposed):
+    """x zero-padded in its last two dims to (rows, cols), realized row-major, or column-major
+    for a transposed operand (as pad_mm's benchmark pads it: the copy keeps its source's order)."""
+    r, c = x.size[-2:]
+    if (r, c) == (rows, cols):
+        return x
+    g = graph()
+    key = None
+    if isinstance(x, ir.View):
+        # One padded copy per (view, layout) and graph: a weight read by several matmuls (the
+        # forward and its backward's transposes live in different graphs, but tied or shared
+        # weights do not) is copied once. The buffer's last writer is in the key, so a copy
+        # made before a mutation of its source is not reused after it.
+        key = (x.buffer.name, g.last_writer.get(x.buffer.name), tuple(x.size), tuple(x.stride),
+               x.offset, rows, cols, transposed)
+        cache = g.__dict__.setdefault("_padded_operands", {})
+        if key in cache:
+            return cache[key]
+    padded = constant_pad_nd(x, [0, cols - c, 0, rows - r], 0)
+    n = len(padded.size)
+    order = list(range(n - 2)) + ([n - 1, n - 2] if transposed else [n - 2, n - 1])
+    out = g.realize(padded, stride=S.dense_strides_in_order(padded.size, order))
+    if key is not None:
+        cache[key] = out
+    return out
+
+
+def _pad_bias(bias, m, n, pm, pn):
+    """addmm's bias padded along the output dims it spans in full; broadcast dims (size 1 or
+    absent) stay, as they broadcast over the padded output just the same."""
+    if not isinstance(bias, ir.TensorValue) or not bias.size:
+        return bias
+    full = (m, n)[-len(bias.size):] if len(bias.size) <= 2 else None
+    if full is None:
+        return bias
+    target = (pm, pn)[-len(bias.size):]
+    pad = []
+    for size, want, to in reversed(list(zip(bias.size, full, target))):
+        pad += [0, to - size if size == want and want != 1 else 0]
+    if not any(pad):
+        return bias
+    return graph().realize(constant_pad_nd(bias, pad, 0))

@@ -1,0 +1,180 @@
+"""The compiler's pad_mm pass: mm/addmm/bmm lowered to externs on zero-padded operands (sliced
+back) when the pad_mm point says "pad", the plain extern otherwise; results equal eager's."""
+import copy
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.stats as stats
+import tuner.engine as engine
+from helpers import assert_close
+
+DTYPES = [torch.float32, torch.bfloat16, torch.float16]
+
+
+def _run(fn, *args, pad_mm=None, dtype=None):
+    """Compile fn with the given pad_mm option, compare with eager; stats of every graph."""
+    torch._dynamo.reset()
+    stats.reset()
+    options = {"pad_mm": pad_mm} if pad_mm else None
+    out = torch.compile(fn, backend="tuner", options=options)(*args)
+    assert_close(out, fn(*args), dtype)
+    return stats.totals()
+
+
+def _operands(*shapes, dtype=torch.float32):
+    g = torch.Generator().manual_seed(0)
+    return [torch.randn(*s, generator=g).to(dtype) for s in shapes]
+
+
+@pytest.mark.parametrize("dtype", DTYPES)
+@pytest.mark.parametrize("case", ["mm", "addmm_1d", "addmm_2d", "bmm"])
+def test_padded_matmul_matches_eager_and_is_counted(case, dtype):
+    a, b, b3 = _operands((33, 19), (19, 37), (3, 19, 37), dtype=dtype)
+    bias1, bias2 = _operands((37,), (33, 37), dtype=dtype)
+    fn, args, ext = {
+        "mm": (torch.mm, (a, b), "aten.mm.default"),
+        "addmm_1d": (lambda c, x, y: torch.addmm(c, x, y, beta=0.5, alpha=2.0), (bias1, a, b),
+                     "aten.addmm.default"),
+        "addmm_2d": (torch.addmm, (bias2, a, b), "aten.addmm.default"),
+        "bmm": (torch.bmm, (a.expand(3, 33, 19).contiguous(), b3), "aten.bmm.default"),
+    }[case]
+    never = _run(fn, *args, pad_mm="never", dtype=dtype)
+    always = _run(fn, *args, pad_mm="always", dtype=dtype)
+    assert never.pad_mm == {"orig": 1} and always.pad_mm == {"pad": 1}
+    assert never.externs[ext] == always.externs[ext] == 1
+    # pad copies of the operands (and bias) plus the copy of the slice into the output
+    assert always.kernels > never.kernels
+
+
+@pytest.mark.parametrize("bias_shape", [(1, 37), (33, 1), ()])
+def test_addmm_broadcast_bias_is_not_padded_where_it_broadcasts(bias_shape):
+    a, b = _operands((33, 19), (19, 37))
+    bias = torch.randn(bias_shape)
+    s = _run(torch.addmm, bias, a, b, pad_mm="always")
+    assert s.pad_mm == {"pad": 1}
+
+
+def test_padded_result_equals_unpadded_exactly():
+    # the pad kernels copy exactly and the slice reads the product's own elements: the result
+    # is bit for bit eager's product of the same padded operands
+    a, b = _operands((33, 19), (19, 37))
+    torch._dynamo.reset()
+    out = torch.compile(torch.mm, backend="tuner", options={"pad_mm": "always"})(a, b)
+    torch.testing.assert_close(out, F.pad(a, (0, 1, 0, 3)).mm(F.pad(b, (0, 3, 0, 1)))[:33, :37],
+                               rtol=0, atol=0)
+
+
+def test_linear_with_transposed_weight_pads_column_major():
+    x, w, bias = _operands((33, 19), (37, 19), (37,))
+    s = _run(F.linear, x, w, bias, pad_mm="always")
+    assert s.pad_mm == {"pad": 1}
+    # the weight's padded copy keeps its source's column-major order, as pad_mm measured it
+    assert "empty_strided((20, 40), (1, 20)" in stats.last().source
+    s = _run(lambda x, w: x @ w.t(), x, w, pad_mm="always")
+    assert s.pad_mm == {"pad": 1}
+
+
+def test_pad_of_a_pointwise_producer_fuses_into_it():
+    x, w = _operands((33, 19), (19, 37))
+    plain = _run(torch.mm, x, w, pad_mm="always")
+    fed = _run(lambda x, w: torch.mm((x * 2).relu(), w), x, w, pad_mm="always")
+    # x's pad copy kernel and the producer's kernel are one and the same
+    assert fed.kernels == plain.kernels
+    plain_never = _run(torch.mm, x, w, pad_mm="never")
+    fed_never = _run(lambda x, w: torch.mm((x * 2).relu(), w), x, w, pad_mm="never")
+    assert fed_never.kernels == plain_never.kernels + 1
+
+
+def test_operand_read_by_two_matmuls_is_padded_once():
+    x, w1, w2 = _operands((33, 19), (19, 37), (19, 5))
+    s = _run(lambda x, a, b: (x @ a, x @ b), x, w1, w2, pad_mm="always")
+    assert s.pad_mm == {"pad": 2}
+    assert stats.last().source.count("empty_strided((36, 20)") == 1
+
+
+@pytest.mark.parametrize("dtype,shapes", [(torch.float32, [(32, 16), (16, 40)]),
+                                          (torch.bfloat16, [(32, 16), (16, 40)]),
+                                          (torch.float64, [(33, 19), (19, 37)])])
+def test_aligned_or_unsupported_problem_is_never_padded(dtype, shapes):
+    a, b = _operands(*shapes, dtype=dtype)
+    always = _run(torch.mm, a, b, pad_mm="always")
+    never = _run(torch.mm, a, b, pad_mm="never")
+    assert not always.pad_mm and not never.pad_mm
+    assert always.kernels == never.kernels == 0
+
+
+def test_mlp_training_with_unaligned_dims_matches_eager_gradients():
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(19, 37), torch.nn.GELU(), torch.nn.Linear(37, 11))
+    ref = copy.deepcopy(model)
+    x = torch.randn(13, 19)
+    torch._dynamo.reset()
+    stats.reset()
+    cm = torch.compile(model, backend="tuner", options={"pad_mm": "always"})
+    out = cm(x)
+    expected = ref(x)
+    torch.testing.assert_close(out, expected, rtol=1e-4, atol=1e-5)
+    out.square().mean().backward()
+    expected.square().mean().backward()
+    for (name, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+        torch.testing.assert_close(p.grad, q.grad, rtol=1e-4, atol=1e-5, msg=name)
+    fwd, bwd = stats.graphs()[-2:]
+    assert fwd.pad_mm["pad"] == 2
+    assert bwd.pad_mm["pad"] >= 3    # grad of the input of layer 2, grads of both weights
+    assert stats.totals().pad_mm["pad"] == fwd.pad_mm["pad"] + bwd.pad_mm["pad"]
+    assert stats.totals().as_dict()["pad_mm"]["pad"] >= 5
+
+
+def test_compile_option_wins_over_the_setting(monkeypatch):
+    a, b = _operands((33, 19), (19, 37))
+    monkeypatch.setenv("TUNER_PAD_MM", "always")
+    assert _run(torch.mm, a, b).pad_mm == {"pad": 1}
+    assert _run(torch.mm, a, b, pad_mm="never").pad_mm == {"orig": 1}
+    monkeypatch.setenv("TUNER_PAD_MM", "never")
+    assert _run(torch.mm, a, b).pad_mm == {"orig": 1}
+    assert _run(torch.mm, a, b, pad_mm="always").pad_mm == {"pad": 1}
+
+
+def test_unknown_pad_mm_option_is_a_clear_error():
+    a, b = _operands((33, 19), (19, 37))
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match=r"pad_mm.*expected one of auto, always, never"):
+        torch.compile(torch.mm, backend="tuner", options={"pad_mm": "sometimes"})(a, b)
+
+
+def test_auto_asks_the_pad_mm_decision_then_the_cache(monkeypatch):
+    # a real decision: no heuristic, an empty cache (conftest), so both choices are benchmarked
+    # on the CPU; the second compile of the same problem is answered by the cache
+    monkeypatch.setenv("TUNER_HEURISTICS", "off")
+    monkeypatch.setenv("TUNER_PAD_MM", "auto")
+    monkeypatch.setenv("TUNER_BENCH_REPS", "3")
+    monkeypatch.setenv("TUNER_BENCH_WARMUP", "1")
+    from tuner.cache import reset_cache
+    reset_cache()
+    a, b = _operands((33, 19), (19, 37))
+    engine.HISTORY.clear()
+    s = _run(torch.mm, a, b)
+    first = [d for d in engine.HISTORY if d.namespace == "pad_mm"]
+    assert len(first) == 1 and first[0].source in ("exhaustive", "coordinate_descent", "budgeted")
+    assert first[0].problem.startswith("mm:b1:m33:k19:n37:float32")
+    assert {c for c, _ in first[0].timings} == {"orig", "pad"}
+    assert s.pad_mm == {first[0].choice: 1}
+    s = _run(torch.mm, a, b)
+    second = [d for d in engine.HISTORY if d.namespace == "pad_mm"][1:]
+    assert len(second) == 1 and second[0].source == "cache" and second[0].choice == first[0].choice
+    assert s.pad_mm == {first[0].choice: 1}
+    reset_cache()
+
+
+@pytest.mark.gpu
+def test_gpt2_lm_head_padded_on_gpu_matches_eager():
+    g = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.randn(4096, 768, device="cuda", dtype=torch.bfloat16, generator=g)
+    w = torch.randn(50257, 768, device="cuda", dtype=torch.bfloat16, generator=g) * 0.02
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(lambda x, w: x @ w.t(), backend="tuner", options={"pad_mm": "always"})(x, w)
+    torch.testing.assert_close(out, x @ w.t(), rtol=2e-2, atol=2e-2)
+    assert stats.totals().pad_mm == {"pad": 1}
