@@ -32,6 +32,36 @@ def _fast_launch_supported():
 
 
 _FAST = None
+# Launches that went through JITFunction.run (argument binding + specialization each time):
+# once per kernel and pointer-alignment pattern when the direct path works (a test checks it).
+JIT_LAUNCHES = 0
+
+
+def _hook_set(hook) -> bool:
+    # Older Triton: a hook is a callable or None. Triton 3.6 and 3.9 (at least): a HookChain,
+    # never None, whose `calls` list stays empty until someone (a profiler, proton) adds one;
+    # reading it as "set" kept every launch on the slow path (3.9 ms of host time per call of
+    # ResNet-50 on the H100). A hook added after a kernel's first launch is not seen by it.
+    if hook is None:
+        return False
+    calls = getattr(hook, "calls", None)
+    return bool(calls) if calls is not None else True
+
+
+def hooks_unset() -> bool:
+    """Whether no launch enter/exit hook is installed: the direct launch passes none."""
+    from triton import knobs
+    return not (_hook_set(knobs.runtime.launch_enter_hook) or _hook_set(knobs.runtime.launch_exit_hook))
+
+
+def _stream_getter():
+    """device index -> raw CUDA stream; torch's own getter skips the driver's per-call device
+    lookups (a few microseconds per launch)."""
+    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+    if raw is not None:
+        return raw
+    from triton.runtime.driver import driver
+    return driver.active.get_current_stream
 
 
 class Launcher:
@@ -63,23 +93,22 @@ class Launcher:
                 k.run(self._grid[0], 1, 1, self._stream_of(self._device), k.function, k.packed_metadata,
                       None, None, None, *args, *self._consts)
                 return
+        global _FAST, JIT_LAUNCHES
+        JIT_LAUNCHES += 1
         k = self._launch(self.config, args)
-        global _FAST
         if _FAST is None:
             _FAST = _fast_launch_supported()
         if _FAST and k is not None and hasattr(k, "packed_metadata") and self._hooks_unset():
-            from triton.runtime.driver import driver
             self._compiled[tuple(a.data_ptr() & 15 == 0 for a in args)] = k
             self._grid = self.grid(self.config)
             self._consts = tuple(self.config[n] for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
-            self._stream_of = driver.active.get_current_stream
+            self._stream_of = _stream_getter()
             k._init_handles()
 
     @staticmethod
     def _hooks_unset():
-        from triton import knobs
-        return knobs.runtime.launch_enter_hook is None and knobs.runtime.launch_exit_hook is None
+        return hooks_unset()
 
     def grid(self, cfg):
         n = triton.cdiv(self.xnumel, cfg["XBLOCK"])

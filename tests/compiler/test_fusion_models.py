@@ -154,7 +154,12 @@ def test_output_code_log(monkeypatch, capsys, tmp_path):
 def test_stats_totals_and_reset():
     stats.reset()
     compile_and_check(lambda x: x.sin(), torch.randn(3))
-    assert stats.totals().kernels == 1
+    compile_and_check(lambda x: x.cos().sum(), torch.randn(3))
+    t = stats.totals()
+    assert t.kernels == 2
+    # per-kernel lists merge too (scripts/profile_compiler.py counts kinds over all graphs)
+    assert len(t.kernel_kinds) == 2 and len(t.kernel_names) == 2
+    assert "pointwise" in t.kernel_kinds
 
 
 @pytest.mark.parametrize("mode", ["default", "max-autotune-no-cudagraphs", "reduce-overhead"])
@@ -208,6 +213,36 @@ def test_direct_launch_path_respecializes_on_alignment():
     for a in (base[:4096], base[:4096].clone(), base[1:4097], base[3:4099]):
         torch.testing.assert_close(cf(a, b).float(), f(a, b).float(), atol=2e-2, rtol=2e-2)
     assert launch._FAST is not None    # the direct path was considered (True on Triton >= 3.3)
+    # and taken: repeated calls with one alignment pattern go through JITFunction.run once
+    a = base[:4096].clone()
+    cf(a, b)
+    before = launch.JIT_LAUNCHES
+    for _ in range(5):
+        torch.testing.assert_close(cf(a, b).float(), f(a, b).float(), atol=2e-2, rtol=2e-2)
+    assert launch.JIT_LAUNCHES == before
+
+
+def test_launch_hooks_read_as_unset_until_one_is_added():
+    # Newer Triton keeps hooks in HookChain objects that are never None: an empty chain must
+    # read as "no hook" (or the direct launch path is never used), a filled one as set.
+    from triton import knobs
+    from tuner.compiler.runtime import launch
+    assert launch.hooks_unset()
+    hook = lambda *a, **k: None   # noqa: E731
+    chain = knobs.runtime.launch_enter_hook
+    if hasattr(chain, "add"):
+        chain.add(hook)
+        try:
+            assert not launch.hooks_unset()
+        finally:
+            chain.remove(hook)
+    else:
+        knobs.runtime.launch_enter_hook = hook
+        try:
+            assert not launch.hooks_unset()
+        finally:
+            knobs.runtime.launch_enter_hook = None
+    assert launch.hooks_unset()
 
 
 @pytest.mark.gpu
