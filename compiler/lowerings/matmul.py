@@ -63,8 +63,11 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
         return orig()
     from tuner.points.pad_mm import context_from_layout
     (s1, pre1), (s2, pre2) = _layout(mat1), _layout(mat2)
-    ctx = context_from_layout(name, mat1.size, s1, mat2.size, s2, mat1.dtype,
-                              mat1_prepadded=pre1, mat2_prepadded=pre2)
+    try:
+        ctx = context_from_layout(name, mat1.size, s1, mat2.size, s2, mat1.dtype,
+                                  mat1_prepadded=pre1, mat2_prepadded=pre2)
+    except (TypeError, ValueError):   # symbolic or empty sizes: no problem to pose
+        ctx = None
     if ctx is None or not ctx.needs_padding():
         return orig()
     choice = _decide(ctx, mat1.device)

@@ -1,6 +1,10 @@
 """The compiler's pad_mm pass: mm/addmm/bmm lowered to externs on zero-padded operands (sliced
 back) when the pad_mm point says "pad", the plain extern otherwise; results equal eager's."""
 import copy
+import json
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 import torch
@@ -178,3 +182,39 @@ def test_gpt2_lm_head_padded_on_gpu_matches_eager():
     out = torch.compile(lambda x, w: x @ w.t(), backend="tuner", options={"pad_mm": "always"})(x, w)
     torch.testing.assert_close(out, x @ w.t(), rtol=2e-2, atol=2e-2)
     assert stats.totals().pad_mm == {"pad": 1}
+
+
+@pytest.mark.gpu
+def test_gpt2_lm_head_auto_decides_on_gpu_and_matches_eager(monkeypatch):
+    # which choice wins is the GPU's business; the decision must be real and the result right
+    monkeypatch.setenv("TUNER_HEURISTICS", "off")
+    from tuner.cache import reset_cache
+    reset_cache()
+    g = torch.Generator(device="cuda").manual_seed(0)
+    x = torch.randn(4096, 768, device="cuda", dtype=torch.bfloat16, generator=g)
+    w = torch.randn(50257, 768, device="cuda", dtype=torch.bfloat16, generator=g) * 0.02
+    torch._dynamo.reset()
+    stats.reset()
+    engine.HISTORY.clear()
+    out = torch.compile(lambda x, w: x @ w.t(), backend="tuner", options={"pad_mm": "auto"})(x, w)
+    torch.testing.assert_close(out, x @ w.t(), rtol=2e-2, atol=2e-2)
+    decisions = [d for d in engine.HISTORY if d.namespace == "pad_mm"]
+    assert len(decisions) == 1 and decisions[0].source != "cache"
+    assert stats.totals().pad_mm == {decisions[0].choice: 1}
+    print("lm head pad_mm:", decisions[0].choice, decisions[0].timings)
+    reset_cache()
+
+
+def test_bench_script_smoke_writes_json(tmp_path):
+    root = Path(__file__).resolve().parents[2]
+    proc = subprocess.run([sys.executable, str(root / "scripts" / "bench_pad_mm_pass.py"), "--smoke",
+                           "--cases", "lm_head", "--variants", "eager,never,always", "--json",
+                           "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
+                          cwd=root)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = json.loads(proc.stdout)
+    assert {"gpu", "torch", "triton", "date"} <= set(doc)
+    rows = {r["variant"]: r for r in doc["results"]}
+    assert rows["always"]["pad_mm"] == {"pad": 1} and rows["never"]["pad_mm"] == {"orig": 1}
+    assert all(r["ok"] and r["ms"] > 0 for r in rows.values())
+    assert len(list(tmp_path.glob("pad_mm_pass_smoke_*.json"))) == 1
