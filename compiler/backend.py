@@ -21,10 +21,13 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     if mode not in MODES:
         raise ValueError(f"tuner backend: unknown mode {mode!r}; expected one of {', '.join(MODES)}")
     options = dict(options or {})
+    from tuner.settings import settings
+
     from .lowerings.matmul import PAD_MM_MODES
     if options.get("pad_mm", "auto") not in PAD_MM_MODES:
         raise ValueError(f"tuner backend: options['pad_mm']={options['pad_mm']!r}; "
                          f"expected one of {', '.join(PAD_MM_MODES)}")
+    settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
 
     def compiler(gm_, inputs_):

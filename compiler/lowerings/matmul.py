@@ -16,8 +16,12 @@ so the pad costs no extra kernel.
 from __future__ import annotations
 
 import logging
+import weakref
 
 import torch
+
+from tuner.points.pad_mm import context_from_layout, decide_pad_mm
+from tuner.settings import settings
 
 from .. import ir
 from .. import sym as S
@@ -27,6 +31,8 @@ from .builders import constant_pad_nd
 
 log = logging.getLogger("tuner.compiler")
 PAD_MM_MODES = ("auto", "always", "never")
+# graph -> {operand key: its padded copy}, so each graph pads an operand once
+_PADDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 @register(aten.mm.default)
@@ -48,7 +54,6 @@ def pad_mm_mode() -> str:
     """The graph's pad_mm mode: the compile option if given, else TUNER_PAD_MM."""
     mode = getattr(graph(), "options", {}).get("pad_mm")
     if mode is None:
-        from tuner.settings import settings
         mode = settings.pad_mm
     return mode
 
@@ -61,7 +66,6 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
     if not (isinstance(mat1, ir.TensorValue) and isinstance(mat2, ir.TensorValue)) \
             or mat1.dtype != mat2.dtype:
         return orig()
-    from tuner.points.pad_mm import context_from_layout
     (s1, pre1), (s2, pre2) = _layout(mat1), _layout(mat2)
     try:
         ctx = context_from_layout(name, mat1.size, s1, mat2.size, s2, mat1.dtype,
@@ -92,7 +96,6 @@ def _decide(ctx, device) -> str:
         return "pad"
     if mode == "never":
         return "orig"
-    from tuner.points.pad_mm import decide_pad_mm
     try:
         return decide_pad_mm(ctx, device)
     except Exception as e:   # a failed decision must not fail the compile: keep the plain call
@@ -107,9 +110,9 @@ def _padded(op, ctx, mat1, mat2, bias, scalars):
     a = _pad(mat1, pm, pk, ctx.mat1_transposed)
     b = _pad(mat2, pk, pn, ctx.mat2_transposed)
     args = (a, b) if bias is None else (_pad_bias(bias, m, n, pm, pn), a, b)
-    args = tuple(graph().realize(x) for x in args)
-    meta = op(*[torch.empty_strided(x.size, x.stride, dtype=x.dtype, device="meta") for x in args],
-              **scalars)
+    args = tuple(graph().realize(x) if isinstance(x, ir.TensorValue) else x for x in args)
+    meta = op(*[torch.empty_strided(x.size, x.stride, dtype=x.dtype, device="meta")
+                if isinstance(x, ir.View) else x for x in args], **scalars)
     out = graph().extern(op, args, scalars, meta)
     return ir.View(out.buffer, tuple(out.size[:-2]) + (m, n), out.stride, out.offset)
 
@@ -129,7 +132,7 @@ def _pad(x, rows, cols, transposed):
         # made before a mutation of its source is not reused after it.
         key = (x.buffer.name, g.last_writer.get(x.buffer.name), tuple(x.size), tuple(x.stride),
                x.offset, rows, cols, transposed)
-        cache = g.__dict__.setdefault("_padded_operands", {})
+        cache = _PADDED.setdefault(g, {})
         if key in cache:
             return cache[key]
     padded = constant_pad_nd(x, [0, cols - c, 0, rows - r], 0)

@@ -141,11 +141,15 @@ def test_compile_option_wins_over_the_setting(monkeypatch):
     assert _run(torch.mm, a, b, pad_mm="always").pad_mm == {"pad": 1}
 
 
-def test_unknown_pad_mm_option_is_a_clear_error():
-    a, b = _operands((33, 19), (19, 37))
+def test_unknown_pad_mm_option_or_setting_is_a_clear_error(monkeypatch):
+    a, b = _operands((32, 16), (16, 32))    # aligned: the check does not wait for a matmul to pad
     torch._dynamo.reset()
     with pytest.raises(Exception, match=r"pad_mm.*expected one of auto, always, never"):
         torch.compile(torch.mm, backend="tuner", options={"pad_mm": "sometimes"})(a, b)
+    monkeypatch.setenv("TUNER_PAD_MM", "sometimes")
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match=r"TUNER_PAD_MM='sometimes': expected one of auto, always"):
+        torch.compile(torch.mm, backend="tuner")(a, b)
 
 
 def test_auto_asks_the_pad_mm_decision_then_the_cache(monkeypatch):
