@@ -14,7 +14,7 @@ from tuner.datagen.dataset import DatasetError, DatasetWriter, device_metadata, 
 
 # point name -> module with GeneratorSpec, problem(), measure(), header_fields()
 POINTS = {"pad_mm": "tuner.datagen.pad_mm"}
-RESUME_KEYS = ("seed", "shard", "generator", "reps")
+RESUME_KEYS = ("seed", "shard", "generator", "focus", "reps")
 
 
 def parse_shard(text: str) -> tuple[int, int]:
@@ -33,8 +33,10 @@ def shard_indices(samples: int, shard: tuple[int, int]) -> range:
     return range(i, samples, n)
 
 
-def problem_key(seed: int, index: int) -> str:
-    return f"s{seed}-{index}"
+def problem_key(seed: int, index: int, focus: str | None = None) -> str:
+    """A problem's id: a focused stream's ids carry the focus, so they never collide with
+    the default stream's (whose ids predate foci)."""
+    return f"s{seed}-{index}" if focus is None else f"{focus}-s{seed}-{index}"
 
 
 def _resolve_devices(device: str | None, devices: str | None) -> list[str]:
@@ -72,7 +74,8 @@ def _worker(module: str, spec, seed: int, indices: list[int], device: str, opts:
 
 
 def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = False,
-            device: str | None = None, devices: str | None = None, seed: int = 0, reps: int = 3,
+            device: str | None = None, devices: str | None = None, seed: int = 0,
+            focus: str | None = None, reps: int = 3,
             inner: int = 10, warmup: int = 3, max_seconds: float | None = None,
             progress: bool = True) -> dict:
     """Measure this shard's problems not yet in `out`; returns a summary dict."""
@@ -82,7 +85,11 @@ def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = 
         raise ValueError("--samples, --reps and --inner must be >= 1")
     mod = importlib.import_module(POINTS[point])
     devs = _resolve_devices(device, devices)
-    spec = mod.GeneratorSpec.for_device("cpu" if devs[0] == "cpu" else "cuda")
+    foci = getattr(mod, "FOCI", {})
+    if focus is not None and focus not in foci:
+        raise ValueError(f"--focus {focus!r}: {point} has "
+                         + (f"the foci {', '.join(sorted(foci))}" if foci else "no focused streams"))
+    spec = mod.GeneratorSpec.for_device("cpu" if devs[0] == "cpu" else "cuda", focus=focus)
     fields = mod.header_fields(spec)
     header = make_header(fields.pop("point"), fields.pop("features"), fields.pop("choices"),
                          device_meta=device_metadata(devs[0]),
@@ -90,8 +97,8 @@ def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = 
                          seed=seed, shard=f"{shard[0]}/{shard[1]}", samples=samples, reps=reps,
                          inner=inner, devices=devs)
     writer = DatasetWriter(out, header, resume=resume, resume_keys=RESUME_KEYS)
-    todo = [i for i in shard_indices(samples, shard) if problem_key(seed, i) not in writer.done]
-    summary = {"out": str(out), "point": point, "shard": f"{shard[0]}/{shard[1]}",
+    todo = [i for i in shard_indices(samples, shard) if problem_key(seed, i, focus) not in writer.done]
+    summary = {"out": str(out), "point": point, "focus": focus, "shard": f"{shard[0]}/{shard[1]}",
                "problems_in_shard": len(shard_indices(samples, shard)),
                "already_done": len(writer.done), "measured": 0, "stopped_early": False}
     deadline = time.monotonic() + max_seconds if max_seconds else None
@@ -106,13 +113,14 @@ def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = 
                    console=Console(stderr=True), disable=not progress, transient=False)
 
     def emit(i: int, rows: list[dict]) -> None:
-        writer.write_problem([{"problem": problem_key(seed, i), **r} for r in rows])
+        writer.write_problem([{"problem": problem_key(seed, i, focus), **r} for r in rows])
         summary["measured"] += 1
         bar.advance(task)
 
     try:
         with bar:
-            task = bar.add_task(f"{point} {summary['shard']} on {','.join(devs)}", total=len(todo))
+            what = f"{point}[{focus}]" if focus else point
+            task = bar.add_task(f"{what} {summary['shard']} on {','.join(devs)}", total=len(todo))
             if len(devs) == 1:
                 for i in todo:
                     if deadline and time.monotonic() > deadline:
@@ -178,6 +186,10 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
               help="Where to measure (default: cuda when present, else cpu with small sizes).")
 @click.option("--devices", default=None, help="Comma-separated GPU indices: one worker process per GPU.")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the problem stream.")
+@click.option("--focus", default=None,
+              help="Measure a focused stream instead of the default one: it over-samples a region "
+                   "where learned rules erred (pad_mm: 'skinny'). Its problem ids carry the name, "
+                   "and its files merge with default-stream ones in `tuner learn`.")
 @click.option("--reps", type=int, default=3, show_default=True,
               help="Repetitions per choice (each the median of --inner runs).")
 @click.option("--inner", type=int, default=10, show_default=True, help="Timed runs per repetition.")
@@ -186,8 +198,8 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
               help="Stop measuring after this long (the file stays complete and resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def collect_cmd(point, samples, out, shard, resume, device, devices, seed, reps, inner, warmup,
-                max_seconds, as_json, quiet):
+def collect_cmd(point, samples, out, shard, resume, device, devices, seed, focus, reps, inner,
+                warmup, max_seconds, as_json, quiet):
     """Measure every choice of POINT on a seeded stream of problems and write a dataset.
 
     Each problem is measured for every choice (--reps repetitions of --inner runs), and
@@ -197,7 +209,7 @@ def collect_cmd(point, samples, out, shard, resume, device, devices, seed, reps,
     """
     try:
         summary = collect(point, samples, out, shard=parse_shard(shard), resume=resume,
-                          device=device, devices=devices, seed=seed, reps=reps, inner=inner,
+                          device=device, devices=devices, seed=seed, focus=focus, reps=reps, inner=inner,
                           warmup=warmup, max_seconds=max_seconds, progress=not quiet)
     except (ValueError, DatasetError, RuntimeError) as e:
         raise click.ClickException(str(e))

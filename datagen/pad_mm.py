@@ -4,6 +4,11 @@ Problem i of a stream depends only on (seed, i, spec): any shard, any machine, a
 regenerates exactly the same problem. Sizes mix linear-uniform, log-uniform and
 powers of two with small offsets (the unaligned neighbours of common sizes); every problem
 has something to pad, and none exceeds the spec's memory and time budgets.
+
+A focus (`--focus NAME`, see FOCI) is another stream over the same features that
+over-samples a region where learned rules have erred; its name is part of the spec, of the
+random seed and of the problem ids, so it never shares a problem with the default stream,
+and its files merge with default ones in `tuner learn`.
 """
 from __future__ import annotations
 
@@ -31,18 +36,24 @@ class GeneratorSpec:
     rate_fp16: float        # FLOP/s used for the estimate
     rate_tf32: float
     rate_fp32: float
+    focus: str | None = None    # None: the default stream; else a key of FOCI
 
     @classmethod
-    def for_device(cls, device: str) -> "GeneratorSpec":
+    def for_device(cls, device: str, focus: str | None = None) -> "GeneratorSpec":
+        if focus is not None and focus not in FOCI:
+            raise ValueError(f"unknown --focus {focus!r} (known: {', '.join(sorted(FOCI))})")
         if device == "cpu":
             # small enough that a CPU test measures dozens of problems in seconds
-            return cls(1, 96, 3, 4 << 20, 0.5, 2e10, 2e10, 2e10)
+            return cls(1, 96, 3, 4 << 20, 0.5, 2e10, 2e10, 2e10, focus)
         # H100-class GPU: a few hundred microseconds per matmul at most, so one problem
         # (two choices, several repetitions) costs tens of milliseconds.
-        return cls(16, 8192, 8, 1 << 30, 0.25, 3.0e14, 1.5e14, 4.0e13)
+        return cls(16, 8192, 8, 1 << 30, 0.25, 3.0e14, 1.5e14, 4.0e13, focus)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        out = asdict(self)
+        if out["focus"] is None:
+            del out["focus"]      # default-stream headers stay as they were before foci
+        return out
 
 
 def _dim(rng: random.Random, spec: GeneratorSpec) -> int:
@@ -57,6 +68,65 @@ def _dim(rng: random.Random, spec: GeneratorSpec) -> int:
     return max(spec.min_dim, min(spec.max_dim, x))
 
 
+def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
+    return max(lo, min(hi, int(math.exp(rng.uniform(math.log(lo), math.log(hi + 1))))))
+
+
+def _near_pow2(rng: random.Random, lo: int, hi: int) -> int:
+    """A power of two in [lo, hi] pushed off alignment by 1..4 either way (4095, 129, ...)."""
+    e = rng.randint(max(0, math.ceil(math.log2(lo))), max(0, int(math.log2(hi))))
+    x = 2 ** e + rng.choice((-1, 1)) * rng.randint(1, 4)
+    return max(lo, min(hi, x))
+
+
+def _skinny_dims(rng: random.Random, spec: GeneratorSpec) -> tuple[int, int, int]:
+    # The rules' outlier wrong answers (over several split seeds) were nearly all "orig" where
+    # padding won by 10-30%: one dimension small (mostly n, 28..513), the other two large
+    # (m*k in the millions), often a power of two's unaligned neighbour (129, 257, 4095).
+    # Small: 16..640 on the GPU, log-uniform (so 16..128 gets half); large: 512..8192.
+    small_hi = max(spec.min_dim + 1, spec.max_dim * 5 // 64)
+    large_lo = max(spec.min_dim, spec.max_dim // 16)
+    def pick(lo, hi):
+        return _near_pow2(rng, lo, hi) if rng.random() < 0.4 else _log_uniform(rng, lo, hi)
+    small = pick(spec.min_dim, small_hi)
+    dims = [pick(large_lo, spec.max_dim), pick(large_lo, spec.max_dim)]
+    which = rng.choices((0, 1, 2), weights=(1, 1, 2))[0]     # index of the small one in (m, k, n)
+    dims.insert(which, small)
+    return dims[0], dims[1], dims[2]
+
+
+def _default_context(rng: random.Random, spec: GeneratorSpec) -> PadMMContext:
+    op = rng.choices(("mm", "bmm", "addmm"), weights=(5, 2, 3))[0]
+    dtype = rng.choice(("float16", "bfloat16", "float32"))
+    m, k, n = _dim(rng, spec), _dim(rng, spec), _dim(rng, spec)
+    batch = rng.randint(2, spec.max_batch) if op == "bmm" else 1
+    return PadMMContext(
+        op=op, m=m, k=k, n=n, dtype=dtype, batch=batch,
+        mat1_transposed=rng.random() < 0.25, mat2_transposed=rng.random() < 0.25,
+        mat1_prepadded=rng.random() < 0.15, mat2_prepadded=rng.random() < 0.15,
+        tf32=dtype == "float32" and rng.random() < 0.5)
+
+
+def _skinny_context(rng: random.Random, spec: GeneratorSpec) -> PadMMContext:
+    op = rng.choices(("mm", "bmm", "addmm"), weights=(4, 3, 3))[0]
+    dtype = rng.choices(("float16", "bfloat16", "float32"), weights=(2, 2, 1))[0]
+    m, k, n = _skinny_dims(rng, spec)
+    batch = rng.randint(2, spec.max_batch) if op == "bmm" else 1
+    return PadMMContext(
+        op=op, m=m, k=k, n=n, dtype=dtype, batch=batch,
+        mat1_transposed=rng.random() < 0.5, mat2_transposed=rng.random() < 0.5,
+        mat1_prepadded=rng.random() < 0.5, mat2_prepadded=rng.random() < 0.5,
+        tf32=dtype == "float32" and rng.random() < 0.5)
+
+
+# focus name -> (what it over-samples, context generator); the name is recorded in headers
+FOCI = {
+    "skinny": ("one of m, k, n small (mostly n), the others large, sizes often a power of two's "
+               "unaligned neighbour; operands prepadded and transposed half the time",
+               _skinny_context),
+}
+
+
 def estimate(ctx: PadMMContext, spec: GeneratorSpec) -> tuple[int, float]:
     """(bytes, ms) of the larger of the two choices: the budget check."""
     pm, pk, pn = ctx.padded_sizes()
@@ -69,24 +139,21 @@ def estimate(ctx: PadMMContext, spec: GeneratorSpec) -> tuple[int, float]:
 
 
 def problem(seed: int, index: int, spec: GeneratorSpec) -> PadMMContext:
-    """The index-th problem of the stream `seed` (deterministic, independent of shards)."""
-    rng = random.Random(f"{POINT}:{seed}:{index}")   # str seeds hash with SHA-512: stable
+    """The index-th problem of the stream (seed, spec.focus): deterministic, independent of
+    shards."""
+    # str seeds hash with SHA-512: stable; the default stream's string predates foci
+    tag = f"{POINT}:{seed}:{index}" if spec.focus is None else f"{POINT}:{spec.focus}:{seed}:{index}"
+    rng = random.Random(tag)
+    make = _default_context if spec.focus is None else FOCI[spec.focus][1]
     for _ in range(10_000):
-        op = rng.choices(("mm", "bmm", "addmm"), weights=(5, 2, 3))[0]
-        dtype = rng.choice(("float16", "bfloat16", "float32"))
-        m, k, n = _dim(rng, spec), _dim(rng, spec), _dim(rng, spec)
-        batch = rng.randint(2, spec.max_batch) if op == "bmm" else 1
-        ctx = PadMMContext(
-            op=op, m=m, k=k, n=n, dtype=dtype, batch=batch,
-            mat1_transposed=rng.random() < 0.25, mat2_transposed=rng.random() < 0.25,
-            mat1_prepadded=rng.random() < 0.15, mat2_prepadded=rng.random() < 0.15,
-            tf32=dtype == "float32" and rng.random() < 0.5)
+        ctx = make(rng, spec)
         if not ctx.needs_padding():
             continue     # nothing to decide: pad_mm answers "orig" without measuring
         nbytes, ms = estimate(ctx, spec)
         if nbytes <= spec.max_bytes and ms <= spec.max_est_ms:
             return ctx
-    raise RuntimeError(f"{POINT}: no problem fits the budget for seed {seed} index {index}")
+    raise RuntimeError(f"{POINT}: no problem fits the budget for seed {seed} index {index}"
+                       + (f" (focus {spec.focus})" if spec.focus else ""))
 
 
 def describe(ctx: PadMMContext) -> dict:
@@ -94,8 +161,11 @@ def describe(ctx: PadMMContext) -> dict:
 
 
 def header_fields(spec: GeneratorSpec) -> dict:
-    return {"point": POINT, "features": pad_mm_feature_types(), "choices": list(CHOICES),
-            "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json()}
+    out = {"point": POINT, "features": pad_mm_feature_types(), "choices": list(CHOICES),
+           "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json()}
+    if spec.focus is not None:
+        out["focus"] = {"name": spec.focus, "about": FOCI[spec.focus][0]}
+    return out
 
 
 # -- measurement ---------------------------------------------------------------------------

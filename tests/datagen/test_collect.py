@@ -1,5 +1,6 @@
 """`tuner collect` on CPU (small sizes): files, shards, resume, budgets, errors."""
 import json
+from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
@@ -115,3 +116,75 @@ def test_devices_run_one_worker_each(tmp_path):
     r = run("--samples", "6", "--out", str(out), "--devices", "cpu,cpu")
     assert r.exit_code == 0, r.output
     assert len(problems_of(out)) == 6
+
+
+# -- focused streams -----------------------------------------------------------------------
+
+def test_focused_stream_has_its_own_ids_header_and_merges_with_the_default(tmp_path):
+    from tuner.datagen.dataset import read_datasets
+    from tuner.heuristics.learn import build_problems
+    assert run("--samples", "6", "--out", str(tmp_path / "d.jsonl")).exit_code == 0
+    for i in range(2):
+        r = run("--samples", "6", "--focus", "skinny", "--shard", f"{i}/2",
+                "--out", str(tmp_path / f"f{i}.jsonl"))
+        assert r.exit_code == 0, r.output
+    focused = [read_dataset(tmp_path / f"f{i}.jsonl") for i in range(2)]
+    h = focused[0].header
+    assert h["focus"]["name"] == "skinny" and h["generator"]["focus"] == "skinny"
+    assert "focus" not in read_dataset(tmp_path / "d.jsonl").header["generator"]
+    ids = [set(ds.complete_problems()) for ds in focused]
+    assert ids[0] | ids[1] == {f"skinny-s0-{j}" for j in range(6)} and not ids[0] & ids[1]
+    merged = read_datasets([tmp_path / "d.jsonl", tmp_path / "f0.jsonl", tmp_path / "f1.jsonl"])
+    assert len(merged.complete_problems()) == 12     # no id shared, nothing dropped as a duplicate
+    assert len(build_problems(merged, min_reps=2, max_spread=float("inf"))) == 12
+
+
+def test_focused_file_resumes_only_with_the_same_focus(tmp_path):
+    out = tmp_path / "f.jsonl"
+    assert run("--samples", "2", "--focus", "skinny", "--out", str(out)).exit_code == 0
+    r = run("--samples", "3", "--focus", "skinny", "--out", str(out), "--resume", "--json")
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output[r.output.index("{"):])["already_done"] == 2
+    r = run("--samples", "3", "--out", str(out), "--resume")
+    assert r.exit_code != 0 and "cannot resume" in r.output and "focus" in r.output
+
+
+def test_unknown_focus_is_an_error_and_writes_nothing(tmp_path):
+    r = run("--samples", "2", "--focus", "nope", "--out", str(tmp_path / "d.jsonl"))
+    assert r.exit_code != 0 and "--focus 'nope'" in r.output and "skinny" in r.output
+    assert not (tmp_path / "d.jsonl").exists()
+
+
+def test_skinny_focus_oversamples_its_region_within_the_budget():
+    spec = GeneratorSpec.for_device("cuda", focus="skinny")
+    ps = [problem(0, i, spec) for i in range(400)]
+    assert [problem(0, i, spec) for i in range(3)] == ps[:3]
+    assert ps[0] != problem(0, 0, GeneratorSpec.for_device("cuda"))
+    for p in ps:
+        nbytes, ms = estimate(p, spec)
+        assert p.needs_padding() and nbytes <= spec.max_bytes and ms <= spec.max_est_ms
+        small, *large = sorted((p.m, p.k, p.n))
+        assert small <= 640 and min(large) >= 512
+    share = lambda f: sum(map(f, ps)) / len(ps)
+    assert 0.35 < share(lambda p: p.mat1_prepadded) < 0.65 and 0.35 < share(lambda p: p.mat2_prepadded) < 0.65
+    assert 0.35 < share(lambda p: p.mat1_transposed) < 0.65
+    assert share(lambda p: min(p.m, p.k, p.n) <= 128) > 0.4
+    assert share(lambda p: p.n == min(p.m, p.k, p.n)) > 0.4     # the region of most outliers
+
+
+DATA = sorted((Path(__file__).resolve().parents[2] / "data" / "pad_mm").glob("pad_mm_h100_s*.jsonl.gz"))
+
+
+@pytest.mark.skipif(not DATA, reason="committed pad_mm data missing")
+def test_default_stream_still_regenerates_the_committed_problems():
+    import gzip
+    import itertools
+    with gzip.open(DATA[0], "rt") as f:
+        header = json.loads(next(f))
+        rows = [json.loads(line) for line in itertools.islice(f, 200)]
+    spec = GeneratorSpec.for_device("cuda")
+    assert spec.to_json() == header["generator"]
+    for r in rows:
+        seed, index = (int(x) for x in r["problem"][1:].split("-"))
+        feats = problem(seed, index, spec).features()
+        assert {k: r[k] for k in feats} == feats, r["problem"]
