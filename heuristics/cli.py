@@ -51,13 +51,16 @@ def _ints(text: str) -> tuple[int, ...]:
                    "used 512); outside it the module is unsure. 0: every problem.")
 @click.option("--min-problems", type=int, default=20, show_default=True,
               help="Refuse to learn from fewer usable problems.")
+@click.option("--check-seeds", default="", metavar="S,S,...",
+              help="Also re-run the same rules on these other split seeds and report each seed's "
+                   "test row and its answers losing > 10% (a robustness check; picks nothing).")
 @click.option("--install", is_flag=True,
               help="Also copy the module into heuristics/artifacts/ of this source tree.")
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
               leaf_agreement, per_choice_thresholds, derived_features, min_dim,
-              min_problems, install, no_plot, as_json):
+              min_problems, check_seeds, install, no_plot, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
     Merges the files (refusing ones whose metadata disagree), drops noisy problems, splits
@@ -70,11 +73,16 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
     from tuner.heuristics.learn import LearnError, format_table, learn
 
     try:
+        seeds = tuple(int(x) for x in check_seeds.split(",") if x.strip())
+    except ValueError:
+        raise click.BadParameter(f"{check_seeds!r}: expected comma-separated integers",
+                                 param_hint="--check-seeds") from None
+    try:
         summary = learn(list(files), out, depths=_ints(depths), leaves=_ints(leaves), seed=seed,
                         min_reps=min_reps, max_spread=max_spread, tolerance=tolerance, clip=clip,
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
-                        name=name, plot=not no_plot, progress=not as_json)
+                        name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds)
     except LearnError as e:
         raise click.ClickException(str(e))
     module = Path(out) / summary["module"]
@@ -93,5 +101,10 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                f"leaves={b['leaves']} thresholds {thr}; test ({summary['tolerance']:.0%} tolerance): "
                f"{t['correct']} correct, {t['wrong']} wrong, {t['unsure']} unsure of {t['total']}, "
                f"largest loss {t['max_wrong_speedup']:.3f}")
+    for o in summary["test_outliers"]:
+        click.echo(f"test answer losing > 10%: {o['problem']} answered {o['answer']}, {o['loss']:.3f}x slower")
+    if summary.get("seed_check"):
+        click.echo("\nsame rules on other split seeds (test rows):")
+        click.echo(format_table(summary["seed_check"], summary["seed_check_columns"]))
     click.echo(f"wrote {module} and the table, report and plot in {out}"
                + (f"; installed {summary['installed']}" if install else ""))

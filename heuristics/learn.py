@@ -38,6 +38,7 @@ DEFAULT_DEPTHS = (6, 8, 12, 16)
 DEFAULT_LEAVES = (10, 20, 50, 100, 200)
 DEFAULT_TOLERANCE = 0.02
 DEFAULT_CLIP = 1.5
+OUTLIER_LOSS = 1.10     # an answer this much slower than the other choice is an outlier
 
 
 def table_columns(choices) -> tuple[str, ...]:
@@ -264,6 +265,42 @@ def best_model(models: list[Model]) -> Model:
     return max(models, key=lambda m: (m.rows["val"]["correct"], -m.n_leaves, -m.max_depth))
 
 
+def outliers(m: Model, p: Problems, idx: np.ndarray, loss: float = OUTLIER_LOSS) -> list[dict]:
+    """Answers on problems `idx` that lose more than `loss` against the other choice, worst
+    first: what a single tree cannot see, and where focused collection should look."""
+    dec = decisions(m.scores(p.X[idx]), m.log_thresholds)
+    _, ratio = _outcome(dec, p.times[idx], 0.0)
+    bad = np.where((dec != 0) & (ratio > loss))[0]
+    out = [{"problem": p.ids[idx[j]], "answer": p.choices[1] if dec[j] > 0 else p.choices[0],
+            "loss": round(float(ratio[j]), 4),
+            **{f: float(p.X[idx[j], p.features.index(f)]) for f in p.raw_features}} for j in bad]
+    return sorted(out, key=lambda o: -o["loss"])
+
+
+def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
+               agreement: bool = True, per_choice: bool = True, workers: int = 4) -> list[dict]:
+    """The same rules (grid, selection on val) on other train/val/test splits: one test row per
+    seed with its outliers. A check of the method's robustness; it picks nothing."""
+    from concurrent.futures import ThreadPoolExecutor   # tree fitting releases the GIL
+
+    def one(seed: int) -> dict:
+        parts = split(len(p), seed)
+        best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
+                                   agreement=agreement, per_choice=per_choice))
+        t = best.rows["test"]
+        out = outliers(best, p, parts["test"])
+        return {"seed": seed, "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf,
+                **t, "unsure_pct": round(100.0 * t["unsure"] / max(1, t["total"]), 1),
+                "over_10pct": len(out), "outliers": out}
+
+    with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
+        return list(pool.map(one, seeds))
+
+
+SEED_COLUMNS = ("seed", "max_depth", "min_samples_leaf", "correct", "wrong", "unsure", "total",
+                "unsure_pct", "max_wrong_speedup", "over_10pct")
+
+
 def _thr(log_t: float) -> float:
     return math.exp(log_t) if math.isfinite(log_t) else math.inf
 
@@ -309,8 +346,10 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
           derived: bool = True, min_dim: int = 0, min_problems: int = 20,
-          name: str | None = None, plot: bool = True, progress: bool = False) -> dict:
-    """Learn from dataset files; write table, report, plot and module into out_dir."""
+          name: str | None = None, plot: bool = True, progress: bool = False,
+          check_seeds=()) -> dict:
+    """Learn from dataset files; write table, report, plot and module into out_dir.
+    check_seeds: other split seeds to re-run the same rules on (reported, never used)."""
     from tuner.heuristics.contexts import DERIVED
     from tuner.heuristics.render import render_module
 
@@ -379,9 +418,17 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                  "leaves": best.n_leaves, "answering_leaves": best.answering_leaves,
                  "val": best.rows["val"], "test": test, "train": best.rows["train"],
                  "test_dims_ge_512": large},
+        "test_outliers": outliers(best, p, parts["test"]),
         "bench_seconds_saved_per_answer": saved,
         "bench_seconds_saved_per_decision": saved * float(answered.mean()) if math.isfinite(saved) else math.nan,
     }
+    if check_seeds:
+        others = [sd for sd in dict.fromkeys(check_seeds) if sd != seed]
+        summary["seed_check"] = [
+            {"seed": seed, "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf, **test,
+             "unsure_pct": round(100.0 * test["unsure"] / max(1, test["total"]), 1),
+             "over_10pct": len(summary["test_outliers"]), "outliers": summary["test_outliers"]},
+            *seed_check(p, others, depths, leaves, tolerance, **kw)]
     source = render_module(best.tree, best.values, p.features, header, best.log_thresholds, p.choices,
                            raw=p.raw_features, derived=p.derived, domain=p.domain,
                            training=settings, doc=_module_doc(summary))
@@ -394,6 +441,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     (out / "report.md").write_text(_report(summary, rows, columns, best, header, plot))
     summary["table"] = rows
     summary["columns"] = list(columns)
+    summary["seed_check_columns"] = list(SEED_COLUMNS)
     summary["out"] = str(out)
     return summary
 
@@ -466,6 +514,12 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
     ]
     if plot:
         parts += ["![predicted vs measured](plot.png)", ""]
+    if s.get("test_outliers"):
+        parts += [f"## Test answers losing more than {OUTLIER_LOSS - 1:.0%}", "",
+                  markdown_table(s["test_outliers"]), ""]
+    if s.get("seed_check"):
+        parts += ["## Other split seeds (the same rules; a robustness check, picks nothing)", "",
+                  markdown_table(s["seed_check"], SEED_COLUMNS), ""]
     parts += ["## All models", "", markdown_table(rows, columns), ""]
     return "\n".join(parts)
 

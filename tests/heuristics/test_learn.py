@@ -175,3 +175,32 @@ def test_bad_input_fails_clearly_and_writes_nothing(tmp_path, case, message):
     assert r.exit_code != 0
     assert message in r.output and "Traceback" not in r.output
     assert not (tmp_path / "out").exists()
+
+
+def test_outliers_lists_answers_losing_more_than_ten_percent():
+    from sklearn.tree import DecisionTreeRegressor
+    from tuner.heuristics.learn import Model, Problems, outliers
+    X = np.array([[0.0], [0.0], [1.0], [1.0], [1.0]])
+    # times (orig, pad): x=1 predicts pad; the last problem's pad is 1.3x slower, the fourth's 1.05x
+    times = np.array([[1.0, 2.0], [1.0, 2.0], [2.0, 1.0], [1.0, 1.05], [1.0, 1.3]])
+    p = Problems(["a", "b", "c", "d", "e"], X, times, np.full(5, np.nan), ["x"], ("orig", "pad"),
+                 raw_features=["x"])
+    tree = DecisionTreeRegressor(max_depth=1).fit(X, [-1.0, -1.0, 1.0, 1.0, 1.0])
+    m = Model(1, 1, tree, tree.tree_.value[:, 0, 0].copy(), (0.0, 0.0), {})
+    got = outliers(m, p, np.arange(5))
+    assert [(o["problem"], o["answer"], o["loss"], o["x"]) for o in got] == [("e", "pad", 1.3, 1.0)]
+
+
+def test_check_seeds_reports_every_seed_and_picks_nothing(tmp_path):
+    write_synthetic(tmp_path / "d.jsonl", 200, seed=6)
+    s = learn([tmp_path / "d.jsonl"], tmp_path / "out", **GRID, plot=False, check_seeds=(3, 0, 1, 3))
+    plain = learn([tmp_path / "d.jsonl"], tmp_path / "out2", **GRID, plot=False)
+    assert [r["seed"] for r in s["seed_check"]] == [0, 3, 1]       # the learned seed first
+    assert s["seed_check"][0]["correct"] == s["best"]["test"]["correct"]
+    assert all(r["total"] == 40 and r["over_10pct"] == len(r["outliers"]) for r in s["seed_check"])
+    assert (tmp_path / "out" / "pad_mm_h100.py").read_text() == (tmp_path / "out2" / "pad_mm_h100.py").read_text()
+    assert "Other split seeds" in (tmp_path / "out" / "report.md").read_text()
+    r = _learn_cli(tmp_path / "d.jsonl", "--out", tmp_path / "out3", "--check-seeds", "1,x")
+    assert r.exit_code != 0 and "--check-seeds" in r.output and not (tmp_path / "out3").exists()
+    r = _learn_cli(tmp_path / "d.jsonl", "--out", tmp_path / "out4", "--check-seeds", "1", "--no-plot")
+    assert r.exit_code == 0 and "same rules on other split seeds" in r.output, r.output
