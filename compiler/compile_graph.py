@@ -16,6 +16,7 @@ from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
 from .runtime.launch import Launcher, ensure_layout, reinterpret
+from .torch_compat import empty_strided_fast
 from .scheduler import Scheduler, accesses
 
 log = logging.getLogger("tuner.compiler")
@@ -82,7 +83,7 @@ def _compile_graph(gm, example_inputs, mode, options):
     autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
     max_r = int(options.get("max_persistent_r", 8192))
     ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": reinterpret,
-          "ensure_layout": ensure_layout}
+          "as_strided": torch.as_strided, "ensure_layout": ensure_layout}
     steps, kernel_sources = [], []
     for i, grp in enumerate(groups):
         if grp.kind == "extern":
@@ -116,7 +117,18 @@ def _compile_graph(gm, example_inputs, mode, options):
         stats.kernels += 1
         stats.kernel_names.append(kname)
         stats.kernel_kinds.append(kind)
-    wrapper = WrapperCodegen(g, sched, steps).generate()
+    wrapper_gen = WrapperCodegen(g, sched, steps)
+    devices = {torch.device(b.device) for b in g.buffers.values()}
+    dev = next(iter(devices)) if len(devices) == 1 else None
+    fast = empty_strided_fast(dev.type) if dev is not None and dev.type in ("cpu", "cuda") else None
+    if fast is not None:
+        # one device: allocate with the C allocator (on CUDA under a device guard for the call)
+        wrapper_gen.fast_alloc = dev.type
+        ns["empty_strided_fast"] = fast
+        if dev.type == "cuda":
+            wrapper_gen.device_index = dev.index if dev.index is not None else torch.cuda.current_device()
+            ns["device_guard"] = torch.cuda.device   # one per call: two threads' calls stay apart
+    wrapper = wrapper_gen.generate()
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])
     stats.source = source

@@ -77,9 +77,15 @@ def worker(case_name: str, variant: str, iters: int, smoke: bool = False,
     kernels: dict[str, list] = defaultdict(lambda: [0.0, 0])
     fams: dict[str, list] = defaultdict(lambda: [0.0, 0])
     busy_us = 0.0
+    runtime: dict[str, list] = defaultdict(lambda: [0.0, 0])
     for ev in prof.events():
         dev_type = getattr(ev, "device_type", None)
         if dev_type is None or "CUDA" not in str(dev_type):
+            # CUDA runtime/driver API calls on the host (launches, syncs, mallocs, copies)
+            if ev.name.startswith(("cuda", "cu")) and not ev.name.startswith("cudnn"):
+                rt = runtime[ev.name]
+                rt[0] += ev.cpu_time_total
+                rt[1] += 1
             continue
         us = ev.device_time if hasattr(ev, "device_time") else ev.cuda_time
         if not us:
@@ -95,6 +101,8 @@ def worker(case_name: str, variant: str, iters: int, smoke: bool = False,
            "wall_ms": wall_ms, "gpu_busy_ms": busy_us / iters / 1e3,
            "families": sorted(([n, v[0] / iters / 1e3, v[1] / iters] for n, v in fams.items()),
                               key=lambda r: -r[1]),
+           "runtime_api": sorted(([n, v[0] / iters / 1e3, v[1] / iters] for n, v in runtime.items()),
+                                 key=lambda r: -r[1])[:12],
            "top_kernels": sorted(([n[:120], v[0] / iters / 1e3, v[1] / iters] for n, v in kernels.items()),
                                  key=lambda r: -r[1])[:25]}
     if host is not None:
@@ -143,6 +151,9 @@ def _print(r: dict) -> None:
         print(f"   host (cProfile, per call): {'function':70} {'calls':>6} {'own us':>8} {'cum us':>8}")
         for n, nc, tt, ct in r["host_profile"]:
             print(f"   {n[:96]:96} {nc:6.0f} {tt:8.1f} {ct:8.1f}")
+    print("   CUDA runtime API on the host (ms/call, calls/call):")
+    for n, ms, cnt in r.get("runtime_api", [])[:8]:
+        print(f"   {n[:62]:62} {ms:8.3f} {cnt:8.1f}")
     print("   top kernels:")
     for n, ms, cnt in r["top_kernels"][:12]:
         print(f"   {n[:62]:62} {ms:8.3f} {cnt:8.1f}")

@@ -7,11 +7,28 @@ import torch
 from .. import ir
 
 
-def _view_expr(v: ir.View):
+# Ops whose output is always a fresh dense row-major tensor: no layout check after the call.
+_DENSE_OUT = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default, torch.ops.aten.bmm.default,
+              torch.ops.aten.baddbmm.default}
+
+
+def _view_expr(v: ir.View, own: frozenset = frozenset()):
+    """A view of a buffer. Buffers the wrapper allocated itself (`own`) start at storage offset 0,
+    so as_strided takes the view's offset as is; inputs and extern outputs may not."""
     name = v.buffer.name
     if v.is_whole_buffer():
         return name
+    if name in own:
+        return f"as_strided({name}, {tuple(v.size)}, {tuple(v.stride)}, {v.offset})"
     return f"reinterpret({name}, {tuple(v.size)}, {tuple(v.stride)}, {v.offset})"
+
+
+def _contiguous_strides(size):
+    out, acc = [], 1
+    for d in reversed(size):
+        out.append(acc)
+        acc *= max(int(d), 1)
+    return tuple(reversed(out))
 
 
 class WrapperCodegen:
@@ -20,14 +37,22 @@ class WrapperCodegen:
         or ("extern", node)."""
         self.g, self.s, self.steps = graph, scheduler, steps
         self.lines = []
+        self.base = 0
+        self.own = set()           # buffers allocated here (storage offset 0)
+        self.fast_alloc = None     # "cpu" / "cuda": the caller put a C allocator (+ guard) in ns
+        self.device_index = 0
 
     def emit(self, line, indent=1):
-        self.lines.append("    " * indent + line)
+        self.lines.append("    " * (indent + self.base) + line)
 
     def generate(self):
         g = self.g
         ninputs = len(g.inputs)
         self.lines = ["def call(args):"]
+        self.base = 0
+        if self.fast_alloc == "cuda":
+            self.emit(f"with device_guard({self.device_index}):")
+            self.base = 1
         names = [b.name if b is not None else "_" for b in g.inputs]
         if ninputs:
             self.emit(f"{', '.join(names)}{',' if ninputs == 1 else ''} = args")
@@ -48,18 +73,20 @@ class WrapperCodegen:
                 self.emit(f"{kname}({', '.join(argnames)})")
             else:
                 node = st[1]
-                args = self._extern_args(list(node.args))
-                kwargs = "{" + ", ".join(f"{k!r}: {self._extern_args(v)}" for k, v in node.kwargs.items()) + "}"
-                call = f"{node.name}_op(*{args}, **{kwargs})"
+                parts = [self._extern_args(a) for a in node.args]
+                parts += [f"{k}={self._extern_args(v)}" for k, v in node.kwargs.items()]
+                call = f"{node.name}_op({', '.join(parts)})"
                 outs = node.outputs
                 if node.out_spec == "tuple":
                     targets = [b.name if b is not None else "_" for b in outs]
                     self.emit(f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = {call}")
                 else:
                     self.emit(f"{outs[0].name if outs[0] is not None else '_'} = {call}")
+                dense = node.op in _DENSE_OUT
                 for b in outs:
                     if b is not None:
-                        self.emit(f"{b.name} = ensure_layout({b.name}, {tuple(b.size)}, {tuple(b.stride)})")
+                        if not (dense and tuple(b.stride) == _contiguous_strides(b.size)):
+                            self.emit(f"{b.name} = ensure_layout({b.name}, {tuple(b.size)}, {tuple(b.stride)})")
                         allocated.add(b.name)
                         self.g.buffers[b.name].extern_out = True
             for name, last in list(last_use.items()):
@@ -73,7 +100,7 @@ class WrapperCodegen:
         outs = []
         for o in g.outputs:
             if isinstance(o, ir.View):
-                outs.append(_view_expr(o))
+                outs.append(_view_expr(o, self.own))
             else:
                 outs.append(repr(o))
         self.emit(f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})")
@@ -94,6 +121,12 @@ class WrapperCodegen:
         if free:
             old = free.pop()
             self.emit(f"{b.name} = {old}  # reuse")
+            self.own.add(b.name)
+            return
+        self.own.add(b.name)
+        if self.fast_alloc:
+            # the C allocator on the current device: a CUDA call() runs under its device guard
+            self.emit(f"{b.name} = empty_strided_fast({tuple(b.size)}, {tuple(b.stride)}, {b.dtype})")
             return
         self.emit(f"{b.name} = empty_strided({tuple(b.size)}, {tuple(b.stride)}, "
                   f"dtype={b.dtype}, device='{b.device}')")
@@ -106,7 +139,7 @@ class WrapperCodegen:
 
     def _extern_args(self, a):
         if isinstance(a, ir.View):
-            return _view_expr(a)
+            return _view_expr(a, self.own)
         if isinstance(a, (list, tuple)):
             inner = ", ".join(self._extern_args(x) for x in a)
             return f"[{inner}]" if isinstance(a, list) else f"({inner}{',' if len(a) == 1 else ''})"

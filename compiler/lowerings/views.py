@@ -189,3 +189,34 @@ def diagonal(x, offset=0, dim1=0, dim2=1):
     size = [x.size[i] for i in keep] + [length]
     stride = [x.stride[i] for i in keep] + [x.stride[d1] + x.stride[d2]]
     return ir.View(x.buffer, tuple(size), tuple(stride), off)
+
+
+@register(aten.split_with_sizes, aten.split_with_sizes.default)
+def split_with_sizes(x, split_sizes, dim=0):
+    # Pieces are slices (views or index maps), not an ATen call: GPT-2's q/k/v split was an
+    # extern (plus three layout checks) per layer before.
+    dim = _norm(dim, len(x.size))
+    if sum(split_sizes) != x.size[dim]:
+        raise RuntimeError(f"split_with_sizes: sizes {list(split_sizes)} do not add up to "
+                           f"{x.size[dim]} (dim {dim})")
+    pieces, start = [], 0
+    for s in split_sizes:
+        pieces.append(slice_(x, dim, start, start + s))
+        start += s
+    return tuple(pieces)
+
+
+@register(aten.split.Tensor, aten.split)
+def split(x, split_size, dim=0):
+    dim = _norm(dim, len(x.size))
+    n = x.size[dim]
+    if n == 0:
+        return (x,)
+    sizes = [min(split_size, n - s) for s in range(0, n, split_size)]
+    return split_with_sizes(x, sizes, dim)
+
+
+@register(aten.unbind.int, aten.unbind)
+def unbind(x, dim=0):
+    dim = _norm(dim, len(x.size))
+    return tuple(select(x, dim, i) for i in range(x.size[dim]))

@@ -23,7 +23,7 @@ def _same_strides(out, ref):
 def _allocations(source):
     """(size, stride) of every buffer the wrapper allocates."""
     return [(eval(m.group(1)), eval(m.group(2)))
-            for m in re.finditer(r"empty_strided\((\([^)]*\)), (\([^)]*\))", source)]
+            for m in re.finditer(r"empty_strided(?:_fast)?\((\([^)]*\)), (\([^)]*\))", source)]
 
 
 def _conv_bn_relu(c_in, c):

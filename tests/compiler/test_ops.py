@@ -179,3 +179,20 @@ def test_compiled_graphs_leave_no_ir_in_the_access_cache():
     from tuner.compiler.scheduler import accesses
     compile_and_check(lambda t: torch.softmax(t, -1) * 2, torch.randn(4, 6))
     assert accesses.cache_info().currsize == 0
+
+
+def test_split_chunk_unbind_are_views_not_externs():
+    # q/k/v splits (GPT-2) lower to slices that fuse into their consumers: no ATen call.
+    x = torch.randn(3, 10, 12)
+
+    def f(x):
+        y = x * 2
+        a, b, c = y.split([3, 4, 5], dim=-1)
+        d, e = x.chunk(2, dim=1)
+        u = x.unbind(0)
+        p, q = torch.split(x, 7, dim=2)
+        return a.sum(-1) + c[..., :3].sum(-1), b + 1, d - e, u[2] * u[0], p.sum(), q.exp()
+
+    s = compile_and_check(f, x)
+    names = " ".join(map(str, s.externs))
+    assert "split" not in names and "unbind" not in names, s.externs
