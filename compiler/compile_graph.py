@@ -61,6 +61,15 @@ def load_source(source, stem):
     return mod
 
 
+# The public torch function for the hottest externs: the same kernel, a cheaper call than the
+# OpOverload's schema-driven argument parsing (H100 host, scripts/probe_extern_calls.py:
+# convolution 22.7 -> 17.5 us, mm 17.5 -> 13.3 us, addmm 14.7 -> 12.9 us per call).
+_PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
+               torch.ops.aten.mm.default: torch.mm,
+               torch.ops.aten.addmm.default: torch.addmm,
+               torch.ops.aten.bmm.default: torch.bmm}
+
+
 def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None):
     try:
         return _compile_graph(gm, example_inputs, mode, options)
@@ -88,7 +97,7 @@ def _compile_graph(gm, example_inputs, mode, options):
     for i, grp in enumerate(groups):
         if grp.kind == "extern":
             node = grp.nodes[0]
-            ns[f"{node.name}_op"] = node.op
+            ns[f"{node.name}_op"] = _PUBLIC_OPS.get(node.op, node.op)
             steps.append(("extern", node))
             continue
         k = TritonKernel(grp, sched, max_persistent_r=max_r)
