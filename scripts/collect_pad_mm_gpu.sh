@@ -1,33 +1,57 @@
 #!/usr/bin/env bash
-# Collect pad_mm timings on this machine's GPU and learn its heuristic, in one call (< 9 min).
+# Collect more pad_mm timings on this machine's GPU and learn its heuristic from the committed
+# data plus the new files, in one call (< 9 min).
 #
 #   source scripts/device_env.sh && bash scripts/collect_pad_mm_gpu.sh --out $OUT
 #   bash scripts/collect_pad_mm_gpu.sh --smoke --out /tmp/pm     # CPU check, about a minute
 #
-# Two shards of one seeded problem stream are measured one after the other (never at the
-# same time: they would disturb each other's timings), each for half of --seconds; then
-# `tuner learn` merges them. A shard that runs out of time stops cleanly, and learning runs
-# whatever happened to collection. Files under --out (at most 8, as the device tool returns):
-#   pad_mm_<gpu>_s0of2.jsonl.gz, pad_mm_<gpu>_s1of2.jsonl.gz   datasets (header + rows)
+# Options: --seconds N (collection budget, default 380), --focus NAME (focused stream, default
+# skinny; "none" for none), --default-share PCT (share of the budget for a default-stream shard
+# with --default-seed, default 30 and 1; 0 for none), --base GLOB (earlier datasets to learn
+# from too, default data/pad_mm/*.jsonl.gz; "none" for none), --check-seeds S,S (other split
+# seeds to report the same rules on, default 1,2,3,4).
+# The streams are measured one after the other (never at the same time: they would disturb
+# each other's timings); a stream that runs out of time stops cleanly and learning runs
+# whatever happened to collection. If the base files do not merge with the new ones (another
+# GPU or torch/Triton version), it learns from the new files alone and says so.
+# Files under --out (at most 8, as the device tool returns):
+#   pad_mm_<gpu>_<focus>_s0.jsonl.gz, pad_mm_<gpu>_s<seed>.jsonl.gz   new datasets
 #   pad_mm_<gpu>.py      the generated heuristic (copy into heuristics/artifacts/)
-#   eval_table.txt, report.md, plot.png, summary.json, log.txt
+#   eval_table.txt, report.md (with per-seed rows and outliers), plot.png, summary.json, log.txt
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
 OUTDIR=${OUT:-bench/results/pad_mm}
-SECONDS_TOTAL=400
+SECONDS_TOTAL=380
 DEVICE=cuda
+FOCUS=skinny
+DEFAULT_SHARE=30
+DEFAULT_SEED=1
+BASE="data/pad_mm/*.jsonl.gz"
+CHECK_SEEDS=1,2,3,4
 SAMPLES=200000          # an upper bound: the time budget decides how many are measured
 MIN_PROBLEMS=200
 while [ $# -gt 0 ]; do
     case "$1" in
         --out) OUTDIR=$2; shift 2 ;;
         --seconds) SECONDS_TOTAL=$2; shift 2 ;;
-        --smoke) DEVICE=cpu; SECONDS_TOTAL=30; MIN_PROBLEMS=20; shift ;;
-        -h|--help) sed -n 2,16p "$0"; exit 0 ;;
+        --focus) FOCUS=$2; shift 2 ;;
+        --default-share) DEFAULT_SHARE=$2; shift 2 ;;
+        --default-seed) DEFAULT_SEED=$2; shift 2 ;;
+        --base) BASE=$2; shift 2 ;;
+        --check-seeds) CHECK_SEEDS=$2; shift 2 ;;
+        # CPU timings never merge with the committed GPU data: no base there
+        --smoke) DEVICE=cpu; SECONDS_TOTAL=30; MIN_PROBLEMS=20; BASE=none; CHECK_SEEDS=1; shift ;;
+        -h|--help) sed -n 2,22p "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
+case "$DEFAULT_SHARE" in ''|*[!0-9]*) echo "--default-share: expected 0..100, got $DEFAULT_SHARE" >&2; exit 2 ;; esac
+if [ "$DEFAULT_SHARE" -gt 100 ]; then echo "--default-share: expected 0..100" >&2; exit 2; fi
+if [ "$FOCUS" = none ] && [ "$DEFAULT_SHARE" -eq 0 ]; then
+    echo "nothing to collect: --focus none and --default-share 0" >&2; exit 2
+fi
+[ "$FOCUS" = none ] && DEFAULT_SHARE=100
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG="$OUTDIR/log.txt"
@@ -44,35 +68,83 @@ print(slug(device_metadata("$DEVICE")["gpu_name"]))
 PY
 )
 NAME="pad_mm_${GPU:-gpu}"
-echo "== $(date -u +%FT%TZ) collecting $NAME on $DEVICE for ${SECONDS_TOTAL}s"
-HALF=$((SECONDS_TOTAL / 2))
-for i in 0 1; do
-    # SIGINT after a grace period if a shard hangs; the file stays readable either way
-    timeout -s INT $((HALF + 60)) $TUNER collect pad_mm --device "$DEVICE" --samples $SAMPLES \
-        --shard "$i/2" --seed 0 --reps 3 --inner 10 --warmup 3 --max-seconds "$HALF" \
-        --out "$OUTDIR/${NAME}_s${i}of2.jsonl.gz" --resume --json \
-        || echo "collect shard $i exited with $? (learning from what it wrote)"
-done
+DEFAULT_S=$((SECONDS_TOTAL * DEFAULT_SHARE / 100))
+FOCUS_S=$((SECONDS_TOTAL - DEFAULT_S))
+NEW=()
 
-echo "== $(date -u +%FT%TZ) learning"
+collect() {   # collect SECONDS FILE ARGS...: one whole stream (shard 0/1), stopped by the budget
+    local secs=$1 file=$2; shift 2
+    [ "$secs" -gt 0 ] || return 0
+    echo "== $(date -u +%FT%TZ) collecting $file on $DEVICE for ${secs}s ($*)"
+    # SIGINT after a grace period if it hangs; the file stays readable either way
+    timeout -s INT $((secs + 60)) $TUNER collect pad_mm --device "$DEVICE" --samples $SAMPLES \
+        --reps 3 --inner 10 --warmup 3 --max-seconds "$secs" --out "$OUTDIR/$file" --resume \
+        --json -q "$@" || echo "collect $file exited with $? (learning from what it wrote)"
+    [ -f "$OUTDIR/$file" ] && NEW+=("$OUTDIR/$file")
+}
+
+if [ "$FOCUS" != none ]; then
+    collect "$FOCUS_S" "${NAME}_${FOCUS}_s0.jsonl.gz" --focus "$FOCUS" --seed 0
+fi
+collect "$DEFAULT_S" "${NAME}_s${DEFAULT_SEED}.jsonl.gz" --seed "$DEFAULT_SEED"
+if [ ${#NEW[@]} -eq 0 ]; then echo "no dataset was written" >&2; exit 1; fi
+
+BASE_FILES=()
+if [ "$BASE" != none ]; then
+    for f in $BASE; do [ -f "$f" ] && BASE_FILES+=("$f"); done
+    [ ${#BASE_FILES[@]} -eq 0 ] && echo "no base datasets match $BASE: learning from the new files alone"
+fi
+
+echo "== $(date -u +%FT%TZ) learning from ${#BASE_FILES[@]} base + ${#NEW[@]} new files"
 LEARN=$(mktemp -d)
-$TUNER learn "$OUTDIR"/${NAME}_s*of2.jsonl.gz --out "$LEARN" --name "$NAME" \
-    --min-problems $MIN_PROBLEMS
+learn() {
+    $TUNER learn "$@" --out "$LEARN" --name "$NAME" --min-problems $MIN_PROBLEMS \
+        --check-seeds "$CHECK_SEEDS"
+}
+learn "${BASE_FILES[@]}" "${NEW[@]}"
 RC=$?
+if [ $RC -ne 0 ] && [ ${#BASE_FILES[@]} -gt 0 ]; then
+    echo "== learning with the base files failed (exit $RC; see above): new files alone"
+    learn "${NEW[@]}"
+    RC=$?
+fi
 if [ $RC -eq 0 ]; then
     cp "$LEARN/$NAME.py" "$LEARN/eval_table.txt" "$LEARN/report.md" "$LEARN/summary.json" "$OUTDIR/"
     [ -f "$LEARN/plot.png" ] && cp "$LEARN/plot.png" "$OUTDIR/"
-    # the same data with the first model's rules (one threshold, every leaf answers, raw
-    # features, unclipped target, no tolerance): for comparison only
-    echo "== run1 rules (not shipped)"
-    $TUNER learn "$OUTDIR"/${NAME}_s*of2.jsonl.gz --out "$(mktemp -d)" --name "$NAME" \
-        --min-problems $MIN_PROBLEMS --tolerance 0 --clip inf --no-leaf-agreement --one-threshold \
-        --raw-features --no-plot | tail -2
 fi
 echo "== $(date -u +%FT%TZ) done (learn exit $RC)"
-python3 - "$OUTDIR" <<'PY'
+python3 - "$OUTDIR" "${NEW[@]}" <<'PY'
 import json, sys, pathlib
 out = pathlib.Path(sys.argv[1])
+# How the shipped module does on the newly measured problems (none of them was learned from)
+from tuner.datagen.dataset import read_datasets
+from tuner.heuristics.learn import build_problems
+from tuner.heuristics.render import load_module
+shipped = pathlib.Path("heuristics/artifacts/pad_mm_h100.py")
+for new in sys.argv[2:]:
+    try:
+        ds = read_datasets([new])
+        p = build_problems(ds)
+    except ValueError as e:
+        print(f"{new}: {e}")
+        continue
+    if not shipped.exists() or not ds.header.get("gpu_name", "").startswith("NVIDIA H100"):
+        print(f"{pathlib.Path(new).name}: {len(p)} usable problems (shipped H100 module not comparable here)")
+        continue
+    mod = load_module(shipped)
+    rows = {r["problem"]: r for r in ds.rows if r["choice"] == p.choices[0]}
+    c = w = u = big = 0
+    for pid, (t0, t1) in zip(p.ids, p.times):
+        ans = mod.decide(rows[pid])
+        if ans is None:
+            u += 1
+            continue
+        loss = (t1 / t0) if ans == p.choices[1] else (t0 / t1)
+        w += loss > 1.02
+        c += loss <= 1.02
+        big += loss > 1.10
+    print(f"shipped {shipped.name} on {pathlib.Path(new).name}: {c} correct, {w} wrong "
+          f"({big} losing > 10%), {u} unsure of {len(p)}")
 f = out / "summary.json"
 if not f.exists():
     sys.exit("no summary.json: learning failed (see log.txt)")
@@ -91,5 +163,10 @@ if big:
     print(f"test, all dims >= 512: {big['correct']} correct, {big['wrong']} wrong, {big['unsure']} unsure of {big['total']}")
 print(f"benchmarking avoided per answer: {s['bench_seconds_saved_per_answer']*1e3:.1f} ms, "
       f"per decision: {s['bench_seconds_saved_per_decision']*1e3:.1f} ms")
+print(f"\n{'seed':>4}{'correct':>9}{'wrong':>7}{'unsure%':>9}{'max_wrong':>11}{'>10%':>6}  outliers")
+for r in s.get("seed_check", []):
+    outl = ", ".join(f"{o['problem']}:{o['answer']}:{o['loss']:.2f}" for o in r["outliers"][:4])
+    print(f"{r['seed']:>4}{r['correct']:>9}{r['wrong']:>7}{r['unsure_pct']:>9.1f}"
+          f"{r['max_wrong_speedup']:>11.3f}{r['over_10pct']:>6}  {outl}")
 PY
 exit $RC

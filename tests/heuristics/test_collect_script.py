@@ -1,0 +1,34 @@
+"""scripts/collect_pad_mm_gpu.sh --smoke on CPU: a focused and a default-stream file, the
+learned module and report, at most 8 files (what the device tool returns)."""
+import json
+import subprocess
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def test_collection_script_smoke_collects_focused_and_default_streams_and_learns(tmp_path):
+    out = tmp_path / "out"
+    r = subprocess.run(["bash", str(ROOT / "scripts" / "collect_pad_mm_gpu.sh"), "--smoke",
+                        "--seconds", "8", "--out", str(out)], capture_output=True, text=True,
+                       timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    names = sorted(p.name for p in out.iterdir())
+    assert len(names) <= 8, names
+    assert {"pad_mm_cpu_skinny_s0.jsonl.gz", "pad_mm_cpu_s1.jsonl.gz", "pad_mm_cpu.py",
+            "report.md", "summary.json", "log.txt"} <= set(names)
+    s = json.loads((out / "summary.json").read_text())
+    assert [row["seed"] for row in s["seed_check"]] == [0, 1]
+    merged = s.get("problems")
+    assert merged and merged > 0
+    log = (out / "log.txt").read_text()
+    assert "--focus skinny" in log and "learning from 0 base + 2 new files" in log
+
+
+def test_collection_script_rejects_bad_arguments(tmp_path):
+    script = str(ROOT / "scripts" / "collect_pad_mm_gpu.sh")
+    for args in (["--default-share", "x"], ["--focus", "none", "--default-share", "0"], ["--bogus"]):
+        r = subprocess.run(["bash", script, "--smoke", "--out", str(tmp_path / "o"), *args],
+                           capture_output=True, text=True, timeout=60)
+        assert r.returncode == 2 and r.stderr.strip(), args
+        assert not (tmp_path / "o").exists()
