@@ -30,13 +30,17 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
 
-    def compiler(gm_, inputs_):
+    def compiler(gm_, inputs_, inference=False):
         from .compile_graph import compile_graph
-        call = compile_graph(gm_, inputs_, mode, options)
+        call = compile_graph(gm_, inputs_, mode, dict(options, _inference=inference))
         if use_graphs and any(getattr(t, "is_cuda", False) for t in inputs_):
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call)
         return boxed(call)
 
-    backend = aot_backend(compiler, compiler, decomposition_table())
+    def inference_compiler(gm_, inputs_):
+        # no backward will read this graph's outputs: they may keep padded layouts (pad_mm)
+        return compiler(gm_, inputs_, inference=True)
+
+    backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler)
     return backend(gm, example_inputs)

@@ -84,6 +84,7 @@ def _compile_graph(gm, example_inputs, mode, options):
     stats = stats_mod.new()
     g = GraphLowering(gm, example_inputs, stats)
     g.options = options   # read by lowerings that take compile options (pad_mm)
+    g.inference = bool(options.get("_inference"))
     g.lower()
     stats.nodes = len(g.nodes)
     sched = Scheduler(g)

@@ -29,6 +29,10 @@ class GraphLowering(torch.fx.Interpreter):
         self.inputs: list = []
         self.outputs: list = []
         self.mutated_inputs: set[str] = set()
+        # buffers of padded matmuls (pad_mm): an inference graph returns their [:m, :n] view
+        # as is instead of copying it into the unpadded strides (a logits-sized copy)
+        self.padded_results: set[str] = set()
+        self.inference = False
         self._names = itertools.count()
         self._nodes = itertools.count()
         devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]
@@ -217,7 +221,13 @@ class GraphLowering(torch.fx.Interpreter):
         fx_outs = fx_outs if isinstance(fx_outs, (list, tuple)) else [fx_outs]
         outs = outs if isinstance(outs, (list, tuple)) else [outs]
         self.outputs = []
+        kept_padded: set[str] = set()
         for i, o in enumerate(outs):
+            if (self.inference and isinstance(o, ir.View) and o.buffer.name in self.padded_results
+                    and o.buffer.name not in kept_padded):
+                kept_padded.add(o.buffer.name)   # a second output of the same buffer is copied
+                self.outputs.append(o)
+                continue
             if isinstance(o, ir.TensorValue):
                 fo = fx_outs[i] if i < len(fx_outs) else None
                 val = fo.meta.get("val") if isinstance(fo, torch.fx.Node) else None

@@ -52,11 +52,13 @@ def decomposition_table():
     return table
 
 
-def aot_backend(fw_compiler, bw_compiler, decompositions):
+def aot_backend(fw_compiler, bw_compiler, decompositions, inference_compiler=None):
     from torch._dynamo.backends.common import aot_autograd
 
     kwargs = dict(fw_compiler=fw_compiler, bw_compiler=bw_compiler,
                   decompositions=decompositions)
+    if inference_compiler is not None:
+        kwargs["inference_compiler"] = inference_compiler
     try:
         return aot_autograd(keep_inference_input_mutations=True, **kwargs)
     except TypeError:  # older signature without the flag

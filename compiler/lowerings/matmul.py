@@ -114,6 +114,7 @@ def _padded(op, ctx, mat1, mat2, bias, scalars):
     meta = op(*[torch.empty_strided(x.size, x.stride, dtype=x.dtype, device="meta")
                 if isinstance(x, ir.View) else x for x in args], **scalars)
     out = graph().extern(op, args, scalars, meta)
+    graph().padded_results.add(out.buffer.name)
     return ir.View(out.buffer, tuple(out.size[:-2]) + (m, n), out.stride, out.offset)
 
 

@@ -222,3 +222,28 @@ def test_bench_script_smoke_writes_json(tmp_path):
     assert rows["always"]["pad_mm"] == {"pad": 1} and rows["never"]["pad_mm"] == {"orig": 1}
     assert all(r["ok"] and r["ms"] > 0 for r in rows.values())
     assert len(list(tmp_path.glob("pad_mm_pass_smoke_*.json"))) == 1
+
+
+def test_inference_output_keeps_the_padded_layout_training_output_is_copied():
+    # An lm-head-like output: inference returns the [:m, :n] view of the padded result (no
+    # logits-sized copy kernel); a training forward's output keeps eager's strides, since the
+    # backward graph was traced with them.
+    a, w = _operands((6, 16), (37, 16))
+    fn = lambda x, w: x @ w.t()   # noqa: E731
+    torch._dynamo.reset()
+    stats.reset()
+    with torch.no_grad():
+        out = torch.compile(fn, backend="tuner", options={"pad_mm": "always"})(a, w)
+    assert_close(out, fn(a, w), torch.float32)
+    assert out.shape == (6, 37) and out.stride() == (40, 1)
+    inference_kernels = stats.totals().kernels
+
+    torch._dynamo.reset()
+    stats.reset()
+    wg = w.clone().requires_grad_()
+    out = torch.compile(fn, backend="tuner", options={"pad_mm": "always"})(a, wg)
+    assert_close(out, fn(a, wg), torch.float32)
+    assert out.stride() == (37, 1)
+    assert stats.graphs()[0].kernels == inference_kernels + 1   # the slice copied out
+    out.sum().backward()
+    assert_close(wg.grad, torch.ones(6, 37).t() @ a, torch.float32)
