@@ -102,6 +102,15 @@ def _compile_graph(gm, example_inputs, mode, options):
             steps.append(("extern", node))
             continue
         k = TritonKernel(grp, sched, max_persistent_r=max_r)
+        if k.scatter:
+            kind = "scatter"
+        elif k.reduction:
+            kind = "persistent_reduction" if k.persistent else "reduction"
+        else:   # k.tile is only ever set for pointwise groups
+            kind = "pointwise_tiled" if k.tile else "pointwise"
+        # named by kind (not position), so profiles tell kinds apart and identical kernels of
+        # different graphs keep one source (one compile, one cache key)
+        k.name = f"tk_{kind}"
         src = k.codegen()
         if k.xnumel == 0 or (k.reduction and k.rnumel == 0):
             continue
@@ -111,13 +120,7 @@ def _compile_graph(gm, example_inputs, mode, options):
         kname = f"kernel{i}"
         arg_names = list(k.args)
         outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-        if k.scatter:
-            kind = "scatter"
-        elif k.reduction:
-            kind = "persistent_reduction" if k.persistent else "reduction"
-        else:   # k.tile is only ever set for pointwise groups
-            kind = "pointwise_tiled" if k.tile else "pointwise"
-        ns[kname] = Launcher(mod.kernel, src, kind, k.tile[1] if k.tile else k.xnumel,
+        ns[kname] = Launcher(getattr(mod, k.name), src, kind, k.tile[1] if k.tile else k.xnumel,
                              k.default_config(), k.candidate_configs() if autotune else [], outs,
                              autotune and kind != "scatter", ynumel=k.tile[0] if k.tile else None,
                              space=k.config_space() if autotune else None)
