@@ -70,7 +70,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
     most correct validation answers; the test split only reports. Writes <name>.py,
     eval_table.txt/.json, summary.json, report.md and plot.png into --out.
     """
-    from tuner.heuristics.learn import LearnError, format_table, learn
+    from tuner.heuristics.learn import STREAM_COLUMNS, LearnError, format_table, learn, stream_table
 
     try:
         seeds = tuple(int(x) for x in check_seeds.split(",") if x.strip())
@@ -101,6 +101,10 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                f"leaves={b['leaves']} thresholds {thr}; test ({summary['tolerance']:.0%} tolerance): "
                f"{t['correct']} correct, {t['wrong']} wrong, {t['unsure']} unsure of {t['total']}, "
                f"largest loss {t['max_wrong_speedup']:.3f}")
+    by = b.get("test_by_stream") or {}
+    if by:
+        click.echo("test split per stream (a focused stream over-samples hard problems):")
+        click.echo(format_table(stream_table(by), STREAM_COLUMNS))
     for o in summary["test_outliers"]:
         click.echo(f"test answer losing > 10%: {o['problem']} answered {o['answer']}, {o['loss']:.3f}x slower")
     if summary.get("seed_check"):

@@ -67,11 +67,27 @@ class Problems:
     domain: dict = field(default_factory=dict)
 
     @property
+    def streams(self) -> np.ndarray:
+        """Per problem, the stream it came from (see stream_of)."""
+        return np.array([stream_of(i) for i in self.ids], dtype=object)
+
+    @property
     def target(self) -> np.ndarray:
         return np.log(self.times[:, 0] / self.times[:, 1])
 
     def __len__(self):
         return len(self.ids)
+
+
+# A focused stream's problem ids are "<focus>-s<seed>-<index>" (datagen.cli.problem_key); the
+# default stream's are "s<seed>-<index>". Ids from elsewhere (collect mode) count as default.
+_FOCUSED_ID = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)-s\d+-\d+")
+
+
+def stream_of(problem_id) -> str:
+    """The stream a problem was drawn from: its focus name, or "default"."""
+    m = _FOCUSED_ID.fullmatch(str(problem_id))
+    return m.group(1) if m else "default"
 
 
 def domain_for(features, min_dim: int) -> dict:
@@ -198,9 +214,11 @@ def pick_thresholds(scores, times, tolerance: float = 0.0, per_choice: bool = Tr
     return pick_threshold(scores, times, tolerance, 1), pick_threshold(scores, times, tolerance, -1)
 
 
-def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True) -> np.ndarray:
+def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True,
+                margin: float = 0.0) -> np.ndarray:
     """Per tree node, the score its leaf answers: the leaf's mean (clipped) target when every
-    training problem in it was won by the same choice, else 0.0 ("unsure")."""
+    training problem in it was won by the same choice (by more than `margin`, a fraction: a
+    leaf holding near-ties cannot vouch for its neighbours), else 0.0 ("unsure")."""
     values = tree.tree_.value[:, 0, 0].astype(np.float64).copy()
     if not agreement:
         return values
@@ -210,7 +228,8 @@ def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True) -> n
     hi = np.full(n, -np.inf)
     np.minimum.at(lo, leaves, y)
     np.maximum.at(hi, leaves, y)
-    agree = ((lo >= 0) & (values > 0)) | ((hi <= 0) & (values < 0))
+    low = math.log1p(margin)
+    agree = ((lo >= low) & (values > 0)) | ((hi <= -low) & (values < 0))
     return np.where(agree, values, 0.0)
 
 
@@ -238,7 +257,7 @@ class Model:
 
 def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
              clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-             progress=None) -> list[Model]:
+             leaf_margin: float = 0.0, progress=None) -> list[Model]:
     from sklearn.tree import DecisionTreeRegressor
 
     y = p.target
@@ -249,7 +268,7 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
         for leaf in leaves:
             tree = DecisionTreeRegressor(max_depth=d, min_samples_leaf=leaf, random_state=seed)
             tree.fit(p.X[tr], yc[tr])
-            m = Model(d, leaf, tree, leaf_values(tree, p.X[tr].astype(np.float32), y[tr], agreement),
+            m = Model(d, leaf, tree, leaf_values(tree, p.X[tr].astype(np.float32), y[tr], agreement, leaf_margin),
                       (0.0, 0.0), {})
             scores = {k: m.scores(p.X[idx]) for k, idx in parts.items()}
             m.log_thresholds = pick_thresholds(scores["val"], p.times[parts["val"]], tolerance, per_choice)
@@ -277,6 +296,29 @@ def outliers(m: Model, p: Problems, idx: np.ndarray, loss: float = OUTLIER_LOSS)
     return sorted(out, key=lambda o: -o["loss"])
 
 
+def stream_rows(m: Model, p: Problems, idx: np.ndarray, tolerance: float) -> dict[str, dict]:
+    """The evaluation of problems `idx` per stream, default stream first. A focused stream
+    over-samples hard problems on purpose, so its unsure rate is not comparable with one
+    measured on a natural distribution; the default stream's row is."""
+    streams = p.streams[idx]
+    scores = m.scores(p.X[idx])
+    out = {}
+    for name in sorted(set(streams), key=lambda s: (s != "default", s)):
+        mask = streams == name
+        r = evaluate(scores[mask], p.times[idx][mask], m.log_thresholds, tolerance)
+        out[name] = {**r, "unsure_pct": round(100.0 * r["unsure"] / max(1, r["total"]), 1),
+                     "over_10pct": len(outliers(m, p, idx[mask]))}
+    return out
+
+
+STREAM_COLUMNS = ("stream", "correct", "wrong", "unsure", "total", "unsure_pct", "max_wrong_speedup",
+                  "over_10pct")
+
+
+def stream_table(by_stream: dict[str, dict]) -> list[dict]:
+    return [{"stream": k, **v} for k, v in by_stream.items()]
+
+
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
                agreement: bool = True, per_choice: bool = True, workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
@@ -287,18 +329,37 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
                                    agreement=agreement, per_choice=per_choice))
-        t = best.rows["test"]
-        out = outliers(best, p, parts["test"])
-        return {"seed": seed, "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf,
-                **t, "unsure_pct": round(100.0 * t["unsure"] / max(1, t["total"]), 1),
-                "over_10pct": len(out), "outliers": out}
+        return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
         return list(pool.map(one, seeds))
 
 
+def seed_row(seed: int, best: Model, p: Problems, test_idx: np.ndarray, tolerance: float) -> dict:
+    """One seed's test row, with each stream's unsure % and answers losing > 10% when the
+    data mixes streams (flattened as <stream>_unsure_pct, <stream>_over_10pct)."""
+    t = best.rows["test"]
+    out = outliers(best, p, test_idx)
+    row = {"seed": seed, "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf,
+           **t, "unsure_pct": round(100.0 * t["unsure"] / max(1, t["total"]), 1),
+           "over_10pct": len(out), "outliers": out}
+    by = stream_rows(best, p, test_idx, tolerance)
+    if len(by) > 1:
+        for name, r in by.items():
+            row[f"{name}_unsure_pct"] = r["unsure_pct"]
+            row[f"{name}_over_10pct"] = r["over_10pct"]
+    return row
+
+
 SEED_COLUMNS = ("seed", "max_depth", "min_samples_leaf", "correct", "wrong", "unsure", "total",
                 "unsure_pct", "max_wrong_speedup", "over_10pct")
+
+
+def seed_columns(rows: list[dict]) -> list[str]:
+    """SEED_COLUMNS plus the per-stream columns the rows carry."""
+    extra = [k for k in (rows[0] if rows else {}) if k.endswith(("_unsure_pct", "_over_10pct"))
+             and k not in SEED_COLUMNS]
+    return list(SEED_COLUMNS) + extra
 
 
 def _thr(log_t: float) -> float:
@@ -417,18 +478,17 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                  f"threshold_{a}": _thr(best.log_thresholds[1]),
                  "leaves": best.n_leaves, "answering_leaves": best.answering_leaves,
                  "val": best.rows["val"], "test": test, "train": best.rows["train"],
-                 "test_dims_ge_512": large},
+                 "test_dims_ge_512": large,
+                 "test_by_stream": stream_rows(best, p, parts["test"], tolerance),
+                 "val_by_stream": stream_rows(best, p, parts["val"], tolerance)},
         "test_outliers": outliers(best, p, parts["test"]),
         "bench_seconds_saved_per_answer": saved,
         "bench_seconds_saved_per_decision": saved * float(answered.mean()) if math.isfinite(saved) else math.nan,
     }
     if check_seeds:
         others = [sd for sd in dict.fromkeys(check_seeds) if sd != seed]
-        summary["seed_check"] = [
-            {"seed": seed, "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf, **test,
-             "unsure_pct": round(100.0 * test["unsure"] / max(1, test["total"]), 1),
-             "over_10pct": len(summary["test_outliers"]), "outliers": summary["test_outliers"]},
-            *seed_check(p, others, depths, leaves, tolerance, **kw)]
+        summary["seed_check"] = [seed_row(seed, best, p, parts["test"], tolerance),
+                                 *seed_check(p, others, depths, leaves, tolerance, **kw)]
     source = render_module(best.tree, best.values, p.features, header, best.log_thresholds, p.choices,
                            raw=p.raw_features, derived=p.derived, domain=p.domain,
                            training=settings, doc=_module_doc(summary))
@@ -441,7 +501,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     (out / "report.md").write_text(_report(summary, rows, columns, best, header, plot))
     summary["table"] = rows
     summary["columns"] = list(columns)
-    summary["seed_check_columns"] = list(SEED_COLUMNS)
+    summary["seed_check_columns"] = seed_columns(summary.get("seed_check", []))
     summary["out"] = str(out)
     return summary
 
@@ -498,6 +558,11 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
          f"{big['correct']} correct, {big['wrong']} wrong, {big['unsure']} unsure of {big['total']}."
          if big else ""),
         "",
+        "Test split per stream (a focused stream over-samples hard problems on purpose: compare "
+        "the default stream's unsure rate with references drawn from a natural distribution):",
+        "",
+        markdown_table(stream_table(b["test_by_stream"]), STREAM_COLUMNS),
+        "",
         (f"Benchmarking avoided per confident answer (measured cost of timing every choice once "
          f"during collection): {saved * 1e3:.1f} ms; per decision on average "
          f"(unsure ones still benchmark): {s['bench_seconds_saved_per_decision'] * 1e3:.1f} ms."
@@ -519,7 +584,7 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
                   markdown_table(s["test_outliers"]), ""]
     if s.get("seed_check"):
         parts += ["## Other split seeds (the same rules; a robustness check, picks nothing)", "",
-                  markdown_table(s["seed_check"], SEED_COLUMNS), ""]
+                  markdown_table(s["seed_check"], seed_columns(s["seed_check"])), ""]
     parts += ["## All models", "", markdown_table(rows, columns), ""]
     return "\n".join(parts)
 

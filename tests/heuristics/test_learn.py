@@ -204,3 +204,53 @@ def test_check_seeds_reports_every_seed_and_picks_nothing(tmp_path):
     assert r.exit_code != 0 and "--check-seeds" in r.output and not (tmp_path / "out3").exists()
     r = _learn_cli(tmp_path / "d.jsonl", "--out", tmp_path / "out4", "--check-seeds", "1", "--no-plot")
     assert r.exit_code == 0 and "same rules on other split seeds" in r.output, r.output
+
+
+def test_stream_of_reads_the_focus_from_problem_ids():
+    from tuner.heuristics.learn import stream_of
+    assert stream_of("s0-31971") == "default" and stream_of("s12-0") == "default"
+    assert stream_of("skinny-s0-5") == "skinny" and stream_of("tall_k-s3-17") == "tall_k"
+    assert stream_of("mm-abc") == "default"      # ids from collect mode have no stream
+
+
+def _focused_copy(src, dst, focus="skinny"):
+    """The synthetic file as a focused stream: ids carry the focus, the header records it."""
+    lines = src.read_text().splitlines()
+    header = json.loads(lines[0])
+    header["focus"] = {"name": focus, "about": "test"}
+    rows = [json.loads(x) for x in lines[1:]]
+    for r in rows:
+        r["problem"] = f"{focus}-{r['problem']}"
+    dst.write_text("\n".join(json.dumps(x) for x in [header, *rows]) + "\n")
+
+
+def test_learn_reports_the_test_split_per_stream(tmp_path):
+    from tuner.heuristics.learn import stream_of
+    write_synthetic(tmp_path / "d.jsonl", 150, seed=1)
+    write_synthetic(tmp_path / "f0.jsonl", 100, seed=7)
+    _focused_copy(tmp_path / "f0.jsonl", tmp_path / "f.jsonl")
+    s = learn([tmp_path / "d.jsonl", tmp_path / "f.jsonl"], tmp_path / "out", **GRID, plot=False,
+              check_seeds=(1,))
+    by = s["best"]["test_by_stream"]
+    assert list(by) == ["default", "skinny"]
+    t = s["best"]["test"]
+    for k in ("correct", "wrong", "unsure", "total"):
+        assert by["default"][k] + by["skinny"][k] == t[k], k
+    # the rows count exactly the test problems of each stream
+    ds = read_datasets([tmp_path / "d.jsonl", tmp_path / "f.jsonl"])
+    p = build_problems(ds)
+    test_ids = [p.ids[i] for i in split(len(p), 0)["test"]]
+    assert by["skinny"]["total"] == sum(stream_of(i) == "skinny" for i in test_ids) > 0
+    assert by["default"]["unsure_pct"] == round(100.0 * by["default"]["unsure"] / by["default"]["total"], 1)
+    assert set(s["best"]["val_by_stream"]) == {"default", "skinny"}
+    assert {"default_unsure_pct", "skinny_over_10pct"} <= set(s["seed_check_columns"])
+    assert all("default_unsure_pct" in r for r in s["seed_check"])
+    report = (tmp_path / "out" / "report.md").read_text()
+    assert "Test split per stream" in report and "| skinny |" in report
+    saved = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert saved["best"]["test_by_stream"]["skinny"]["total"] == by["skinny"]["total"]
+    r = _learn_cli(tmp_path / "d.jsonl", tmp_path / "f.jsonl", "--out", tmp_path / "out2", "--no-plot")
+    assert r.exit_code == 0, r.output
+    lines = r.output.splitlines()
+    assert any(x.split()[:1] == ["default"] for x in lines) and any(x.split()[:1] == ["skinny"] for x in lines)
+    assert "test split per stream" in r.output
