@@ -42,6 +42,10 @@ def _ints(text: str) -> tuple[int, ...]:
                    "where the winner changes, not into the size of clear wins.")
 @click.option("--leaf-agreement/--no-leaf-agreement", default=True, show_default=True,
               help="A leaf answers only if every training problem in it was won by the same choice.")
+@click.option("--leaf-margin", type=float, default=None,
+              help="With leaf agreement, a leaf answers only if each of its training problems was "
+                   "won by more than this fraction (a leaf of near-ties cannot vouch for new "
+                   "problems). Default: learn.DEFAULT_LEAF_MARGIN.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,
@@ -59,7 +63,7 @@ def _ints(text: str) -> tuple[int, ...]:
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, per_choice_thresholds, derived_features, min_dim,
+              leaf_agreement, leaf_margin, per_choice_thresholds, derived_features, min_dim,
               min_problems, check_seeds, install, no_plot, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
@@ -81,6 +85,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
         summary = learn(list(files), out, depths=_ints(depths), leaves=_ints(leaves), seed=seed,
                         min_reps=min_reps, max_spread=max_spread, tolerance=tolerance, clip=clip,
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
+                        **({} if leaf_margin is None else {"leaf_margin": leaf_margin}),
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds)
     except LearnError as e:

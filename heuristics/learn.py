@@ -38,6 +38,7 @@ DEFAULT_DEPTHS = (6, 8, 12, 16)
 DEFAULT_LEAVES = (10, 20, 50, 100, 200)
 DEFAULT_TOLERANCE = 0.02
 DEFAULT_CLIP = 1.5
+DEFAULT_LEAF_MARGIN = 0.10  # a leaf answers only if each training problem was won by more than this
 OUTLIER_LOSS = 1.10     # an answer this much slower than the other choice is an outlier
 
 
@@ -320,7 +321,8 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
 
 
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
-               agreement: bool = True, per_choice: bool = True, workers: int = 4) -> list[dict]:
+               agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
+               workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
     seed with its outliers. A check of the method's robustness; it picks nothing."""
     from concurrent.futures import ThreadPoolExecutor   # tree fitting releases the GIL
@@ -328,7 +330,7 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
     def one(seed: int) -> dict:
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
-                                   agreement=agreement, per_choice=per_choice))
+                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
@@ -406,7 +408,7 @@ def markdown_table(rows: list[dict], columns=None) -> str:
 def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed: int = 0,
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-          derived: bool = True, min_dim: int = 0, min_problems: int = 20,
+          leaf_margin: float = DEFAULT_LEAF_MARGIN, derived: bool = True, min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
           check_seeds=()) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir.
@@ -436,7 +438,9 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     name = name or f"{header['point']}_{slug(header.get('gpu_name', 'gpu'))}"
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
-    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice)
+    if not (0 <= leaf_margin < 1):
+        raise LearnError(f"--leaf-margin must be a fraction in [0, 1), got {leaf_margin}")
+    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -465,7 +469,8 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         large = evaluate(test_scores[mask], p.times[parts["test"]][mask], best.log_thresholds, tolerance)
     a, b = p.choices
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
-                "clip": clip, "leaf_agreement": agreement, "per_choice_thresholds": per_choice,
+                "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
+                "per_choice_thresholds": per_choice,
                 "derived_features": derived, "min_dim": min_dim,
                 "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
     summary = {
@@ -540,7 +545,8 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         "How it answers:",
         f"- the tree predicts log(time({a}) / time({c})), trained on that target clipped to "
         f"+-log({st['clip']});" + (" it also sees the derived features of contexts.py;" if st["derived_features"] else ""),
-        ("- a leaf answers only if every training problem in it was won by the same choice;"
+        ((f"- a leaf answers only if every training problem in it was won by the same choice"
+          f" (by more than {st.get('leaf_margin', 0):.0%});")
          if st["leaf_agreement"] else "- every leaf answers (no leaf agreement);"),
         (f"- {c} needs a predicted speedup >= {b[f'threshold_{c}']:.4f}, {a} >= {b[f'threshold_{a}']:.4f} "
          "(each the smallest with no wrong validation answer of that choice)."),

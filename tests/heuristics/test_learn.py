@@ -254,3 +254,23 @@ def test_learn_reports_the_test_split_per_stream(tmp_path):
     lines = r.output.splitlines()
     assert any(x.split()[:1] == ["default"] for x in lines) and any(x.split()[:1] == ["skinny"] for x in lines)
     assert "test split per stream" in r.output
+
+
+def test_leaf_margin_silences_leaves_holding_near_ties(tmp_path):
+    from sklearn.tree import DecisionTreeRegressor
+    from tuner.heuristics.learn import leaf_values
+    X = np.array([[0.0], [0.0], [0.0], [1.0], [1.0], [1.0]])
+    # leaf x=0: every problem won by pad, one of them by only 1%; leaf x=1: orig by >= 1.3x
+    y = np.log(np.array([1.5, 1.6, 1.01, 1 / 1.3, 1 / 1.4, 1 / 1.5]))
+    tree = DecisionTreeRegressor(max_depth=1).fit(X, y)
+    leaf0, leaf1 = tree.apply(np.array([[0.0], [1.0]], dtype=np.float32))
+    plain = leaf_values(tree, X.astype(np.float32), y)
+    strict = leaf_values(tree, X.astype(np.float32), y, margin=0.05)
+    assert plain[leaf0] > 0 and plain[leaf1] < 0
+    assert strict[leaf0] == 0.0 and strict[leaf1] == plain[leaf1]
+    write_synthetic(tmp_path / "d.jsonl", 120)
+    r = _learn_cli(tmp_path / "d.jsonl", "--out", tmp_path / "out", "--leaf-margin", "1.5")
+    assert r.exit_code != 0 and "--leaf-margin" in r.output and not (tmp_path / "out").exists()
+    r = _learn_cli(tmp_path / "d.jsonl", "--out", tmp_path / "out2", "--leaf-margin", "0.05", "--no-plot")
+    assert r.exit_code == 0, r.output
+    assert json.loads((tmp_path / "out2" / "summary.json").read_text())["settings"]["leaf_margin"] == 0.05

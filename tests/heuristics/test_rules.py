@@ -18,7 +18,7 @@ from .synthetic import synthetic_problem, write_synthetic
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "heuristics" / "artifacts" / "pad_mm_h100.py"
-DATA = sorted((ROOT / "data" / "pad_mm").glob("pad_mm_h100_s*of2.jsonl.gz"))
+DATA = sorted((ROOT / "data" / "pad_mm").glob("pad_mm_h100_*.jsonl.gz"))   # the order tuner learn saw (shell glob)
 
 
 def test_per_choice_thresholds_keep_one_choices_mistake_from_silencing_the_other():
@@ -108,7 +108,7 @@ def test_domain_restricts_learning_and_answers(tmp_path):
     assert mod.decide(small.features()) is None
 
 
-@pytest.mark.skipif(not ARTIFACT.exists() or len(DATA) != 2, reason="shipped H100 module or data missing")
+@pytest.mark.skipif(not ARTIFACT.exists() or len(DATA) != 4, reason="shipped H100 module or data missing")
 def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data():
     mod = load_module(ARTIFACT)
     t = mod.TRAINING
@@ -117,7 +117,8 @@ def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data()
                        derived=DERIVED["pad_mm"] if t["derived_features"] else (), min_dim=t["min_dim"])
     parts = split(len(p), t["seed"])
     (m,) = fit_grid(p, parts, (t["max_depth"],), (t["min_samples_leaf"],), t["tolerance"], t["seed"],
-                    clip=t["clip"], agreement=t["leaf_agreement"], per_choice=t["per_choice_thresholds"])
+                    clip=t["clip"], agreement=t["leaf_agreement"], per_choice=t["per_choice_thresholds"],
+                    leaf_margin=t.get("leaf_margin", 0.0))
     assert (mod.LOG_THRESHOLD_PAD, mod.LOG_THRESHOLD_ORIG) == m.log_thresholds
     want = decisions(m.scores(p.X), m.log_thresholds)
     names = {1: "pad", -1: "orig", 0: None}
