@@ -6,7 +6,8 @@ regression tree predicts, per problem, score = log(time(a) / time(b)) (clipped t
 its splits on where the winner changes). Then three rules decide when it answers:
 
 - leaf agreement: a leaf answers only if every training problem in it was won by the same
-  choice; a leaf whose problems disagree scores 0 and is always "unsure";
+  choice, each by more than the leaf margin (default 10%); any other leaf scores 0 and is
+  always "unsure";
 - per-choice thresholds: it answers b when score >= log(threshold_b), a when
   -score >= log(threshold_a); each is the smallest that leaves no wrong answer of that
   choice on the validation split;
