@@ -46,6 +46,11 @@ def _ints(text: str) -> tuple[int, ...]:
               help="With leaf agreement, a leaf answers only if each of its training problems was "
                    "won by more than this fraction (a leaf of near-ties cannot vouch for new "
                    "problems). Default: learn.DEFAULT_LEAF_MARGIN.")
+@click.option("--ensemble", type=int, default=None, metavar="B",
+              help="Trees that must agree: the main tree plus B-1 trees of the same hyper-parameters "
+                   "fitted on seeded bootstrap samples of the training problems; an answer needs "
+                   "every tree's leaf to favour the same choice. 1: the main tree alone. "
+                   "Default: learn.DEFAULT_ENSEMBLE.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,
@@ -63,7 +68,7 @@ def _ints(text: str) -> tuple[int, ...]:
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, leaf_margin, per_choice_thresholds, derived_features, min_dim,
+              leaf_agreement, leaf_margin, ensemble, per_choice_thresholds, derived_features, min_dim,
               min_problems, check_seeds, install, no_plot, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
@@ -86,6 +91,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         min_reps=min_reps, max_spread=max_spread, tolerance=tolerance, clip=clip,
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
                         **({} if leaf_margin is None else {"leaf_margin": leaf_margin}),
+                        **({} if ensemble is None else {"ensemble": ensemble}),
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds)
     except LearnError as e:

@@ -15,6 +15,12 @@ its splits on where the winner changes). Then three rules decide when it answers
   choices that tie are both right); max_wrong_speedup still reports the largest loss of any
   answer, so a loss beyond the tolerance is always visible.
 
+Optionally an ensemble (`ensemble` = B > 1): B-1 more trees of the same hyper-parameters, each
+fitted on a seeded bootstrap sample of the training problems with its own leaf agreement; an
+answer needs the main tree's answer and every other tree's leaf to favour the same choice (the
+thresholds are then picked on these agreed scores). A problem on which trees fitted to
+slightly different data disagree lies near a boundary none of them has seen well.
+
 Optionally a domain (a minimum for m, k and n) restricts learning and answers to large
 problems, as the published A100 reference did; outside it the module says "unsure".
 The model with the most correct validation answers wins; its test row is the honest estimate
@@ -40,6 +46,7 @@ DEFAULT_LEAVES = (10, 20, 50, 100, 200)
 DEFAULT_TOLERANCE = 0.02
 DEFAULT_CLIP = 1.5
 DEFAULT_LEAF_MARGIN = 0.10  # a leaf answers only if each training problem was won by more than this
+DEFAULT_ENSEMBLE = 1        # trees that must agree (1: the main tree alone)
 OUTLIER_LOSS = 1.10     # an answer this much slower than the other choice is an outlier
 
 
@@ -243,9 +250,16 @@ class Model:
     values: np.ndarray           # per node: what a leaf answers (0.0 = unsure)
     log_thresholds: tuple        # (second choice, first choice)
     rows: dict                   # dataset -> evaluation dict
+    members: list = field(default_factory=list)   # (tree, values) of the other ensemble trees
 
     def scores(self, X: np.ndarray) -> np.ndarray:
-        return self.values[self.tree.apply(X.astype(np.float32))]
+        """The main tree's leaf score where every member tree's leaf has the same sign (a
+        member leaf that is unsure, 0.0, disagrees), else 0.0."""
+        Xf = X.astype(np.float32)
+        s = self.values[self.tree.apply(Xf)]
+        for tree, values in self.members:
+            s = np.where(np.sign(values[tree.apply(Xf)]) == np.sign(s), s, 0.0)
+        return s
 
     @property
     def n_leaves(self) -> int:
@@ -257,21 +271,35 @@ class Model:
         return int(((t.children_left == -1) & (self.values != 0)).sum())
 
 
+def bootstrap_samples(train: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
+    """n seeded bootstrap samples (with replacement, each as large as `train`) of the training
+    problems: one per extra ensemble tree, the same for every grid point of a split seed."""
+    rng = np.random.default_rng([seed, 0xB007])
+    return [np.sort(train[rng.integers(0, len(train), len(train))]) for _ in range(n)]
+
+
 def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
              clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-             leaf_margin: float = 0.0, progress=None) -> list[Model]:
+             leaf_margin: float = 0.0, ensemble: int = DEFAULT_ENSEMBLE, progress=None) -> list[Model]:
     from sklearn.tree import DecisionTreeRegressor
 
     y = p.target
     yc = np.clip(y, -math.log(clip), math.log(clip)) if clip and math.isfinite(clip) else y
     tr = parts["train"]
+    samples = bootstrap_samples(tr, ensemble - 1, seed)
+    X32 = p.X.astype(np.float32)
+
+    def fitted(d: int, leaf: int, idx: np.ndarray):
+        tree = DecisionTreeRegressor(max_depth=d, min_samples_leaf=leaf, random_state=seed)
+        tree.fit(p.X[idx], yc[idx])
+        return tree, leaf_values(tree, X32[idx], y[idx], agreement, leaf_margin)
+
     models = []
     for d in depths:
         for leaf in leaves:
-            tree = DecisionTreeRegressor(max_depth=d, min_samples_leaf=leaf, random_state=seed)
-            tree.fit(p.X[tr], yc[tr])
-            m = Model(d, leaf, tree, leaf_values(tree, p.X[tr].astype(np.float32), y[tr], agreement, leaf_margin),
-                      (0.0, 0.0), {})
+            tree, values = fitted(d, leaf, tr)
+            m = Model(d, leaf, tree, values, (0.0, 0.0), {},
+                      [fitted(d, leaf, idx) for idx in samples])
             scores = {k: m.scores(p.X[idx]) for k, idx in parts.items()}
             m.log_thresholds = pick_thresholds(scores["val"], p.times[parts["val"]], tolerance, per_choice)
             m.rows = {k: evaluate(scores[k], p.times[parts[k]], m.log_thresholds, tolerance) for k in parts}
@@ -323,7 +351,7 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
 
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
                agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
-               workers: int = 4) -> list[dict]:
+               ensemble: int = DEFAULT_ENSEMBLE, workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
     seed with its outliers. A check of the method's robustness; it picks nothing."""
     from concurrent.futures import ThreadPoolExecutor   # tree fitting releases the GIL
@@ -331,7 +359,8 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
     def one(seed: int) -> dict:
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
-                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin))
+                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
+                                   ensemble=ensemble))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
@@ -409,7 +438,8 @@ def markdown_table(rows: list[dict], columns=None) -> str:
 def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed: int = 0,
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-          leaf_margin: float = DEFAULT_LEAF_MARGIN, derived: bool = True, min_dim: int = 0, min_problems: int = 20,
+          leaf_margin: float = DEFAULT_LEAF_MARGIN, ensemble: int = DEFAULT_ENSEMBLE, derived: bool = True,
+          min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
           check_seeds=()) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir.
@@ -441,7 +471,10 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
     if not (0 <= leaf_margin < 1):
         raise LearnError(f"--leaf-margin must be a fraction in [0, 1), got {leaf_margin}")
-    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin)
+    if not (isinstance(ensemble, int) and 1 <= ensemble <= 64):
+        raise LearnError(f"--ensemble must be a number of trees from 1 to 64, got {ensemble}")
+    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
+              ensemble=ensemble)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -470,7 +503,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         large = evaluate(test_scores[mask], p.times[parts["test"]][mask], best.log_thresholds, tolerance)
     a, b = p.choices
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
-                "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
+                "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin, "ensemble": ensemble,
                 "per_choice_thresholds": per_choice,
                 "derived_features": derived, "min_dim": min_dim,
                 "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
@@ -497,7 +530,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                                  *seed_check(p, others, depths, leaves, tolerance, **kw)]
     source = render_module(best.tree, best.values, p.features, header, best.log_thresholds, p.choices,
                            raw=p.raw_features, derived=p.derived, domain=p.domain,
-                           training=settings, doc=_module_doc(summary))
+                           training=settings, doc=_module_doc(summary), members=best.members)
     (out / f"{name}.py").write_text(source)
     (out / "eval_table.txt").write_text(format_table(rows, columns) + "\n")
     (out / "eval_table.json").write_text(json.dumps(rows, indent=1))
@@ -516,10 +549,13 @@ def _module_doc(s: dict) -> str:
     b, t = s["best"], s["best"]["test"]
     a, c = s["choices"]
     dom = f" Domain: {s['domain']} (outside it: None)." if s["domain"] else ""
+    ens = s["settings"].get("ensemble", 1)
+    ens = (f"\nEnsemble: {ens - 1} more trees of the same hyper-parameters (bootstrap samples of the "
+           f"training problems) must each favour the main tree's answer." if ens > 1 else "")
     return (f"{s['point']} heuristic for {s['gpu_name']}, learned by `tuner learn` from {s['problems']} problems.\n\n"
             f"Regression tree max_depth={b['max_depth']}, min_samples_leaf={b['min_samples_leaf']} "
             f"({b['leaves']} leaves, {b['answering_leaves']} of them agree and may answer); "
-            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}\n"
+            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}{ens}\n"
             f"Held-out test split ({s['tolerance']:.0%} tolerance): {t['correct']} correct, {t['wrong']} wrong, "
             f"{t['unsure']} unsure of {t['total']}; largest loss of any answer "
             f"{_fmt(t['max_wrong_speedup'])}.\nGenerated code: re-run `tuner learn` instead of editing it.")
@@ -549,6 +585,9 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         ((f"- a leaf answers only if every training problem in it was won by the same choice"
           f" (by more than {st.get('leaf_margin', 0):.0%});")
          if st["leaf_agreement"] else "- every leaf answers (no leaf agreement);"),
+        (f"- ensemble: {st['ensemble'] - 1} more trees of the same hyper-parameters, each fitted on a "
+         "bootstrap sample of the training problems with its own leaf agreement, must each favour "
+         "the main tree's answer;" if st.get("ensemble", 1) > 1 else ""),
         (f"- {c} needs a predicted speedup >= {b[f'threshold_{c}']:.4f}, {a} >= {b[f'threshold_{a}']:.4f} "
          "(each the smallest with no wrong validation answer of that choice)."),
         "",

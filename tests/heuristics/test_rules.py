@@ -118,7 +118,8 @@ def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data()
     parts = split(len(p), t["seed"])
     (m,) = fit_grid(p, parts, (t["max_depth"],), (t["min_samples_leaf"],), t["tolerance"], t["seed"],
                     clip=t["clip"], agreement=t["leaf_agreement"], per_choice=t["per_choice_thresholds"],
-                    leaf_margin=t.get("leaf_margin", 0.0))
+                    leaf_margin=t.get("leaf_margin", 0.0), ensemble=t.get("ensemble", 1))
+    assert len(getattr(mod, "MEMBERS", ())) == len(m.members)
     assert (mod.LOG_THRESHOLD_PAD, mod.LOG_THRESHOLD_ORIG) == m.log_thresholds
     want = decisions(m.scores(p.X), m.log_thresholds)
     names = {1: "pad", -1: "orig", 0: None}
@@ -126,3 +127,77 @@ def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data()
     got = [mod.decide(rows[pid]) for pid in p.ids]
     assert got == [names[int(w)] for w in want]
     assert sum(g is not None for g in got) > len(got) // 3
+
+
+def _noisy_problems(tmp_path, n=300, seed=8):
+    write_synthetic(tmp_path / "d.jsonl", n, seed=seed)
+    ds = read_datasets([tmp_path / "d.jsonl"])
+    p = build_problems(ds, derived=DERIVED["pad_mm"])
+    # noise so bootstrap trees differ and some leaves disagree
+    p.times[:, 1] *= np.exp(np.random.default_rng(seed).normal(0, 0.3, len(p)))
+    return ds, p
+
+
+def test_ensemble_answers_only_where_every_tree_agrees(tmp_path):
+    _, p = _noisy_problems(tmp_path)
+    parts = split(len(p), 0)
+    (single,) = fit_grid(p, parts, (8,), (3,), 0.02, 0, leaf_margin=0.0)
+    (ens,) = fit_grid(p, parts, (8,), (3,), 0.02, 0, leaf_margin=0.0, ensemble=4)
+    assert len(ens.members) == 3 and not single.members
+    # the main tree is the same tree; the members were fitted on different bootstrap samples
+    assert np.array_equal(ens.values, single.values)
+    assert len({m.tree_.node_count for m, _ in ens.members} | {ens.tree.tree_.node_count}) > 1
+    X = p.X.astype(np.float32)
+    main = ens.values[ens.tree.apply(X)]
+    member = [v[t.apply(X)] for t, v in ens.members]
+    agree = np.all([np.sign(m) == np.sign(main) for m in member], axis=0) & (main != 0)
+    got = ens.scores(p.X)
+    assert np.array_equal(got, np.where(agree, main, 0.0))
+    assert (~agree & (main != 0)).any(), "some member should veto a main-tree answer"
+    # seeded: the same ensemble again
+    (again,) = fit_grid(p, parts, (8,), (3,), 0.02, 0, leaf_margin=0.0, ensemble=4)
+    assert np.array_equal(again.scores(p.X), got)
+    # thresholds are picked on the agreed scores: no wrong validation answer at the tolerance
+    assert ens.rows["val"]["wrong"] == 0
+
+
+def test_rendered_ensemble_module_answers_exactly_as_the_model_on_the_whole_dataset(tmp_path):
+    ds, p = _noisy_problems(tmp_path, seed=9)
+    parts = split(len(p), 0)
+    (m,) = fit_grid(p, parts, (10,), (2,), 0.02, 0, clip=1.5, leaf_margin=0.05, ensemble=3)
+    src = render_module(m.tree, m.values, p.features, ds.header, m.log_thresholds, p.choices,
+                        raw=p.raw_features, derived=p.derived, members=m.members)
+    assert "def score_2(f):" in src and "MEMBERS = (score_1, score_2,)" in src and "sklearn" not in src
+    (tmp_path / "m.py").write_text(src)
+    mod = load_module(tmp_path / "m.py")
+    want = decisions(m.scores(p.X), m.log_thresholds)
+    names = {1: "pad", -1: "orig", 0: None}
+    rows = {r["problem"]: r for r in ds.rows if r["choice"] == "orig"}
+    got = [mod.decide(rows[pid]) for pid in p.ids]
+    assert got == [names[int(w)] for w in want]
+    main_only = decisions(m.values[m.tree.apply(p.X.astype(np.float32))], m.log_thresholds)
+    assert (main_only != want).any(), "the members must change some answer for this to test them"
+    assert sum(g is not None for g in got) > 0
+
+
+def test_learn_ensemble_option_end_to_end(tmp_path):
+    from click.testing import CliRunner
+    from tuner.cli import main
+    write_synthetic(tmp_path / "d.jsonl", 200, seed=6)
+    s = learn([tmp_path / "d.jsonl"], tmp_path / "out", depths=(2, 4), leaves=(1, 5), plot=False,
+              ensemble=3, check_seeds=(1,))
+    assert s["settings"]["ensemble"] == 3 and len(s["seed_check"]) == 2
+    mod = load_module(tmp_path / "out" / "pad_mm_h100.py")
+    assert mod.TRAINING["ensemble"] == 3 and len(mod.MEMBERS) == 2
+    assert "ensemble: 2 more trees" in (tmp_path / "out" / "report.md").read_text()
+    rng = random.Random(3)
+    for _ in range(100):
+        ctx = synthetic_problem(rng)
+        assert mod.decide(ctx.features()) in (None, "pad" if ctx.k >= 600 and ctx.dtype != "float32" else "orig")
+    r = CliRunner().invoke(main, ["learn", str(tmp_path / "d.jsonl"), "--out", str(tmp_path / "bad"),
+                                  "--ensemble", "0", "--max-depth", "2", "--min-samples-leaf", "5"])
+    assert r.exit_code != 0 and "--ensemble" in r.output and not (tmp_path / "bad").exists()
+    r = CliRunner().invoke(main, ["learn", str(tmp_path / "d.jsonl"), "--out", str(tmp_path / "o2"),
+                                  "--ensemble", "2", "--max-depth", "2", "--min-samples-leaf", "5", "--no-plot"])
+    assert r.exit_code == 0, r.output
+    assert len(load_module(tmp_path / "o2" / "pad_mm_h100.py").MEMBERS) == 1
