@@ -10,7 +10,6 @@ kernels launched. Prints a table last and writes JSON to --out.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import subprocess
@@ -77,18 +76,9 @@ def main(argv=None):
             rows.append(json.loads(line))
         except ValueError:
             rows.append({"variant": v, "error": (p.stderr or p.stdout)[-800:]})
-    import torch
-    doc = {"script": "compiler_probe", "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-           "torch": torch.__version__, "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu",
-           "results": rows}
-    try:
-        import triton
-        doc["triton"] = triton.__version__
-    except ImportError:
-        pass
-    Path(a.out).mkdir(parents=True, exist_ok=True)
-    name = Path(a.out) / f"compiler_probe_{datetime.datetime.now():%Y%m%d-%H%M%S}.json"
-    name.write_text(json.dumps(doc, indent=1))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from results_doc import write_results
+    print(f"wrote {write_results('compiler_probe', rows, a.out)}")
     print(f"{'variant':20} {'us/call':>10} {'kernels':>8} {'us/launch':>10}")
     for r in rows:
         if "error" in r:

@@ -12,7 +12,6 @@ in one JSON file under --out.
 from __future__ import annotations
 
 import argparse
-import datetime
 import json
 import os
 import re
@@ -200,18 +199,9 @@ def main(argv=None) -> int:
                 print(f"\n== {case} / {v}: ERROR\n{r['error']}")
             else:
                 _print(r)
-    import torch
-    doc = {"script": "profile_compiler", "date": datetime.datetime.now(datetime.timezone.utc).isoformat(),
-           "torch": torch.__version__, "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else "cpu",
-           "results": rows}
-    try:
-        import triton
-        doc["triton"] = triton.__version__
-    except ImportError:
-        pass
-    Path(a.out).mkdir(parents=True, exist_ok=True)
-    path = Path(a.out) / f"profile_compiler_{datetime.datetime.now():%Y%m%d-%H%M%S}.json"
-    path.write_text(json.dumps(doc, indent=1))
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from results_doc import write_results
+    path = write_results("profile_compiler", rows, a.out)
     print(f"\nwrote {path}")
     return 0 if all("error" not in r for r in rows) else 1
 

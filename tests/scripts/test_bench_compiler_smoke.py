@@ -189,3 +189,27 @@ def test_checkout_layout_is_the_tuner_package_with_its_backend_entry_point(tmp_p
         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert probe.returncode == 0, probe.stderr
     assert str(tmp_path) in probe.stdout and "tuner.compiler.backend:tuner_backend" in probe.stdout
+
+
+def test_profile_compiler_smoke_writes_its_json(tmp_path):
+    # scripts/profile_compiler.py on CPU (interpreter): the run completes, prints its table and
+    # writes one results document with the environment and the row.
+    script = ROOT / "scripts" / "profile_compiler.py"
+    env = dict(os.environ, TRITON_INTERPRET="1")
+    p = subprocess.run([sys.executable, str(script), "softmax", "--variants", "tuner", "--smoke",
+                        "--iters", "1", "--cprofile", "3", "--out", str(tmp_path)],
+                       capture_output=True, text=True, timeout=240, cwd=ROOT, env=env)
+    assert p.returncode == 0, p.stderr[-2000:]
+    assert "== softmax / tuner" in p.stdout
+    files = list(tmp_path.glob("profile_compiler_*.json"))
+    assert len(files) == 1
+    doc = json.loads(files[0].read_text())
+    assert doc["script"] == "profile_compiler" and "torch" in doc and doc["gpu"] == "cpu"
+    (row,) = doc["results"]
+    assert row["case"] == "softmax" and row["stats"]["kernels"] == 1 and len(row["host_profile"]) == 3
+
+
+def test_profile_compiler_rejects_unknown_cases():
+    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "profile_compiler.py"), "nosuchcase"],
+                       capture_output=True, text=True, timeout=120, cwd=ROOT)
+    assert p.returncode == 2 and "unknown case" in p.stderr
