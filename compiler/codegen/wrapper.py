@@ -38,6 +38,7 @@ class WrapperCodegen:
         self.g, self.s, self.steps = graph, scheduler, steps
         self.lines = []
         self.base = 0
+        self._extern_reads = None
         self.own = set()           # buffers allocated here (storage offset 0)
         self.fast_alloc = None     # "cpu" / "cuda": the caller put a C allocator (+ guard) in ns
         self.device_index = 0
@@ -108,10 +109,9 @@ class WrapperCodegen:
 
     def _escapes(self, name):
         # A buffer handed to an extern may be aliased by that extern's output: never reuse it.
-        for st in self.steps:
-            if st[0] == "extern" and name in st[1].reads:
-                return True
-        return False
+        if self._extern_reads is None:     # once per graph (was a scan of every step per buffer)
+            self._extern_reads = {r for st in self.steps if st[0] == "extern" for r in st[1].reads}
+        return name in self._extern_reads
 
     def _key(self, b):
         return (tuple(b.size), tuple(b.stride), b.dtype, str(b.device))
