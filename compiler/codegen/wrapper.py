@@ -5,6 +5,7 @@ from __future__ import annotations
 import torch
 
 from .. import ir
+from .. import sym as S
 
 
 # Ops whose output is always a fresh dense row-major tensor: no layout check after the call.
@@ -21,14 +22,6 @@ def _view_expr(v: ir.View, own: frozenset = frozenset()):
     if name in own:
         return f"as_strided({name}, {tuple(v.size)}, {tuple(v.stride)}, {v.offset})"
     return f"reinterpret({name}, {tuple(v.size)}, {tuple(v.stride)}, {v.offset})"
-
-
-def _contiguous_strides(size):
-    out, acc = [], 1
-    for d in reversed(size):
-        out.append(acc)
-        acc *= max(int(d), 1)
-    return tuple(reversed(out))
 
 
 class WrapperCodegen:
@@ -86,7 +79,7 @@ class WrapperCodegen:
                 dense = node.op in _DENSE_OUT
                 for b in outs:
                     if b is not None:
-                        if not (dense and tuple(b.stride) == _contiguous_strides(b.size)):
+                        if not (dense and tuple(b.stride) == S.contiguous_strides(b.size)):
                             self.emit(f"{b.name} = ensure_layout({b.name}, {tuple(b.size)}, {tuple(b.stride)})")
                         allocated.add(b.name)
                         self.g.buffers[b.name].extern_out = True
