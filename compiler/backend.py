@@ -5,7 +5,9 @@ splits it into forward/backward ATen graphs, each compiled by `compile_graph`. M
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
 through tuner.engine on its first call. options: {"max_persistent_r": int (default 8192),
-"max_autotune": bool, "cudagraphs": bool, "pad_mm": "auto" | "always" | "never" (default:
+"max_autotune": bool, "cudagraphs": bool, "cudagraph_min_launches": int (a graph of fewer
+kernel/extern launches runs directly; default 1), "cudagraph_address_replay": bool (replay
+without input copies when inputs sit where they were recorded; default False until GPU-tested), "pad_mm": "auto" | "always" | "never" (default:
 the TUNER_PAD_MM setting)}. Dynamo finds the backend by name through the
 `torch_dynamo_backends` entry point in pyproject.toml.
 """
@@ -29,13 +31,20 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
                          f"expected one of {', '.join(PAD_MM_MODES)}")
     settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
+    min_launches = int(options.get("cudagraph_min_launches", 1))
+    address_replay = bool(options.get("cudagraph_address_replay", False))
 
     def compiler(gm_, inputs_, inference=False):
         from .compile_graph import compile_graph
         call = compile_graph(gm_, inputs_, mode, dict(options, _inference=inference))
-        if use_graphs and any(getattr(t, "is_cuda", False) for t in inputs_):
+        st = getattr(call, "_tuner_stats", None)
+        launches = st.kernels + sum(st.externs.values()) if st is not None else min_launches
+        # A graph of one launch saves a few microseconds of host time but costs a copy of
+        # every output per call (and of inputs at new addresses): with min_launches 2 it runs
+        # directly (to become the default once measured on the GPU).
+        if use_graphs and launches >= min_launches and any(getattr(t, "is_cuda", False) for t in inputs_):
             from .cudagraphs import CUDAGraphed
-            call = CUDAGraphed(call)
+            call = CUDAGraphed(call, address_replay)
         return boxed(call)
 
     def inference_compiler(gm_, inputs_):
