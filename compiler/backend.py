@@ -22,8 +22,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     mode = mode or "default"
     if mode not in MODES:
         raise ValueError(f"tuner backend: unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    options = dict(options or {})
     from tuner.settings import settings
+    options = {**settings.compile_options, **(options or {})}   # code wins over the setting
 
     from .lowerings.matmul import PAD_MM_MODES
     if options.get("pad_mm", "auto") not in PAD_MM_MODES:

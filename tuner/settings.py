@@ -58,6 +58,17 @@ def _csv(raw: str) -> frozenset[str]:
     return frozenset(p.strip() for p in raw.split(",") if p.strip())
 
 
+def _json_object(raw: str) -> dict:
+    import json
+    try:
+        value = json.loads(raw)
+    except json.JSONDecodeError as e:
+        raise ValueError(f"not JSON ({e.msg} at column {e.colno})") from None
+    if not isinstance(value, dict):
+        raise ValueError("expected a JSON object, e.g. {\"pad_mm\": \"never\"}")
+    return value
+
+
 def _default_cache_dir() -> Path:
     base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
     return Path(base) / "tuner"
@@ -112,6 +123,9 @@ SETTINGS: tuple[Setting, ...] = (
             "Pad unaligned mm/addmm/bmm when compiling: decide each (heuristic, cache, benchmark), "
             "always, or never; torch.compile's options={\"pad_mm\": ...} wins.",
             choices=("auto", "always", "never")),
+    Setting("TUNER_COMPILE_OPTIONS", _json_object, dict,
+            "A JSON object of default options for torch.compile(backend=\"tuner\"), e.g. "
+            "{\"cudagraph_min_launches\": 2}; options given in code win."),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}

@@ -275,3 +275,23 @@ def test_saved_permuted_output_keeps_its_strides():
         ref, = torch.autograd.grad(fn(x), [x])
         out, = torch.autograd.grad(torch.compile(fn, backend="tuner")(x), [x])
     torch.testing.assert_close(out, ref, atol=2e-2, rtol=2e-2)
+
+
+def test_compile_options_setting_gives_defaults_and_code_wins(monkeypatch):
+    # TUNER_COMPILE_OPTIONS supplies options for backend="tuner"; options in code override it;
+    # a malformed value fails the compile with a message naming the variable.
+    a, b = torch.randn(6, 5), torch.randn(5, 7)
+    mm = lambda x, y: x @ y   # noqa: E731
+    monkeypatch.setenv("TUNER_COMPILE_OPTIONS", '{"pad_mm": "always"}')
+    torch._dynamo.reset()
+    stats.reset()
+    assert_close(torch.compile(mm, backend="tuner")(a, b), mm(a, b))
+    assert stats.totals().pad_mm == {"pad": 1}
+    torch._dynamo.reset()
+    stats.reset()
+    torch.compile(mm, backend="tuner", options={"pad_mm": "never"})(a, b)
+    assert stats.totals().pad_mm == {"orig": 1}
+    monkeypatch.setenv("TUNER_COMPILE_OPTIONS", "[1, 2]")
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="TUNER_COMPILE_OPTIONS"):
+        torch.compile(mm, backend="tuner")(a, b)
