@@ -98,17 +98,13 @@ class Launcher:
         k = self._launch(self.config, args)
         if _FAST is None:
             _FAST = _fast_launch_supported()
-        if _FAST and k is not None and hasattr(k, "packed_metadata") and self._hooks_unset():
+        if _FAST and k is not None and hasattr(k, "packed_metadata") and hooks_unset():
             self._compiled[tuple(a.data_ptr() & 15 == 0 for a in args)] = k
             self._grid = self.grid(self.config)
             self._consts = tuple(self.config[n] for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
             self._stream_of = _stream_getter()
             k._init_handles()
-
-    @staticmethod
-    def _hooks_unset():
-        return hooks_unset()
 
     def grid(self, cfg):
         n = triton.cdiv(self.xnumel, cfg["XBLOCK"])

@@ -92,8 +92,7 @@ def _dtype_name(dtype: torch.dtype) -> str:
 def context_from_tensors(op: str, mat1, mat2, bias=None, *, mat1_prepadded: bool = False,
                          mat2_prepadded: bool = False, tf32: bool | None = None) -> PadMMContext | None:
     """The features of a matmul call (tensors may be fake); None for unsupported dtypes."""
-    dtype = _dtype_name(mat1.dtype)
-    if dtype not in DTYPES or mat2.dtype != mat1.dtype:
+    if mat2.dtype != mat1.dtype:
         return None
     return context_from_layout(op, tuple(mat1.shape), tuple(mat1.stride()), tuple(mat2.shape),
                                tuple(mat2.stride()), mat1.dtype, mat1_prepadded=mat1_prepadded,
