@@ -1,23 +1,148 @@
-"""CUDA graph replay for reduce-overhead / max-autotune.
+"""CUDA graph replay for reduce-overhead / max-autotune, handing out results without copies.
 
 The first call runs eagerly (kernels tune and compile there); later calls replay a recorded
 graph. A graph reads its inputs at the addresses it was recorded with, so:
 - with address replay on (options["cudagraph_address_replay"]; off by default until its GPU
   tests have run on the device machine), a graph that mutates no input is recorded on the
-  caller's own tensors and replayed, without any copy, whenever the inputs are at those
-  addresses again (parameters always are; a benchmark's or a loop's reused buffers too). Up to
-  MAX_ADDRESS_GRAPHS such graphs are kept (one per address pattern) in one memory pool;
-- otherwise (and past that, or when the graph mutates an input) one graph recorded on static
-  buffers of our own replays after copying the new inputs in (and the mutated ones back out);
-  it is recorded again when a shape/stride/dtype changes.
-Outputs are returned as fresh copies of the graph's static outputs, so results held across
-calls stay valid (the next replay overwrites the static ones)."""
+  caller's own tensors and replayed, without any input copy, whenever the inputs are at those
+  addresses again (parameters always are; a benchmark's or a loop's reused buffers too), for
+  up to MAX_ADDRESS_GRAPHS address patterns;
+- otherwise (past that, or when the graph mutates an input) graphs recorded on static input
+  buffers of our own replay after copying the new inputs in (and the mutated ones back out,
+  once); they are recorded again when a shape/stride/dtype changes.
+
+Results. A replay rewrites its graph's static outputs in place, so a recording may replay
+only when no result it handed out is still held by anyone (StaticOutputs.alive compares each
+output storage's use count with the references this module holds). Each input pattern keeps
+a ring of up to RING recordings: a call replays one whose results are all dead and hands out
+fresh aliases of its static outputs (ZERO_COPY_REPLAYS); if every one is held and the ring is
+not full it records another; otherwise (a caller keeping a list of results, activations saved
+across several forwards) it replays a spare recording whose outputs are never handed out and
+returns copies. The usual `out = f(x)` loop alternates between two recordings, copying
+nothing. An output on memory the recording does not own alone (an input, a parameter) is
+always copied. OUTPUT_COPIES counts every copied output.
+
+Memory pools. Recordings sharing a pool share the memory of their intermediates, but a
+recording captured later may put its outputs where an earlier one keeps intermediates, so
+replaying the earlier one would overwrite them. Hence: slot i of every address pattern's ring
+shares pool i, and a recording replays without copies only while nothing handed out by it or
+by a recording captured after it in that pool is held (_Pool.replayable); the two slots of a
+ring never share a pool (else the `out = f(x)` loop could never alternate); spares share one
+pool of their own (nothing in it is handed out); the copy-in ring's slots get private pools,
+since a layout change drops that ring while results it handed out may still be held.
+"""
 from __future__ import annotations
 
 import torch
 
 MAX_ADDRESS_GRAPHS = 4
-RECORDINGS = 0     # graphs captured in this process (tests read it)
+RING = 2               # zero-copy recordings per input pattern
+RECORDINGS = 0         # graphs captured in this process (tests read these counters)
+OUTPUT_COPIES = 0      # outputs returned as copies
+ZERO_COPY_REPLAYS = 0  # replays that handed out the static outputs themselves
+
+
+def storage_handle(t: torch.Tensor) -> int:
+    """The identity of t's storage (its StorageImpl address), valid while the storage lives."""
+    return t.untyped_storage()._cdata
+
+
+def storage_use_count(handle: int) -> int:
+    """References held on the storage whose UntypedStorage `_cdata` is `handle`: one per
+    tensor, view base or Python storage object on it. The only private torch API here (in
+    torch since 2.0; absent, every output counts as not ours and is copied)."""
+    use_count = getattr(torch._C, "_storage_Use_Count", None)
+    return use_count(handle) if use_count is not None else -1
+
+
+class StaticOutputs:
+    """A recording's static outputs: which of them the recording owns alone, whether a result
+    handed out from them is still held, and the results to hand out."""
+
+    def __init__(self, outs, inputs=()):
+        self.outs = list(outs)
+        # the graph never owns its inputs' memory (an output may be a view of one, with the
+        # caller's tensor as its base)
+        theirs = {storage_handle(a) for a in inputs if isinstance(a, torch.Tensor)}
+        ours: dict[int, set] = {}      # storage handle -> ids of our tensors on it
+        self._storages: dict[int, object] = {}
+        for o in self.outs:
+            if isinstance(o, torch.Tensor):
+                h = self._hold(o)
+                # a static output that is a view keeps its base: another tensor on the storage
+                ours.setdefault(h, set()).update(id(t) for t in (o, o._base) if t is not None)
+        # We keep one Python storage object per storage, so the count is the same across torch
+        # versions (with or without storage PyObject preservation): our tensors + that object.
+        # More at recording time means somebody else (the caller) holds the memory: not ours.
+        self._watch = [(h, len(ids) + 1) for h, ids in ours.items()
+                       if h not in theirs and storage_use_count(h) == len(ids) + 1]
+        owned = {h for h, _ in self._watch}
+        self.owned = [isinstance(o, torch.Tensor) and storage_handle(o) in owned
+                      for o in self.outs]
+
+    def _hold(self, t) -> int:
+        s = t.untyped_storage()
+        return self._storages.setdefault(s._cdata, s)._cdata
+
+    def alive(self) -> bool:
+        """Whether a result handed out from an owned output is still held somewhere."""
+        return any(storage_use_count(h) > n for h, n in self._watch)
+
+    def hand_out(self) -> list:
+        """Owned outputs as fresh aliases (new tensors on the same memory, not autograd views,
+        as AOTAutograd expects of a compiled graph's outputs), the others as copies."""
+        global OUTPUT_COPIES
+        res = []
+        for o, own in zip(self.outs, self.owned):
+            if not isinstance(o, torch.Tensor):
+                res.append(o)
+            elif own:
+                res.append(o.detach())
+            else:
+                OUTPUT_COPIES += 1
+                res.append(o.clone())
+        return res
+
+    def copies(self) -> list:
+        global OUTPUT_COPIES
+        res = []
+        for o in self.outs:
+            if isinstance(o, torch.Tensor):
+                OUTPUT_COPIES += 1
+                o = o.clone()
+            res.append(o)
+        return res
+
+
+class _Pool:
+    """A CUDA graph memory pool and the outputs of the zero-copy recordings captured into it,
+    in capture order."""
+
+    def __init__(self, shared: bool):
+        self.handle = torch.cuda.graph_pool_handle() if shared else None   # None: private
+        self.outputs: list[StaticOutputs] = []
+
+    def replayable(self, outputs: StaticOutputs) -> bool:
+        # A replay writes the recording's outputs and intermediates; recordings captured after
+        # it may have put their outputs on its intermediates' memory (never on its outputs: we
+        # hold those), so their results must be dead too.
+        i = next(k for k, o in enumerate(self.outputs) if o is outputs)
+        return not any(o.alive() for o in self.outputs[i:])
+
+
+class _Recording:
+    __slots__ = ("graph", "outputs", "pool")
+
+    def __init__(self, graph, outputs: StaticOutputs, pool: _Pool):
+        self.graph, self.outputs, self.pool = graph, outputs, pool
+
+
+class _Ring:
+    """The recordings of one input pattern: zero-copy slots and the spare."""
+
+    def __init__(self):
+        self.slots: list[_Recording] = []
+        self.spare: _Recording | None = None
 
 
 def _layout(a):
@@ -30,67 +155,92 @@ class CUDAGraphed:
         self.call = call
         self.address_replay = address_replay
         self.mutates = bool(getattr(call, "_mutated_inputs", ()))
-        self.pool = None
-        self.by_address: dict = {}    # (layout, data_ptr) per input -> (graph, static outputs)
-        self.graph = None             # the copy-in graph
+        self.by_address: dict = {}    # (layout, data_ptr) per input -> _Ring
+        self.address_pools: list[_Pool] = []   # pool i holds slot i of every address ring
+        self.spare_pool: _Pool | None = None
+        self.copy_ring: _Ring | None = None     # recorded on static_inputs
         self.key = None
         self.static_inputs = None
-        self.static_outputs = None
         self.calls = 0
 
     def _key(self, args):
         return tuple(_layout(a) for a in args)
 
     def __call__(self, args):
+        global ZERO_COPY_REPLAYS
         args = list(args)
         if self.calls == 0 or not all(not isinstance(a, torch.Tensor) or a.is_cuda for a in args):
             self.calls += 1
             return self.call(list(args))
+        ring = inputs = None
         if self.address_replay and not self.mutates:
             addr = tuple((_layout(a), a.data_ptr()) if isinstance(a, torch.Tensor) else _layout(a)
                          for a in args)
-            hit = self.by_address.get(addr)
-            if hit is None and len(self.by_address) < MAX_ADDRESS_GRAPHS:
-                hit = self.by_address[addr] = self._capture(args, shared_pool=True)
-            if hit is not None:
-                graph, outs = hit
-                graph.replay()
-                return self._copies(outs)
-        key = self._key(args)
-        if key != self.key:
-            self.static_inputs = [torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
-                                  if isinstance(a, torch.Tensor) else a for a in args]
-            self.graph, self.static_outputs = self._capture(self.static_inputs)
-            self.key = key
-        for s, a in zip(self.static_inputs, args):
-            if isinstance(a, torch.Tensor) and s.data_ptr() != a.data_ptr():
-                s.copy_(a)
-        self.graph.replay()
-        for i in getattr(self.call, "_mutated_inputs", ()):
-            if args[i].data_ptr() != self.static_inputs[i].data_ptr():
-                args[i].copy_(self.static_inputs[i])
-        return self._copies(self.static_outputs)
+            ring = self.by_address.get(addr)
+            if ring is None and len(self.by_address) < MAX_ADDRESS_GRAPHS:
+                ring = self.by_address[addr] = _Ring()
+            inputs = args
+        if ring is None:
+            key = self._key(args)
+            if key != self.key:
+                self.static_inputs = [torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+                                      if isinstance(a, torch.Tensor) else a for a in args]
+                self.copy_ring = _Ring()
+                self.key = key
+            ring, inputs = self.copy_ring, self.static_inputs
+        # Pick (or record) before copying inputs in: recording runs a warm-up on `inputs`,
+        # which for a mutating graph changes the static inputs.
+        rec, zero_copy = self._pick(ring, inputs, address=ring is not self.copy_ring)
+        if inputs is self.static_inputs:
+            for s, a in zip(self.static_inputs, args):
+                if isinstance(a, torch.Tensor) and s.data_ptr() != a.data_ptr():
+                    s.copy_(a)
+        rec.graph.replay()
+        if inputs is self.static_inputs:
+            for i in getattr(self.call, "_mutated_inputs", ()):
+                if args[i].data_ptr() != self.static_inputs[i].data_ptr():
+                    args[i].copy_(self.static_inputs[i])
+        if zero_copy:
+            ZERO_COPY_REPLAYS += 1
+            return rec.outputs.hand_out()
+        return rec.outputs.copies()
 
-    @staticmethod
-    def _copies(outs):
-        # The static outputs are overwritten by the next replay: hand the caller copies, so a
-        # result it keeps (a list of logits, saved activations for backward) stays valid.
-        return [o.clone() if isinstance(o, torch.Tensor) else o for o in outs]
+    def _pick(self, ring: _Ring, inputs, address: bool):
+        """(recording to replay, whether its outputs may be handed out)."""
+        for rec in ring.slots:
+            if rec.pool.replayable(rec.outputs):
+                return rec, True
+        if len(ring.slots) < RING:
+            i = len(ring.slots)
+            if not address:
+                pool = _Pool(shared=False)
+            else:
+                while len(self.address_pools) <= i:
+                    self.address_pools.append(_Pool(shared=True))
+                pool = self.address_pools[i]
+            ring.slots.append(self._capture(inputs, pool))
+            return ring.slots[-1], True
+        if ring.spare is None:
+            if self.spare_pool is None:
+                self.spare_pool = _Pool(shared=True)
+            ring.spare = self._capture(inputs, self.spare_pool, spare=True)
+        return ring.spare, False
 
-    def _capture(self, inputs, shared_pool=False):
-        """(graph, static outputs) recorded reading `inputs` where they are now. The warm-up
-        run is not repeated by the capture (a captured graph records, it does not execute), so
-        only non-mutating graphs may be captured on the caller's tensors."""
+    def _capture(self, inputs, pool: _Pool, spare: bool = False) -> _Recording:
+        """A graph recorded reading `inputs` where they are now, into `pool`. The warm-up run is
+        not repeated by the capture (a captured graph records, it does not execute), so only
+        non-mutating graphs may be captured on the caller's tensors."""
         global RECORDINGS
         RECORDINGS += 1
-        if shared_pool and self.pool is None:
-            self.pool = torch.cuda.graph_pool_handle()
         stream = torch.cuda.Stream()
         stream.wait_stream(torch.cuda.current_stream())
         with torch.cuda.stream(stream):
             self.call(list(inputs))     # warm-up on the side stream
         torch.cuda.current_stream().wait_stream(stream)
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, pool=self.pool if shared_pool else None):
+        with torch.cuda.graph(graph, pool=pool.handle):
             outs = self.call(list(inputs))
-        return graph, outs
+        rec = _Recording(graph, StaticOutputs(outs, inputs), pool)
+        if not spare:    # a spare's outputs are never handed out: nothing to check for them
+            pool.outputs.append(rec.outputs)
+        return rec

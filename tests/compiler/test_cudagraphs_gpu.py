@@ -1,7 +1,10 @@
 """CUDA graph replay (compiler/cudagraphs.py) on the GPU: graphs recorded on the caller's
-tensors replay without copies when the inputs are where they were; other inputs go through
-the copy-in graph; mutated inputs are written back once; one-launch graphs run directly.
-Both behaviours are options (off by default) until these tests have passed on the GPU."""
+tensors replay without input copies when the inputs are where they were; other inputs go
+through the copy-in graphs; mutated inputs are written back once; one-launch graphs run
+directly; results are handed out without copies while every result a caller keeps stays
+right (a ring of two recordings per input pattern, copies only past that)."""
+import json
+
 import pytest
 import torch
 
@@ -9,31 +12,39 @@ import tuner.compiler.cudagraphs as cg
 
 pytestmark = pytest.mark.gpu
 
+TOL = dict(rtol=1e-4, atol=1e-4)
 
-def _graphed(fn, mutated=()):
+
+def _graphed(fn, mutated=(), address_replay=True):
     def call(args):
         return fn(*args)
     call._mutated_inputs = list(mutated)
-    return cg.CUDAGraphed(call, address_replay=True)
+    return cg.CUDAGraphed(call, address_replay=address_replay)
 
 
-def test_address_graphs_replay_new_values_in_place_then_fall_back_to_copies():
+def _counters():
+    return cg.RECORDINGS, cg.OUTPUT_COPIES, cg.ZERO_COPY_REPLAYS
+
+
+def test_address_graphs_replay_new_values_in_place_then_fall_back_to_copy_in():
     g = _graphed(lambda x, w: [torch.softmax(x, -1) * w + 1])
     w = torch.randn(33, device="cuda")
     x = torch.randn(8, 33, device="cuda")
     ref = lambda x: torch.softmax(x, -1) * w + 1   # noqa: E731
     g([x, w])                                      # eager first call
+    x1 = x.clone()
     out1 = g([x, w])[0]                            # recorded on x and w themselves
     x.copy_(torch.randn(8, 33, device="cuda"))     # same address, new values
-    out2 = g([x, w])[0]
+    out2 = g([x, w])[0]                            # out1 is held: the ring's second recording
     torch.testing.assert_close(out2, ref(x))
-    assert len(g.by_address) == 1 and g.graph is None and g.static_inputs is None
-    assert out1.data_ptr() != out2.data_ptr()      # results are copies
+    torch.testing.assert_close(out1, ref(x1))
+    assert len(g.by_address) == 1 and g.copy_ring is None and g.static_inputs is None
+    assert out1.data_ptr() != out2.data_ptr()
     xs = [torch.randn(8, 33, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 2)]
     outs = [g([xi, w])[0] for xi in xs]
     for xi, o in zip(xs, outs):
         torch.testing.assert_close(o, ref(xi))
-    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and g.graph is not None
+    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and g.copy_ring is not None
 
 
 def test_mutated_inputs_use_the_copy_graph_and_are_written_back_once():
@@ -43,27 +54,138 @@ def test_mutated_inputs_use_the_copy_graph_and_are_written_back_once():
     g = _graphed(f, mutated=[0])
     y = torch.randn(16, device="cuda")
     x = torch.zeros(16, device="cuda")
-    for i in range(1, 5):
+    for i in range(1, 6):
         out = g([x, y])[0]
         torch.testing.assert_close(x, torch.full_like(x, float(i)))
         torch.testing.assert_close(out, x * y)
-    assert not g.by_address and g.graph is not None
+    assert not g.by_address and len(g.copy_ring.slots) == 2
 
 
-def test_one_launch_graphs_run_directly_longer_ones_replay():
+def test_one_launch_graphs_run_directly_longer_ones_replay(monkeypatch):
+    # torch.compile refuses mode= together with options=: the option comes from the setting
+    monkeypatch.setenv("TUNER_COMPILE_OPTIONS", json.dumps({"cudagraph_min_launches": 2}))
     torch._dynamo.reset()
     before = cg.RECORDINGS
-    opts = {"cudagraph_min_launches": 2}
-    one = torch.compile(lambda x: torch.softmax(x, -1), backend="tuner", mode="reduce-overhead",
-                        options=opts)
+    one = torch.compile(lambda x: torch.softmax(x, -1), backend="tuner", mode="reduce-overhead")
     x = torch.randn(8, 33, device="cuda")
     for _ in range(3):
         torch.testing.assert_close(one(x), torch.softmax(x, -1))
     assert cg.RECORDINGS == before
     torch._dynamo.reset()
-    two = torch.compile(lambda x, w: torch.softmax(x @ w, -1), backend="tuner", mode="reduce-overhead",
-                        options=opts)
+    two = torch.compile(lambda x, w: torch.softmax(x @ w, -1), backend="tuner", mode="reduce-overhead")
     w = torch.randn(33, 17, device="cuda")
     for _ in range(3):
         torch.testing.assert_close(two(x, w), torch.softmax(x @ w, -1))
     assert cg.RECORDINGS == before + 1
+
+
+@pytest.mark.parametrize("address_replay", [False, True])
+def test_results_kept_in_a_list_all_stay_equal_to_eager(address_replay):
+    g = _graphed(lambda x, w: [torch.tanh(x @ w), x.sum(-1)], address_replay=address_replay)
+    w = torch.randn(32, 16, device="cuda")
+    x = torch.randn(8, 32, device="cuda")      # one buffer, new values each call
+    g([x, w])
+    kept = []
+    for _ in range(5):
+        x.copy_(torch.randn_like(x))
+        kept.append((x.clone(), g([x, w])))
+    for xi, (a, b) in kept:
+        torch.testing.assert_close(a, torch.tanh(xi @ w), **TOL)
+        torch.testing.assert_close(b, xi.sum(-1), **TOL)
+    ring = g.by_address[next(iter(g.by_address))] if address_replay else g.copy_ring
+    assert len(ring.slots) == cg.RING and ring.spare is not None   # 2 zero-copy, then copies
+
+
+@pytest.mark.parametrize("address_replay", [False, True])
+def test_out_equals_f_x_loop_alternates_two_recordings_without_copies(address_replay):
+    g = _graphed(lambda x, w: [torch.relu(x * w) + 1], address_replay=address_replay)
+    w = torch.randn(64, device="cuda")
+    x = torch.randn(128, 64, device="cuda")
+    g([x, w])
+    rec, copies, zero = _counters()
+    out = None
+    for i in range(6):
+        x.copy_(torch.randn_like(x))
+        out = g([x, w])[0]
+        torch.testing.assert_close(out, torch.relu(x * w) + 1)
+        if i == 1:
+            assert cg.RECORDINGS == rec + 2      # the previous out was held: a second recording
+    assert cg.RECORDINGS == rec + 2
+    assert cg.OUTPUT_COPIES == copies
+    assert cg.ZERO_COPY_REPLAYS == zero + 6
+
+
+@pytest.mark.parametrize("address_replay", [False, True])
+def test_output_aliasing_an_input_is_copied(address_replay):
+    g = _graphed(lambda x: [x.view(4, 8), x * 2], address_replay=address_replay)
+    x = torch.randn(32, device="cuda")
+    g([x])
+    prev = None
+    for _ in range(4):
+        copies = cg.OUTPUT_COPIES
+        x.copy_(torch.randn_like(x))
+        xi = x.clone()
+        a, b = g([x])
+        assert cg.OUTPUT_COPIES == copies + 1    # only the alias of x; x * 2 is handed out
+        assert a.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+        torch.testing.assert_close(a, xi.view(4, 8))
+        torch.testing.assert_close(b, xi * 2)
+        if prev is not None:                     # the previous call's results did not change
+            torch.testing.assert_close(prev[1], prev[0].view(4, 8))
+            torch.testing.assert_close(prev[2], prev[0] * 2)
+        prev = (xi, a, b)
+
+
+def _mlp():
+    torch.manual_seed(0)
+    return torch.nn.Sequential(
+        torch.nn.Linear(64, 128), torch.nn.LayerNorm(128), torch.nn.GELU(),
+        torch.nn.Linear(128, 64)).cuda()
+
+
+def test_reduce_overhead_inference_hands_out_outputs_without_copies():
+    model = _mlp().eval()
+
+    def fn(x):
+        h = model(x)
+        return torch.softmax(h, -1), h.sum()
+    cf = torch.compile(fn, backend="tuner", mode="reduce-overhead")
+    rec, copies, zero = _counters()
+    with torch.no_grad():
+        first_x = torch.randn(16, 64, device="cuda")
+        first = cf(first_x)                      # eager first call
+        out = None
+        for _ in range(5):                       # `out = f(x)`: the previous out is alive
+            x = torch.randn(16, 64, device="cuda")
+            out = cf(x)
+            ref = fn(x)
+            torch.testing.assert_close(out[0], ref[0], **TOL)
+            torch.testing.assert_close(out[1], ref[1], **TOL)
+        torch.testing.assert_close(first[0], fn(first_x)[0], **TOL)
+    assert cg.RECORDINGS - rec == 2
+    assert (cg.ZERO_COPY_REPLAYS - zero, cg.OUTPUT_COPIES - copies) == (5, 0)
+    assert not out[0]._is_view() and out[0]._base is None
+
+
+def test_reduce_overhead_training_steps_match_eager_gradients():
+    model = _mlp().train()
+    ref_model = _mlp().train()
+    cm = torch.compile(model, backend="tuner", mode="reduce-overhead")
+    opt = torch.optim.SGD(model.parameters(), lr=0.1)
+    ref_opt = torch.optim.SGD(ref_model.parameters(), lr=0.1)
+    zero = cg.ZERO_COPY_REPLAYS
+    for step in range(5):
+        x = torch.randn(16, 64, device="cuda")
+        opt.zero_grad()
+        ref_opt.zero_grad()
+        loss = cm(x).square().mean()
+        loss.backward()
+        ref_loss = ref_model(x).square().mean()
+        ref_loss.backward()
+        torch.testing.assert_close(loss, ref_loss, **TOL)
+        for (name, p), q in zip(model.named_parameters(), ref_model.parameters()):
+            torch.testing.assert_close(p.grad, q.grad, **TOL, msg=lambda m: f"step {step} {name}: {m}")
+        opt.step()
+        ref_opt.step()
+    # the forward (activations saved until backward) and backward graphs replayed zero-copy
+    assert cg.ZERO_COPY_REPLAYS - zero >= 8

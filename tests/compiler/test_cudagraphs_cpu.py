@@ -1,0 +1,109 @@
+"""The liveness bookkeeping of compiler/cudagraphs.py on real CPU tensors: which static outputs
+a recording owns, whether a result handed out from them is still held anywhere (storage use
+counts), and what the handed-out results are. The replay itself needs a GPU (the _gpu file)."""
+import torch
+
+import tuner.compiler.cudagraphs as cg
+from tuner.compiler.cudagraphs import StaticOutputs, storage_handle, storage_use_count
+
+
+def test_storage_use_count_counts_tensors_views_and_storage_objects():
+    # The counts StaticOutputs relies on: one per tensor (a view and its base are two) and one
+    # for a Python storage object that we hold.
+    t = torch.empty(8)
+    s = t.untyped_storage()
+    h = storage_handle(t)
+    assert h == s._cdata and storage_use_count(h) == 2
+    v = t[2:]
+    assert storage_use_count(h) == 3
+    d = v.detach()
+    assert storage_use_count(h) == 4
+    del v, d
+    assert storage_use_count(h) == 2
+
+
+def test_held_result_keeps_the_recording_alive_and_a_dropped_one_does_not():
+    outs = StaticOutputs([torch.randn(4, 4), torch.randn(3)])
+    assert outs.owned == [True, True]
+    assert not outs.alive()
+    res = outs.hand_out()
+    assert outs.alive()
+    kept = res[1]
+    del res
+    assert outs.alive()          # one result is enough
+    del kept
+    assert not outs.alive()
+    # handing out again after the results died works the same way
+    again = outs.hand_out()
+    assert outs.alive()
+    del again
+    assert not outs.alive()
+
+
+def test_handed_out_result_is_a_fresh_alias_not_an_autograd_view():
+    padded = torch.randn(8, 8)
+    sliced = padded[:3, :5]      # like a padded matmul's [:m, :n] result
+    del padded
+    static = [torch.randn(6), sliced]
+    outs = StaticOutputs(static)
+    assert outs.owned == [True, True]
+    res = outs.hand_out()
+    for r, s in zip(res, static):
+        assert r is not s
+        assert r.data_ptr() == s.data_ptr()            # no copy
+        assert r.shape == s.shape and r.stride() == s.stride()
+        assert not r._is_view() and r._base is None
+        assert not r.requires_grad
+        assert torch.equal(r, s)
+
+
+def test_views_of_results_and_outputs_sharing_a_storage_are_counted():
+    buf = torch.randn(10)
+    outs = StaticOutputs([buf, buf[:4], buf.view(2, 5), buf])   # one storage, repeated output
+    del buf
+    assert outs.owned == [True] * 4 and not outs.alive()
+    res = outs.hand_out()
+    view_of_result = res[1][1:]  # the caller keeps only a view of one result
+    del res
+    assert outs.alive()
+    del view_of_result
+    assert not outs.alive()
+
+
+def test_outputs_on_memory_the_recording_does_not_own_are_copied():
+    x = torch.randn(6)           # an input of the recording (a parameter is one too)
+    param = torch.randn(5)
+    elsewhere = param[1:]        # somebody else holds a tensor on this memory
+    own = torch.randn(3)
+    outs = StaticOutputs([x.view(2, 3), x, param, own, 7], inputs=[x, 1.0])
+    assert outs.owned == [False, False, False, True, False]
+    before = cg.OUTPUT_COPIES
+    res = outs.hand_out()
+    assert cg.OUTPUT_COPIES == before + 3
+    assert res[4] == 7
+    assert res[3].data_ptr() == own.data_ptr()
+    for r, s in zip(res[:3], (x, x, param)):
+        assert r.data_ptr() != s.data_ptr() and torch.equal(r.flatten(), s.flatten()[: r.numel()])
+    # copies (and the caller's own tensors, x and elsewhere) do not keep the recording alive
+    copies = res[:3]
+    assert outs.alive()
+    del res
+    assert not outs.alive() and len(copies) == 3 and elsewhere.numel() == 4
+
+
+def test_copies_copy_every_tensor_and_count_them():
+    outs = StaticOutputs([torch.randn(3), None, torch.randn(2)])
+    before = cg.OUTPUT_COPIES
+    res = outs.copies()
+    assert cg.OUTPUT_COPIES == before + 2 and res[1] is None
+    assert res[0].data_ptr() != outs.outs[0].data_ptr()
+    assert not outs.alive()
+
+
+def test_cpu_inputs_run_directly_without_recording():
+    before = cg.RECORDINGS
+    g = cg.CUDAGraphed(lambda args: [args[0] * 2], address_replay=True)
+    x = torch.randn(4)
+    for _ in range(3):
+        torch.testing.assert_close(g([x])[0], x * 2)
+    assert cg.RECORDINGS == before and not g.by_address and g.copy_ring is None
