@@ -115,6 +115,31 @@ def test_out_equals_f_x_loop_alternates_two_recordings_without_copies(address_re
     assert cg.ZERO_COPY_REPLAYS == zero + 6
 
 
+def test_two_address_patterns_in_turn_never_overwrite_a_held_result():
+    # Slot i of both patterns' rings shares memory pool i, where a later recording may put its
+    # outputs on an earlier one's intermediates: P's first recording must not replay while Q's
+    # (captured after it) has a result held, so P gets its second slot in the other pool.
+    def f(x, w):
+        return [torch.softmax(torch.relu(x @ w), -1) @ w]   # intermediates in the pool
+    g = _graphed(f)
+    w = torch.randn(64, 64, device="cuda")
+    xs = [torch.randn(32, 64, device="cuda") for _ in range(2)]
+    g([xs[0], w])
+    rec, copies, _ = _counters()
+    prev = None
+    for i in range(8):
+        x = xs[i % 2]
+        x.copy_(torch.randn_like(x))
+        xi = x.clone()
+        out = g([x, w])[0]
+        torch.testing.assert_close(out, f(xi, w)[0], **TOL)
+        if prev is not None:
+            torch.testing.assert_close(prev[1], f(prev[0], w)[0], **TOL)
+        prev = (xi, out)
+    assert len(g.by_address) == 2
+    assert (cg.RECORDINGS - rec, cg.OUTPUT_COPIES - copies) == (3, 0)
+
+
 @pytest.mark.parametrize("address_replay", [False, True])
 def test_output_aliasing_an_input_is_copied(address_replay):
     g = _graphed(lambda x: [x.view(4, 8), x * 2], address_replay=address_replay)
