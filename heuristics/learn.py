@@ -5,9 +5,11 @@ regression tree predicts, per problem, score = log(time(a) / time(b)) (clipped t
 +-log(clip): past a clear win the size of the win does not matter, and the tree should spend
 its splits on where the winner changes). Then three rules decide when it answers:
 
-- leaf agreement: a leaf answers only if every training problem in it was won by the same
-  choice, each by more than the leaf margin (default 10%); any other leaf scores 0 and is
-  always "unsure";
+- leaf agreement: a leaf answers only if its training problems vouch for its choice, else it
+  scores 0 and is always "unsure". Rule "margin": every problem was won by that choice by
+  more than the leaf margin (10%). Rule "no-loss": no problem loses more than the tolerance
+  under that choice (near-ties allowed) and the choice wins the leaf's mean (optionally also
+  a minimum share of wins by more than the margin);
 - per-choice thresholds: it answers b when score >= log(threshold_b), a when
   -score >= log(threshold_a); each is the smallest that leaves no wrong answer of that
   choice on the validation split;
@@ -47,6 +49,9 @@ DEFAULT_TOLERANCE = 0.02
 DEFAULT_CLIP = 1.5
 DEFAULT_LEAF_MARGIN = 0.10  # a leaf answers only if each training problem was won by more than this
 DEFAULT_ENSEMBLE = 1        # trees that must agree (1: the main tree alone)
+LEAF_RULES = ("margin", "no-loss")
+DEFAULT_LEAF_RULE = "margin"
+DEFAULT_LEAF_MIN_CLEAR = 0.0  # no-loss rule: share of a leaf's problems its choice must win clearly
 OUTLIER_LOSS = 1.10     # an answer this much slower than the other choice is an outlier
 
 
@@ -224,22 +229,43 @@ def pick_thresholds(scores, times, tolerance: float = 0.0, per_choice: bool = Tr
 
 
 def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True,
-                margin: float = 0.0) -> np.ndarray:
-    """Per tree node, the score its leaf answers: the leaf's mean (clipped) target when every
-    training problem in it was won by the same choice (by more than `margin`, a fraction: a
-    leaf holding near-ties cannot vouch for its neighbours), else 0.0 ("unsure")."""
+                margin: float = 0.0, rule: str = "margin", tolerance: float = DEFAULT_TOLERANCE,
+                min_clear: float = 0.0) -> np.ndarray:
+    """Per tree node, the score its leaf answers (the leaf's mean clipped target), or 0.0
+    ("unsure") where the leaf's training problems (y: their true log speedups) cannot vouch
+    for it. Rules (see LEAF_RULES):
+
+    - "margin": every training problem in the leaf was won by the leaf's choice by more than
+      `margin` (a fraction). Safe, but a leaf of near-ties stays silent even though either
+      answer would have been right there.
+    - "no-loss": no training problem in the leaf loses more than `tolerance` under the leaf's
+      choice (near-ties allowed), the choice wins the leaf's mean log speedup, and at least a
+      `min_clear` share of the problems were won by it by more than `margin`.
+    """
     values = tree.tree_.value[:, 0, 0].astype(np.float64).copy()
     if not agreement:
         return values
+    if rule not in LEAF_RULES:
+        raise LearnError(f"unknown leaf rule {rule!r}; expected one of {', '.join(LEAF_RULES)}")
     n = tree.tree_.node_count
     leaves = tree.apply(X)
     lo = np.full(n, np.inf)
     hi = np.full(n, -np.inf)
     np.minimum.at(lo, leaves, y)
     np.maximum.at(hi, leaves, y)
-    low = math.log1p(margin)
-    agree = ((lo >= low) & (values > 0)) | ((hi <= -low) & (values < 0))
-    return np.where(agree, values, 0.0)
+    if rule == "margin":
+        low = math.log1p(margin)
+        agree = ((lo >= low) & (values > 0)) | ((hi <= -low) & (values < 0))
+        return np.where(agree, values, 0.0)
+    count = np.bincount(leaves, minlength=n).astype(np.float64)
+    mean = np.bincount(leaves, weights=y, minlength=n) / np.maximum(count, 1.0)
+    clear = math.log1p(margin)
+    share_second = np.bincount(leaves, weights=(y > clear).astype(np.float64), minlength=n) / np.maximum(count, 1.0)
+    share_first = np.bincount(leaves, weights=(y < -clear).astype(np.float64), minlength=n) / np.maximum(count, 1.0)
+    tol = math.log1p(tolerance)
+    second = (values > 0) & (mean > 0) & (lo >= -tol) & (share_second >= min_clear)
+    first = (values < 0) & (mean < 0) & (hi <= tol) & (share_first >= min_clear)
+    return np.where((count > 0) & (second | first), values, 0.0)
 
 
 @dataclass
@@ -280,7 +306,8 @@ def bootstrap_samples(train: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
 
 def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
              clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-             leaf_margin: float = 0.0, ensemble: int = DEFAULT_ENSEMBLE, progress=None) -> list[Model]:
+             leaf_margin: float = 0.0, leaf_rule: str = "margin", leaf_min_clear: float = 0.0,
+             ensemble: int = DEFAULT_ENSEMBLE, progress=None) -> list[Model]:
     from sklearn.tree import DecisionTreeRegressor
 
     y = p.target
@@ -292,7 +319,8 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
     def fitted(d: int, leaf: int, idx: np.ndarray):
         tree = DecisionTreeRegressor(max_depth=d, min_samples_leaf=leaf, random_state=seed)
         tree.fit(p.X[idx], yc[idx])
-        return tree, leaf_values(tree, X32[idx], y[idx], agreement, leaf_margin)
+        return tree, leaf_values(tree, X32[idx], y[idx], agreement, leaf_margin, leaf_rule, tolerance,
+                                 leaf_min_clear)
 
     models = []
     for d in depths:
@@ -351,7 +379,8 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
 
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
                agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
-               ensemble: int = DEFAULT_ENSEMBLE, workers: int = 4) -> list[dict]:
+               leaf_rule: str = "margin", leaf_min_clear: float = 0.0, ensemble: int = DEFAULT_ENSEMBLE,
+               workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
     seed with its outliers. A check of the method's robustness; it picks nothing."""
     from concurrent.futures import ThreadPoolExecutor   # tree fitting releases the GIL
@@ -360,7 +389,7 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
                                    agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-                                   ensemble=ensemble))
+                                   leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
@@ -438,12 +467,15 @@ def markdown_table(rows: list[dict], columns=None) -> str:
 def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed: int = 0,
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-          leaf_margin: float = DEFAULT_LEAF_MARGIN, ensemble: int = DEFAULT_ENSEMBLE, derived: bool = True,
+          leaf_margin: float = DEFAULT_LEAF_MARGIN, leaf_rule: str | None = None,
+          leaf_min_clear: float | None = None, ensemble: int = DEFAULT_ENSEMBLE, derived: bool = True,
           min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
           check_seeds=()) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir.
-    check_seeds: other split seeds to re-run the same rules on (reported, never used)."""
+    check_seeds: other split seeds to re-run the same rules on (reported, never used).
+    leaf_rule / leaf_min_clear: None takes DEFAULT_LEAF_RULE / DEFAULT_LEAF_MIN_CLEAR (read at
+    call time)."""
     from tuner.heuristics.contexts import DERIVED
     from tuner.heuristics.render import render_module
 
@@ -471,10 +503,16 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
     if not (0 <= leaf_margin < 1):
         raise LearnError(f"--leaf-margin must be a fraction in [0, 1), got {leaf_margin}")
+    leaf_rule = DEFAULT_LEAF_RULE if leaf_rule is None else leaf_rule
+    leaf_min_clear = DEFAULT_LEAF_MIN_CLEAR if leaf_min_clear is None else leaf_min_clear
+    if leaf_rule not in LEAF_RULES:
+        raise LearnError(f"--leaf-rule must be one of {', '.join(LEAF_RULES)}, got {leaf_rule!r}")
+    if not (0 <= leaf_min_clear <= 1):
+        raise LearnError(f"--leaf-min-clear must be a share in [0, 1], got {leaf_min_clear}")
     if not (isinstance(ensemble, int) and 1 <= ensemble <= 64):
         raise LearnError(f"--ensemble must be a number of trees from 1 to 64, got {ensemble}")
     kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-              ensemble=ensemble)
+              leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -503,7 +541,8 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         large = evaluate(test_scores[mask], p.times[parts["test"]][mask], best.log_thresholds, tolerance)
     a, b = p.choices
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
-                "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin, "ensemble": ensemble,
+                "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
+                "leaf_rule": leaf_rule, "leaf_min_clear": leaf_min_clear, "ensemble": ensemble,
                 "per_choice_thresholds": per_choice,
                 "derived_features": derived, "min_dim": min_dim,
                 "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
@@ -561,6 +600,17 @@ def _module_doc(s: dict) -> str:
             f"{_fmt(t['max_wrong_speedup'])}.\nGenerated code: re-run `tuner learn` instead of editing it.")
 
 
+def _leaf_rule_text(st: dict) -> str:
+    if st.get("leaf_rule", "margin") == "margin":
+        return ("- a leaf answers only if every training problem in it was won by the same choice"
+                f" (by more than {st.get('leaf_margin', 0):.0%});")
+    clear = st.get("leaf_min_clear", 0)
+    return ("- a leaf answers its choice only if none of its training problems loses more than "
+            f"{st['tolerance']:.0%} under it (near-ties allowed) and it wins the leaf's mean"
+            + (f", with at least {clear:.0%} of the problems won by more than {st.get('leaf_margin', 0):.0%};"
+               if clear else ";"))
+
+
 def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot: bool) -> str:
     b = s["best"]
     a, c = s["choices"]
@@ -582,9 +632,7 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         "How it answers:",
         f"- the tree predicts log(time({a}) / time({c})), trained on that target clipped to "
         f"+-log({st['clip']});" + (" it also sees the derived features of contexts.py;" if st["derived_features"] else ""),
-        ((f"- a leaf answers only if every training problem in it was won by the same choice"
-          f" (by more than {st.get('leaf_margin', 0):.0%});")
-         if st["leaf_agreement"] else "- every leaf answers (no leaf agreement);"),
+        (_leaf_rule_text(st) if st["leaf_agreement"] else "- every leaf answers (no leaf agreement);"),
         (f"- ensemble: {st['ensemble'] - 1} more trees of the same hyper-parameters, each fitted on a "
          "bootstrap sample of the training problems with its own leaf agreement, must each favour "
          "the main tree's answer;" if st.get("ensemble", 1) > 1 else ""),

@@ -18,7 +18,9 @@ from .synthetic import synthetic_problem, write_synthetic
 
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "heuristics" / "artifacts" / "pad_mm_h100.py"
-DATA = sorted((ROOT / "data" / "pad_mm").glob("pad_mm_h100_*.jsonl.gz"))   # the order tuner learn saw (shell glob)
+# the files the shipped module was learned from, in the order tuner learn saw them (shell glob)
+SHIPPED_FROM = ("pad_mm_h100_s0of2", "pad_mm_h100_s1", "pad_mm_h100_s1of2", "pad_mm_h100_skinny_s0")
+DATA = [ROOT / "data" / "pad_mm" / f"{name}.jsonl.gz" for name in SHIPPED_FROM]
 
 
 def test_per_choice_thresholds_keep_one_choices_mistake_from_silencing_the_other():
@@ -66,6 +68,52 @@ def test_leaf_agreement_silences_leaves_whose_problems_disagree():
     assert ns["decide"]({"x": 0}) == "pad"
 
 
+def _three_leaf_tree():
+    """A tree with one leaf per x value (0, 1, 2), fitted on hand-made log speedups of pad."""
+    from sklearn.tree import DecisionTreeRegressor
+    y = np.array([0.5, 0.5, 0.01, -0.01,       # x=0: pad wins twice clearly, two near-ties (1%)
+                  -0.5, -0.5, -0.5, 0.05,      # x=1: orig wins clearly, but pad won one by 5%
+                  -0.4, -0.3, 0.015, -0.01])   # x=2: orig wins clearly or ties (pad ahead 1.5%)
+    X = np.repeat([0.0, 1.0, 2.0], 4)[:, None]
+    tree = DecisionTreeRegressor(max_depth=2).fit(X, y)
+    leaves = tree.apply(np.array([[0.0], [1.0], [2.0]], dtype=np.float32))
+    assert len(set(leaves)) == 3
+    return tree, X.astype(np.float32), y, leaves
+
+
+def test_no_loss_leaf_rule_lets_near_ties_answer_where_the_margin_rule_is_silent():
+    tree, X, y, (tie_pad, lost, tie_orig) = _three_leaf_tree()
+    margin = leaf_values(tree, X, y, margin=0.1, rule="margin")
+    no_loss = leaf_values(tree, X, y, margin=0.1, rule="no-loss", tolerance=0.02)
+    # near-ties silence both leaves under the margin rule; within the 2% tolerance no problem
+    # loses under the leaf's choice, so the no-loss rule answers (pad and orig respectively)
+    assert margin[tie_pad] == 0.0 and margin[tie_orig] == 0.0
+    assert no_loss[tie_pad] > 0 and no_loss[tie_orig] < 0
+    assert no_loss[tie_pad] == pytest.approx(tree.tree_.value[tie_pad, 0, 0])
+    # a problem that loses by more than the tolerance (pad won by 5%) keeps the leaf silent
+    assert margin[lost] == 0.0 and no_loss[lost] == 0.0
+    assert leaf_values(tree, X, y, rule="no-loss", tolerance=0.06)[lost] < 0
+    # a minimum share of clear wins (> the 10% margin): 2 of 4 in the pad leaf, 2 of 4 in orig's
+    half = leaf_values(tree, X, y, margin=0.1, rule="no-loss", tolerance=0.02, min_clear=0.5)
+    most = leaf_values(tree, X, y, margin=0.1, rule="no-loss", tolerance=0.02, min_clear=0.75)
+    assert half[tie_pad] > 0 and half[tie_orig] < 0 and most[tie_pad] == most[tie_orig] == 0.0
+
+
+def test_learn_records_the_leaf_rule_and_refuses_an_unknown_one(tmp_path):
+    from tuner.heuristics.learn import LearnError
+    write_synthetic(tmp_path / "d.jsonl", 200, seed=6)
+    s = learn([tmp_path / "d.jsonl"], tmp_path / "out", depths=(3,), leaves=(5,), plot=False,
+              leaf_rule="no-loss", leaf_min_clear=0.5)
+    assert (s["settings"]["leaf_rule"], s["settings"]["leaf_min_clear"]) == ("no-loss", 0.5)
+    mod = load_module(tmp_path / "out" / "pad_mm_h100.py")
+    assert mod.TRAINING["leaf_rule"] == "no-loss"
+    assert "none of its training problems loses more than 2%" in (tmp_path / "out" / "report.md").read_text()
+    for bad in ({"leaf_rule": "vote"}, {"leaf_min_clear": 1.5}):
+        with pytest.raises(LearnError, match="--leaf-"):
+            learn([tmp_path / "d.jsonl"], tmp_path / "bad", depths=(3,), leaves=(5,), plot=False, **bad)
+    assert not (tmp_path / "bad").exists()
+
+
 def test_module_with_derived_features_answers_exactly_as_the_tree(tmp_path):
     write_synthetic(tmp_path / "d.jsonl", 300, seed=4)
     ds = read_datasets([tmp_path / "d.jsonl"])
@@ -108,7 +156,8 @@ def test_domain_restricts_learning_and_answers(tmp_path):
     assert mod.decide(small.features()) is None
 
 
-@pytest.mark.skipif(not ARTIFACT.exists() or len(DATA) != 4, reason="shipped H100 module or data missing")
+@pytest.mark.skipif(not ARTIFACT.exists() or not all(f.exists() for f in DATA),
+                    reason="shipped H100 module or data missing")
 def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data():
     mod = load_module(ARTIFACT)
     t = mod.TRAINING
@@ -118,7 +167,8 @@ def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data()
     parts = split(len(p), t["seed"])
     (m,) = fit_grid(p, parts, (t["max_depth"],), (t["min_samples_leaf"],), t["tolerance"], t["seed"],
                     clip=t["clip"], agreement=t["leaf_agreement"], per_choice=t["per_choice_thresholds"],
-                    leaf_margin=t.get("leaf_margin", 0.0), ensemble=t.get("ensemble", 1))
+                    leaf_margin=t.get("leaf_margin", 0.0), leaf_rule=t.get("leaf_rule", "margin"),
+                    leaf_min_clear=t.get("leaf_min_clear", 0.0), ensemble=t.get("ensemble", 1))
     assert len(getattr(mod, "MEMBERS", ())) == len(m.members)
     assert (mod.LOG_THRESHOLD_PAD, mod.LOG_THRESHOLD_ORIG) == m.log_thresholds
     want = decisions(m.scores(p.X), m.log_thresholds)
