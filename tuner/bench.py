@@ -12,6 +12,9 @@
   timeout, so a crash or a hang scores infinity and tuning goes on.
 - Triton seam: unwrapping a kernel object, its source hash, spill counts and the exceptions
   that mean "this config is invalid".
+- `real_tensors()`: leaves any fake-tensor mode for a block. A decision made while a graph is
+  being compiled (the compiler's pad_mm pass) runs under the tracer's FakeTensorMode: operands
+  made there are fake and "timing" them measures nothing (a coin toss between choices).
 """
 from __future__ import annotations
 
@@ -63,6 +66,17 @@ def _l2_flush_buffer():
     return _L2_FLUSH[dev]
 
 
+def real_tensors():
+    """A context manager under which new tensors are real even inside a compiler's tracing
+    (torch's FakeTensorMode, when one is active, is switched off for the block)."""
+    import contextlib
+    try:
+        from torch._subclasses.fake_tensor import unset_fake_temporarily
+    except ImportError:   # a torch without fake tensors has nothing to leave
+        return contextlib.nullcontext()
+    return unset_fake_temporarily()
+
+
 def benchmark(fn: Callable[[], Any], *, warmup: int | None = None, reps: int | None = None,
               setup: Callable[[], Any] | None = None, flush_l2: bool = True,
               device: str | None = None) -> float:
@@ -75,6 +89,11 @@ def benchmark(fn: Callable[[], Any], *, warmup: int | None = None, reps: int | N
     reps = settings.bench_reps if reps is None else reps
     if reps < 1:
         raise ValueError(f"reps must be >= 1, got {reps}")
+    with real_tensors():
+        return _benchmark(fn, warmup, reps, setup, flush_l2, device)
+
+
+def _benchmark(fn, warmup, reps, setup, flush_l2, device) -> float:
     for _ in range(max(0, warmup)):
         if setup is not None:
             setup()

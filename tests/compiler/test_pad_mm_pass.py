@@ -176,6 +176,29 @@ def test_auto_asks_the_pad_mm_decision_then_the_cache(monkeypatch):
     reset_cache()
 
 
+def test_auto_measures_real_operands_while_dynamo_traces(monkeypatch):
+    # the pass decides during lowering, under the tracer's FakeTensorMode: operands made there
+    # would be fake and the timings meaningless (GPT-2's lm head flipped between choices)
+    monkeypatch.setenv("TUNER_HEURISTICS", "off")
+    monkeypatch.setenv("TUNER_PAD_MM", "auto")
+    monkeypatch.setenv("TUNER_CACHE", "0")
+    monkeypatch.setenv("TUNER_BENCH_REPS", "2")
+    monkeypatch.setenv("TUNER_BENCH_WARMUP", "0")
+    import tuner.points.pad_mm as pm
+    from torch._subclasses.fake_tensor import FakeTensor
+    made = []
+    real_make = pm.make_operands
+
+    def spy(*args, **kw):
+        ops = real_make(*args, **kw)
+        made.extend(t for t in ops if t is not None)
+        return ops
+    monkeypatch.setattr(pm, "make_operands", spy)
+    a, b = _operands((33, 19), (19, 37))
+    _run(torch.mm, a, b)
+    assert made and not any(isinstance(t, FakeTensor) for t in made)
+
+
 @pytest.mark.gpu
 def test_gpt2_lm_head_padded_on_gpu_matches_eager():
     g = torch.Generator(device="cuda").manual_seed(0)
@@ -206,6 +229,8 @@ def test_gpt2_lm_head_auto_decides_on_gpu_and_matches_eager(monkeypatch):
     assert len(decisions) == 1 and decisions[0].source != "cache"
     assert stats.totals().pad_mm == {decisions[0].choice: 1}
     print("lm head pad_mm:", decisions[0].choice, decisions[0].timings)
+    # 316 GFLOP: no H100 runs it in under 0.2 ms (timings of fake operands were ~0.01 ms)
+    assert all(t > 0.2 for _, t in decisions[0].timings)
     reset_cache()
 
 

@@ -177,7 +177,7 @@ def pad_mm_decision(ctx: PadMMContext | None, device="cuda"):
     (unsupported dtype, or every dimension already aligned: "orig" at once)."""
     if ctx is None or not ctx.needs_padding():
         return None
-    from tuner.bench import benchmark
+    from tuner.bench import benchmark, real_tensors
     from tuner.engine import decide
     from tuner.heuristics.registry import device_info, lookup
 
@@ -185,13 +185,15 @@ def pad_mm_decision(ctx: PadMMContext | None, device="cuda"):
 
     def measure(choice):
         # Operands are made on first use only: a heuristic or cache answer allocates nothing.
-        if "fns" not in state:
-            state["fns"] = runners(ctx, *make_operands(ctx, device))
-        try:
-            with tf32_mode(ctx.tf32):
-                return benchmark(state["fns"][choice], device=str(device))
-        except (RuntimeError, torch.cuda.OutOfMemoryError):
-            return float("inf")
+        # Real ones even when a compiler asks while tracing (under its FakeTensorMode).
+        with real_tensors():
+            if "fns" not in state:
+                state["fns"] = runners(ctx, *make_operands(ctx, device))
+            try:
+                with tf32_mode(ctx.tf32):
+                    return benchmark(state["fns"][choice], device=str(device))
+            except (RuntimeError, torch.cuda.OutOfMemoryError):
+                return float("inf")
 
     try:
         return decide(NAMESPACE, ctx.signature(), list(CANDIDATES), measure,
