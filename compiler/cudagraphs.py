@@ -2,11 +2,10 @@
 
 The first call runs eagerly (kernels tune and compile there); later calls replay a recorded
 graph. A graph reads its inputs at the addresses it was recorded with, so:
-- with address replay on (options["cudagraph_address_replay"]; off by default until its GPU
-  tests have run on the device machine), a graph that mutates no input is recorded on the
-  caller's own tensors and replayed, without any input copy, whenever the inputs are at those
-  addresses again (parameters always are; a benchmark's or a loop's reused buffers too), for
-  up to MAX_ADDRESS_GRAPHS address patterns;
+- with address replay on (options["cudagraph_address_replay"], the default), a graph that
+  mutates no input is recorded on the caller's own tensors and replayed, without any input
+  copy, whenever the inputs are at those addresses again (parameters always are; a
+  benchmark's or a loop's reused buffers too), for up to MAX_ADDRESS_GRAPHS address patterns;
 - otherwise (past that, or when the graph mutates an input) graphs recorded on static input
   buffers of our own replay after copying the new inputs in (and the mutated ones back out,
   once); they are recorded again when a shape/stride/dtype changes.
