@@ -586,7 +586,9 @@ class TritonKernel:
                 rb = max(next_pow2(self.rnumel), 2)
                 xb = max(1, min(next_pow2(self.xnumel), max(32, 4096 // rb), 256))
             else:
-                rb, xb = 32, min(128, max(1, next_pow2(self.xnumel)))
+                # 8 rows per step over 128 columns (H100 sweep of x.sum(0): RBLOCK 8 with XBLOCK
+                # 64-128 at 0.0585 ms against 0.069 for 32 x 128; warps barely matter)
+                rb, xb = 8, min(128, max(1, next_pow2(self.xnumel)))
             tile = rb * xb
             return {"XBLOCK": xb, "RBLOCK": rb, "num_warps": 8 if tile >= 4096 else (4 if tile >= 512 else 2),
                     "num_stages": 1}

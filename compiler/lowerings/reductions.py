@@ -82,6 +82,11 @@ def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
 # S chunks of the reduced range, then a small reduction over S.
 SPLITTABLE = {"sum", "prod", "max", "min", "any", "all"}   # stage 2 reduces with the same type
 TARGET_PROGRAMS = 1024      # programs for the first stage to aim at (several waves on 132 SMs)
+# Outer (x-contiguous) first stages read short columns of 8 rows per step: more, shorter
+# chunks hide latency better (H100, x.sum(0) of 8192^2 bf16, tuned stage 1: 0.0596 ms at 1024
+# programs, 0.0585 at 4096; default configs 0.090 vs 0.069: scripts/sweep_reductions.py,
+# bench/results/compiler/sweep_reductions_20261122-175158.json)
+OUTER_TARGET_PROGRAMS = 4096
 MIN_CHUNK = 256             # reduced elements per chunk, at least
 
 
@@ -108,11 +113,13 @@ def split_factor(ranges, rranges, rtype, body):
     xnumel, rnumel = math.prod(ranges), math.prod(rranges)
     if rnumel < 2 * MIN_CHUNK:
         return 1
-    programs = max(1, xnumel // 128) if is_outer(ranges, rranges, body) else xnumel
-    if programs >= TARGET_PROGRAMS // 4:
+    outer = is_outer(ranges, rranges, body)
+    programs = max(1, xnumel // 128) if outer else xnumel
+    target = OUTER_TARGET_PROGRAMS if outer else TARGET_PROGRAMS
+    if programs >= target // 4:
         return 1
     split = 1
-    while programs * split < TARGET_PROGRAMS and rnumel % (2 * split) == 0 \
+    while programs * split < target and rnumel % (2 * split) == 0 \
             and rnumel // (2 * split) >= MIN_CHUNK:
         split *= 2
     return split
