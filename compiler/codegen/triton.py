@@ -108,6 +108,7 @@ class TritonKernel:
         self.mask_stack: list[str] = []
         self.count = 0
         self.in_epilogue = False
+        self.streaming = False    # a reduction reading its inputs in one pass (set in _reduction)
         self.indirect = False
         self.int64 = self._needs_int64()
         self.bounds = bounds(self.space)
@@ -253,6 +254,9 @@ class TritonKernel:
             # pointer the block's shape (the mask then broadcasts against it).
             idx = f"({idx}) + tl.zeros_like(x)"
         other = "" if mask is None else f", mask={mask}, other=0"
+        if self.reduction and self.streaming and not self.in_epilogue \
+                and "r" in S.free_names(index):
+            other += ", eviction_policy='evict_first'"
         expr = f"tl.load({ptr} + {idx}{other})"
         if compute_dtype(buf.dtype) != buf.dtype:
             expr += f".to({TL[compute_dtype(buf.dtype)]})"
@@ -448,6 +452,11 @@ class TritonKernel:
         ph = self._phases()
         loop_nodes = [n for n in self.group.nodes if not is_rowwise(n, self.space)]
         nloops = max((ph[n.name] for n in loop_nodes), default=0) + 1
+        # One pass over r reads each input element once: its loads need not stay in L2
+        # (evict_first), leaving L2 to what is reused. Several phases re-read their inputs,
+        # persistent ones too (H100: x.sum(1) 0.056 -> 0.050 ms; a persistent LayerNorm with
+        # evict_first on its two phases 0.095 -> 0.106 ms)
+        self.streaming = nloops == 1
         if self.persistent:
             self.emit(f"r = rbase\nrmask = r < {self.rnumel}".replace("\n", "\n" + "    " * self.indent))
         for k in range(nloops):
