@@ -46,6 +46,10 @@ def _ints(text: str) -> tuple[int, ...]:
               help="With leaf agreement, a leaf answers only if each of its training problems was "
                    "won by more than this fraction (a leaf of near-ties cannot vouch for new "
                    "problems). Default: learn.DEFAULT_LEAF_MARGIN.")
+@click.option("--leaf-rule", type=click.Choice(["margin", "no-loss"]), default=None,
+              help="Which leaves may answer (with leaf agreement): 'margin', each training problem "
+                   "won by more than --leaf-margin; 'no-loss', no training problem losing more "
+                   "than --tolerance under the leaf's choice. Default: learn.DEFAULT_LEAF_RULE.")
 @click.option("--ensemble", type=int, default=None, metavar="B",
               help="Trees that must agree: the main tree plus B-1 trees of the same hyper-parameters "
                    "fitted on seeded bootstrap samples of the training problems; an answer needs "
@@ -68,7 +72,7 @@ def _ints(text: str) -> tuple[int, ...]:
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, leaf_margin, ensemble, per_choice_thresholds, derived_features, min_dim,
+              leaf_agreement, leaf_margin, leaf_rule, ensemble, per_choice_thresholds, derived_features, min_dim,
               min_problems, check_seeds, install, no_plot, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
@@ -92,6 +96,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
                         **({} if leaf_margin is None else {"leaf_margin": leaf_margin}),
                         **({} if ensemble is None else {"ensemble": ensemble}),
+                        leaf_rule=leaf_rule,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds)
     except LearnError as e:

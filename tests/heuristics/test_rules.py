@@ -251,3 +251,15 @@ def test_learn_ensemble_option_end_to_end(tmp_path):
                                   "--ensemble", "2", "--max-depth", "2", "--min-samples-leaf", "5", "--no-plot"])
     assert r.exit_code == 0, r.output
     assert len(load_module(tmp_path / "o2" / "pad_mm_h100.py").MEMBERS) == 1
+
+
+def test_cli_leaf_rule_option_reaches_learn(tmp_path):
+    from click.testing import CliRunner
+    from tuner.cli import main
+    write_synthetic(tmp_path / "d.jsonl", 200, seed=6)
+    base = ["learn", str(tmp_path / "d.jsonl"), "--max-depth", "3", "--min-samples-leaf", "5", "--no-plot"]
+    r = CliRunner().invoke(main, base + ["--out", str(tmp_path / "o"), "--leaf-rule", "no-loss"])
+    assert r.exit_code == 0, r.output
+    assert load_module(tmp_path / "o" / "pad_mm_h100.py").TRAINING["leaf_rule"] == "no-loss"
+    r = CliRunner().invoke(main, base + ["--out", str(tmp_path / "bad"), "--leaf-rule", "vote"])
+    assert r.exit_code != 0 and "--leaf-rule" in r.output and not (tmp_path / "bad").exists()
