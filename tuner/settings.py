@@ -125,7 +125,8 @@ SETTINGS: tuple[Setting, ...] = (
             choices=("auto", "always", "never")),
     Setting("TUNER_COMPILE_OPTIONS", _json_object, dict,
             "A JSON object of default options for torch.compile(backend=\"tuner\"), e.g. "
-            "{\"cudagraph_min_launches\": 2}; options given in code win."),
+            "{\"max_persistent_r\": 4096}; options given in code win (torch.compile takes a mode "
+            "or options, not both: with a mode, this is how options reach the backend)."),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}
