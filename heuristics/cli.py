@@ -55,6 +55,12 @@ def _ints(text: str) -> tuple[int, ...]:
                    "fitted on seeded bootstrap samples of the training problems; an answer needs "
                    "every tree's leaf to favour the same choice. 1: the main tree alone. "
                    "Default: learn.DEFAULT_ENSEMBLE.")
+@click.option("--calibration", type=click.Choice(["thresholds", "leaves"]), default=None,
+              help="How validation makes the tree safe: 'thresholds', each choice's threshold is the "
+                   "smallest with no wrong validation answer; 'leaves', first silence exactly the "
+                   "leaves that answer wrong on the validation split (and those it barely sees, "
+                   "K chosen on a two-fold split of it), then thresholds only if still needed. "
+                   "Default: learn.DEFAULT_CALIBRATION.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,
@@ -72,7 +78,7 @@ def _ints(text: str) -> tuple[int, ...]:
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, leaf_margin, leaf_rule, ensemble, per_choice_thresholds, derived_features, min_dim,
+              leaf_agreement, leaf_margin, leaf_rule, ensemble, calibration, per_choice_thresholds, derived_features, min_dim,
               min_problems, check_seeds, install, no_plot, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
@@ -96,7 +102,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
                         **({} if leaf_margin is None else {"leaf_margin": leaf_margin}),
                         **({} if ensemble is None else {"ensemble": ensemble}),
-                        leaf_rule=leaf_rule,
+                        leaf_rule=leaf_rule, calibration=calibration,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds)
     except LearnError as e:

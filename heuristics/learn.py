@@ -52,6 +52,11 @@ DEFAULT_ENSEMBLE = 1        # trees that must agree (1: the main tree alone)
 LEAF_RULES = ("margin", "no-loss")
 DEFAULT_LEAF_RULE = "margin"
 DEFAULT_LEAF_MIN_CLEAR = 0.0  # no-loss rule: share of a leaf's problems its choice must win clearly
+CALIBRATIONS = ("thresholds", "leaves")
+DEFAULT_CALIBRATION = "thresholds"
+# calibration "leaves": candidates for the fewest validation problems a leaf needs in one half
+# of the validation split to keep answering (K), chosen per tree by the two-fold estimate
+DEFAULT_LEAF_MIN_VAL = (0, 2, 5, 10, 20, 40)
 OUTLIER_LOSS = 1.10     # an answer this much slower than the other choice is an outlier
 
 
@@ -268,6 +273,59 @@ def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True,
     return np.where((count > 0) & (second | first), values, 0.0)
 
 
+def leaf_errors(tree, values: np.ndarray, X32: np.ndarray, times: np.ndarray, tolerance: float,
+                scores: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    """Per tree node: (problems of X32 that reach the leaf, wrong answers the leaf gives on them
+    within `tolerance`). scores: the model's scores on X32 when they differ from the leaf values
+    (ensemble vetoes); a vetoed problem cannot be wrong."""
+    leaves = tree.apply(X32)
+    s = values[leaves] if scores is None else scores
+    wrong, _ = _outcome(decisions(s, 0.0), times, tolerance)
+    n = tree.tree_.node_count
+    return (np.bincount(leaves, minlength=n), np.bincount(leaves, weights=wrong.astype(np.float64),
+                                                          minlength=n).astype(np.int64))
+
+
+def silence_leaves(values: np.ndarray, count: np.ndarray, wrong: np.ndarray, min_count: int) -> np.ndarray:
+    """Per-leaf validation: the leaf values with every leaf silenced (0.0, unsure) that gave a
+    wrong answer on the calibration problems or saw fewer than `min_count` of them."""
+    return np.where((wrong > 0) | (count < min_count), 0.0, values)
+
+
+def two_fold(tree, values, X32, times, tolerance: float, min_counts, seed: int,
+             scores: np.ndarray | None = None) -> list[dict]:
+    """An honest estimate of per-leaf validation: split the validation problems in two seeded
+    halves, silence the leaves erring on (or too rarely seen by) one half, count the answers on
+    the other half; both ways round, summed. One row per K in min_counts: correct, wrong,
+    answers losing > 10% (over_10pct), unsure."""
+    n = len(X32)
+    perm = np.random.default_rng([seed, 0x2F01D]).permutation(n)
+    halves = (np.sort(perm[: n // 2]), np.sort(perm[n // 2:]))
+    out = {k: {"min_val": k, "correct": 0, "wrong": 0, "over_10pct": 0, "unsure": 0} for k in min_counts}
+    for a, b in (halves, halves[::-1]):
+        count, wrong = leaf_errors(tree, values, X32[a], times[a], tolerance,
+                                   None if scores is None else scores[a])
+        for k in min_counts:
+            v = silence_leaves(values, count, wrong, k)
+            s = v[tree.apply(X32[b])]
+            if scores is not None:
+                s = np.where(s != 0, scores[b], 0.0)
+            dec = decisions(s, 0.0)
+            bad, ratio = _outcome(dec, times[b], tolerance)
+            r = out[k]
+            r["correct"] += int(((dec != 0) & ~bad).sum())
+            r["wrong"] += int(bad.sum())
+            r["over_10pct"] += int(((dec != 0) & (ratio > OUTLIER_LOSS)).sum())
+            r["unsure"] += int((dec == 0).sum())
+    return list(out.values())
+
+
+def pick_min_val(rows: list[dict]) -> dict:
+    """The K whose held-out halves lose least: fewest answers losing > 10%, then fewest wrong,
+    then most correct, then the smaller K."""
+    return min(rows, key=lambda r: (r["over_10pct"], r["wrong"], -r["correct"], r["min_val"]))
+
+
 @dataclass
 class Model:
     max_depth: int
@@ -277,6 +335,7 @@ class Model:
     log_thresholds: tuple        # (second choice, first choice)
     rows: dict                   # dataset -> evaluation dict
     members: list = field(default_factory=list)   # (tree, values) of the other ensemble trees
+    calibration: dict = field(default_factory=dict)  # calibration "leaves": K, silenced, two-fold rows
 
     def scores(self, X: np.ndarray) -> np.ndarray:
         """The main tree's leaf score where every member tree's leaf has the same sign (a
@@ -307,7 +366,13 @@ def bootstrap_samples(train: np.ndarray, n: int, seed: int) -> list[np.ndarray]:
 def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
              clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
              leaf_margin: float = 0.0, leaf_rule: str = "margin", leaf_min_clear: float = 0.0,
-             ensemble: int = DEFAULT_ENSEMBLE, progress=None) -> list[Model]:
+             ensemble: int = DEFAULT_ENSEMBLE, calibration: str = DEFAULT_CALIBRATION,
+             leaf_min_val=DEFAULT_LEAF_MIN_VAL, progress=None) -> list[Model]:
+    """One model per (depth, leaf) grid point. calibration "thresholds": each choice's threshold
+    is the smallest with no wrong validation answer; "leaves": first silence exactly the leaves
+    that answer wrong on the validation split or see fewer than 2K of its problems (K from
+    leaf_min_val, chosen by the two-fold estimate), then the thresholds (0 when nothing is
+    left wrong)."""
     from sklearn.tree import DecisionTreeRegressor
 
     y = p.target
@@ -328,6 +393,9 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
             tree, values = fitted(d, leaf, tr)
             m = Model(d, leaf, tree, values, (0.0, 0.0), {},
                       [fitted(d, leaf, idx) for idx in samples])
+            if calibration == "leaves":
+                _calibrate_leaves(m, X32[parts["val"]], p.times[parts["val"]], tolerance,
+                                  leaf_min_val, seed)
             scores = {k: m.scores(p.X[idx]) for k, idx in parts.items()}
             m.log_thresholds = pick_thresholds(scores["val"], p.times[parts["val"]], tolerance, per_choice)
             m.rows = {k: evaluate(scores[k], p.times[parts[k]], m.log_thresholds, tolerance) for k in parts}
@@ -335,6 +403,21 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
             if progress:
                 progress()
     return models
+
+
+def _calibrate_leaves(m: Model, X32: np.ndarray, times: np.ndarray, tolerance: float, min_vals,
+                      seed: int) -> None:
+    """Per-leaf validation of model m in place (see fit_grid). The two-fold rows estimate how
+    the silenced model does on problems its calibration did not see; K counts problems per
+    half, so the whole validation split asks for 2K."""
+    scores = m.scores(X32) if m.members else None
+    rows = two_fold(m.tree, m.values, X32, times, tolerance, tuple(min_vals), seed, scores)
+    k = pick_min_val(rows)["min_val"]
+    count, wrong = leaf_errors(m.tree, m.values, X32, times, tolerance, scores)
+    before = m.answering_leaves
+    m.values = silence_leaves(m.values, count, wrong, 2 * k)
+    m.calibration = {"min_val": k, "silenced_leaves": before - m.answering_leaves,
+                     "erring_leaves": int((wrong > 0).sum()), "two_fold": rows}
 
 
 def best_model(models: list[Model]) -> Model:
@@ -380,6 +463,7 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
                agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
                leaf_rule: str = "margin", leaf_min_clear: float = 0.0, ensemble: int = DEFAULT_ENSEMBLE,
+               calibration: str = DEFAULT_CALIBRATION, leaf_min_val=DEFAULT_LEAF_MIN_VAL,
                workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
     seed with its outliers. A check of the method's robustness; it picks nothing."""
@@ -389,7 +473,8 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
                                    agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-                                   leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble))
+                                   leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble,
+                                   calibration=calibration, leaf_min_val=leaf_min_val))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
@@ -468,14 +553,16 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
           leaf_margin: float = DEFAULT_LEAF_MARGIN, leaf_rule: str | None = None,
-          leaf_min_clear: float | None = None, ensemble: int = DEFAULT_ENSEMBLE, derived: bool = True,
+          leaf_min_clear: float | None = None, ensemble: int = DEFAULT_ENSEMBLE,
+          calibration: str | None = None, leaf_min_val=DEFAULT_LEAF_MIN_VAL, derived: bool = True,
           min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
           check_seeds=()) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir.
     check_seeds: other split seeds to re-run the same rules on (reported, never used).
-    leaf_rule / leaf_min_clear: None takes DEFAULT_LEAF_RULE / DEFAULT_LEAF_MIN_CLEAR (read at
-    call time)."""
+    leaf_rule / leaf_min_clear / calibration: None takes DEFAULT_LEAF_RULE /
+    DEFAULT_LEAF_MIN_CLEAR / DEFAULT_CALIBRATION (read at call time). leaf_min_val: the
+    candidates for K with calibration "leaves" (see fit_grid)."""
     from tuner.heuristics.contexts import DERIVED
     from tuner.heuristics.render import render_module
 
@@ -509,10 +596,17 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         raise LearnError(f"--leaf-rule must be one of {', '.join(LEAF_RULES)}, got {leaf_rule!r}")
     if not (0 <= leaf_min_clear <= 1):
         raise LearnError(f"--leaf-min-clear must be a share in [0, 1], got {leaf_min_clear}")
+    calibration = DEFAULT_CALIBRATION if calibration is None else calibration
+    if calibration not in CALIBRATIONS:
+        raise LearnError(f"--calibration must be one of {', '.join(CALIBRATIONS)}, got {calibration!r}")
+    leaf_min_val = tuple(leaf_min_val)
+    if not leaf_min_val or any(not isinstance(k, int) or k < 0 for k in leaf_min_val):
+        raise LearnError(f"leaf_min_val must be integers >= 0, got {leaf_min_val}")
     if not (isinstance(ensemble, int) and 1 <= ensemble <= 64):
         raise LearnError(f"--ensemble must be a number of trees from 1 to 64, got {ensemble}")
     kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-              leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble)
+              leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble,
+              calibration=calibration, leaf_min_val=leaf_min_val)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -543,7 +637,8 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
                 "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
                 "leaf_rule": leaf_rule, "leaf_min_clear": leaf_min_clear, "ensemble": ensemble,
-                "per_choice_thresholds": per_choice,
+                "per_choice_thresholds": per_choice, "calibration": calibration,
+                **({"leaf_min_val": best.calibration["min_val"]} if best.calibration else {}),
                 "derived_features": derived, "min_dim": min_dim,
                 "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
     summary = {
@@ -557,6 +652,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                  "leaves": best.n_leaves, "answering_leaves": best.answering_leaves,
                  "val": best.rows["val"], "test": test, "train": best.rows["train"],
                  "test_dims_ge_512": large,
+                 **({"calibration": best.calibration} if best.calibration else {}),
                  "test_by_stream": stream_rows(best, p, parts["test"], tolerance),
                  "val_by_stream": stream_rows(best, p, parts["val"], tolerance)},
         "test_outliers": outliers(best, p, parts["test"]),
@@ -588,13 +684,16 @@ def _module_doc(s: dict) -> str:
     b, t = s["best"], s["best"]["test"]
     a, c = s["choices"]
     dom = f" Domain: {s['domain']} (outside it: None)." if s["domain"] else ""
+    cal = (f"\nPer-leaf validation: leaves that answered wrong on the validation split (or saw fewer than "
+           f"{2 * s['settings']['leaf_min_val']} of its problems) are silenced."
+           if s["settings"].get("calibration") == "leaves" else "")
     ens = s["settings"].get("ensemble", 1)
     ens = (f"\nEnsemble: {ens - 1} more trees of the same hyper-parameters (bootstrap samples of the "
            f"training problems) must each favour the main tree's answer." if ens > 1 else "")
     return (f"{s['point']} heuristic for {s['gpu_name']}, learned by `tuner learn` from {s['problems']} problems.\n\n"
             f"Regression tree max_depth={b['max_depth']}, min_samples_leaf={b['min_samples_leaf']} "
             f"({b['leaves']} leaves, {b['answering_leaves']} of them agree and may answer); "
-            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}{ens}\n"
+            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}{cal}{ens}\n"
             f"Held-out test split ({s['tolerance']:.0%} tolerance): {t['correct']} correct, {t['wrong']} wrong, "
             f"{t['unsure']} unsure of {t['total']}; largest loss of any answer "
             f"{_fmt(t['max_wrong_speedup'])}.\nGenerated code: re-run `tuner learn` instead of editing it.")
@@ -609,6 +708,17 @@ def _leaf_rule_text(st: dict) -> str:
             f"{st['tolerance']:.0%} under it (near-ties allowed) and it wins the leaf's mean"
             + (f", with at least {clear:.0%} of the problems won by more than {st.get('leaf_margin', 0):.0%};"
                if clear else ";"))
+
+
+def _calibration_text(c: dict) -> str:
+    k = c["min_val"]
+    cv = next(r for r in c["two_fold"] if r["min_val"] == k)
+    return (f"- per-leaf validation: {c['silenced_leaves']} leaves silenced, {c['erring_leaves']} of them "
+            f"for a wrong validation answer" + (f", the others for seeing fewer than {2 * k} validation "
+                                               "problems" if k else "")
+            + f" (K={k} per half, chosen by the two-fold estimate: silenced on one half of the "
+            f"validation split, the other half got {cv['correct']} correct, {cv['wrong']} wrong, "
+            f"{cv['over_10pct']} losing > 10%, {cv['unsure']} unsure, both ways summed);")
 
 
 def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot: bool) -> str:
@@ -636,6 +746,7 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         (f"- ensemble: {st['ensemble'] - 1} more trees of the same hyper-parameters, each fitted on a "
          "bootstrap sample of the training problems with its own leaf agreement, must each favour "
          "the main tree's answer;" if st.get("ensemble", 1) > 1 else ""),
+        (_calibration_text(b["calibration"]) if b.get("calibration") else ""),
         (f"- {c} needs a predicted speedup >= {b[f'threshold_{c}']:.4f}, {a} >= {b[f'threshold_{a}']:.4f} "
          "(each the smallest with no wrong validation answer of that choice)."),
         "",

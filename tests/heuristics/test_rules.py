@@ -168,7 +168,8 @@ def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data()
     (m,) = fit_grid(p, parts, (t["max_depth"],), (t["min_samples_leaf"],), t["tolerance"], t["seed"],
                     clip=t["clip"], agreement=t["leaf_agreement"], per_choice=t["per_choice_thresholds"],
                     leaf_margin=t.get("leaf_margin", 0.0), leaf_rule=t.get("leaf_rule", "margin"),
-                    leaf_min_clear=t.get("leaf_min_clear", 0.0), ensemble=t.get("ensemble", 1))
+                    leaf_min_clear=t.get("leaf_min_clear", 0.0), ensemble=t.get("ensemble", 1),
+                    calibration=t.get("calibration", "thresholds"), leaf_min_val=(t.get("leaf_min_val", 0),))
     assert len(getattr(mod, "MEMBERS", ())) == len(m.members)
     assert (mod.LOG_THRESHOLD_PAD, mod.LOG_THRESHOLD_ORIG) == m.log_thresholds
     want = decisions(m.scores(p.X), m.log_thresholds)
