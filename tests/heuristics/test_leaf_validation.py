@@ -103,3 +103,22 @@ def test_cli_calibration_option_reaches_learn_and_refuses_an_unknown_one(tmp_pat
         learn([tmp_path / "d.jsonl"], tmp_path / "bad", depths=(3,), leaves=(5,), plot=False,
               calibration="vote")
     assert not (tmp_path / "bad").exists()
+
+
+def test_after_per_leaf_validation_the_two_fold_estimate_picks_the_model():
+    from sklearn.tree import DecisionTreeRegressor
+    from tuner.heuristics.learn import Model, best_model
+    tree = DecisionTreeRegressor(max_depth=1).fit([[0.0], [1.0]], [0.4, -0.4])
+
+    def model(depth, val_correct, cv):
+        cal = {"min_val": 0, "two_fold": [{"min_val": 0, **cv}]} if cv else {}
+        return Model(depth, 1, tree, tree.tree_.value[:, 0, 0].copy(), (0.0, 0.0),
+                     {"val": {"correct": val_correct}}, calibration=cal)
+
+    # thresholds: the most correct validation answers win
+    assert best_model([model(1, 10, None), model(2, 20, None)]).max_depth == 2
+    # per-leaf validation: the model with more validation answers loses more on held-out halves
+    risky = model(1, 20, {"correct": 19, "wrong": 3, "over_10pct": 2})
+    safe = model(2, 10, {"correct": 9, "wrong": 0, "over_10pct": 0})
+    safer_but_less = model(3, 12, {"correct": 8, "wrong": 0, "over_10pct": 0})
+    assert best_model([risky, safe, safer_but_less]) is safe
