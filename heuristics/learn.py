@@ -17,6 +17,11 @@ its splits on where the winner changes). Then three rules decide when it answers
   choices that tie are both right); max_wrong_speedup still reports the largest loss of any
   answer, so a loss beyond the tolerance is always visible.
 
+Optionally per-leaf validation (`calibration="leaves"`): before the thresholds, silence exactly
+the leaves that answer wrong on the validation split (and those it barely sees); a two-fold
+split of the validation problems then estimates the result and picks K and the model, since
+validation itself has no wrong answer left.
+
 Optionally an ensemble (`ensemble` = B > 1): B-1 more trees of the same hyper-parameters, each
 fitted on a seeded bootstrap sample of the training problems with its own leaf agreement; an
 answer needs the main tree's answer and every other tree's leaf to favour the same choice (the
