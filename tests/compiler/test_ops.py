@@ -169,6 +169,18 @@ def test_split_reductions_match(dtype):
     # (prod in fp32: the interpreter's bf16 casts truncate, so a long bf16 product drifts)
 
 
+def test_one_pass_reductions_stream_their_loads_multi_phase_ones_keep_them_in_l2():
+    # evict_first (H100: x.sum(1) 0.056 -> 0.050 ms) only where each element is read once; a
+    # LayerNorm's second phase re-reads x (with the hint: 0.095 -> 0.106 ms)
+    x = torch.randn(8, 40)
+    s = compile_and_check(lambda t: t.sum(1), x)
+    assert s.kernels == 1 and "eviction_policy='evict_first'" in s.source
+    s = compile_and_check(lambda t: torch.nn.functional.layer_norm(t, (40,)), x)
+    assert s.kernels == 1 and "evict_first" not in s.source
+    s = compile_and_check(lambda t: torch.softmax(t, -1), x, options={"max_persistent_r": 8})
+    assert "for roffset" in s.source and "evict_first" not in s.source
+
+
 def test_argmax_argmin_over_all_elements_keepdim_keeps_every_dim():
     x = torch.randn(3, 5, 4)
     compile_and_check(lambda t: (t.argmax(keepdim=True), t.argmin(keepdim=True), t.argmax()), x)
