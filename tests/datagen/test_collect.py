@@ -188,3 +188,48 @@ def test_default_stream_still_regenerates_the_committed_problems():
         seed, index = (int(x) for x in r["problem"][1:].split("-"))
         feats = problem(seed, index, spec).features()
         assert {k: r[k] for k in feats} == feats, r["problem"]
+
+
+def test_prepadded_focus_oversamples_its_region_within_the_budget():
+    spec = GeneratorSpec.for_device("cuda", focus="prepadded")
+    ps = [problem(0, i, spec) for i in range(400)]
+    assert [problem(0, i, spec) for i in range(3)] == ps[:3]
+    assert ps[0] != problem(0, 0, GeneratorSpec.for_device("cuda"))
+    assert ps[0] != problem(0, 0, GeneratorSpec.for_device("cuda", focus="skinny"))
+    for p in ps:
+        nbytes, ms = estimate(p, spec)
+        assert p.needs_padding() and nbytes <= spec.max_bytes and ms <= spec.max_est_ms
+        assert p.mat1_prepadded or p.mat2_prepadded         # the region: always a prepadded operand
+    share = lambda f: sum(map(f, ps)) / len(ps)
+    assert 0.1 < share(lambda p: p.mat1_prepadded and p.mat2_prepadded) < 0.3
+    assert 0.3 < share(lambda p: p.mat1_prepadded and not p.mat2_prepadded) < 0.5
+    assert share(lambda p: p.dtype != "float32") > 0.75
+    assert share(lambda p: p.dtype == "bfloat16") > share(lambda p: p.dtype == "float16")
+    assert {p.op for p in ps} == {"mm", "bmm", "addmm"}
+    assert 0.35 < share(lambda p: p.mat1_transposed) < 0.65
+    # mid-sized kernels (the default stream spreads over 0.001-250 us estimated): most within
+    # 2.5..30 us, where the winner is a coin toss
+    assert share(lambda p: 2.5e-3 <= estimate(p, spec)[1] <= 30e-3) > 0.9
+    default = [problem(0, i, GeneratorSpec.for_device("cuda")) for i in range(400)]
+    in_band = lambda p: 2.5e-3 <= estimate(p, spec)[1] <= 30e-3
+    assert share(in_band) > 3 * sum(map(in_band, default)) / len(default)
+
+
+def test_prepadded_focus_collects_with_its_ids_and_header_and_disjoint_shards(tmp_path):
+    for i in range(2):
+        r = run("--samples", "6", "--focus", "prepadded", "--shard", f"{i}/2",
+                "--out", str(tmp_path / f"p{i}.jsonl"))
+        assert r.exit_code == 0, r.output
+    ds = [read_dataset(tmp_path / f"p{i}.jsonl") for i in range(2)]
+    h = ds[0].header
+    assert h["focus"]["name"] == "prepadded" and h["generator"]["focus"] == "prepadded"
+    assert "prepadded operand" in h["focus"]["about"]
+    ids = [set(d.complete_problems()) for d in ds]
+    assert ids[0] | ids[1] == {f"prepadded-s0-{j}" for j in range(6)} and not ids[0] & ids[1]
+    for d in ds:
+        assert all(r["mat1_prepadded"] or r["mat2_prepadded"] for r in d.rows)
+
+
+def test_unknown_focus_error_lists_prepadded(tmp_path):
+    r = run("--samples", "2", "--focus", "nope", "--out", str(tmp_path / "d.jsonl"))
+    assert r.exit_code != 0 and "prepadded" in r.output and "skinny" in r.output
