@@ -87,15 +87,16 @@ class StaticOutputs:
         """Whether a result handed out from an owned output is still held somewhere."""
         return any(storage_use_count(h) > n for h, n in self._watch)
 
-    def hand_out(self) -> list:
+    def hand_out(self, zero_copy: bool = True) -> list:
         """Owned outputs as fresh aliases (new tensors on the same memory, not autograd views,
-        as AOTAutograd expects of a compiled graph's outputs), the others as copies."""
+        as AOTAutograd expects of a compiled graph's outputs), the others as copies; every
+        output a copy with zero_copy False (a recording whose outputs are never handed out)."""
         global OUTPUT_COPIES
         res = []
         for o, own in zip(self.outs, self.owned):
             if not isinstance(o, torch.Tensor):
                 res.append(o)
-            elif own:
+            elif own and zero_copy:
                 res.append(o.detach())
             else:
                 OUTPUT_COPIES += 1
@@ -103,14 +104,7 @@ class StaticOutputs:
         return res
 
     def copies(self) -> list:
-        global OUTPUT_COPIES
-        res = []
-        for o in self.outs:
-            if isinstance(o, torch.Tensor):
-                OUTPUT_COPIES += 1
-                o = o.clone()
-            res.append(o)
-        return res
+        return self.hand_out(zero_copy=False)
 
 
 class _Pool:

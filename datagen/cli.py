@@ -188,8 +188,8 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the problem stream.")
 @click.option("--focus", default=None,
               help="Measure a focused stream instead of the default one: it over-samples a region "
-                   "where learned rules erred (pad_mm: 'skinny', 'prepadded'). Its problem ids carry the name, "
-                   "and its files merge with default-stream ones in `tuner learn`.")
+                   "where learned rules erred (pad_mm: 'skinny', 'prepadded'). Its problem ids "
+                   "carry the name, and its files merge with default-stream ones in `tuner learn`.")
 @click.option("--reps", type=int, default=3, show_default=True,
               help="Repetitions per choice (each the median of --inner runs).")
 @click.option("--inner", type=int, default=10, show_default=True, help="Timed runs per repetition.")

@@ -78,8 +78,8 @@ def _ints(text: str) -> tuple[int, ...]:
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, leaf_margin, leaf_rule, ensemble, calibration, per_choice_thresholds, derived_features, min_dim,
-              min_problems, check_seeds, install, no_plot, as_json):
+              leaf_agreement, leaf_margin, leaf_rule, ensemble, calibration, per_choice_thresholds,
+              derived_features, min_dim, min_problems, check_seeds, install, no_plot, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
     Merges the files (refusing ones whose metadata disagree), drops noisy problems, splits

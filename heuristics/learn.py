@@ -425,10 +425,14 @@ def _calibrate_leaves(m: Model, X32: np.ndarray, times: np.ndarray, tolerance: f
                      "erring_leaves": int((wrong > 0).sum()), "two_fold": rows}
 
 
+def chosen_two_fold(calibration: dict) -> dict:
+    """The two-fold estimate row at the K a per-leaf calibration chose."""
+    return next(r for r in calibration["two_fold"] if r["min_val"] == calibration["min_val"])
+
+
 def two_fold_row(m: Model) -> dict | None:
     """The two-fold estimate of model m at its chosen K (calibration "leaves"), else None."""
-    c = m.calibration
-    return next(r for r in c["two_fold"] if r["min_val"] == c["min_val"]) if c else None
+    return chosen_two_fold(m.calibration) if m.calibration else None
 
 
 def best_model(models: list[Model]) -> Model:
@@ -730,8 +734,7 @@ def _leaf_rule_text(st: dict) -> str:
 
 
 def _calibration_text(c: dict) -> str:
-    k = c["min_val"]
-    cv = next(r for r in c["two_fold"] if r["min_val"] == k)
+    k, cv = c["min_val"], chosen_two_fold(c)
     return (f"- per-leaf validation: {c['silenced_leaves']} leaves silenced, {c['erring_leaves']} of them "
             f"for a wrong validation answer" + (f", the others for seeing fewer than {2 * k} validation "
                                                "problems" if k else "")

@@ -21,16 +21,18 @@ HERE = Path(__file__).resolve().parent
 
 def widened(orig):
     """TritonKernel.candidate_configs plus larger tiles and num_stages 2 for looped reductions."""
+    from tuner.compiler.codegen.triton import next_pow2
+
     def candidates(self):
         out = list(orig(self))
         if not self.reduction or self.tile:
             return out
         extra = []
         if self.outer:
-            rbs = [max(2, 1 << (self.rnumel - 1).bit_length())] if self.persistent else [4, 8, 16, 32, 64]
+            rbs = [max(2, next_pow2(self.rnumel))] if self.persistent else [4, 8, 16, 32, 64]
             for rb in rbs:
                 for xb in (64, 128, 256, 512, 1024):
-                    if rb * xb <= 16384 and xb <= max(1 << (self.xnumel - 1).bit_length(), 1):
+                    if rb * xb <= 16384 and xb <= max(next_pow2(self.xnumel), 1):
                         for nw in (4, 8, 16):
                             extra.append({"XBLOCK": xb, "RBLOCK": rb, "num_warps": nw, "num_stages": 1})
         elif not self.persistent:
