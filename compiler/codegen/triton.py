@@ -92,6 +92,10 @@ class TritonKernel:
         self.reduction = group.kind == "reduction"
         self.scatter = group.kind == "scatter"
         self.name = name
+        # reduction nodes named in the source by their order in this kernel, not by their
+        # graph-wide name, so identical kernels (a model's repeated layers) have identical
+        # sources: one compile and one tuning decision for all of them
+        self._local = {}
         self.internal = scheduler.internal(group)
         self.produced = {n.buffer.name: n for n in group.nodes if n.kind in ("pointwise", "reduction")}
         # A reduction whose loads are contiguous along x (over a leading dim) uses x-major
@@ -511,15 +515,18 @@ class TritonKernel:
         dt = compute_dtype(n.src_dtype)
         return torch.int32 if dt == torch.bool else dt
 
+    def _lname(self, n):
+        return self._local.setdefault(n.name, f"red{len(self._local)}")
+
     def _acc_init(self, n):
-        a = f"acc_{n.name}"
+        a = f"acc_{self._lname(n)}"
         dt = self._acc_dtype(n)
         self.emit(f"{a} = tl.full([XBLOCK, RBLOCK], {_const(self._ident(n), dt).split(', ')[1]}, {TL[dt]})")
         if n.reduction_type in ("argmax", "argmin"):
             self.emit(f"{a}_i = tl.full([XBLOCK, RBLOCK], {2**62}, tl.int64)")
 
     def _acc_update(self, n, v):
-        a, t = f"acc_{n.name}", n.reduction_type
+        a, t = f"acc_{self._lname(n)}", n.reduction_type
         dt = self._acc_dtype(n)
         m = "xmask & rmask"
         v = f"tl.broadcast_to({v}.to({TL[dt]}), [XBLOCK, RBLOCK])"
@@ -536,16 +543,17 @@ class TritonKernel:
             self.emit(f"{a} = tl.where({m}, {fn}({a}, ({v} != 0).to(tl.int32)), {a})")
         else:
             cmp = ">" if t == "argmax" else "<"
-            self.emit(f"v_{n.name} = {v}")
-            nan = f" | ((v_{n.name} != v_{n.name}) & ({a} == {a}))" if dt.is_floating_point else ""
-            self.emit(f"better_{n.name} = {m} & (({a}_i == {2**62}) | (v_{n.name} {cmp} {a}){nan})")
-            self.emit(f"{a}_i = tl.where(better_{n.name}, tl.broadcast_to(r.to(tl.int64), [XBLOCK, RBLOCK]), {a}_i)")
-            self.emit(f"{a} = tl.where(better_{n.name}, v_{n.name}, {a})")
+            ln = self._lname(n)
+            self.emit(f"v_{ln} = {v}")
+            nan = f" | ((v_{ln} != v_{ln}) & ({a} == {a}))" if dt.is_floating_point else ""
+            self.emit(f"better_{ln} = {m} & (({a}_i == {2**62}) | (v_{ln} {cmp} {a}){nan})")
+            self.emit(f"{a}_i = tl.where(better_{ln}, tl.broadcast_to(r.to(tl.int64), [XBLOCK, RBLOCK]), {a}_i)")
+            self.emit(f"{a} = tl.where(better_{ln}, v_{ln}, {a})")
 
     def _acc_final(self, n):
-        a, t = f"acc_{n.name}", n.reduction_type
+        a, t = f"acc_{self._lname(n)}", n.reduction_type
         dt = self._acc_dtype(n)
-        res = f"res_{n.name}"
+        res = f"res_{self._lname(n)}"
         fl = dt.is_floating_point
         if t == "sum":
             self.emit(f"{res} = tl.sum({a}, 1)[:, None]")

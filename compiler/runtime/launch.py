@@ -147,11 +147,19 @@ class Launcher:
                 log.debug("config %s failed: %s", launch, e)
                 return float("inf")
 
+        def precompile(batch):
+            # Triton compiles in C++ and ptxas mostly outside the GIL: a thread pool builds a
+            # batch of candidates at once instead of one per measurement
+            from tuner.bench import compile_all
+            compile_all(lambda cfg: self.fn.warmup(*scratch, grid=self.grid(cfg.kwargs),
+                                                   **cfg.kwargs, num_warps=cfg.num_warps,
+                                                   num_stages=cfg.num_stages), batch)
+
         features = {"xnumel": self.xnumel, "kind": self.kind}
         if self.ynumel is not None:
             features["ynumel"] = self.ynumel
         d = decide(f"triton.{self.kind}", self.problem(), configs, measure, space=self.space,
-                   features=features)
+                   features=features, prepare=precompile)
         self.decision = d
         c = d.choice
         return dict(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages)

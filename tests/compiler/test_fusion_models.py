@@ -167,6 +167,52 @@ def test_modes_accepted(mode):
     compile_and_check(lambda x: torch.softmax(x * 2, -1), torch.randn(3, 5), mode=mode)
 
 
+class _NormBlock(torch.nn.Module):
+    def __init__(self, d):
+        super().__init__()
+        self.ln = torch.nn.LayerNorm(d)
+        self.fc = torch.nn.Linear(d, d)
+
+    def forward(self, x):
+        h = self.ln(x)
+        return x + self.fc(h) + h.argmax(-1, keepdim=True).float()
+
+
+def _kernel_sources(source):
+    """Each generated kernel's source (the commented block the wrapper source starts with)."""
+    out, cur = [], None
+    for line in source.splitlines():
+        if line.startswith("# # kernel"):
+            cur = []
+            out.append(cur)
+        elif line.startswith("# ") and cur is not None:
+            cur.append(line)
+        else:
+            cur = None
+    return ["\n".join(c) for c in out]
+
+
+@pytest.mark.parametrize("mode", ["default", "max-autotune-no-cudagraphs"])
+def test_repeated_layers_give_identical_kernels_tuned_once(mode):
+    # A model's repeated layers lower to the same kernels: their sources must be identical (no
+    # graph-wide names such as a reduction node's), so the kernel compiles once and max-autotune
+    # tunes it once (its cache key hashes the source); layers 2 and 3 are the same kernel here,
+    # layer 1 reads the input without the residual before it.
+    from tuner.engine import HISTORY
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(*[_NormBlock(8) for _ in range(3)])
+    x = torch.randn(2, 8)
+    stats.reset()
+    HISTORY.clear()
+    with torch.no_grad():
+        compile_and_check(m, x, mode=mode)
+    reds = [s for s in _kernel_sources(stats.graphs()[0].source) if "tl.sum(" in s]
+    assert len(reds) == 3 and reds[1] == reds[2], reds
+    if mode != "default":
+        answers = [d.source for d in HISTORY if "reduction" in d.namespace]
+        assert answers == ["exhaustive", "exhaustive", "cache"], answers
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("mode", ["default", "max-autotune", "reduce-overhead"])
 def test_gpu_patterns(mode):
