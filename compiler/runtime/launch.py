@@ -3,8 +3,10 @@ first call with the real arguments through tuner.engine.decide (the compiler nev
 anything itself)."""
 from __future__ import annotations
 
+import functools
 import hashlib
 import logging
+import operator
 
 import torch
 import triton
@@ -64,6 +66,19 @@ def _stream_getter():
     return driver.active.get_current_stream
 
 
+_DATA_PTR = torch.Tensor.data_ptr
+
+
+def alignment_key(args):
+    """Which pointer arguments are 16-byte aligned (Triton specializes on it), as a tuple of
+    bools; the common case, all aligned, is found with C-level calls only (one launch of a
+    model's hundreds pays this on every call in default mode) and keyed as True."""
+    ptrs = list(map(_DATA_PTR, args))
+    if not functools.reduce(operator.or_, ptrs, 0) & 15:
+        return True
+    return tuple(p & 15 == 0 for p in ptrs)
+
+
 class Launcher:
     def __init__(self, fn, source, kind, xnumel, default, candidates, out_args, autotune,
                  ynumel=None, space=None):
@@ -88,7 +103,7 @@ class Launcher:
             self.config = self._tune(args)
         if self._grid is not None:
             # Triton specializes pointers on 16-byte alignment: one compiled kernel per pattern
-            k = self._compiled.get(tuple(a.data_ptr() & 15 == 0 for a in args))
+            k = self._compiled.get(alignment_key(args))
             if k is not None:
                 k.run(self._grid[0], 1, 1, self._stream_of(self._device), k.function, k.packed_metadata,
                       None, None, None, *args, *self._consts)
@@ -99,7 +114,7 @@ class Launcher:
         if _FAST is None:
             _FAST = _fast_launch_supported()
         if _FAST and k is not None and hasattr(k, "packed_metadata") and hooks_unset():
-            self._compiled[tuple(a.data_ptr() & 15 == 0 for a in args)] = k
+            self._compiled[alignment_key(args)] = k
             self._grid = self.grid(self.config)
             self._consts = tuple(self.config[n] for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
@@ -166,7 +181,16 @@ class Launcher:
 
 
 def reinterpret(t, size, stride, offset):
+    """A view of t's storage at t's storage offset + offset (the wrapper's views of inputs)."""
     return torch.as_strided(t, size, stride, t.storage_offset() + offset)
+
+
+def fast_reinterpret():
+    """torch's C++ form of `reinterpret` (an alias with new sizes and strides, storage offset
+    moved by `offset`; several times cheaper per call than torch.as_strided from Python), or
+    None on a torch without it."""
+    guards = getattr(getattr(torch._C, "_dynamo", None), "guards", None)
+    return getattr(guards, "_reinterpret_tensor", None)
 
 
 def ensure_layout(t, size, stride):

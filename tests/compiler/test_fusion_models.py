@@ -237,6 +237,24 @@ def test_cuda_graph_results_survive_the_next_replay():
     assert outs[2].data_ptr() != outs[3].data_ptr()
 
 
+def test_alignment_key_and_wrapper_views():
+    # The direct launch path keys compiled kernels on which pointers are 16-byte aligned: all
+    # aligned is one key (True), any misaligned pointer gives the per-argument pattern.
+    from tuner.compiler.runtime.launch import alignment_key, fast_reinterpret, reinterpret
+    t = torch.zeros(64, dtype=torch.uint8)
+    assert t.data_ptr() % 16 == 0
+    assert alignment_key([t, t[16:]]) is True
+    assert alignment_key([t, t[1:], t[32:]]) == (True, False, True)
+    # the wrapper's views (the C++ alias where torch has one) move the storage offset by the
+    # view's offset from wherever the viewed tensor starts
+    for view in filter(None, (fast_reinterpret(), reinterpret)):
+        x = torch.arange(20.)
+        v = view(x[3:], (2, 3), (1, 4), 2)
+        assert torch.equal(v, torch.as_strided(x, (2, 3), (1, 4), 5))
+        v.mul_(2)   # an alias: writes land in x
+        assert x[5].item() == 10.0
+
+
 def test_extern_optional_output_left_none():
     # An extern's optional tensor output may be None at run time even though its meta value is
     # a tensor (SDPA's logsumexp on CUDA in ViT): the layout fix-up passes it through.
