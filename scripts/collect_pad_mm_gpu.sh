@@ -9,7 +9,10 @@
 # skinny; "none" for none), --default-share PCT (share of the budget for a default-stream shard
 # with --default-seed, default 30 and 1; 0 for none), --base GLOB (earlier datasets to learn
 # from too, default data/pad_mm/*.jsonl.gz; "none" for none), --check-seeds S,S (other split
-# seeds to report the same rules on, default 1,2,3,4).
+# seeds to report the same rules on, default 1,2,3,4), --compare MODULE (a generated heuristic
+# module to score on the new problems beside the shipped one; repeatable), --no-learn (collect
+# and score only: the new files then serve as a fresh test set, e.g. --focus none
+# --default-seed 3 --compare bench/results/pad_mm/run11_six_files/nl0.05/pad_mm_h100.py).
 # The streams are measured one after the other (never at the same time: they would disturb
 # each other's timings); a stream that runs out of time stops cleanly and learning runs
 # whatever happened to collection. If the base files do not merge with the new ones (another
@@ -31,6 +34,8 @@ BASE="data/pad_mm/*.jsonl.gz"
 CHECK_SEEDS=1,2,3,4
 SAMPLES=200000          # an upper bound: the time budget decides how many are measured
 MIN_PROBLEMS=200
+COMPARE=()
+LEARN_TOO=1
 while [ $# -gt 0 ]; do
     case "$1" in
         --out) OUTDIR=$2; shift 2 ;;
@@ -40,9 +45,11 @@ while [ $# -gt 0 ]; do
         --default-seed) DEFAULT_SEED=$2; shift 2 ;;
         --base) BASE=$2; shift 2 ;;
         --check-seeds) CHECK_SEEDS=$2; shift 2 ;;
+        --compare) COMPARE+=("$2"); shift 2 ;;
+        --no-learn) LEARN_TOO=0; shift ;;
         # CPU timings never merge with the committed GPU data: no base there
         --smoke) DEVICE=cpu; SECONDS_TOTAL=30; MIN_PROBLEMS=20; BASE=none; CHECK_SEEDS=1; shift ;;
-        -h|--help) sed -n 2,22p "$0"; exit 0 ;;
+        -h|--help) sed -n 2,25p "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
@@ -52,6 +59,9 @@ if [ "$FOCUS" = none ] && [ "$DEFAULT_SHARE" -eq 0 ]; then
     echo "nothing to collect: --focus none and --default-share 0" >&2; exit 2
 fi
 [ "$FOCUS" = none ] && DEFAULT_SHARE=100
+for m in ${COMPARE[@]+"${COMPARE[@]}"}; do
+    [ -f "$m" ] || { echo "--compare: no such module: $m" >&2; exit 2; }
+done
 mkdir -p "$OUTDIR"
 OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG="$OUTDIR/log.txt"
@@ -95,32 +105,37 @@ if [ "$BASE" != none ]; then
     [ ${#BASE_FILES[@]} -eq 0 ] && echo "no base datasets match $BASE: learning from the new files alone"
 fi
 
-echo "== $(date -u +%FT%TZ) learning from ${#BASE_FILES[@]} base + ${#NEW[@]} new files"
-LEARN=$(mktemp -d)
-learn() {
-    $TUNER learn "$@" --out "$LEARN" --name "$NAME" --min-problems $MIN_PROBLEMS \
-        --check-seeds "$CHECK_SEEDS"
-}
-learn "${BASE_FILES[@]}" "${NEW[@]}"
-RC=$?
-if [ $RC -ne 0 ] && [ ${#BASE_FILES[@]} -gt 0 ]; then
-    echo "== learning with the base files failed (exit $RC; see above): new files alone"
-    learn "${NEW[@]}"
+RC=0
+if [ $LEARN_TOO -eq 1 ]; then
+    echo "== $(date -u +%FT%TZ) learning from ${#BASE_FILES[@]} base + ${#NEW[@]} new files"
+    LEARN=$(mktemp -d)
+    learn() {
+        $TUNER learn "$@" --out "$LEARN" --name "$NAME" --min-problems $MIN_PROBLEMS \
+            --check-seeds "$CHECK_SEEDS"
+    }
+    learn "${BASE_FILES[@]}" "${NEW[@]}"
     RC=$?
+    if [ $RC -ne 0 ] && [ ${#BASE_FILES[@]} -gt 0 ]; then
+        echo "== learning with the base files failed (exit $RC; see above): new files alone"
+        learn "${NEW[@]}"
+        RC=$?
+    fi
+    if [ $RC -eq 0 ]; then
+        cp "$LEARN/$NAME.py" "$LEARN/eval_table.txt" "$LEARN/report.md" "$LEARN/summary.json" "$OUTDIR/"
+        [ -f "$LEARN/plot.png" ] && cp "$LEARN/plot.png" "$OUTDIR/"
+    fi
+    echo "== $(date -u +%FT%TZ) done (learn exit $RC)"
 fi
-if [ $RC -eq 0 ]; then
-    cp "$LEARN/$NAME.py" "$LEARN/eval_table.txt" "$LEARN/report.md" "$LEARN/summary.json" "$OUTDIR/"
-    [ -f "$LEARN/plot.png" ] && cp "$LEARN/plot.png" "$OUTDIR/"
-fi
-echo "== $(date -u +%FT%TZ) done (learn exit $RC)"
-python3 - "$OUTDIR" "${NEW[@]}" <<'PY'
-import json, sys, pathlib
+COMPARE_MODULES=$(printf '%s\n' heuristics/artifacts/pad_mm_h100.py ${COMPARE[@]+"${COMPARE[@]}"}) \
+LEARN_TOO=$LEARN_TOO python3 - "$OUTDIR" "${NEW[@]}" <<'PY'
+import json, os, sys, pathlib
 out = pathlib.Path(sys.argv[1])
-# How the shipped module does on the newly measured problems (none of them was learned from)
+# How the shipped module (and any --compare module) does on the newly measured problems, none
+# of which it was learned from; a module scores only data from its own GPU
 from tuner.datagen.dataset import read_datasets
 from tuner.heuristics.learn import build_problems
 from tuner.heuristics.render import load_module
-shipped = pathlib.Path("heuristics/artifacts/pad_mm_h100.py")
+modules = [pathlib.Path(m) for m in os.environ["COMPARE_MODULES"].split("\n") if m]
 for new in sys.argv[2:]:
     try:
         ds = read_datasets([new])
@@ -128,23 +143,26 @@ for new in sys.argv[2:]:
     except ValueError as e:
         print(f"{new}: {e}")
         continue
-    if not shipped.exists() or not ds.header.get("gpu_name", "").startswith("NVIDIA H100"):
-        print(f"{pathlib.Path(new).name}: {len(p)} usable problems (shipped H100 module not comparable here)")
-        continue
-    mod = load_module(shipped)
     rows = {r["problem"]: r for r in ds.rows if r["choice"] == p.choices[0]}
-    c = w = u = big = 0
-    for pid, (t0, t1) in zip(p.ids, p.times):
-        ans = mod.decide(rows[pid])
-        if ans is None:
-            u += 1
+    for path in modules:
+        mod = load_module(path) if path.exists() else None
+        if mod is None or ds.header.get("gpu_name") != mod.PRECONDITION.gpu_name:
+            print(f"{pathlib.Path(new).name}: {len(p)} usable problems ({path} not comparable here)")
             continue
-        loss = (t1 / t0) if ans == p.choices[1] else (t0 / t1)
-        w += loss > 1.02
-        c += loss <= 1.02
-        big += loss > 1.10
-    print(f"shipped {shipped.name} on {pathlib.Path(new).name}: {c} correct, {w} wrong "
-          f"({big} losing > 10%), {u} unsure of {len(p)}")
+        c = w = u = big = 0
+        for pid, (t0, t1) in zip(p.ids, p.times):
+            ans = mod.decide(rows[pid])
+            if ans is None:
+                u += 1
+                continue
+            loss = (t1 / t0) if ans == p.choices[1] else (t0 / t1)
+            w += loss > 1.02
+            c += loss <= 1.02
+            big += loss > 1.10
+        print(f"{path} on {pathlib.Path(new).name}: {c} correct, {w} wrong "
+              f"({big} losing > 10%), {u} unsure of {len(p)} ({100 * u / max(len(p), 1):.1f}% unsure)")
+if os.environ["LEARN_TOO"] == "0":
+    sys.exit(0)
 f = out / "summary.json"
 if not f.exists():
     sys.exit("no summary.json: learning failed (see log.txt)")

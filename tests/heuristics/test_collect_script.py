@@ -24,10 +24,23 @@ def test_collection_script_smoke_collects_focused_and_default_streams_and_learns
     log = (out / "log.txt").read_text()
     assert "--focus skinny" in log and "learning from 0 base + 2 new files" in log
 
+    # a fresh test set: collect another seed, learn nothing, score the module just learned on it
+    fresh = tmp_path / "fresh"
+    r = subprocess.run(["bash", str(ROOT / "scripts" / "collect_pad_mm_gpu.sh"), "--smoke",
+                        "--seconds", "5", "--focus", "none", "--default-seed", "7", "--no-learn",
+                        "--compare", str(out / "pad_mm_cpu.py"), "--out", str(fresh)],
+                       capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
+    assert sorted(p.name for p in fresh.iterdir()) == ["log.txt", "pad_mm_cpu_s7.jsonl.gz"]
+    line = [ln for ln in r.stdout.splitlines() if ln.startswith(f"{out / 'pad_mm_cpu.py'} on ")]
+    assert line and "pad_mm_cpu_s7.jsonl.gz: " in line[0] and "% unsure)" in line[0], r.stdout[-2000:]
+    assert "learning from" not in r.stdout
+
 
 def test_collection_script_rejects_bad_arguments(tmp_path):
     script = str(ROOT / "scripts" / "collect_pad_mm_gpu.sh")
-    for args in (["--default-share", "x"], ["--focus", "none", "--default-share", "0"], ["--bogus"]):
+    for args in (["--default-share", "x"], ["--focus", "none", "--default-share", "0"], ["--bogus"],
+                 ["--compare", str(tmp_path / "missing.py")]):
         r = subprocess.run(["bash", script, "--smoke", "--out", str(tmp_path / "o"), *args],
                            capture_output=True, text=True, timeout=60)
         assert r.returncode == 2 and r.stderr.strip(), args
