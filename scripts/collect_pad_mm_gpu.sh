@@ -49,7 +49,7 @@ while [ $# -gt 0 ]; do
         --no-learn) LEARN_TOO=0; shift ;;
         # CPU timings never merge with the committed GPU data: no base there
         --smoke) DEVICE=cpu; SECONDS_TOTAL=30; MIN_PROBLEMS=20; BASE=none; CHECK_SEEDS=1; shift ;;
-        -h|--help) sed -n 2,25p "$0"; exit 0 ;;
+        -h|--help) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0"; exit 0 ;;
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
