@@ -130,9 +130,13 @@ class Launcher:
     def _launch(self, cfg, args):
         return self.fn[self.grid(cfg)](*args, **cfg)
 
-    def problem(self):
+    def problem(self, args=()):
+        """The tuning cache's problem key: the kernel source (identical kernels share one
+        decision), its extent, and the arguments' dtypes (one source can run on several)."""
         h = hashlib.sha256(self.source.encode()).hexdigest()[:24]
-        return f"{h}:{self.xnumel}" + (f"x{self.ynumel}" if self.ynumel is not None else "")
+        dtypes = ",".join(str(a.dtype).replace("torch.", "") for a in args)
+        return f"{h}:{self.xnumel}" + (f"x{self.ynumel}" if self.ynumel is not None else "") + \
+            (f":{dtypes}" if dtypes else "")
 
     def _tune(self, args):
         try:
@@ -173,7 +177,7 @@ class Launcher:
         features = {"xnumel": self.xnumel, "kind": self.kind}
         if self.ynumel is not None:
             features["ynumel"] = self.ynumel
-        d = decide(f"triton.{self.kind}", self.problem(), configs, measure, space=self.space,
+        d = decide(f"triton.{self.kind}", self.problem(args), configs, measure, space=self.space,
                    features=features, prepare=precompile)
         self.decision = d
         c = d.choice

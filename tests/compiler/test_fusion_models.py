@@ -255,6 +255,21 @@ def test_alignment_key_and_wrapper_views():
         assert x[5].item() == 10.0
 
 
+def test_tuning_key_names_source_extent_and_dtypes():
+    # identical kernels share a tuning decision, but not across argument dtypes (one source
+    # can be launched on bf16 and fp32 buffers alike, and their best configs differ)
+    from tuner.compiler.runtime.launch import Launcher
+
+    def key(source, n, *dtypes):
+        launcher = Launcher(None, source, "pointwise", n, {"XBLOCK": 16}, [], [0], False)
+        return launcher.problem([torch.empty(1, dtype=d) for d in dtypes])
+
+    a = key("src", 64, torch.bfloat16, torch.float32)
+    assert a == key("src", 64, torch.bfloat16, torch.float32)
+    assert len({a, key("src", 64, torch.float32, torch.float32), key("src", 128, torch.bfloat16, torch.float32),
+                key("other", 64, torch.bfloat16, torch.float32)}) == 4
+
+
 def test_extern_optional_output_left_none():
     # An extern's optional tensor output may be None at run time even though its meta value is
     # a tensor (SDPA's logsumexp on CUDA in ViT): the layout fix-up passes it through.
