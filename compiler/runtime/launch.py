@@ -140,7 +140,7 @@ class Launcher:
 
     def _tune(self, args):
         try:
-            from tuner.bench import benchmark
+            from tuner.bench import benchmark, compile_all
             from tuner.engine import decide
             from tuner.space import Config
         except Exception as e:  # engine not importable: keep the heuristic config
@@ -169,7 +169,6 @@ class Launcher:
         def precompile(batch):
             # Triton compiles in C++ and ptxas mostly outside the GIL: a thread pool builds a
             # batch of candidates at once instead of one per measurement
-            from tuner.bench import compile_all
             compile_all(lambda cfg: self.fn.warmup(*scratch, grid=self.grid(cfg.kwargs),
                                                    **cfg.kwargs, num_warps=cfg.num_warps,
                                                    num_stages=cfg.num_stages), batch)
