@@ -126,7 +126,7 @@ if [ $LEARN_TOO -eq 1 ]; then
     fi
     echo "== $(date -u +%FT%TZ) done (learn exit $RC)"
 fi
-COMPARE_MODULES=$(printf '%s\n' heuristics/artifacts/pad_mm_h100.py ${COMPARE[@]+"${COMPARE[@]}"}) \
+COMPARE_MODULES=$(printf '%s\n' "heuristics/artifacts/$NAME.py" ${COMPARE[@]+"${COMPARE[@]}"}) \
 LEARN_TOO=$LEARN_TOO python3 - "$OUTDIR" "${NEW[@]}" <<'PY'
 import json, os, sys, pathlib
 out = pathlib.Path(sys.argv[1])
