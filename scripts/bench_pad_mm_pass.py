@@ -1,12 +1,15 @@
 #!/usr/bin/env python3
 """The compiler's pad_mm pass on the matmuls it was built for: eager, stock inductor and
-`backend="tuner"` with options={"pad_mm": never | always | auto}, per case.
+`backend="tuner"` with options={"pad_mm": never | always | auto}, per case; auto_off is auto with
+TUNER_HEURISTICS=off (the decision is always benchmarked), so auto against auto_off is the
+compile time the learned heuristic saves when it answers.
 
 For each (case, variant): check against eager (relative to the result's largest magnitude),
 then time the compiled call (tuner.bench.benchmark: median of CUDA-event timings after an
 L2 flush), and record what the pass did (stats.pad_mm) and, for auto, where the decision
-came from (heuristic, cache or a benchmark). The auto variant uses an empty temporary cache
-unless --keep-cache, so it really decides. A table is printed last; JSON goes to --out.
+came from (heuristic, cache or a benchmark), how long deciding took and the first call's wall
+time (compile included). The auto variants use an empty temporary cache unless --keep-cache,
+so they really decide. A table is printed last; JSON goes to --out.
 
 On the GPU machine:
     source scripts/device_env.sh && python3 scripts/bench_pad_mm_pass.py --out $OUT
@@ -23,7 +26,7 @@ import sys
 import tempfile
 from pathlib import Path
 
-VARIANTS = ("eager", "inductor", "never", "always", "auto")
+VARIANTS = ("eager", "inductor", "never", "always", "auto", "auto_off")
 
 # name -> (doc, full-size shapes, smoke shapes). A "linear" case is x @ w.t() (+ bias), as
 # nn.Linear lowers it; "bmm" is a batched product.
@@ -61,6 +64,26 @@ def _fn(spec):
 
 
 def run_variant(name, spec, variant, dtype, device, smoke, keep_cache):
+    heuristics = os.environ.get("TUNER_HEURISTICS")
+    if variant == "auto_off":
+        os.environ["TUNER_HEURISTICS"] = "off"
+    try:
+        return _run_variant(name, spec, variant, dtype, device, smoke, keep_cache)
+    finally:
+        if heuristics is None:
+            os.environ.pop("TUNER_HEURISTICS", None)
+        else:
+            os.environ["TUNER_HEURISTICS"] = heuristics
+
+
+def _sync(device):
+    import torch
+    if str(device).startswith("cuda"):
+        torch.cuda.synchronize()
+
+
+def _run_variant(name, spec, variant, dtype, device, smoke, keep_cache):
+    import time
     import torch
     import tuner.compiler.stats as stats
     import tuner.engine as engine
@@ -78,13 +101,18 @@ def run_variant(name, spec, variant, dtype, device, smoke, keep_cache):
     elif variant == "inductor":
         call = torch.compile(fn)
     else:
-        if variant == "auto" and not keep_cache:
+        if variant.startswith("auto") and not keep_cache:
             os.environ["TUNER_CACHE_DIR"] = tempfile.mkdtemp(prefix="pad-mm-bench-")
             from tuner.cache import reset_cache
             reset_cache()
-        call = torch.compile(fn, backend="tuner", options={"pad_mm": variant})
+        mode = "auto" if variant.startswith("auto") else variant
+        call = torch.compile(fn, backend="tuner", options={"pad_mm": mode})
     try:
+        _sync(device)
+        t0 = time.perf_counter()
         out = call(*args)
+        _sync(device)
+        row["first_call_s"] = time.perf_counter() - t0
     except Exception as e:   # a failing variant is reported, not fatal to the run
         row["error"] = f"{type(e).__name__}: {e}"[:300]
         return row
@@ -95,8 +123,10 @@ def run_variant(name, spec, variant, dtype, device, smoke, keep_cache):
         row["pad_mm"] = dict(stats.totals().pad_mm)
         decisions = [d for d in engine.HISTORY if d.namespace == "pad_mm"]
         if decisions:
-            row["decision"] = {"choice": decisions[-1].choice, "source": decisions[-1].source,
-                               "timings": [[c, t] for c, t in decisions[-1].timings]}
+            d = decisions[-1]
+            row["decision"] = {"choice": d.choice, "source": d.source,
+                               "tuning_seconds": d.tuning_seconds,
+                               "timings": [[c, t] for c, t in d.timings]}
     if row["ok"]:
         reps = 3 if smoke else 50
         row["ms"] = benchmark(lambda: call(*args), warmup=1 if smoke else 10, reps=reps,
@@ -118,7 +148,7 @@ def environment(device):
 
 def table(rows):
     eager = {r["case"]: r.get("ms") for r in rows if r["variant"] == "eager"}
-    lines = [f"{'case':<18} {'variant':<9} {'ms':>9} {'vs eager':>9}  pad_mm / decision"]
+    lines = [f"{'case':<18} {'variant':<9} {'ms':>9} {'vs eager':>9} {'1st call s':>10}  pad_mm / decision"]
     for r in rows:
         ms = r.get("ms")
         base = eager.get(r["case"])
@@ -127,9 +157,11 @@ def table(rows):
         if "pad_mm" in r:
             what += f"{r['pad_mm'] or '{}'}"
         if "decision" in r:
-            what += f" {r['decision']['choice']} from {r['decision']['source']}"
+            d = r["decision"]
+            what += f" {d['choice']} from {d['source']} in {d['tuning_seconds'] * 1e3:.1f} ms"
         ms_s = f"{ms:9.4f}" if ms is not None else f"{'-':>9}"
-        lines.append(f"{r['case']:<18} {r['variant']:<9} {ms_s} {speed:>9}  {what}")
+        first = f"{r['first_call_s']:10.2f}" if "first_call_s" in r else f"{'-':>10}"
+        lines.append(f"{r['case']:<18} {r['variant']:<9} {ms_s} {speed:>9} {first}  {what}")
     return "\n".join(lines)
 
 

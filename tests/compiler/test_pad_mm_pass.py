@@ -237,7 +237,7 @@ def test_gpt2_lm_head_auto_decides_on_gpu_and_matches_eager(monkeypatch):
 def test_bench_script_smoke_writes_json(tmp_path):
     root = Path(__file__).resolve().parents[2]
     proc = subprocess.run([sys.executable, str(root / "scripts" / "bench_pad_mm_pass.py"), "--smoke",
-                           "--cases", "lm_head", "--variants", "eager,never,always", "--json",
+                           "--cases", "lm_head", "--variants", "eager,never,always,auto_off", "--json",
                            "--out", str(tmp_path)], capture_output=True, text=True, timeout=300,
                           cwd=root)
     assert proc.returncode == 0, proc.stderr[-2000:]
@@ -245,7 +245,11 @@ def test_bench_script_smoke_writes_json(tmp_path):
     assert {"gpu", "torch", "triton", "date"} <= set(doc)
     rows = {r["variant"]: r for r in doc["results"]}
     assert rows["always"]["pad_mm"] == {"pad": 1} and rows["never"]["pad_mm"] == {"orig": 1}
-    assert all(r["ok"] and r["ms"] > 0 for r in rows.values())
+    assert all(r["ok"] and r["ms"] > 0 and r["first_call_s"] > 0 for r in rows.values())
+    # auto_off decides by benchmarking both choices, and says how long that took
+    d = rows["auto_off"]["decision"]
+    assert d["source"] not in ("heuristic", "cache") and d["tuning_seconds"] > 0
+    assert {c for c, _ in d["timings"]} == {"orig", "pad"}
     assert len(list(tmp_path.glob("pad_mm_pass_smoke_*.json"))) == 1
 
 
