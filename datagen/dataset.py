@@ -31,8 +31,12 @@ ROW_FIELDS = ("problem", "choice", "time_ms", "reps", "spread", "min_ms", "max_m
 REQUIRED_ROW_FIELDS = ("problem", "choice", "time_ms")
 # Header fields that must agree for two files to be merged (learning) or continued (resume):
 # everything that changes what a time means. Shard, seed and dates may differ.
+# "timer" says how times were taken (tuner.bench.CUDA_TIMER): files from before the GPU
+# run-ahead have none and do not merge with later ones (their small-kernel times include the
+# host's launch speed).
 COMPAT_KEYS = ("format", "version", "point", "feature_schema", "features", "choices",
-               "gpu_name", "compute_capability", "shared_memory_per_block", "torch", "triton")
+               "gpu_name", "compute_capability", "shared_memory_per_block", "torch", "triton",
+               "timer")
 
 
 class DatasetError(ValueError):
@@ -42,15 +46,16 @@ class DatasetError(ValueError):
 # -- device and versions -------------------------------------------------------------------
 
 def device_metadata(device: str = "cuda") -> dict[str, Any]:
-    """GPU name, compute capability, shared memory per block and library versions.
+    """GPU name, compute capability, shared memory per block, library versions and timer.
 
     On a machine without CUDA (or with device="cpu") the GPU fields describe the CPU, so CPU
     datasets never merge with GPU ones.
     """
     import platform
 
+    from tuner.bench import CPU_TIMER, CUDA_TIMER
     meta: dict[str, Any] = {"gpu_name": "cpu", "compute_capability": [0, 0],
-                            "shared_memory_per_block": 0}
+                            "shared_memory_per_block": 0, "timer": CPU_TIMER}
     try:
         import torch
         meta["torch"] = torch.__version__
@@ -58,6 +63,7 @@ def device_metadata(device: str = "cuda") -> dict[str, Any]:
             idx = torch.device(device).index
             props = torch.cuda.get_device_properties(idx if idx is not None else torch.cuda.current_device())
             meta["gpu_name"] = props.name
+            meta["timer"] = CUDA_TIMER
             meta["compute_capability"] = [props.major, props.minor]
             # the opt-in limit is what a kernel can actually use; older torch lacks the field
             meta["shared_memory_per_block"] = int(getattr(props, "shared_memory_per_block_optin", 0)

@@ -2,8 +2,12 @@
 
 - `benchmark(fn)`: median milliseconds of repeated runs after warm-up. On CUDA each run is
   timed with CUDA events after an L2 flush (a write to a buffer larger than L2), so a
-  candidate never profits from the previous run's cache; on the CPU (the Triton interpreter,
-  tests) it is the median of `time.perf_counter` runs.
+  candidate never profits from the previous run's cache, and the GPU first spins (a
+  `torch.cuda._sleep` kernel) long enough for the host to queue every timed run: the events
+  then time the GPU's work, not how fast Python launches it (without that, a candidate that
+  launches more kernels, e.g. pad_mm's padding copies, measured the host's speed, which
+  varied 2x between runs of the same problem). On the CPU (the Triton interpreter, tests) it
+  is the median of `time.perf_counter` runs.
 - `Snapshot`: clones the arguments a kernel mutates and restores them before every run.
 - `random_like` / `rand_args`: inputs that are not zeros (zeros hide wrong results and make
   some kernels unrealistically fast).
@@ -54,6 +58,15 @@ def _use_cuda(device: str | None) -> bool:
 
 
 _L2_FLUSH: dict[int, Any] = {}
+# What a benchmark's milliseconds mean, recorded in dataset headers: files timed differently
+# never merge. "run-ahead": the GPU waits until the host has queued every timed run.
+CUDA_TIMER = "cuda-events/l2-flush/run-ahead"
+CPU_TIMER = "perf-counter"
+# torch.cuda._sleep cycles per millisecond, per device (measured once)
+_CYCLES_PER_MS: dict[int, float] = {}
+# The longest the GPU is held before the timed runs: a candidate whose host side takes longer
+# than this for all its runs is host-bound, and is timed as such for the remainder.
+MAX_RUN_AHEAD_MS = 200.0
 
 
 def _l2_flush_buffer():
@@ -110,10 +123,49 @@ def _benchmark(fn, warmup, reps, setup, flush_l2, device) -> float:
     return statistics.median(times)
 
 
+def _cycles_per_ms() -> float:
+    """How many torch.cuda._sleep cycles make a millisecond on this GPU (timed once)."""
+    import torch
+    dev = torch.cuda.current_device()
+    if dev not in _CYCLES_PER_MS:
+        cycles = 2_000_000
+        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+        torch.cuda._sleep(cycles // 10)   # first launch loads the kernel
+        start.record()
+        torch.cuda._sleep(cycles)
+        end.record()
+        end.synchronize()
+        _CYCLES_PER_MS[dev] = cycles / max(start.elapsed_time(end), 1e-3)
+    return _CYCLES_PER_MS[dev]
+
+
+def hold_gpu(ms: float) -> None:
+    """Queue a kernel that keeps the current stream busy for about `ms` milliseconds."""
+    import torch
+    cycles = int(min(ms, MAX_RUN_AHEAD_MS) * _cycles_per_ms())
+    if cycles > 0:
+        torch.cuda._sleep(cycles)
+
+
+def _one_run(fn, setup, flush) -> None:
+    if setup is not None:
+        setup()
+    if flush is not None:
+        flush.zero_()
+    fn()
+
+
 def _benchmark_cuda(fn, reps, setup, flush_l2) -> float:
     import torch
     torch.cuda.synchronize()
     flush = _l2_flush_buffer() if flush_l2 else None
+    # The host's time to queue one run (setup, flush, fn), untimed on the GPU side; the GPU
+    # then spins for every run's worth of it (with a margin) while the host queues them all.
+    t0 = time.perf_counter()
+    _one_run(fn, setup, flush)
+    host_ms = (time.perf_counter() - t0) * 1e3
+    torch.cuda.synchronize()
+    hold_gpu(1.5 * reps * host_ms + 0.05)
     starts = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     ends = [torch.cuda.Event(enable_timing=True) for _ in range(reps)]
     for i in range(reps):

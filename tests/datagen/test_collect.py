@@ -30,6 +30,7 @@ def test_collect_writes_header_and_every_choice(tmp_path):
     assert h["point"] == "pad_mm" and h["choices"] == ["orig", "pad"] and h["seed"] == 0
     assert {"m", "k", "n", "dtype_fp16", "tf32", "mat1_prepadded", "pad_frac_k"} <= set(h["features"])
     assert h["gpu_name"].startswith("cpu") and "torch" in h and "generator" in h
+    assert h["timer"] == "perf-counter"
     probs = ds.complete_problems()
     assert len(probs) == 8 and all(len(rs) == 2 for rs in probs.values())
     assert all(r["reps"] == 2 and r["time_ms"] > 0 and r["spread"] is not None for r in ds.rows)

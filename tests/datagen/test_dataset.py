@@ -83,6 +83,14 @@ def test_merge_refuses_files_whose_metadata_disagree(tmp_path):
         read_datasets([tmp_path / "a.jsonl", tmp_path / "c.jsonl"])
 
 
+def test_files_timed_differently_do_not_merge(tmp_path):
+    # a file from before the GPU run-ahead has no timer: its small-kernel times mean something else
+    _write(tmp_path / "old.jsonl", 2)
+    _write(tmp_path / "new.jsonl", 2, meta={**META, "timer": "cuda-events/l2-flush/run-ahead"})
+    with pytest.raises(DatasetError, match="timer: None != 'cuda-events/l2-flush/run-ahead'"):
+        read_datasets([tmp_path / "old.jsonl", tmp_path / "new.jsonl"])
+
+
 def test_existing_file_is_not_overwritten_without_resume(tmp_path):
     p = tmp_path / "d.jsonl"
     _write(p, 2)

@@ -35,6 +35,25 @@ def compiled(monkeypatch):
     return torch, triton, add_kernel, row_sum_kernel
 
 
+def test_cuda_benchmark_times_the_gpu_not_the_host(compiled):
+    # 300 us of host work per call around one tiny kernel: without the GPU run-ahead the
+    # events wait on the host and time about 0.3 ms (what pad_mm's padding path did, at
+    # whatever speed the host had that minute); with it, every run is queued first
+    torch, *_ = compiled
+    import time
+    from tuner import bench
+    x = torch.zeros(1 << 12, device="cuda")
+
+    def slow_host():
+        t0 = time.perf_counter()
+        while time.perf_counter() - t0 < 3e-4:
+            pass
+        x.add_(1)
+    ms = bench.benchmark(slow_host, warmup=2, reps=20)
+    assert 0 < ms < 0.05, ms
+    assert x[0].item() == 2 + 1 + 20     # warm-up, the untimed host measurement, the reps
+
+
 def _tuned(kernel, **kw):
     import tuner
     return tuner.autotune(key=[], **kw)(kernel)
