@@ -6,7 +6,7 @@ compile time the learned heuristic saves when it answers.
 
 For each (case, variant): check against eager (relative to the result's largest magnitude),
 then time the compiled call (tuner.bench.benchmark: median of CUDA-event timings after an
-L2 flush), and record what the pass did (stats.pad_mm) and, for auto, where the decision
+L2 flush, every run queued before the GPU starts: GPU time, the host's launch cost excluded), and record what the pass did (stats.pad_mm) and, for auto, where the decision
 came from (heuristic, cache or a benchmark), how long deciding took and the first call's wall
 time (compile included). The auto variants use an empty temporary cache unless --keep-cache,
 so they really decide. A table is printed last; JSON goes to --out.
