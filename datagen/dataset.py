@@ -232,7 +232,8 @@ def _dumps(obj) -> str:
 
 
 class DatasetWriter:
-    """Appends problems to a dataset file, flushing after each one.
+    """Appends problems to a dataset file, flushing after each one; a .gz file is compacted
+    into one gzip stream when the writer closes.
 
     resume=True keeps the complete problems of an existing file (its header must agree on
     COMPAT_KEYS plus `resume_keys`), rewritten atomically so a torn tail is gone, and
@@ -290,6 +291,23 @@ class DatasetWriter:
         if self._gz is not None:
             self._gz.close()
         self._raw.close()
+        if self._gz is not None:
+            self._compact()
+
+    def _compact(self) -> None:
+        """Rewrite a finished .gz file as one stream: the per-problem sync flushes that keep a
+        killed run readable cost about 16% of the size. Atomic: a failure leaves the flushed
+        file as it was."""
+        data = gzip.compress(_read_text(self.path).encode(), compresslevel=9, mtime=0)
+        fd, tmp = tempfile.mkstemp(prefix=self.path.name + ".", suffix=".tmp", dir=self.path.parent)
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.chmod(tmp, 0o666 & ~_umask())
+            os.replace(tmp, self.path)
+        except BaseException:
+            Path(tmp).unlink(missing_ok=True)
+            raise
 
     def __enter__(self):
         return self

@@ -91,6 +91,26 @@ def test_files_timed_differently_do_not_merge(tmp_path):
         read_datasets([tmp_path / "old.jsonl", tmp_path / "new.jsonl"])
 
 
+def test_closed_gz_file_is_one_compact_stream(tmp_path):
+    import zlib
+    p = tmp_path / "d.jsonl.gz"
+    header = make_header("pad_mm", {"m": "int", "k": "int"}, ["orig", "pad"], device_meta=META)
+    w = DatasetWriter(p, header)
+    for i in range(200):
+        w.write_problem([{"problem": f"p{i}", "choice": c, "time_ms": 1.0 + i, "m": i, "k": 2}
+                         for c in ("orig", "pad")])
+    flushed = p.stat().st_size            # one sync flush per problem so far: readable if killed
+    assert len(read_dataset(p).rows) == 400
+    w.close()
+    d = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    d.decompress(p.read_bytes())
+    assert d.eof and d.unused_data == b""  # one gzip stream, decoded to its end
+    assert p.stat().st_size < flushed * 0.8
+    ds = read_dataset(p)
+    assert ds.header == header and len(ds.rows) == 400 and ds.rows[-1]["problem"] == "p199"
+    assert [f.name for f in tmp_path.iterdir()] == ["d.jsonl.gz"]     # no temp file left
+
+
 def test_existing_file_is_not_overwritten_without_resume(tmp_path):
     p = tmp_path / "d.jsonl"
     _write(p, 2)
