@@ -15,6 +15,10 @@ pyproject.toml.
 """
 from __future__ import annotations
 
+import torch
+
+from . import stats as stats_mod
+from .specialize import ShapeSpecialized, eager, is_symbolic
 from .torch_compat import aot_backend, boxed, decomposition_table
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
@@ -39,9 +43,13 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     min_launches = int(options.get("cudagraph_min_launches", 2))
     address_replay = bool(options.get("cudagraph_address_replay", True))
 
-    def compiler(gm_, inputs_, inference=False):
+    def build(gm_, inputs_, opts):
+        """One graph of concrete sizes -> a boxed callable (compiled; CUDA-graphed per mode)."""
         from .compile_graph import compile_graph
-        call = compile_graph(gm_, inputs_, mode, dict(options, _inference=inference))
+        try:
+            call = compile_graph(gm_, inputs_, mode, opts)
+        except Exception as e:   # a model never fails to compile because of us: ATen runs it
+            return graph_fallback(gm_, e)
         st = getattr(call, "_tuner_stats", None)
         launches = st.kernels + sum(st.externs.values()) if st is not None else min_launches
         # A graph of one launch saves a few microseconds of host time but may cost copies of
@@ -49,7 +57,14 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         if use_graphs and launches >= min_launches and any(getattr(t, "is_cuda", False) for t in inputs_):
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call, address_replay)
-        return boxed(call)
+        return FirstCallGuard(call, gm_, st)
+
+    def compiler(gm_, inputs_, inference=False):
+        opts = dict(options, _inference=inference)
+        if is_symbolic(inputs_):
+            from tuner.settings import settings
+            return boxed(ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, opts), settings.shape_limit))
+        return boxed(build(gm_, inputs_, opts))
 
     def inference_compiler(gm_, inputs_):
         # no backward will read this graph's outputs: they may keep padded layouts (pad_mm)
@@ -57,3 +72,52 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
 
     backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler)
     return backend(gm, example_inputs)
+
+
+def graph_fallback(gm, err):
+    """The graph run by ATen after the compiler failed on it: counted in stats, one warning."""
+    st = stats_mod.new()
+    first = (str(err).splitlines() or [""])[0][:200]
+    st.graph_fallback = f"{type(err).__name__}: {first}"
+    stats_mod.warn_once(("graph", type(err).__name__, first),
+                        f"tuner: compiling a graph failed ({st.graph_fallback}); it runs in ATen")
+    return eager(gm)
+
+
+class FirstCallGuard:
+    """Runs a compiled graph; if its first call fails (a generated kernel that Triton cannot
+    compile, say), the graph falls back to ATen for good and the call is retried there. The
+    inputs are only mutated by the graph's last kernels, so a failure before them leaves
+    nothing half-written; an error ATen raises too is the caller's and propagates."""
+
+    def __init__(self, call, gm, stats):
+        self.call, self.gm, self.stats = call, gm, stats
+        self.checked = False
+        self._tuner_stats = stats
+        self._boxed_call = True
+
+    def __call__(self, args):
+        if self.checked:
+            return self.call(args)
+        saved = list(args)
+        try:
+            out = self.call(args)
+        except torch.OutOfMemoryError:
+            raise   # the caller's condition, not the compiler's: ATen would run out too
+        except Exception as e:
+            fallback = eager(self.gm)
+            try:
+                out = fallback(saved)
+            except Exception:
+                raise e from None   # ATen fails too: the input's fault; our message says more
+            self.call = graph_fallback(self.gm, e)
+            if self.stats is not None:
+                self.stats.graph_fallback = self.call_reason(e)
+            self.checked = True
+            return out
+        self.checked = True
+        return out
+
+    @staticmethod
+    def call_reason(e):
+        return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]} (first call)"

@@ -11,6 +11,7 @@ import tempfile
 
 import torch
 
+from . import ir
 from . import stats as stats_mod
 from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
@@ -133,7 +134,9 @@ def _compile_graph(gm, example_inputs, mode, options):
         stats.kernel_names.append(kname)
         stats.kernel_kinds.append(kind)
     wrapper_gen = WrapperCodegen(g, sched, steps)
-    devices = {torch.device(b.device) for b in g.buffers.values()}
+    ns.update(g.constants)
+    # the devices the wrapper allocates on (constants are held, never allocated)
+    devices = {torch.device(b.device) for b in g.buffers.values() if not isinstance(b, ir.ConstantBuffer)}
     dev = next(iter(devices)) if len(devices) == 1 else None
     fast = empty_strided_fast(dev.type) if dev is not None and dev.type in ("cpu", "cuda") else None
     if fast is not None:

@@ -13,7 +13,8 @@ import torch.fx
 from . import ir, lowering
 from . import lowerings  # noqa: F401  (fills the registry)
 from . import sym as S
-from .ops import Recorder, use
+from .ops import Recorder, ops, use
+from .torch_compat import outside_fake_mode
 
 
 class GraphLowering(torch.fx.Interpreter):
@@ -38,6 +39,7 @@ class GraphLowering(torch.fx.Interpreter):
         devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]
         self.device = devs[0] if devs else torch.device("cpu")
         self.current = None
+        self.constants: dict[str, torch.Tensor] = {}   # ConstantBuffer name -> tensor
 
     # -- buffers and nodes ------------------------------------------------------------
     def new_buffer(self, dtype, device, size, stride=None):
@@ -180,10 +182,33 @@ class GraphLowering(torch.fx.Interpreter):
             self.inputs.append(None)
             return ex
         b = ir.InputBuffer(f"arg{i}", ex.dtype, ex.device, tuple(ex.shape), tuple(ex.stride()), 0,
-                           arg_index=i)
-        b.storage_offset0 = ex.storage_offset()
+                           arg_index=i, storage_offset0=ex.storage_offset())
         self.buffers[b.name] = b
         self.inputs.append(b)
+        return ir.View(b, b.size, b.stride, 0)
+
+    def get_attr(self, target, args, kwargs):
+        value = super().get_attr(target, args, kwargs)
+        if isinstance(value, torch.Tensor):
+            return self.constant(value)
+        return value
+
+    def constant(self, t: torch.Tensor):
+        """A tensor constant of the graph (torch.tensor(2.0) in user code, a legacy empty
+        tensor in a cat, a lifted buffer): a 0-d one is inlined as a value of its dtype (0-d
+        tensors join type promotion as tensors, and may sit on the CPU beside CUDA operands);
+        any other becomes a buffer the wrapper holds."""
+        with outside_fake_mode():
+            if t.dim() == 0 and t.dtype in _INLINE_DTYPES:
+                v = t.item()
+                return ir.Lazy((), t.dtype, self.device, lambda idx, v=v, dt=t.dtype: ops.constant(v, dt))
+            t = t.detach()
+            if not t.is_contiguous():
+                t = t.contiguous()
+        b = ir.ConstantBuffer(f"const{len(self.constants)}", t.dtype, t.device, tuple(t.shape),
+                              tuple(t.stride()), 0, value=t)
+        self.constants[b.name] = t
+        self.buffers[b.name] = b
         return ir.View(b, b.size, b.stride, 0)
 
     def run_node(self, n):
@@ -204,6 +229,8 @@ class GraphLowering(torch.fx.Interpreter):
     def call_function(self, target, args, kwargs):
         if target is operator.getitem:
             return args[0][args[1]]
+        if target in _PYTHON_SCALAR_FNS:   # size arithmetic on plain ints (sym_size, mul, ...)
+            return _PYTHON_SCALAR_FNS[target](*args, **kwargs)
         fn = lowering.lookup(target)
         if fn is not None:
             try:
@@ -212,6 +239,8 @@ class GraphLowering(torch.fx.Interpreter):
                 return out
             except NotImplementedError:
                 pass
+            except Exception as e:   # a lowering that cannot handle this use: ATen runs the op
+                self.stats.count_lowering_error(target, e)
         self.stats.count_fallback(target)
         return self.extern(target, args, kwargs, self.current.meta.get("val"))
 
@@ -252,6 +281,36 @@ class GraphLowering(torch.fx.Interpreter):
         finally:
             lowering.set_graph(None)
         return self
+
+
+_INLINE_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,
+                  torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool)
+
+
+def _sym_size(x, dim=None):
+    return tuple(x.size) if dim is None else x.size[dim]
+
+
+def _sym_stride(x, dim=None):
+    return tuple(x.stride) if dim is None else x.stride[dim]
+
+
+# Size arithmetic that a graph may carry on plain Python ints (every size is concrete here).
+_PYTHON_SCALAR_FNS = {
+    operator.add: operator.add, operator.sub: operator.sub, operator.mul: operator.mul,
+    operator.floordiv: operator.floordiv, operator.truediv: operator.truediv,
+    operator.mod: operator.mod, operator.neg: operator.neg, operator.pow: operator.pow,
+    operator.eq: operator.eq, operator.ne: operator.ne, operator.lt: operator.lt,
+    operator.le: operator.le, operator.gt: operator.gt, operator.ge: operator.ge,
+    torch.ops.aten.sym_size.int: _sym_size, torch.ops.aten.sym_size.default: _sym_size,
+    torch.ops.aten.sym_stride.int: _sym_stride, torch.ops.aten.sym_stride.default: _sym_stride,
+    torch.ops.aten.sym_numel.default: lambda x: x.numel,
+    torch.ops.aten.sym_storage_offset.default: lambda x: x.offset,
+}
+for _name in ("sym_max", "sym_min", "sym_not", "sym_float", "sym_int", "sym_sqrt", "sym_ite"):
+    _fn = getattr(torch, _name, None)
+    if _fn is not None:
+        _PYTHON_SCALAR_FNS[_fn] = _fn
 
 
 def _same_layout(size, a, b):

@@ -1,7 +1,7 @@
 """The loop-level IR.
 
 Storage: `Buffer` (name, dtype, device, size, stride; ints). A graph input is an
-`InputBuffer`; everything the compiled graph computes is written by a node:
+`InputBuffer`, a tensor constant a `ConstantBuffer`; everything the compiled graph computes is written by a node:
 
 - `Pointwise`  ranges, inner_fn(index) -> value, stored into its buffer; the ranges run in the
                buffer's memory order (outermost first), so the store is contiguous along the flat
@@ -43,6 +43,14 @@ class Buffer:
 @dataclass(eq=False)
 class InputBuffer(Buffer):
     arg_index: int = 0
+    storage_offset0: int = 0   # the example input's storage offset (as_strided is relative to it)
+
+
+@dataclass(eq=False)
+class ConstantBuffer(Buffer):
+    """A tensor constant of the graph (a `get_attr` node): the wrapper holds the tensor itself
+    under this buffer's name; never allocated, written or freed by the wrapper."""
+    value: Any = None
 
 
 class TensorValue:

@@ -7,7 +7,9 @@
     s.fused_nodes             # fusions performed by the scheduler
     s.nodes                   # IR nodes before fusion (pointwise/reduction/scatter/extern)
     s.externs                 # {op name: count} ATen calls (mm, convolution, fallbacks)
-    s.fallbacks               # {op name: count} ops that had no lowering
+    s.fallbacks               # {op name: count} ops that ran in ATen (no lowering, or one that failed)
+    s.lowering_errors         # {op name: first line of the error} lowerings that failed (the op fell back)
+    s.graph_fallback          # "" or why the whole graph ran in ATen (a compiler error after lowering)
     s.lowered                 # {op name: count} ops lowered to our IR
     s.pad_mm                  # {"pad"/"orig": count} per unaligned matmul the pad_mm point decided
     s.source                  # the generated code: kernels (commented out) and the wrapper
@@ -17,6 +19,7 @@
 from __future__ import annotations
 
 import collections
+import warnings
 from dataclasses import dataclass, field
 
 
@@ -33,12 +36,21 @@ class GraphStats:
     kernel_kinds: list = field(default_factory=list)   # per kernel: "pointwise", "pointwise_tiled",
                                                        # "reduction", "persistent_reduction", "scatter"
     source: str = ""          # the generated kernels (as comments) and wrapper
+    lowering_errors: dict = field(default_factory=dict)
+    graph_fallback: str = ""
 
     def count_extern(self, op):
         self.externs[_name(op)] += 1
 
     def count_fallback(self, op):
         self.fallbacks[_name(op)] += 1
+
+    def count_lowering_error(self, op, err):
+        name = _name(op)
+        first = (str(err).splitlines() or [""])[0][:200]
+        self.lowering_errors.setdefault(name, f"{type(err).__name__}: {first}")
+        warn_once(("lowering", name), f"tuner: the lowering of {name} failed ({type(err).__name__}: "
+                  f"{first}); it runs in ATen (counted in tuner.compiler.stats fallbacks)")
 
     def count_lowered(self, op):
         self.lowered[_name(op)] += 1
@@ -49,7 +61,8 @@ class GraphStats:
     def as_dict(self):
         return {"kernels": self.kernels, "fused_nodes": self.fused_nodes, "nodes": self.nodes,
                 "externs": dict(self.externs), "fallbacks": dict(self.fallbacks),
-                "lowered": dict(self.lowered), "pad_mm": dict(self.pad_mm)}
+                "lowered": dict(self.lowered), "pad_mm": dict(self.pad_mm),
+                "lowering_errors": dict(self.lowering_errors), "graph_fallback": self.graph_fallback}
 
 
 def _name(op):
@@ -58,6 +71,15 @@ def _name(op):
 
 
 _graphs: list[GraphStats] = []
+_warned: set = set()
+
+
+def warn_once(key, message):
+    """One warning per key per process (a model with 48 layers names a failing op once)."""
+    if key in _warned:
+        return
+    _warned.add(key)
+    warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
 def new() -> GraphStats:
@@ -84,6 +106,8 @@ def totals() -> GraphStats:
         t.fallbacks.update(g.fallbacks)
         t.lowered.update(g.lowered)
         t.pad_mm.update(g.pad_mm)
+        for k, v in g.lowering_errors.items():
+            t.lowering_errors.setdefault(k, v)
         t.kernel_names.extend(g.kernel_names)
         t.kernel_kinds.extend(g.kernel_kinds)
     return t

@@ -49,6 +49,15 @@ def decomposition_table():
     # Keep matmuls whole (extern calls now, templates later) and dropout's RNG in ATen.
     for keep in (aten.addmm.default, aten.native_dropout.default):
         table.pop(keep, None)
+    # A fused attention kernel stays whole: its backward (an ATen kernel) reads the forward's
+    # logsumexp, which a decomposed forward computes differently (CPU training gradients were
+    # off by a relative error of ~4). The CUDA variants have no decomposition in the table.
+    for name in ("_scaled_dot_product_flash_attention_for_cpu", "_scaled_dot_product_flash_attention",
+                 "_scaled_dot_product_efficient_attention", "_scaled_dot_product_cudnn_attention",
+                 "_flash_attention_forward", "_efficient_attention_forward"):
+        packet = getattr(aten, name, None)
+        for overload in (packet.overloads() if packet is not None else ()):
+            table.pop(getattr(packet, overload), None)
     return table
 
 
@@ -86,3 +95,21 @@ def empty_strided_fast(device_type: str):
     buffer per call of a generated wrapper); None where this torch has none."""
     guards = getattr(getattr(torch._C, "_dynamo", None), "guards", None)
     return getattr(guards, f"_empty_strided_{device_type}", None)
+
+
+def outside_fake_mode():
+    """A context in which ops run on real tensors although a compile runs under a fake-tensor
+    mode (reading a graph's tensor constants)."""
+    try:
+        from torch._subclasses.fake_tensor import unset_fake_temporarily
+        return unset_fake_temporarily()
+    except ImportError:
+        from torch.utils._python_dispatch import _disable_current_modes
+        return _disable_current_modes()
+
+
+def retrace_concrete(gm, args):
+    """gm's ATen graph traced again on fake tensors of the sizes of `args` (real tensors and
+    ints): every size is an int in the result and size arithmetic is folded."""
+    from torch.fx.experimental.proxy_tensor import make_fx
+    return make_fx(gm, tracing_mode="fake", _allow_non_fake_inputs=True)(*args)

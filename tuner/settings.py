@@ -127,6 +127,9 @@ SETTINGS: tuple[Setting, ...] = (
             "A JSON object of default options for torch.compile(backend=\"tuner\"), e.g. "
             "{\"max_persistent_r\": 4096}; options given in code win (torch.compile takes a mode "
             "or options, not both: with a mode, this is how options reach the backend)."),
+    Setting("TUNER_SHAPE_LIMIT", int, 32,
+            "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "
+            "kernels and CUDA graph); further shapes run the graph in ATen, with one warning."),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}

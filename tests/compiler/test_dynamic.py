@@ -1,0 +1,172 @@
+"""Models people bring: a second input shape (dynamic sizes), tensor constants, SDPA gradients,
+and the fallbacks that keep a model compiling when a part of the compiler cannot."""
+import warnings
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.stats as stats
+from helpers import assert_close
+from tuner.compiler import lowering
+from tuner.compiler.torch_compat import aten
+
+
+class Frames:
+    """A dynamo backend that counts the frames dynamo compiles and hands them to ours."""
+
+    def __init__(self):
+        self.count = 0
+
+    def __call__(self, gm, example_inputs):
+        self.count += 1
+        from tuner.compiler.backend import tuner_backend
+        return tuner_backend(gm, example_inputs)
+
+
+def _shapes(fn, *shape_sets, make=torch.randn):
+    frames = Frames()
+    cf = torch.compile(fn, backend=frames)
+    for shapes in shape_sets:
+        args = [make(s) for s in shapes]
+        assert_close(cf(*args), fn(*args))
+    return frames
+
+
+def test_second_and_third_shape_compile_once_and_match_eager():
+    # dynamo recompiles once with symbolic sizes after the first change; later sizes reuse it
+    frames = _shapes(lambda x: (x + 1).relu() * 2, [(2, 8)], [(3, 8)], [(5, 8)], [(7, 8)])
+    assert frames.count == 2
+
+
+def test_dynamic_reduction_and_matmul_shapes():
+    def fn(x, w):
+        return torch.softmax(x @ w, -1).sum(0), x.mean(-1)
+    frames = _shapes(fn, [(4, 6), (6, 5)], [(9, 6), (6, 5)], [(3, 6), (6, 5)])
+    assert frames.count == 2
+    frames = _shapes(lambda x: F.layer_norm(x, x.shape[-1:]), [(2, 3, 16)], [(3, 5, 16)], [(4, 7, 16)])
+    assert frames.count == 2
+
+
+def test_dynamic_true_from_the_first_call():
+    fn = lambda x, y: (x * y.sum()).tanh()  # noqa: E731
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    for n in (3, 5, 11):
+        x, y = torch.randn(n, 4), torch.randn(n)
+        assert_close(cf(x, y), fn(x, y))
+
+
+def test_training_step_at_two_batch_sizes_with_mutated_batchnorm_stats():
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3, padding=1), torch.nn.BatchNorm2d(4), torch.nn.ReLU(),
+                            torch.nn.AdaptiveAvgPool2d(1), torch.nn.Flatten(), torch.nn.Linear(4, 3))
+    ref = __import__("copy").deepcopy(m)
+    cm = torch.compile(m, backend="tuner")
+    for shape in ((2, 3, 6, 6), (3, 3, 6, 6), (5, 3, 6, 6)):
+        x = torch.randn(shape)
+        out, r = cm(x), ref(x)
+        assert_close(out, r)
+        out.square().sum().backward()
+        r.square().sum().backward()
+        for p, q in zip(m.parameters(), ref.parameters()):
+            torch.testing.assert_close(p.grad, q.grad, rtol=1e-4, atol=1e-4)
+        torch.testing.assert_close(m[1].running_mean, ref[1].running_mean)
+        torch.testing.assert_close(m[1].running_var, ref[1].running_var)
+
+
+def test_shape_limit_runs_further_shapes_in_aten(monkeypatch):
+    monkeypatch.setenv("TUNER_SHAPE_LIMIT", "2")
+    stats.reset()
+    fn = lambda x: x.exp() + 1  # noqa: E731
+    cf = torch.compile(fn, backend="tuner")
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for n in (2, 3, 4, 5, 6):
+            x = torch.randn(n, 3)
+            assert_close(cf(x), fn(x))
+    # the static first graph, then two specializations of the dynamic one; 5 and 6 run in ATen
+    assert len([g for g in stats.graphs() if g.kernels]) == 3
+    assert any("TUNER_SHAPE_LIMIT" in str(w.message) for w in caught)
+
+
+def test_tensor_constants_zero_d_one_d_and_legacy_empty_in_cat():
+    x = torch.randn(2, 3)
+    s = _compile_check(lambda x: x * torch.tensor(2.0), x)
+    assert s.kernels == 1 and not s.fallbacks
+    _compile_check(lambda x: x * torch.tensor([1.0, 2.0, 3.0]), x)
+    _compile_check(lambda x: x + torch.tensor(3), torch.arange(6).view(2, 3))
+    # a 0-d float64 constant promotes like a tensor, not like a Python scalar
+    _compile_check(lambda x: x * torch.tensor(0.5, dtype=torch.float64), x)
+    k = torch.randn(2, 3, 4)
+    _compile_check(lambda k: torch.cat([torch.tensor([]), k], -2), k)   # Hugging Face's empty cache
+
+
+def _compile_check(fn, *args):
+    torch._dynamo.reset()
+    stats.reset()
+    assert_close(torch.compile(fn, backend="tuner")(*args), fn(*args))
+    return stats.last()
+
+
+def test_sdpa_backward_matches_eager():
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(2, 3, 6, 8, requires_grad=True) for _ in range(3))
+    fn = lambda q, k, v: F.scaled_dot_product_attention(q, k, v, is_causal=True)  # noqa: E731
+    out = torch.compile(fn, backend="tuner")(q, k, v)
+    out.sum().backward()
+    grads = [t.grad.clone() for t in (q, k, v)]
+    for t in (q, k, v):
+        t.grad = None
+    ref = fn(q, k, v)
+    ref.sum().backward()
+    assert_close(out, ref)
+    for g, t in zip(grads, (q, k, v)):
+        torch.testing.assert_close(g, t.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_failing_lowering_falls_back_to_aten_for_that_op_only(monkeypatch):
+    def broken(*args, **kwargs):
+        raise RuntimeError("cannot lower this")
+    monkeypatch.setitem(lowering.LOWERINGS, aten.sin.default, broken)
+    stats.reset()
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        s = _compile_check(lambda x: x.sin().exp() + 1, torch.randn(4, 5))
+    assert s.fallbacks["aten.sin.default"] == 1
+    assert "cannot lower this" in s.lowering_errors["aten.sin.default"]
+    assert s.kernels == 1   # exp and add still fuse into one kernel
+    assert any("aten.sin.default" in str(w.message) for w in caught)
+
+
+def test_compiler_error_after_lowering_runs_the_graph_in_aten(monkeypatch):
+    from tuner.compiler import scheduler
+
+    def broken(self):
+        raise RuntimeError("scheduler bug")
+    monkeypatch.setattr(scheduler.Scheduler, "fuse", broken)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        s = _compile_check(lambda x: x.cos() * 3, torch.randn(4, 5))
+    assert "scheduler bug" in s.graph_fallback
+    assert any("scheduler bug" in str(w.message) for w in caught)
+
+
+def test_failure_on_the_first_call_retries_in_aten(monkeypatch):
+    from tuner.compiler.runtime import launch
+
+    def broken(self, *args):
+        raise RuntimeError("kernel does not compile")
+    monkeypatch.setattr(launch.Launcher, "__call__", broken)
+    with warnings.catch_warnings(record=True):
+        warnings.simplefilter("always")
+        s = _compile_check(lambda x: x.cos() * 3, torch.randn(4, 5))
+    assert "kernel does not compile" in s.graph_fallback
+
+
+@pytest.mark.parametrize("make", [lambda n: torch.randn(n, 6), lambda n: torch.randn(6, n).t()])
+def test_second_shape_keeps_input_layouts(make):
+    fn = lambda x: (x * 2).sum(-1)  # noqa: E731
+    cf = torch.compile(fn, backend="tuner")
+    for n in (3, 4, 7):
+        x = make(n)
+        assert_close(cf(x), fn(x))
