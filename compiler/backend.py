@@ -63,7 +63,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         opts = dict(options, _inference=inference)
         if is_symbolic(inputs_):
             from tuner.settings import settings
-            return boxed(ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, opts), settings.shape_limit))
+            dyn = dict(opts, _dynamic=True)   # tuning decisions shared per size bucket
+            return boxed(ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, dyn), settings.shape_limit))
         return boxed(build(gm_, inputs_, opts))
 
     def inference_compiler(gm_, inputs_):

@@ -126,7 +126,9 @@ def _compile_graph(gm, example_inputs, mode, options):
         ns[kname] = Launcher(getattr(mod, k.name), src, kind, k.tile[1] if k.tile else k.xnumel,
                              k.default_config(), k.candidate_configs() if autotune else [], outs,
                              autotune and kind != "scatter", ynumel=k.tile[0] if k.tile else None,
-                             space=k.config_space() if autotune else None)
+                             space=k.config_space() if autotune else None,
+                             rnumel=k.rnumel if k.reduction else None,
+                             bucketed=bool(options.get("_dynamic")))
         stored = [n for n in arg_names if k.arg_kind[n] != "in"]
         steps.append(("kernel", grp, kname, arg_names, stored))
         kernel_sources.append(f"# {kname}: {kind} over {k.space}, nodes {[n.name for n in grp.nodes]}\n" + src)

@@ -7,6 +7,7 @@ import functools
 import hashlib
 import logging
 import operator
+import re
 
 import torch
 import triton
@@ -67,6 +68,12 @@ def _stream_getter():
 
 
 _DATA_PTR = torch.Tensor.data_ptr
+_INT_LITERAL = re.compile(r"\b\d+\b")   # sizes, strides and constants in a kernel's source
+
+
+def _bucket(n):
+    """The power-of-two size bucket of an extent (the next power of two)."""
+    return 1 << max(0, (int(n) - 1).bit_length())
 
 
 def alignment_key(args):
@@ -81,13 +88,15 @@ def alignment_key(args):
 
 class Launcher:
     def __init__(self, fn, source, kind, xnumel, default, candidates, out_args, autotune,
-                 ynumel=None, space=None):
+                 ynumel=None, space=None, rnumel=None, bucketed=False):
         self.fn = fn
         self.source = source
         self.kind = kind
         self.xnumel = xnumel
         self.ynumel = ynumel         # tiled pointwise kernels: the y extent (grid = x tiles * y tiles)
         self.space = space           # ConfigSpace for the search (None: the candidate list)
+        self.rnumel = rnumel         # reductions: the reduced extent (part of a bucketed key)
+        self.bucketed = bucketed     # a graph with dynamic sizes: decisions shared per size bucket
         self.config = None if autotune else dict(default)
         self.default = dict(default)
         self.candidates = candidates
@@ -132,9 +141,17 @@ class Launcher:
 
     def problem(self, args=()):
         """The tuning cache's problem key: the kernel source (identical kernels share one
-        decision), its extent, and the arguments' dtypes (one source can run on several)."""
-        h = hashlib.sha256(self.source.encode()).hexdigest()[:24]
+        decision), its extent, and the arguments' dtypes (one source can run on several).
+        In a graph with dynamic sizes (compiled per concrete shape) the key is the source with
+        its integer literals blanked and each extent's power-of-two bucket: a new size in a
+        known bucket reuses the decision (a cache lookup, not a new search)."""
         dtypes = ",".join(str(a.dtype).replace("torch.", "") for a in args)
+        if self.bucketed:
+            canon = _INT_LITERAL.sub("#", self.source)
+            h = hashlib.sha256(canon.encode()).hexdigest()[:24]
+            ext = "x".join(str(_bucket(n)) for n in (self.xnumel, self.ynumel, self.rnumel) if n is not None)
+            return f"{h}:b{ext}" + (f":{dtypes}" if dtypes else "")
+        h = hashlib.sha256(self.source.encode()).hexdigest()[:24]
         return f"{h}:{self.xnumel}" + (f"x{self.ynumel}" if self.ynumel is not None else "") + \
             (f":{dtypes}" if dtypes else "")
 

@@ -170,3 +170,34 @@ def test_second_shape_keeps_input_layouts(make):
     for n in (3, 4, 7):
         x = make(n)
         assert_close(cf(x), fn(x))
+
+
+def test_max_autotune_shares_decisions_per_size_bucket():
+    # With dynamic sizes each shape compiles its own kernels; their tuning decisions are keyed
+    # on the power-of-two bucket of each extent, so a new size in a tuned bucket is a cache hit
+    from tuner.engine import HISTORY
+    fn = lambda x: (x * 2).sin() + 1  # noqa: E731
+    cf = torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")
+    HISTORY.clear()
+    # 9x33 = 297 and 12x33 = 396 share the bucket 512; 20x33 = 660 is in 1024
+    for n in (4, 9, 12, 20):
+        x = torch.randn(n, 33)
+        assert_close(cf(x), fn(x))
+    sources = [d.source for d in HISTORY]
+    assert len(sources) == 4 and sources[2] == "cache", sources
+    assert sources[1] != "cache" and sources[3] != "cache", sources
+
+
+def test_bucketed_key_blanks_sizes_but_keeps_structure_and_dtypes():
+    from tuner.compiler.runtime.launch import Launcher
+
+    def key(source, n, r=None, bucketed=True):
+        launcher = Launcher(None, source, "pointwise", n, {"XBLOCK": 16}, [], [0], False,
+                            rnumel=r, bucketed=bucketed)
+        return launcher.problem([torch.empty(1, dtype=torch.float32)])
+
+    assert key("x < 297", 297) == key("x < 396", 396)
+    assert key("x < 297", 297) != key("x < 660", 660)          # another bucket
+    assert key("x < 297", 297) != key("y < 297", 297)          # another kernel
+    assert key("r < 100", 8, 100) != key("r < 300", 8, 300)    # reduced extent bucketed too
+    assert key("x < 297", 297, bucketed=False) != key("x < 396", 396, bucketed=False)
