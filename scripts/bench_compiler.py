@@ -298,6 +298,79 @@ def _vit(smoke):
     return timm.create_model("vit_base_patch16_224", pretrained=False)
 
 
+def _gpt2_defaults(smoke):
+    """GPT-2 small with its default settings (KV cache on: the legacy empty tensor in cat)."""
+    import transformers
+    cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256,
+                                   n_positions=64) if smoke else transformers.GPT2Config())
+    return transformers.GPT2LMHeadModel(cfg)
+
+
+def _llama8(smoke):
+    import transformers
+    if smoke:
+        cfg = transformers.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
+                                       num_attention_heads=4, num_key_value_heads=2, vocab_size=256)
+    else:
+        cfg = transformers.LlamaConfig(hidden_size=2048, intermediate_size=5632, num_hidden_layers=8,
+                                       num_attention_heads=16, num_key_value_heads=16,
+                                       vocab_size=32000, max_position_embeddings=2048)
+    return transformers.LlamaForCausalLM(cfg)
+
+
+def _with_decoder(model, dec_len, start_id):
+    """An encoder-decoder model as a function of its encoder input: the decoder reads a fixed
+    prompt of dec_len tokens (built inside the graph)."""
+    torch = _torch()
+
+    class EncDec(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.model = model
+
+        def forward(self, x):
+            ids = torch.arange(dec_len, device=x.device).expand(x.shape[0], dec_len) + start_id
+            kw = {"input_ids": x} if not x.is_floating_point() else {"input_features": x}
+            return self.model(**kw, decoder_input_ids=ids).logits
+    return EncDec()
+
+
+def _t5_small(smoke):
+    import transformers
+    cfg = (transformers.T5Config(d_model=64, d_ff=128, num_layers=2, num_heads=2, d_kv=32,
+                                 vocab_size=256) if smoke
+           else transformers.T5Config.from_dict(dict(d_model=512, d_ff=2048, num_layers=6,
+                                                     num_heads=8, d_kv=64, vocab_size=32128)))
+    return _with_decoder(transformers.T5ForConditionalGeneration(cfg), 8 if smoke else 128, 5)
+
+
+def _whisper_small(smoke):
+    import transformers
+    cfg = (transformers.WhisperConfig(d_model=64, encoder_layers=2, decoder_layers=2,
+                                      encoder_attention_heads=2, decoder_attention_heads=2,
+                                      encoder_ffn_dim=128, decoder_ffn_dim=128, vocab_size=256,
+                                      num_mel_bins=80, max_source_positions=32, pad_token_id=1,
+                                      bos_token_id=2, eos_token_id=3, decoder_start_token_id=2) if smoke
+           else transformers.WhisperConfig(d_model=768, encoder_layers=12, decoder_layers=12,
+                                           encoder_attention_heads=12, decoder_attention_heads=12,
+                                           encoder_ffn_dim=3072, decoder_ffn_dim=3072))
+    return _with_decoder(transformers.WhisperForConditionalGeneration(cfg), 8 if smoke else 64, 5)
+
+
+def _audio(batch, frames, smoke_batch, smoke_frames):
+    def make(smoke, device, seed):
+        torch = _torch()
+        b, n = (smoke_batch, smoke_frames) if smoke else (batch, frames)
+        g = torch.Generator(device=device).manual_seed(seed)
+        return torch.randn(b, 80, n, generator=g, device=device)
+    return make
+
+
+def _efficientnet_b0(smoke):
+    import timm
+    return timm.create_model("efficientnet_b0", pretrained=False)
+
+
 N = 8192
 CASES: tuple[Case, ...] = (
     Case(COPY_CASE, "reference", "device copy of 2 x 8192^2 bf16: the bandwidth ceiling",
@@ -333,9 +406,26 @@ CASES: tuple[Case, ...] = (
     Case("vit_b16", "model", "ViT-B/16, batch 32, 224x224",
          _model_build(_vit, _images(32, 224, 2, 32), note="ViT-B/16"),
          needs=("torchvision|timm",)),
+    # the model zoo at real sizes, default settings (issue 12)
+    Case("gpt2_defaults", "zoo", "GPT-2 small, default settings (KV cache on), batch 8, seq 512",
+         _model_build(_gpt2_defaults, _tokens(50257, 8, 512, 256, 2, 16), note="GPT-2 small"),
+         needs=("transformers",)),
+    Case("llama8", "zoo", "LLaMA-style, 8 layers, hidden 2048, batch 4, seq 512, logits",
+         _model_build(_llama8, _tokens(32000, 4, 512, 256, 2, 16), note="LLaMA 8L"),
+         needs=("transformers",)),
+    Case("t5_small", "zoo", "T5-small encoder (b8, s512) and decoder (128 tokens), logits",
+         _model_build(_t5_small, _tokens(32128, 8, 512, 256, 2, 16), note="T5-small"),
+         needs=("transformers",)),
+    Case("whisper_small", "zoo", "Whisper-small, batch 4, 30 s of audio, decoder 64 tokens",
+         _model_build(_whisper_small, _audio(4, 3000, 1, 64), note="Whisper-small"),
+         needs=("transformers",)),
+    Case("efficientnet_b0", "zoo", "EfficientNet-B0 (timm), batch 128, 224x224, channels-last",
+         _model_build(_efficientnet_b0, _images(128, 224, 2, 64), channels_last=True,
+                      note="EfficientNet-B0"),
+         needs=("timm",)),
 )
 CASE_BY_NAME = {c.name: c for c in CASES}
-GROUPS = ("memory", "matmul", "model")
+GROUPS = ("memory", "matmul", "model", "zoo")
 
 
 def _missing(needs: tuple[str, ...]) -> list[str]:

@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Varying input shapes: one compiled model called at several batch sizes and sequence lengths.
+
+Per model and variant (each in its own subprocess, fresh caches), the model is compiled once
+and called at every shape in turn (a batch sweep at one sequence length, then a sequence sweep
+at one batch size). Per shape: the first call's seconds (a compile where one happens), the
+frames dynamo compiled so far (recompiles), outputs vs eager bf16 on the same input, and the
+median ms per call. Variants:
+  tuner          backend="tuner", automatic dynamic (dynamo recompiles once with symbolic
+                 sizes; our backend then compiles per concrete shape)
+  tuner-static   backend="tuner", dynamic=False: dynamo recompiles for every shape (the
+                 static-shape speed the dynamic variant must match within 5%)
+  inductor-dynamic  stock torch.compile with dynamic=True
+  inductor       stock torch.compile, automatic dynamic
+Writes JSON under --out after every variant and prints a table last.
+
+On the GPU machine:
+    source scripts/device_env.sh && python3 scripts/bench_dynamic.py --out $OUT
+On CPU (tiny models, Triton's interpreter):
+    python3 scripts/bench_dynamic.py --smoke --variants tuner,tuner-static
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+VARIANTS = ("tuner", "tuner-static", "inductor-dynamic", "inductor")
+MODELS = ("gpt2", "bert")
+BATCHES, SEQS = (1, 3, 8, 17), (128, 200, 512)
+SMOKE_BATCHES, SMOKE_SEQS = (1, 3), (8, 13)
+
+
+def shapes(smoke):
+    b, s = (SMOKE_BATCHES, SMOKE_SEQS) if smoke else (BATCHES, SEQS)
+    out = [(x, s[0]) for x in b] + [(b[-2], y) for y in s[1:]]
+    return list(dict.fromkeys(out))
+
+
+def build(model, smoke):
+    import torch
+    import transformers
+    torch.manual_seed(0)
+    if model == "gpt2":
+        cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256, n_positions=64)
+               if smoke else transformers.GPT2Config())
+        m = transformers.GPT2LMHeadModel(cfg)
+    else:
+        cfg = (transformers.BertConfig(num_hidden_layers=2, hidden_size=64, num_attention_heads=2,
+                                       intermediate_size=128, vocab_size=256, max_position_embeddings=64)
+               if smoke else transformers.BertConfig())
+        m = transformers.BertModel(cfg)
+    return m.eval(), cfg.vocab_size
+
+
+def _first(out):
+    for attr in ("logits", "last_hidden_state"):
+        if getattr(out, attr, None) is not None:
+            return getattr(out, attr)
+    return out[0]
+
+
+def _median_ms(fn, device, reps):
+    import torch
+    times = []
+    for _ in range(reps):
+        if device == "cuda":
+            torch.cuda.synchronize()
+        t = time.perf_counter()
+        fn()
+        if device == "cuda":
+            torch.cuda.synchronize()
+        times.append((time.perf_counter() - t) * 1e3)
+    return statistics.median(times)
+
+
+def worker(model_name, variant, smoke):
+    import torch
+    device = "cuda" if torch.cuda.is_available() and not smoke else "cpu"
+    m, vocab = build(model_name, smoke)
+    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    m = m.to(device=device, dtype=dtype)
+    frames = [0]
+    backend_name = "tuner" if variant.startswith("tuner") else "inductor"
+
+    def counting(gm, example_inputs):
+        frames[0] += 1
+        if backend_name == "tuner":
+            from tuner.compiler.backend import tuner_backend
+            return tuner_backend(gm, example_inputs)
+        from torch._inductor.compile_fx import compile_fx
+        return compile_fx(gm, example_inputs)
+
+    dynamic = {"tuner-static": False, "inductor-dynamic": True}.get(variant)
+    cm = torch.compile(m, backend=counting, dynamic=dynamic)
+    rows = []
+    for b, s in shapes(smoke):
+        g = torch.Generator(device=device).manual_seed(b * 1000 + s)
+        x = torch.randint(0, vocab, (b, s), generator=g, device=device)
+        row = {"batch": b, "seq": s}
+        try:
+            with torch.no_grad():
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                t = time.perf_counter()
+                out = _first(cm(x))
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                row["first_call_s"] = time.perf_counter() - t
+                ref = _first(m(x))
+                err = ((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-6)).item()
+                row["rel_err_vs_eager"] = err
+                row["ok"] = err < 5e-2
+                row["ms"] = _median_ms(lambda: cm(x), device, 3 if smoke else 30)
+                row["eager_ms"] = _median_ms(lambda: m(x), device, 3 if smoke else 30)
+        except Exception as e:
+            row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+        row["frames"] = frames[0]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--models", default=",".join(MODELS), help=f"comma-separated, of {', '.join(MODELS)}")
+    p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
+    p.add_argument("--smoke", action="store_true", help="tiny models on CPU (Triton interpreter)")
+    p.add_argument("--out", default="bench/results/dynamic", help="folder for the JSON result")
+    p.add_argument("--timeout-s", type=float, default=900, help="per (model, variant) subprocess")
+    p.add_argument("--worker", nargs=2, metavar=("MODEL", "VARIANT"), help=argparse.SUPPRESS)
+    a = p.parse_args(argv)
+    if a.worker:
+        rows = worker(a.worker[0], a.worker[1], a.smoke)
+        print("RESULT " + json.dumps(rows), flush=True)
+        return 0
+    models = [m.strip() for m in a.models.split(",") if m.strip()]
+    variants = [v.strip() for v in a.variants.split(",") if v.strip()]
+    bad = [m for m in models if m not in MODELS] + [v for v in variants if v not in VARIANTS]
+    if bad:
+        p.error(f"unknown model or variant {', '.join(bad)}; models: {', '.join(MODELS)}; "
+                f"variants: {', '.join(VARIANTS)}")
+    import torch
+    import triton
+    out_dir = Path(a.out)
+    out_dir.mkdir(parents=True, exist_ok=True)
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    doc = {"command": " ".join([Path(sys.argv[0]).name] + (argv or sys.argv[1:])),
+           "date": stamp, "python": platform.python_version(), "torch": torch.__version__,
+           "triton": triton.__version__,
+           "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
+           "shapes": shapes(a.smoke), "results": []}
+    path = out_dir / f"dynamic_{stamp}.json"
+    for model in models:
+        for variant in variants:
+            env = dict(os.environ)
+            with tempfile.TemporaryDirectory() as tmp:   # fresh compiler caches per variant
+                env.update(TUNER_CACHE_DIR=os.path.join(tmp, "tuner"),
+                           TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"),
+                           TRITON_CACHE_DIR=os.path.join(tmp, "triton"))
+                if a.smoke:
+                    env["TRITON_INTERPRET"] = "1"
+                cmd = [sys.executable, __file__, "--worker", model, variant] + (["--smoke"] if a.smoke else [])
+                print(f"== {model} {variant}", file=sys.stderr, flush=True)
+                try:
+                    r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout_s)
+                    lines = [ln for ln in r.stdout.splitlines() if ln.startswith("RESULT ")]
+                    rows = json.loads(lines[-1][7:]) if lines else []
+                    err = None if lines else (r.stderr.strip().splitlines() or ["no output"])[-1][:300]
+                except subprocess.TimeoutExpired:
+                    rows, err = [], f"timed out after {a.timeout_s:.0f} s"
+            doc["results"].append({"model": model, "variant": variant, "rows": rows, "error": err})
+            path.write_text(json.dumps(doc, indent=1))
+    print(table(doc))
+    print(f"wrote {path}")
+    return 0
+
+
+def table(doc):
+    lines = [f"{'model':6} {'variant':17} {'frames':>6} " + " ".join(f"{b}x{s:<8}" for b, s in doc["shapes"])]
+    for r in doc["results"]:
+        cells = []
+        for row in r["rows"]:
+            if "ms" in row:
+                cells.append(f"{row['ms']:7.2f}{'' if row.get('ok') else '!'}")
+            else:
+                cells.append("  error ")
+        frames = r["rows"][-1]["frames"] if r["rows"] else "-"
+        lines.append(f"{r['model']:6} {r['variant']:17} {frames:>6} " + " ".join(f"{c:<10}" for c in cells)
+                     + (f"  {r['error']}" if r["error"] else ""))
+    lines.append("ms per call (median); '!' output differs from eager; frames: dynamo compiles")
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
