@@ -12,7 +12,8 @@
 # seeds to report the same rules on, default 1,2,3,4), --compare MODULE (a generated heuristic
 # module to score on the new problems beside the shipped one; repeatable), --no-learn (collect
 # and score only: the new files then serve as a fresh test set, e.g. --focus none
-# --default-seed 3 --compare bench/results/pad_mm/run11_six_files/nl0.05/pad_mm_h100.py).
+# --default-seed 3 --compare /tmp/candidate.py, a module restored with e.g. `git show
+# 25d744a:bench/results/pad_mm/run11_six_files/nl0.05/pad_mm_h100.py`).
 # The streams are measured one after the other (never at the same time: they would disturb
 # each other's timings); a stream that runs out of time stops cleanly and learning runs
 # whatever happened to collection. If the base files do not merge with the new ones (another
