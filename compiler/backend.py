@@ -80,8 +80,12 @@ def graph_fallback(gm, err):
     st = stats_mod.new()
     first = (str(err).splitlines() or [""])[0][:200]
     st.graph_fallback = f"{type(err).__name__}: {first}"
+    if "active drivers" in first:   # Triton found no GPU: CPU tensors need its interpreter
+        first = ("Triton found no GPU driver; to run generated kernels on CPU tensors set "
+                 "TRITON_INTERPRET=1 before importing torch")
+        st.graph_fallback = first
     stats_mod.warn_once(("graph", type(err).__name__, first),
-                        f"tuner: compiling a graph failed ({st.graph_fallback}); it runs in ATen")
+                        f"tuner: compiling a graph failed ({first}); it runs in ATen")
     return eager(gm)
 
 

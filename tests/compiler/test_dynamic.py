@@ -201,3 +201,18 @@ def test_bucketed_key_blanks_sizes_but_keeps_structure_and_dtypes():
     assert key("x < 297", 297) != key("y < 297", 297)          # another kernel
     assert key("r < 100", 8, 100) != key("r < 300", 8, 300)    # reduced extent bucketed too
     assert key("x < 297", 297, bucketed=False) != key("x < 396", 396, bucketed=False)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="a GPU machine has a Triton driver")
+def test_cpu_tensors_without_the_interpreter_run_in_aten_and_say_how():
+    import os
+    import subprocess
+    import sys
+    code = ("import torch\n"
+            "cf = torch.compile(lambda x: x.sin() + 1, backend='tuner')\n"
+            "x = torch.randn(4)\n"
+            "assert torch.allclose(cf(x), x.sin() + 1)\n")
+    env = {k: v for k, v in os.environ.items() if k != "TRITON_INTERPRET"}
+    r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 0, r.stderr
+    assert "TRITON_INTERPRET=1" in r.stderr and "runs in ATen" in r.stderr
