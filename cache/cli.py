@@ -3,11 +3,16 @@
 Export file format (JSON lines): a header line
     {"format": "tuner-cache", "schema": SCHEMA_VERSION, "count": N, "created": <unix time>}
 then N lines, each one stored entry envelope exactly as the cache keeps it (see entry.py).
+
+What the cache holds may come from anyone who can write the shared Redis or hand over an
+export file: namespaces and problems are printed with control characters escaped, and import
+reads its file one bounded line at a time (a bad line is reported, never the end of it).
 """
 from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -46,12 +51,49 @@ def _fail(message: str):
     raise click.ClickException(message)
 
 
-def _when(t: float) -> str:
+# C0/C1 controls (ESC starts a terminal escape sequence), zero-width and bidi overrides
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable(text) -> str:
+    """`text` with every control character escaped (\\x1b), safe to print on a terminal."""
+    return _UNPRINTABLE.sub(lambda m: m.group(0).encode("unicode_escape").decode(), str(text))
+
+
+def _when(t) -> str:
+    from .entry import checked_created
+    t = checked_created(t)
+    if t is None:
+        return "?"
     return datetime.fromtimestamp(t, timezone.utc).strftime("%Y-%m-%d %H:%M:%S")
 
 
+def _created(t):
+    from .entry import checked_created
+    return checked_created(t)
+
+
+def _namespace_option(fn):
+    def check(ctx, param, value):
+        if value is not None and not value.strip():
+            raise click.BadParameter("is empty: give a namespace (`tuner cache stats` lists them)"
+                                     " or leave the option out for every entry")
+        return value
+    return click.option("--namespace", "-n", callback=check,
+                        help="Only entries of this namespace.")(fn)
+
+
+def _sqlite_message(path, error) -> str:
+    from .local import is_corrupt
+    if is_corrupt(error):
+        return f"local cache {path}: {error} (`tuner cache clear` removes a broken file)"
+    if "locked" in str(error) or "busy" in str(error):
+        return f"local cache {path}: {error}: another process holds it; try again when it is done"
+    return f"local cache {path}: {error}"
+
+
 def _sqlite_guard(fn):
-    """Turn a broken database file into a clear CLI error instead of a traceback."""
+    """Turn a broken or locked database file into a clear CLI error instead of a traceback."""
     import functools
     import sqlite3
 
@@ -60,7 +102,7 @@ def _sqlite_guard(fn):
         try:
             return fn(*args, **kwargs)
         except sqlite3.Error as e:
-            _fail(f"local cache {_store().path}: {e} (`tuner cache clear` removes a broken file)")
+            _fail(_sqlite_message(printable(_store().path), e))
     return wrapper
 
 
@@ -77,7 +119,9 @@ def cache_group():
 @json_option
 @_sqlite_guard
 def stats_cmd(as_json):
-    """Entries per namespace and size of the local cache; reachability of the remote one."""
+    """Entries per namespace and size of the local cache; reachability of the remote one.
+
+    Exits 1 when the remote cache is configured but cannot be reached."""
     from .remote import RemoteConfig, RemoteStore, redact
     store = _store()
     per_ns = store.count_by_namespace()
@@ -92,35 +136,40 @@ def stats_cmd(as_json):
             remote["entries"] = len(RemoteStore(config).digests())
             remote["reachable"] = True
         except Exception as e:
-            remote["error"] = f"{type(e).__name__}: {e}"
+            remote["error"] = f"{type(e).__name__}: {redact(str(e))}"
         out["remote"] = remote
+    unreachable = out["remote"] is not None and not out["remote"]["reachable"]
     if as_json:
         click.echo(json.dumps(out, indent=2))
+        if unreachable:
+            sys.exit(1)
         return
     from rich.table import Table
     local = out["local"]
     console = _console()
-    console.print(f"local cache {local['path']}: {local['entries']} entries, "
+    console.print(f"local cache {printable(local['path'])}: {local['entries']} entries, "
                   f"{local['bytes'] / 1024:.0f} KiB", soft_wrap=True)
     table = Table()
     table.add_column("namespace")
     table.add_column("entries", justify="right")
     for ns, n in per_ns.items():
-        table.add_row(ns, str(n))
+        table.add_row(printable(ns), str(n))
     if per_ns:
         console.print(table)
     remote = out["remote"]
     if remote is None:
         console.print("remote cache: off (TUNER_REMOTE_CACHE is not set)")
     elif remote["reachable"]:
-        console.print(f"remote cache {remote['url']} (prefix {remote['prefix']!r}"
+        console.print(f"remote cache {printable(remote['url'])} (prefix {remote['prefix']!r}"
                       f"{', read-only' if remote['readonly'] else ''}): {remote['entries']} entries")
     else:
-        console.print(f"remote cache {remote['url']}: unreachable ({remote['error']})")
+        click.echo(f"remote cache {printable(remote['url'])}: unreachable "
+                   f"({printable(remote['error'])})", err=True)
+        sys.exit(1)
 
 
 @cache_group.command("ls")
-@click.option("--namespace", "-n", help="Only entries of this namespace.")
+@_namespace_option
 @click.option("--limit", type=click.IntRange(min=0), default=0, help="Show at most N (0: all).")
 @json_option
 @_sqlite_guard
@@ -134,8 +183,8 @@ def ls_cmd(namespace, limit, as_json):
         except InvalidEntry as e:
             value, problem = None, str(e)
         rows.append({"digest": row["digest"], "namespace": row["namespace"],
-                     "problem": row["problem"], "created": row["created"], "value": value,
-                     "invalid": problem})
+                     "problem": row["problem"], "created": _created(row["created"]),
+                     "value": value, "invalid": problem})
         if limit and len(rows) >= limit:
             break
     if as_json:
@@ -149,29 +198,32 @@ def ls_cmd(namespace, limit, as_json):
     for r in rows:
         shown = json.dumps(r["value"]) if r["invalid"] is None else f"invalid: {r['invalid']}"
         shown = shown if len(shown) < 80 else shown[:77] + "..."
-        table.add_row(Text(r["namespace"]), Text(r["problem"][:40]), r["digest"][:12],
-                      _when(r["created"]), Text(shown, style="red" if r["invalid"] else ""))
+        table.add_row(Text(printable(r["namespace"])), Text(printable(r["problem"])[:40]),
+                      printable(r["digest"][:12]), _when(r["created"]),
+                      Text(printable(shown), style="red" if r["invalid"] else ""))
     _console().print(table)
 
 
 @cache_group.command("export")
-@click.argument("file", type=click.Path(dir_okay=False, writable=True, path_type=Path))
-@click.option("--namespace", "-n", help="Only entries of this namespace.")
+@click.argument("file", type=click.Path(dir_okay=False, writable=True, allow_dash=True,
+                                        path_type=Path))
+@_namespace_option
 @json_option
 @_sqlite_guard
 def export_cmd(file, namespace, as_json):
-    """Write the local cache to FILE (JSON lines), to `tuner cache import` elsewhere.
+    """Write the local cache to FILE (JSON lines; - for stdout), to `tuner cache import` elsewhere.
 
     Entries that fail validation are left out and reported. FILE appears complete or not at
-    all (written to a temporary file, then renamed).
+    all (written to a temporary file, then renamed). With -, the report goes to stderr.
     """
     from .entry import InvalidEntry, decode
-    folder = file.resolve().parent
+    to_stdout = str(file) == "-"
+    folder = Path.cwd() if to_stdout else file.resolve().parent
     if not folder.is_dir():
-        _fail(f"{folder} is not a folder")
+        _fail(f"{printable(folder)} is not a folder")
     secret, good, skipped = _secret(), [], []
     rows = list(_store().rows(namespace))
-    with _progress(as_json) as progress:
+    with _progress(as_json or to_stdout) as progress:
         for row in progress.track(rows, description="checking"):
             try:
                 good.append(decode(row["entry"], secret).text)
@@ -180,6 +232,13 @@ def export_cmd(file, namespace, as_json):
     from .keys import SCHEMA_VERSION
     header = {"format": FORMAT, "schema": SCHEMA_VERSION, "count": len(good),
               "created": time.time()}
+    if to_stdout:
+        click.echo(json.dumps(header))
+        for text in good:
+            click.echo(text)
+        _report({"file": "-", "exported": len(good), "skipped": skipped}, as_json,
+                f"exported {len(good)} entries to stdout", err=True)
+        return
     fd, tmp = tempfile.mkstemp(dir=folder, prefix=f".{file.name}.", suffix=".tmp")
     try:
         with os.fdopen(fd, "w") as f:
@@ -193,7 +252,7 @@ def export_cmd(file, namespace, as_json):
         os.unlink(tmp)
         raise
     _report({"file": str(file), "exported": len(good), "skipped": skipped}, as_json,
-            f"exported {len(good)} entries to {file}")
+            f"exported {len(good)} entries to {printable(file)}")
 
 
 @cache_group.command("import")
@@ -203,7 +262,8 @@ def import_cmd(file, as_json):
     """Validate every entry of FILE and add the good ones to the cache.
 
     Entries go to the local cache and, unless it is off or read-only, to the remote one.
-    Bad entries are reported and skipped; the exit status is then 1.
+    FILE is read one line at a time; bad lines (malformed, over the size or nesting limit,
+    badly signed) and repeated keys are reported and skipped, and the exit status is then 1.
     """
     from .entry import InvalidEntry, decode
     from .keys import SCHEMA_VERSION
@@ -212,61 +272,109 @@ def import_cmd(file, as_json):
     if not cache.enabled:
         _fail("the cache is off (TUNER_CACHE=0): nothing to import into")
     try:
-        lines = file.read_text(errors="replace").splitlines()
+        f = open(file, "rb")
+        size = os.fstat(f.fileno()).st_size
     except OSError as e:
-        _fail(f"cannot read {file}: {e}")
-    skipped, imported, first = [], 0, 0
-    header = _parse_header(lines[0] if lines else "")
-    if header is None:  # still import what can be imported; line 1 is then read as an entry
-        skipped.append({"line": None, "reason": "no tuner-cache export header on line 1"})
-    else:
-        first = 1
-        if header.get("schema") != SCHEMA_VERSION:
-            skipped.append({"line": 1, "reason": f"file has schema {header.get('schema')}, "
-                                                 f"this cache reads {SCHEMA_VERSION}"})
-    secret = _secret()
-    with _progress(as_json) as progress:
-        for n in progress.track(range(first, len(lines)), description="importing"):
-            if not lines[n].strip():
+        _fail(f"cannot read {printable(file)}: {e}")
+    skipped, imported, found, first_line = [], 0, 0, {}
+    header, secret = None, _secret()
+    with f, _progress(as_json) as progress:
+        task = progress.add_task("importing", total=size)
+        for n, line, length in _lines(f):
+            progress.advance(task, length)
+            if n == 1:
+                header = _parse_header(line)
+                if header is not None:
+                    if header.get("schema") != SCHEMA_VERSION:
+                        skipped.append({"line": 1, "reason": f"file has schema "
+                                        f"{printable(header.get('schema'))}, this cache reads "
+                                        f"{SCHEMA_VERSION}"})
+                    continue
+                # still import what can be imported; line 1 is then read as an entry
+                skipped.append({"line": None, "reason": "no tuner-cache export header on line 1"})
+            if line is not None and not line.strip():
+                continue
+            found += 1
+            if line is None:
+                skipped.append({"line": n, "reason": f"{length} bytes, over the limit of "
+                                                     f"{_max_bytes()}"})
                 continue
             try:
-                cache.put_entry(decode(lines[n], secret))
+                entry = decode(line, secret)
+                if entry.digest in first_line:
+                    skipped.append({"line": n, "reason": "duplicate key (first on line "
+                                                         f"{first_line[entry.digest]}): not "
+                                                         "imported again"})
+                    continue
+                first_line[entry.digest] = n
+                cache.put_entry(entry)
                 imported += 1
             except InvalidEntry as e:
-                skipped.append({"line": n + 1, "reason": str(e)})
-    found = sum(1 for line in lines[first:] if line.strip())
+                skipped.append({"line": n, "reason": printable(e)})
+            except Exception as e:  # whatever one line provokes, the lines after it still count
+                skipped.append({"line": n, "reason": f"{type(e).__name__}: {printable(e)}"})
     if header is not None and header.get("count") != found:
-        skipped.append({"line": None, "reason": f"header says {header.get('count')} entries, "
-                                                f"file has {found} (truncated?)"})
+        skipped.append({"line": None, "reason": f"header says {printable(header.get('count'))} "
+                                                f"entries, file has {found} (truncated?)"})
     stats = cache.stats()
     errors = stats["local"]["errors"] + stats["remote"]["errors"]
     written = stats["local"]["puts"]
     cache.close()
     out = {"file": str(file), "imported": written, "valid": imported, "skipped": skipped,
            "remote_puts": stats["remote"]["puts"], "errors": errors}
-    _report(out, as_json, f"imported {written} entries from {file}"
+    _report(out, as_json, f"imported {written} entries from {printable(file)}"
                           + (f" ({stats['remote']['puts']} also to the remote cache)"
                              if stats["remote"]["puts"] else ""))
     if skipped or errors or written != imported:
         sys.exit(1)
 
 
-def _parse_header(line: str) -> dict | None:
+def _max_bytes() -> int:
+    from .entry import MAX_ENTRY_BYTES
+    return MAX_ENTRY_BYTES
+
+
+def _lines(f):
+    """(line number, bytes or None when longer than an entry may be, bytes read) for each line
+    of the binary file f; memory stays bounded by the entry limit whatever the file holds."""
+    limit = _max_bytes() + 2  # the entry, a \r\n
+    n = 0
+    while True:
+        line = f.readline(limit + 1)
+        if not line:
+            return
+        n += 1
+        length = len(line)
+        if length > limit:  # too long: skip to the end of this line, without keeping it
+            while not line.endswith(b"\n"):
+                line = f.readline(1 << 16)
+                if not line:
+                    break
+                length += len(line)
+            yield n, None, length
+        else:
+            yield n, line.rstrip(b"\r\n"), length
+
+
+def _parse_header(line: bytes | None) -> dict | None:
+    from .entry import InvalidEntry, load_json
+    if line is None:
+        return None
     try:
-        header = json.loads(line)
-    except ValueError:
+        header = load_json(line)
+    except InvalidEntry:
         return None
     return header if isinstance(header, dict) and header.get("format") == FORMAT else None
 
 
-def _report(out: dict, as_json: bool, summary: str) -> None:
+def _report(out: dict, as_json: bool, summary: str, err: bool = False) -> None:
     if as_json:
-        click.echo(json.dumps(out, indent=2))
+        click.echo(json.dumps(out, indent=2), err=err)
         return
-    click.echo(summary)
+    click.echo(summary, err=err)
     for s in out["skipped"]:
         where = f"line {s['line']}" if "line" in s and s["line"] else s.get("digest", "file")
-        click.echo(f"  skipped {where}: {s['reason']}", err=True)
+        click.echo(f"  skipped {where}: {printable(s['reason'])}", err=True)
     if out["skipped"]:
         click.echo(f"{len(out['skipped'])} problem(s)", err=True)
     if out.get("errors"):
@@ -279,7 +387,11 @@ def _report(out: dict, as_json: bool, summary: str) -> None:
               help="Also delete every key under TUNER_REMOTE_PREFIX in the remote cache.")
 @json_option
 def clear_cmd(yes, with_remote, as_json):
-    """Delete every entry of the local cache (and with --remote, of the shared one)."""
+    """Delete every entry of the local cache (and with --remote, of the shared one).
+
+    A read-only or locked local cache is an error (exit 1, nothing deleted); a file that is
+    not a SQLite database is removed, and the command says so.
+    """
     from .remote import RemoteConfig, RemoteStore, redact
     store = _store()
     config = RemoteConfig.from_settings() if with_remote else None
@@ -287,19 +399,45 @@ def clear_cmd(yes, with_remote, as_json):
         _fail("--remote: TUNER_REMOTE_CACHE is not set")
     if config is not None and config.readonly:
         _fail("--remote: the remote cache is read-only here (TUNER_REMOTE_READONLY=1)")
-    what = str(store.path) + (f" and {redact(config.url)} (prefix {config.prefix!r})"
-                              if config else "")
+    path = printable(store.path)
+    what = path + (f" and {printable(redact(config.url))} (prefix {config.prefix!r})"
+                   if config else "")
     if not yes and not click.confirm(f"Delete every cache entry in {what}?"):
         _fail("nothing deleted")
-    out = {"local": store.clear(), "remote": None}
+    out = {"local": _clear_local(store, path), "remote": None}
+    if out["local"] is None:
+        out["local"], out["replaced"] = 0, True
     if config is not None:
         try:
             out["remote"] = RemoteStore(config).clear()
         except Exception as e:
-            _fail(f"remote cache {redact(config.url)}: {type(e).__name__}: {e} "
-                  f"(the local cache was cleared: {out['local']} entries)")
+            _fail(f"remote cache {printable(redact(config.url))}: {type(e).__name__}: "
+                  f"{printable(redact(str(e)))} (the local cache was cleared: {out['local']} "
+                  "entries)")
     if as_json:
         click.echo(json.dumps(out))
     else:
         click.echo(f"deleted {out['local']} local entries"
                    + (f" and {out['remote']} remote entries" if config else ""))
+
+
+def _clear_local(store, path: str) -> int | None:
+    """Rows deleted, or None when the file was not a database and was removed (said on stderr)."""
+    import sqlite3
+
+    from .local import ReadOnlyCache, is_corrupt
+    try:
+        return store.clear()
+    except ReadOnlyCache:
+        _fail(f"local cache {path} is read-only here: nothing deleted (clear it where it is "
+              "written, or point TUNER_CACHE_DIR at another folder)")
+    except sqlite3.DatabaseError as e:
+        if not is_corrupt(e):
+            _fail(_sqlite_message(path, e) + " (nothing deleted)")
+        try:
+            removed = store.replace_corrupt()
+        except (ValueError, OSError) as e2:
+            _fail(f"local cache {path}: {printable(e2)}")
+        click.echo(f"local cache {path} was not a SQLite database ({e}): removed the file "
+                   f"({removed} bytes); the next write starts a new one", err=True)
+        return None

@@ -1,10 +1,17 @@
 """The layered cache: local SQLite first, then the shared Redis; the process-wide instance.
 
-Reads go local, then remote (a remote hit is copied into the local store); writes go to both,
-the remote skipped in read-only mode. Every stored entry is validated on read (entry.py): a
-bad one is a miss, counted as `rejected`. A store that fails is a miss, counted as an error;
-the remote is then switched off for the rest of the process with a single warning, because a
-server that refused or timed out once would otherwise cost a timeout on every decision.
+Reads go local, then remote; writes go to both, the remote skipped in read-only mode. Every
+stored entry is validated on read (entry.py), then by the caller's `check` (the engine's:
+does the answer fit the current candidates?): a bad one is a miss, counted as `rejected`, and
+a remote entry is copied into the local store only once both accepted it. A store that fails
+is a miss, counted as an error; `get` never raises. The remote is then switched off for the
+rest of the process with a single warning, because a server that refused or timed out once
+would otherwise cost a timeout on every decision. A read-only local cache serves hits; its
+writes are counted errors, with one warning.
+
+Without TUNER_CACHE_SECRET a shared cache is trusted as far as the checks go: anyone who can
+write to the Redis can pick, among the answers the checks accept, the one this process uses.
+Building a cache that reads a remote without a secret warns once per process.
 """
 from __future__ import annotations
 
@@ -12,13 +19,21 @@ import os
 import threading
 import warnings
 from dataclasses import asdict, dataclass
+from typing import Any, Callable
 
 from .entry import Entry, InvalidEntry, decode, encode
 from .keys import CacheKey
-from .local import LocalStore
+from .local import LocalStore, ReadOnlyCache
 from .remote import RemoteConfig, RemoteStore, redact
 
 LAYERS = ("local", "remote")
+UNSIGNED_WARNING = (
+    "the shared cache {url} is used without TUNER_CACHE_SECRET: its entries are unsigned, so "
+    "anyone who can write to it can choose which valid config this process launches (a slow "
+    "one, say). Set the same TUNER_CACHE_SECRET on every machine to sign entries and reject "
+    "the rest.")
+_unsigned_warned = False  # once per process
+_unsigned_lock = threading.Lock()
 
 
 class CacheWarning(RuntimeWarning):
@@ -45,15 +60,27 @@ class Cache:
     def enabled(self) -> bool:
         return self.local is not None or self.remote is not None
 
-    def get(self, key: CacheKey) -> dict | None:
-        """The validated value stored for `key`, or None."""
+    def get(self, key: CacheKey, check: Callable[[dict], Any] | None = None) -> Any:
+        """The validated value stored for `key`, or None; never raises.
+
+        check: turns the stored value into what the caller uses, or returns None (or raises)
+        to reject it; a rejected entry is a miss counted as `rejected`, and a remote entry is
+        copied locally only once `check` accepted it. get() then returns check's result."""
         digest = key.digest()
-        entry = self._read("local", key, digest)
-        if entry is None:
-            entry = self._read("remote", key, digest)
-            if entry is not None:
-                self._write("local", entry)
-        return None if entry is None else entry.value
+        for layer in LAYERS:
+            try:
+                found = self._read(layer, key, digest, check)
+            except Exception as e:  # pragma: no cover - _read catches; the contract says never
+                self._count(layer, "errors", "misses")
+                self._warn(layer, f"{layer} cache lookup failed ({type(e).__name__}: "
+                                  f"{redact(str(e))}); this lookup is a miss")
+                continue
+            if found is not None:
+                entry, result = found
+                if layer == "remote":
+                    self._write("local", entry)
+                return result
+        return None
 
     def put(self, key: CacheKey, value: dict) -> None:
         """Store `value` (a JSON object; anything else is a TypeError) in every layer."""
@@ -66,6 +93,16 @@ class Cache:
         remote = self.remote
         if remote is not None and not remote.config.readonly:
             self._write("remote", entry)
+
+    def discard(self, key: CacheKey) -> None:
+        """Delete `key`'s local entry (an answer that failed to launch); never raises. The
+        shared entry stays until a new answer overwrites it: one machine's failure does not
+        delete what others may launch fine."""
+        if self.local is not None:
+            try:
+                self.local.delete(key.digest())
+            except Exception as e:
+                self._failed("local", self.local, e)
 
     def stats(self) -> dict[str, dict[str, int]]:
         with self._lock:
@@ -84,7 +121,7 @@ class Cache:
             for f in fields:
                 setattr(s, f, getattr(s, f) + 1)
 
-    def _read(self, layer: str, key: CacheKey, digest: str) -> Entry | None:
+    def _read(self, layer: str, key: CacheKey, digest: str, check) -> tuple[Entry, Any] | None:
         store = getattr(self, layer)
         if store is None:
             return None
@@ -99,11 +136,14 @@ class Cache:
             return None
         try:
             entry = decode(raw, self.secret, expect=key)
-        except InvalidEntry:
+            result = entry.value if check is None else check(entry.value)
+        except Exception:  # InvalidEntry, or anything the caller's check raised
+            result = None
+        if result is None:
             self._count(layer, "rejected", "misses")
             return None
         self._count(layer, "hits")
-        return entry
+        return entry, result
 
     def _write(self, layer: str, entry: Entry) -> None:
         store = getattr(self, layer)
@@ -122,7 +162,11 @@ class Cache:
 
     def _failed(self, layer: str, store, error: Exception) -> None:
         self._count(layer, "errors")
-        why = f"{type(error).__name__}: {error}"
+        why = f"{type(error).__name__}: {redact(str(error))}"
+        if isinstance(error, ReadOnlyCache):
+            self._warn(layer, f"local cache {store.path} is read-only here: its entries are "
+                              "used, new answers are not stored")
+            return
         if layer == "local":
             self._warn(layer, f"local cache {store.path} failed ({why}); this lookup is a miss")
             return
@@ -181,8 +225,18 @@ def build_cache() -> Cache:
         except Exception as e:
             cache.remote = None
             cache._count("remote", "errors")
-            cache._warn("remote", f"remote cache off: {e}")
+            cache._warn("remote", f"remote cache off: {redact(str(e))}")
+        if cache.remote is not None and not secret:
+            _warn_unsigned(config.url)
     return cache
+
+
+def _warn_unsigned(url: str) -> None:
+    global _unsigned_warned
+    with _unsigned_lock:
+        first, _unsigned_warned = not _unsigned_warned, True
+    if first:
+        warnings.warn(UNSIGNED_WARNING.format(url=redact(url)), CacheWarning, stacklevel=4)
 
 
 def get_cache() -> Cache:

@@ -1,7 +1,8 @@
 """The remote store: raw entry envelopes in a shared Redis, under `TUNER_REMOTE_PREFIX`.
 
 The connection comes from `TUNER_REMOTE_CACHE` (redis:// or rediss:// for TLS); the password
-is taken from the URL, else from `TUNER_REDIS_PASSWORD`, and is never written anywhere.
+is taken from the URL, else from `TUNER_REDIS_PASSWORD`, and is never written anywhere (every
+message that may quote the URL goes through `redact`, the project's one redaction helper).
 Timeouts are short and redis-py's own retries are off: a slow or dead server must cost one
 timeout, after which the layered cache switches this store off. Errors are raised to the
 caller; validating what comes back is the caller's job too.
@@ -10,21 +11,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from urllib.parse import urlsplit, urlunsplit
+from urllib.parse import urlsplit
 
 import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-
-def redact(url: str) -> str:
-    """The URL with its password replaced, for messages and `tuner cache stats`."""
-    parts = urlsplit(url)
-    if parts.password is None:
-        return url
-    host = parts.hostname or ""
-    netloc = f"{parts.username or ''}:***@{host}" + (f":{parts.port}" if parts.port else "")
-    return urlunsplit(parts._replace(netloc=netloc))
+from tuner.settings import redact  # noqa: F401  (re-exported: the cache's messages use it)
 
 
 @dataclass
@@ -53,13 +46,18 @@ class RemoteStore:
             raise ValueError(f"TUNER_REMOTE_CACHE={redact(config.url)!r}: "
                              "expected a redis:// or rediss:// URL")
         self.config = config
-        extra = {}
-        if config.password and urlsplit(config.url).password is None:
-            extra["password"] = config.password
-        # from_url connects lazily: the first command is where a dead server shows up.
-        self.client = redis.Redis.from_url(
-            config.url, socket_connect_timeout=config.connect_timeout,
-            socket_timeout=config.read_timeout, retry=Retry(NoBackoff(), 0), **extra)
+        try:
+            extra = {}
+            if config.password and urlsplit(config.url).password is None:
+                extra["password"] = config.password
+            # from_url connects lazily: the first command is where a dead server shows up.
+            self.client = redis.Redis.from_url(
+                config.url, socket_connect_timeout=config.connect_timeout,
+                socket_timeout=config.read_timeout, retry=Retry(NoBackoff(), 0), **extra)
+        except ValueError:  # a bad port, say; its message may quote part of the password
+            raise ValueError(f"TUNER_REMOTE_CACHE={redact(config.url)!r} is not a valid URL (a bad "
+                             "port, or a password with an unencoded '#', '/', '?' or '@': "
+                             "percent-encode them)") from None
 
     def name(self, digest: str) -> str:
         return self.config.prefix + digest

@@ -72,3 +72,20 @@ def test_source_checkout_imports_its_own_folders_as_the_package(tmp_path):
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert all(line.startswith(str(tmp_path)) for line in out.stdout.split()), out.stdout
+
+
+def test_cli_settings_never_prints_secrets():
+    import json
+    import os
+    env = {**os.environ, "TUNER_REMOTE_CACHE": "redis://user:hunter22@cachehost:6379/0?password=qwerty9",
+           "TUNER_CACHE_SECRET": "s3cr3t-value", "TUNER_REDIS_PASSWORD": "pw-12345"}
+    for args in (["settings"], ["settings", "--json"]):
+        out = subprocess.run([sys.executable, "-m", "tuner.cli", *args], capture_output=True, text=True, env=env)
+        assert out.returncode == 0, out.stderr
+        for secret in ("hunter22", "qwerty9", "s3cr3t-value", "pw-12345"):
+            assert secret not in out.stdout
+        assert "cachehost" in out.stdout and "***" in out.stdout
+    rows = json.loads(subprocess.run([sys.executable, "-m", "tuner.cli", "settings", "--json"],
+                                     capture_output=True, text=True, env=env).stdout)
+    shown = {r["name"]: r["value"] for r in rows}
+    assert shown["TUNER_CACHE_SECRET"] == "***" and shown["TUNER_REDIS_PASSWORD"] == "***"

@@ -54,21 +54,17 @@ def main():
 @click.option("--markdown", is_flag=True, help="Print the defaults as the README's Markdown table.")
 def settings_cmd(as_json, markdown):
     """List every TUNER_* setting, its current value and its meaning."""
-    from tuner.settings import SETTINGS, markdown_table
+    from tuner.settings import SETTINGS, markdown_table, redact
     if markdown:
         click.echo(markdown_table())
         return
     rows = []
     for s in SETTINGS:
         try:
-            value = s.get()
+            value = s.shown()   # secrets as ***, passwords inside URLs redacted
         except ValueError as e:
-            raise click.ClickException(str(e))
-        if s.env == "TUNER_REDIS_PASSWORD" and value:
-            value = "***"
-        if isinstance(value, frozenset):
-            value = ",".join(sorted(value))
-        rows.append({"name": s.env, "value": str(value), "doc": s.doc})
+            raise click.ClickException(redact(str(e)))
+        rows.append({"name": s.env, "value": value, "doc": s.doc})
     if as_json:
         import json
         click.echo(json.dumps(rows, indent=2))

@@ -11,17 +11,25 @@ handed to the dataset writer with TUNER_HEURISTICS=collect.
 
 A cached answer is used only if it still fits: its candidate set hash equals the current one,
 or it was found by coordinate descent over the same space (signature stored in the entry),
-since coordinate descent's answer depends on the space, not on the starting list. A stored
-value that does not parse, or whose choice is not a current candidate / not in the space, is
-a miss.
+since coordinate descent's answer depends on the space, not on the starting list. Every
+answer read from the cache goes through `parse_record`, whose choice check
+(`checked_choice`, which heuristic answers go through too) is exact: the choice is one of the
+current candidates with the same types (4096.0 is not 4096), or, when the point searches a
+space, a config with exactly the candidates' meta-parameter names, integer fields within the
+space's bounds and every fixed value equal to a candidate's. Anything else, and any record
+that does not parse, is a rejected miss (the cache counts it) and the point is tuned again;
+a remote answer is copied locally only once it passed. A cache that fails is a miss, never
+an error of the compile. `discard` drops an answer that failed to launch.
 """
 from __future__ import annotations
 
 import collections
+import functools
 import inspect
 import logging
 import math
 import sys
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
@@ -29,13 +37,21 @@ from typing import Any, Callable, Sequence
 from tuner.search import get_strategy
 from tuner.search.base import INF
 from tuner.settings import settings
-from tuner.space import Config, ConfigSpace, choice_from_json, choice_to_json
+from tuner.space import Config, ConfigSpace, choice_from_json, choice_to_json, exact_equal
 
 log = logging.getLogger("tuner.engine")
 RECORD_VERSION = 1
 SOURCES = ("heuristic", "cache", "exhaustive", "coordinate_descent", "budgeted")
 # Recent decisions of this process, newest last (scripts and tests read them).
 HISTORY: collections.deque = collections.deque(maxlen=256)
+# The fields of a stored decision record (to_record, plus what _cache_store adds)
+RECORD_KEYS = frozenset({"version", "choice", "time_ms", "default_time_ms", "source", "found_by",
+                         "timings", "tuning_seconds", "n_measured", "space", "configs_hash"})
+MAX_TIME_MS = 3.6e6   # an hour: a cached time beyond it (or negative) is not a measurement
+MAX_TIMINGS = 4096    # more measurements than any search makes for one decision
+# (namespace, problem, choice JSON) of answers that failed to launch in this process
+_DISCARDED: set[tuple[str, str, str]] = set()
+_discard_lock = threading.Lock()
 
 
 @dataclass
@@ -50,6 +66,7 @@ class Decision:
     problem: str = ""
     found_by: str = ""                 # the search that found it (a cache hit keeps the original)
     n_measured: int = 0                # measurements made for this decision (0 for cache/heuristic)
+    cache_key: Any = field(default=None, repr=False, compare=False)  # a cache hit's key
 
     @property
     def speedup(self) -> float | None:
@@ -72,10 +89,15 @@ def _num(x: float | None) -> float | None:
 
 
 def _ms(x: Any) -> float:
+    """A stored time in ms (None: failed, inf); raises ValueError unless finite and sane."""
     if x is None:
         return INF
     if isinstance(x, bool) or not isinstance(x, (int, float)):
         raise ValueError(f"not a time: {x!r}")
+    # int compared as int: float() (and math.isfinite) of a 401-digit int raise OverflowError
+    sane = 0 <= x <= MAX_TIME_MS if isinstance(x, int) else math.isfinite(x) and 0 <= x <= MAX_TIME_MS
+    if not sane:
+        raise ValueError(f"not a time: {str(x)[:40]}")
     return float(x)
 
 
@@ -107,7 +129,7 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
 
     # 1. heuristic
     if heuristic is not None and mode == "use":
-        choice = _ask_heuristic(heuristic, candidates, space, namespace)
+        choice = _ask_heuristic(heuristic, candidates, space, namespace, problem)
         if choice is not None:
             d = Decision(choice, None, None, "heuristic", [], time.perf_counter() - start,
                          namespace, problem, "heuristic")
@@ -120,7 +142,8 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     if space is None or not all_configs:
         strategy_name = "exhaustive"  # plain choices have no neighbours
     keys = _cache_keys(namespace, problem, candidates, space, strategy_name, backend_extra)
-    cached = _cache_lookup(keys, candidates, space)
+    cached = _cache_lookup(keys, candidates, space, candidates_only=strategy_name == "exhaustive",
+                           namespace=namespace, problem=problem)
     if cached is not None:
         cached.tuning_seconds = time.perf_counter() - start
         cached.namespace, cached.problem = namespace, problem
@@ -168,7 +191,7 @@ def _finish(d: Decision) -> Decision:
     return d
 
 
-def _ask_heuristic(heuristic, candidates, space, namespace):
+def _ask_heuristic(heuristic, candidates, space, namespace, problem):
     try:
         choice = heuristic()
     except Exception as e:  # a broken heuristic is "unsure", never a failed compile
@@ -177,11 +200,75 @@ def _ask_heuristic(heuristic, candidates, space, namespace):
         return None
     if choice is None:
         return None
-    if choice in candidates or (space is not None and isinstance(choice, Config)
-                                and space.valid(choice)):
-        return choice
-    log.debug("%s: heuristic answered %r, not a candidate; autotuning instead", namespace, choice)
-    return None
+    try:
+        raw = choice_to_json(choice)
+        if _was_discarded(namespace, problem, raw):
+            raise Rejected("it failed to launch earlier in this process")
+        return checked_choice(raw, candidates, space, candidates_only=space is None)
+    except Exception as e:
+        log.debug("%s: heuristic answered %r (%s); autotuning instead", namespace, choice, e)
+        return None
+
+
+# --------------------------------------------------------------------------------------------
+# The one check of answers that come from outside the search (cache, heuristic)
+
+
+class Rejected(ValueError):
+    """An answer from a cache or a heuristic that does not fit the current point."""
+
+
+def checked_choice(raw: Any, candidates: Sequence[Any], space: ConfigSpace | None, *,
+                   candidates_only: bool) -> Any:
+    """The choice to launch for `raw` (a choice's JSON form), or raises Rejected saying why.
+
+    One of the current candidates, compared with types (4096.0 is not 4096, True is not 1):
+    that candidate itself is returned. Otherwise, only when the point searches `space`
+    (not `candidates_only`): a complete config that `space.why_foreign` accepts against the
+    candidates (same names, integer fields in bounds, fixed values equal)."""
+    for c in candidates:
+        if exact_equal(raw, choice_to_json(c)):
+            return c
+    if candidates_only or space is None:
+        raise Rejected("not one of the current candidates")
+    data = raw.get("config") if isinstance(raw, dict) and set(raw) == {"config"} else None
+    if not isinstance(data, dict) or set(data) != {"kwargs", "num_warps", "num_stages"} \
+            or not isinstance(data["kwargs"], dict):
+        raise Rejected("not a complete config")
+    try:
+        choice = Config.from_json(data)
+    except ValueError as e:
+        raise Rejected(str(e)) from None
+    why = space.why_foreign(choice, [c for c in candidates if isinstance(c, Config)])
+    if why is not None:
+        raise Rejected(why)
+    return choice
+
+
+def _choice_id(namespace: str, problem: str, raw: Any) -> tuple[str, str, str]:
+    import json
+    return namespace, problem, json.dumps(raw, sort_keys=True, default=repr)
+
+
+def _was_discarded(namespace: str, problem: str, raw: Any) -> bool:
+    with _discard_lock:
+        return bool(_DISCARDED) and _choice_id(namespace, problem, raw) in _DISCARDED
+
+
+def discard(d: Decision, reason: str = "") -> None:
+    """Drop an answer that failed to launch (a cache or heuristic answer): it is never used
+    again in this process for its problem, its local cache entry is deleted, and the next
+    decide() for the problem tunes again (whose answer then overwrites the bad entry in every
+    layer). The caller launches the default config meanwhile. Never raises."""
+    log.warning("%s %s: %s answer %s failed to launch%s; using the default config and tuning "
+                "again", d.namespace, d.problem, d.source, d.choice, f" ({reason})" if reason else "")
+    try:
+        with _discard_lock:
+            _DISCARDED.add(_choice_id(d.namespace, d.problem, choice_to_json(d.choice)))
+        if d.cache_key is not None:
+            _cache().discard(d.cache_key)
+    except Exception as e:  # a cache that fails here changes nothing: the answer is dropped
+        log.debug("discarding %s: %s", d.choice, e)
 
 
 # --------------------------------------------------------------------------------------------
@@ -194,6 +281,16 @@ def _cache_keys(namespace, problem, candidates, space, strategy_name, backend_ex
         from tuner.cache import CacheKey, backend_hash, configs_hash
     except ImportError:  # the cache package is optional for the engine
         return None
+    try:
+        return _keys(CacheKey, backend_hash, configs_hash, namespace, problem, candidates, space,
+                     backend_extra)
+    except Exception as e:  # candidates that are not JSON, say: tuned, never cached
+        log.warning("%s %s: not cached (%s: %s)", namespace, problem, type(e).__name__, e)
+        return None
+
+
+def _keys(CacheKey, backend_hash, configs_hash, namespace, problem, candidates, space,
+          backend_extra):
     backend = backend_hash(backend_extra)
     by_set = CacheKey(namespace, problem, configs_hash(choice_to_json(c) for c in candidates), backend)
     by_space = None
@@ -207,28 +304,32 @@ def _cache():
     return get_cache()
 
 
-def _cache_lookup(keys, candidates, space) -> Decision | None:
+def _cache_lookup(keys, candidates, space, *, candidates_only: bool, namespace: str = "",
+                  problem: str = "") -> Decision | None:
     if keys is None:
         return None
     by_set, by_space = keys
     try:
         cache = _cache()
     except Exception as e:
-        log.debug("cache unavailable: %s", e)
+        log.warning("tuning cache unavailable (%s: %s); tuning without it", type(e).__name__, e)
         return None
     lookups = [(by_set, "set")] + ([(by_space, "space")] if by_space is not None else [])
     for key, kind in lookups:
+        # the cache counts a record that parse_record refuses (or raises on) as rejected,
+        # and copies a remote one locally only when it was accepted
+        check = functools.partial(parse_record, candidates=candidates, space=space,
+                                  expected_hash=key.configs_hash, kind=kind,
+                                  candidates_only=candidates_only, namespace=namespace,
+                                  problem=problem)
         try:
-            value = cache.get(key)
+            d = cache.get(key, check)
         except Exception as e:  # the cache contract says it never raises; be safe anyway
             log.debug("cache get failed: %s", e)
-            value = None
-        if value is None:
-            continue
-        d = parse_record(value, candidates, space, key.configs_hash, kind)
+            d = None
         if d is not None:
+            d.cache_key = key
             return d
-        log.debug("cache entry for %s ignored: it does not fit the current candidates", key)
     return None
 
 
@@ -249,34 +350,50 @@ def _cache_store(keys, d: Decision, space) -> None:
 
 
 def parse_record(value: Any, candidates: Sequence[Any], space: ConfigSpace | None,
-                 expected_hash: str, kind: str) -> Decision | None:
-    """A cached decision record as a Decision, or None when it is garbled or does not fit."""
+                 expected_hash: str, kind: str, *, candidates_only: bool = False,
+                 namespace: str = "", problem: str = "") -> Decision | None:
+    """A cached decision record as a Decision, or None when it is garbled or does not fit
+    (never raises). candidates_only: the point searches its candidates only (exhaustive), so
+    a config of the space that is not a candidate does not fit either."""
     try:
-        if not isinstance(value, dict) or value.get("version") != RECORD_VERSION:
-            return None
-        if value.get("configs_hash") != expected_hash:
-            return None
-        found_by = value.get("found_by")
-        if found_by not in SOURCES:
-            return None
-        choice = choice_from_json(value["choice"])
-        if kind == "space":
-            if found_by != "coordinate_descent" or space is None \
-                    or value.get("space") != space.signature():
-                return None
-            if not isinstance(choice, Config) or not space.valid(choice):
-                return None
-        elif choice not in candidates and not (
-                space is not None and isinstance(choice, Config) and space.valid(choice)):
-            return None
-        timings = [(choice_from_json(c), _ms(t)) for c, t in value.get("timings", [])]
-        time_ms = _ms(value.get("time_ms"))
-        default = value.get("default_time_ms")
-        return Decision(choice, time_ms, None if default is None else _ms(default), "cache",
-                        timings, 0.0, found_by=found_by, n_measured=0)
-    except (KeyError, TypeError, ValueError) as e:
-        log.debug("garbled cache record: %s", e)
+        return _parse_record(value, candidates, space, expected_hash, kind, candidates_only,
+                             namespace, problem)
+    except Exception as e:  # Rejected, or anything a hostile record provokes
+        log.debug("cache record rejected: %s: %s", type(e).__name__, e)
         return None
+
+
+def _parse_record(value, candidates, space, expected_hash, kind, candidates_only, namespace,
+                  problem) -> Decision:
+    if not isinstance(value, dict) or value.get("version") != RECORD_VERSION:
+        raise Rejected("not a decision record of this version")
+    if set(value) != RECORD_KEYS:
+        raise Rejected(f"record fields {sorted(value)}")
+    if value["configs_hash"] != expected_hash:
+        raise Rejected("recorded for another candidate set")
+    found_by = value["found_by"]
+    if found_by not in SOURCES:
+        raise Rejected(f"found_by {found_by!r}")
+    if kind == "space" and (found_by != "coordinate_descent" or space is None
+                            or value["space"] != space.signature()):
+        raise Rejected("not a coordinate-descent answer over this space")
+    if _was_discarded(namespace, problem, value["choice"]):
+        raise Rejected("it failed to launch earlier in this process")
+    choice = checked_choice(value["choice"], candidates, space, candidates_only=candidates_only)
+    timings = value["timings"]
+    if not isinstance(timings, list) or len(timings) > MAX_TIMINGS:
+        raise Rejected("timings are not a list of measurements")
+    parsed = []
+    for item in timings:
+        if not isinstance(item, list) or len(item) != 2:
+            raise Rejected("a timing is not a [choice, ms] pair")
+        parsed.append((choice_from_json(item[0]), _ms(item[1])))
+    time_ms = _ms(value["time_ms"])
+    if not math.isfinite(time_ms):
+        raise Rejected("no time")
+    default = value["default_time_ms"]
+    return Decision(choice, time_ms, None if default is None else _ms(default), "cache",
+                    parsed, 0.0, found_by=found_by, n_measured=0)
 
 
 # --------------------------------------------------------------------------------------------

@@ -7,6 +7,7 @@ without reloading anything. `tuner settings` and the README list this table.
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable
@@ -19,10 +20,20 @@ class Setting:
     default: Any
     doc: str
     choices: tuple[str, ...] | None = None
+    secret: bool = False  # shown as *** (set) or empty (unset), never in clear
 
     @property
     def attr(self) -> str:
         return self.env.removeprefix("TUNER_").lower()
+
+    def shown(self) -> str:
+        """The value as `tuner settings` prints it: secrets as ***, passwords in URLs redacted."""
+        value = self.get()
+        if self.secret:
+            return "***" if value else ""
+        if isinstance(value, frozenset):
+            value = ",".join(sorted(value))
+        return redact(str(value))
 
     def get(self) -> Any:
         raw = os.environ.get(self.env)
@@ -83,7 +94,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_REMOTE_CACHE", _str, "",
             "URL of the shared Redis cache (redis://host:port/db, rediss:// for TLS); empty: local only."),
     Setting("TUNER_REDIS_PASSWORD", _str, "",
-            "Password for the remote cache when the URL carries none; never written to disk."),
+            "Password for the remote cache when the URL carries none; never written to disk.",
+            secret=True),
     Setting("TUNER_REMOTE_PREFIX", _str, "tuner:",
             "Prefix of every key the project writes in Redis."),
     Setting("TUNER_REMOTE_TTL", int, 0,
@@ -95,7 +107,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_REMOTE_READONLY", _bool, False,
             "Read the shared cache but never write to it (for untrusted jobs)."),
     Setting("TUNER_CACHE_SECRET", _str, "",
-            "When set, entries are HMAC-signed and unsigned or wrongly signed entries are rejected."),
+            "When set, entries are HMAC-signed and unsigned or wrongly signed entries are rejected.",
+            secret=True),
     # engine
     Setting("TUNER_LOGS", _csv, frozenset(),
             "Comma-separated logs to print: autotune (decision reports), output_code (generated code)."),
@@ -150,6 +163,51 @@ def markdown_table() -> str:
         doc = s.doc + (f" One of: {', '.join(s.choices)}." if s.choices else "")
         lines.append(f"| `{s.env}` | {default(s)} | {doc} |")
     return "\n".join(lines)
+
+
+# -- redaction: the one helper every message, listing and warning that may quote a secret uses
+
+_URL = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*://[^\s'\"<>]*")
+_QUERY_SECRET = re.compile(r"([?&;](?:password|passwd|pass|pwd|secret|token|auth)=)[^&;]*",
+                           re.IGNORECASE)
+_MIN_LITERAL = 3  # shorter secret values are not searched for in free text (they would mangle it)
+
+
+def _redact_url(url: str) -> str:
+    # Parsed by hand, not with urllib: a password holding an unencoded '#', '/' or '?' moves
+    # urlsplit's boundaries (part of it lands in the fragment) and a bad port raises.
+    scheme, sep, rest = url.partition("://")
+    at = rest.rfind("@")
+    if at >= 0:
+        user, colon, _ = rest[:at].partition(":")
+        rest = (f"{user}:***" if colon else "***") + rest[at:]
+    return scheme + sep + _QUERY_SECRET.sub(r"\1***", rest)
+
+
+def _url_password(url: str) -> str:
+    rest = url.partition("://")[2]
+    at = rest.rfind("@")
+    return rest[:at].partition(":")[2] if at >= 0 else ""
+
+
+def secret_values() -> list[str]:
+    """The secrets configured now: TUNER_REDIS_PASSWORD, TUNER_CACHE_SECRET and any password
+    inside TUNER_REMOTE_CACHE (in its userinfo or a password= query parameter)."""
+    url = os.environ.get("TUNER_REMOTE_CACHE", "")
+    found = [os.environ.get("TUNER_REDIS_PASSWORD", "").strip(),
+             os.environ.get("TUNER_CACHE_SECRET", "").strip(), _url_password(url)]
+    found += [m.group(0).partition("=")[2] for m in _QUERY_SECRET.finditer(url)]
+    return [s for s in found if len(s) >= _MIN_LITERAL]
+
+
+def redact(text: str) -> str:
+    """`text` (a URL, or a message quoting one) with passwords and secrets replaced by ***:
+    the userinfo password and password=/secret=/token= query values of every URL in it, and
+    any configured secret value (see secret_values) wherever it appears. Never raises."""
+    text = _URL.sub(lambda m: _redact_url(m.group(0)), str(text))
+    for value in sorted(secret_values(), key=len, reverse=True):
+        text = text.replace(value, "***")
+    return text
 
 
 class _Settings:

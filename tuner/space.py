@@ -169,6 +169,18 @@ def _parse_scalar(text: str) -> Any:
     return {"True": True, "False": False, "None": None}.get(text, text)
 
 
+def exact_equal(a: Any, b: Any) -> bool:
+    """JSON-like values equal with their types: 4096.0 is not 4096, True is not 1 (Python's ==
+    says both are). Lists and tuples compare alike (JSON has arrays only)."""
+    if isinstance(a, (list, tuple)) and isinstance(b, (list, tuple)):
+        return len(a) == len(b) and all(exact_equal(x, y) for x, y in zip(a, b))
+    if type(a) is not type(b):
+        return False
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(exact_equal(a[k], b[k]) for k in a)
+    return a == b
+
+
 def choice_to_json(choice: Any) -> Any:
     """A JSON form for any candidate: configs as tagged objects, plain choices as they are."""
     if isinstance(choice, Config):
@@ -335,6 +347,29 @@ class ConfigSpace:
 
     def valid(self, config: Config) -> bool:
         return self.why_invalid(config) is None
+
+    def why_foreign(self, config: Config, like: Sequence[Config] = ()) -> str | None:
+        """None when a config that comes from outside (a cache, a heuristic) may be launched
+        for a point whose current candidates are `like` (default: the space's defaults), else
+        why not. Stricter than why_invalid: the meta-parameter names of one of `like`, no more
+        and no fewer; tunable fields as ints (not floats or bools) within their rules; every
+        other value (launch options and meta-parameters the space does not tune) equal, type
+        included, to that of one of `like`."""
+        like = [c for c in (like or self._defaults) if isinstance(c, Config)]
+        if not like:
+            return "no current config to compare with"
+        names = set(config.kwargs)
+        if not any(set(c.kwargs) == names for c in like):
+            return f"meta-parameters {sorted(names)} are not {sorted(like[0].kwargs)}"
+        for name in [*names, *LAUNCH_FIELDS]:
+            value = config.get(name)
+            if name in self.fields:
+                if not self.fields[name].allows(value):
+                    f = self.fields[name]
+                    return f"{name}={value!r} outside {f.rule} [{f.lo}, {f.hi}]"
+            elif not any(exact_equal(value, c.get(name)) for c in like):
+                return f"{name}={value!r} is fixed for this point ({like[0].get(name)!r})"
+        return self.why_invalid(config)
 
     __contains__ = valid
 

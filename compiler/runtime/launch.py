@@ -119,7 +119,20 @@ class Launcher:
                 return
         global _FAST, JIT_LAUNCHES
         JIT_LAUNCHES += 1
-        k = self._launch(self.config, args)
+        try:
+            k = self._launch(self.config, args)
+        except Exception as e:
+            d = self.decision
+            if d is None or d.source not in ("cache", "heuristic") or self.config == self.default:
+                raise
+            # an answer from a cache or a heuristic that does not launch: dropped (never used
+            # again, its local entry deleted), this call runs the default, the kernel re-tunes
+            from tuner.engine import discard
+            discard(d, f"{type(e).__name__}: {e}")
+            self.config = dict(self.default)
+            k = self._launch(self.config, args)
+            self.config = self._tune(args)
+            return
         if _FAST is None:
             _FAST = _fast_launch_supported()
         if _FAST and k is not None and hasattr(k, "packed_metadata") and hooks_unset():

@@ -173,3 +173,141 @@ def test_reading_commands_do_not_create_a_cache():
     for args in (["stats"], ["ls"], ["stats", "--json"]):
         assert cli(*args).exit_code == 0
     assert not settings.cache_dir.exists()
+
+
+# -- secrets --------------------------------------------------------------------------------
+
+
+def test_settings_show_secrets_as_stars_and_urls_redacted(monkeypatch):
+    from tuner.settings import SETTINGS
+    shown = lambda: {s.env: s.shown() for s in SETTINGS}  # noqa: E731
+    assert shown()["TUNER_CACHE_SECRET"] == "" and shown()["TUNER_REDIS_PASSWORD"] == ""
+    monkeypatch.setenv("TUNER_REMOTE_CACHE", "redis://u:url-pw#x@h:6379/0?password=query-pw")
+    monkeypatch.setenv("TUNER_CACHE_SECRET", "hmac-secret")
+    monkeypatch.setenv("TUNER_REDIS_PASSWORD", "redis-pw")
+    values = shown()
+    assert values["TUNER_CACHE_SECRET"] == "***" and values["TUNER_REDIS_PASSWORD"] == "***"
+    assert values["TUNER_REMOTE_CACHE"] == "redis://u:***@h:6379/0?password=***"
+    assert not any(s in v for v in values.values()
+                   for s in ("url-pw", "query-pw", "hmac-secret", "redis-pw"))
+
+
+def test_stats_hides_a_query_password_and_fails_when_the_remote_is_unreachable(monkeypatch):
+    from tests.cache.conftest import _free_port
+    monkeypatch.setenv("TUNER_REMOTE_CACHE", f"redis://127.0.0.1:{_free_port()}/0?password=qpw-77")
+    plain, as_json = cli("stats"), cli("stats", "--json")
+    assert plain.exit_code == 1 and as_json.exit_code == 1
+    assert "unreachable" in plain.output and "password=***" in plain.output
+    assert json.loads(as_json.stdout)["remote"]["reachable"] is False
+    assert "qpw-77" not in plain.output + as_json.output
+
+
+# -- what a hostile cache or file can hold --------------------------------------------------
+
+
+def test_ls_and_stats_escape_terminal_sequences():
+    evil = "ns\x1b]0;pwned\x07\x1b[2J\x9b31m\u202e"
+    get_cache().put(CacheKey(evil, "problem\x1b[31m", "cfg", "backend"), {"v": 1})
+    for args in (["ls"], ["stats"]):
+        r = cli(*args)
+        assert r.exit_code == 0, r.output
+        assert not any(c in r.output for c in "\x1b\x07\x9b\u202e")
+        assert "\\x1b]0;pwned" in r.output
+    assert json.loads(cli("ls", "--json").stdout)[0]["namespace"] == evil  # JSON escapes itself
+
+
+def test_ls_and_export_with_an_empty_namespace_are_errors(tmp_path):
+    fill(2)
+    for args in (["ls", "--namespace", ""], ["export", str(tmp_path / "x.jsonl"), "-n", " "]):
+        r = cli(*args)
+        assert r.exit_code == 2 and "is empty" in r.output
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_export_dash_writes_to_stdout(tmp_path):
+    fill(3)
+    r = cli("export", "-")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    assert json.loads(lines[0])["count"] == 3 and len(lines) == 4
+    assert "exported 3 entries to stdout" in r.stderr and not (tmp_path / "-").exists()
+
+
+def test_import_skips_bad_lines_and_keeps_every_line_after_them(tmp_path, monkeypatch):
+    from tuner.cache.entry import MAX_ENTRY_BYTES
+    fill(4)
+    out = tmp_path / "cache.jsonl"
+    assert cli("export", str(out)).exit_code == 0
+    header, *entries = out.read_text().splitlines()
+    lines = [header, entries[0],
+             "[" * 100_000 + "]" * 100_000,                    # line 3: nested 100k deep
+             '{"pad": "' + "x" * (MAX_ENTRY_BYTES + 10) + '"}',  # line 4: over the size limit
+             entries[1], entries[1],                           # line 6: a duplicate of line 5
+             '{"schema": 1, "created": NaN}',                  # line 7: not JSON
+             entries[2], entries[3]]
+    out.write_text("\n".join(lines) + "\n")
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "new-machine"))
+    r = cli("import", str(out), "--json")
+    assert r.exit_code == 1
+    report = json.loads(r.stdout)
+    assert report["imported"] == 4 == len(stored())  # every good entry, those after the bad too
+    reasons = {s["line"]: s["reason"] for s in report["skipped"]}
+    assert "nested" in reasons[3] and "over the limit" in reasons[4]
+    assert reasons[6] == "duplicate key (first on line 5): not imported again"
+    assert reasons[7].startswith("not JSON")
+    plain = cli("import", str(out))
+    assert plain.exit_code == 1 and "skipped line 6: duplicate key" in plain.stderr
+
+
+# -- clear on a cache it must not destroy ---------------------------------------------------
+
+
+def test_clear_on_a_locked_database_fails_and_deletes_nothing(monkeypatch):
+    import tuner.cache.local as local
+    fill(3)
+    monkeypatch.setattr(local, "BUSY_TIMEOUT_S", 0.2)
+    holder = sqlite3.connect(LocalStore().path, isolation_level=None)
+    holder.execute("BEGIN EXCLUSIVE")
+    try:
+        r = cli("clear", "--yes")
+    finally:
+        holder.rollback()
+        holder.close()
+    assert r.exit_code == 1 and "deleted" not in r.output.replace("nothing deleted", "")
+    assert "database is locked" in r.output and "another process holds it" in r.output
+    assert len(stored()) == 3
+
+
+def test_clear_says_when_it_removes_a_file_that_is_not_a_database():
+    path = settings.cache_dir / "cache.db"
+    path.parent.mkdir(parents=True)
+    path.write_bytes(b"not a database" * 200)
+    r = cli("clear", "--yes")
+    assert r.exit_code == 0 and "was not a SQLite database" in r.stderr
+    assert "removed the file (2800 bytes)" in r.stderr and not path.exists()
+
+
+def _read_only_cache(tmp_path):
+    """A cache folder baked read-only (as in a CI image), holding one entry."""
+    import os
+    fill(1)
+    get_cache().close()
+    folder = settings.cache_dir
+    os.chmod(folder / "cache.db", 0o444)
+    os.chmod(folder, 0o555)
+    return folder
+
+
+def test_clear_on_a_read_only_cache_fails_and_deletes_nothing(unprivileged, tmp_path):
+    import os
+    import sys
+    folder = _read_only_cache(tmp_path)
+    try:
+        r = unprivileged([sys.executable, "-m", "tuner.cli", "cache", "clear", "--yes"],
+                         env=dict(os.environ))
+        assert r.returncode == 1, r.stderr
+        assert "is read-only here: nothing deleted" in r.stderr and "deleted 0" not in r.stdout
+        assert (folder / "cache.db").exists()
+    finally:
+        os.chmod(folder, 0o755)
+    assert len(stored()) == 1

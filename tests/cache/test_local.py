@@ -98,8 +98,8 @@ def test_corrupt_database_file_is_a_counted_miss_never_an_exception():
     assert [w.category for w in caught] == [CacheWarning]  # one warning, not one per call
     stats = cache.stats()["local"]
     assert stats["errors"] == 3 and stats["hits"] == 0 and stats["puts"] == 0
-    # `clear` removes a file that is not a database, and the cache works again.
-    cache.local.clear()
+    # `replace_corrupt` removes a file that is not a database, and the cache works again.
+    cache.local.replace_corrupt()
     cache.put(key(), {"v": 1})
     assert cache.get(key()) == {"v": 1}
 
@@ -124,3 +124,57 @@ def test_cache_hit_in_fresh_process_imports_neither_sqlite_utils_nor_pandas(tmp_
     for step in ("put", "get"):
         out = subprocess.run([sys.executable, "-c", code, step], env=env, capture_output=True, text=True)
         assert out.returncode == 0, out.stderr
+
+
+READER = """
+import json, sys, warnings
+warnings.simplefilter("always")
+from tuner.cache import CacheKey, get_cache
+cache = get_cache()
+key = CacheKey("triton.pointwise", "problem-1", "cfg", "backend")
+with warnings.catch_warnings(record=True) as caught:
+    warnings.simplefilter("always")
+    hit = cache.get(key)
+    cache.put(CacheKey("triton.pointwise", "new-1", "cfg", "backend"), {"v": 2})
+    cache.put(CacheKey("triton.pointwise", "new-2", "cfg", "backend"), {"v": 3})
+print(json.dumps({"hit": hit, "stats": cache.stats()["local"], "readonly": cache.local.readonly,
+                  "warnings": [str(w.message) for w in caught]}))
+"""
+
+
+def test_read_only_cache_folder_serves_hits_and_counts_writes_as_errors(unprivileged):
+    import json
+    import os
+    import sys
+    get_cache().put(key(1), {"v": 1})
+    get_cache().close()
+    folder = settings.cache_dir
+    before = sorted(p.name for p in folder.iterdir())
+    data = (folder / "cache.db").read_bytes()
+    os.chmod(folder / "cache.db", 0o444)
+    os.chmod(folder, 0o555)
+    try:
+        r = unprivileged([sys.executable, "-c", READER], env=dict(os.environ))
+    finally:
+        os.chmod(folder, 0o755)
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["hit"] == {"v": 1} and out["readonly"] is True
+    assert out["stats"] == {"hits": 1, "misses": 0, "puts": 0, "rejected": 0, "errors": 2}
+    assert len(out["warnings"]) == 1 and "is read-only here" in out["warnings"][0]
+    # opened without WAL switch or CREATE: not a byte changed, no -wal/-shm left behind
+    assert sorted(p.name for p in folder.iterdir()) == before
+    assert (folder / "cache.db").read_bytes() == data
+
+
+def test_read_only_database_file_in_a_writable_folder_is_read_only_too(unprivileged):
+    import json
+    import os
+    import sys
+    get_cache().put(key(1), {"v": 1})
+    get_cache().close()
+    os.chmod(settings.cache_dir / "cache.db", 0o444)
+    r = unprivileged([sys.executable, "-c", READER], env=dict(os.environ))
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["hit"] == {"v": 1} and out["stats"]["errors"] == 2 and out["readonly"] is True

@@ -216,3 +216,26 @@ def test_threads_meeting_a_dead_server_warn_once_and_never_raise(remote):
     assert errors == []
     assert [c.category for c in caught] == [CacheWarning]
     assert cache.remote is None and cache.stats()["local"]["puts"] == 8 + 32
+
+
+@pytest.mark.parametrize("url, secret", [
+    ("redis://:pa#ss-word@127.0.0.1:6379/0", "pa#ss-word"),         # '#' not percent-encoded
+    ("redis://user:a/b?c-pw@127.0.0.1:6379/0", "a/b?c-pw"),          # '/' and '?' too
+    ("redis://127.0.0.1:6379/0?password=qp-secret&db=1", "qp-secret"),
+    ("redis://127.0.0.1/0?db=1&password=qp#frag", "qp#frag"),
+    ("redis://user:pw-bad-port@127.0.0.1:notaport/0", "pw-bad-port"),
+])
+def test_redact_never_leaks_or_raises_on_odd_urls(url, secret):
+    shown = redact(url)
+    assert secret not in shown and secret[:3] not in shown.replace("127.0.0.1", "")
+    assert "***" in shown and shown.startswith("redis://")
+
+
+def test_bad_port_warning_names_no_part_of_the_password(monkeypatch):
+    # the unencoded '#' cuts the URL: "Sekr" is then read as a port, which redis-py rejects
+    # quoting it
+    monkeypatch.setenv("TUNER_REMOTE_CACHE", "redis://:Sekr#1t-pw@127.0.0.1:6379/0")
+    with pytest.warns(CacheWarning, match="remote cache off") as caught:
+        cache = get_cache()
+    assert cache.remote is None
+    assert all("Sekr" not in str(w.message) for w in caught)

@@ -266,3 +266,110 @@ def test_coordinate_descent_prepares_each_batch_before_timing_it():
             assert any(k == "prepare" and c in b for k, b in events[:i]), c
     # a sweep's neighbours come as one batch, not one config at a time
     assert max(len(b) for b in batches[1:]) >= 3
+
+
+# -- the one check of cached answers (issue 17) ---------------------------------------------
+
+
+def _stored_record(problem, cands, **changes):
+    """decide() once, then rewrite its cached record's choice/fields as a hostile writer would."""
+    from tuner.cache import get_cache
+    decide("test.point", problem, cands, cost, search="exhaustive")
+    key = _key(problem, cands)
+    record = get_cache().get(key)
+    for name, value in changes.items():
+        if name in ("num_warps", "num_stages", "kwargs"):
+            record["choice"]["config"][name] = value
+        else:
+            record[name] = value
+    get_cache().put(key, record)
+    return key
+
+
+@pytest.mark.parametrize("changes", [
+    {"kwargs": {"XBLOCK": 64.0}},                    # equals 64 for Config, not for Triton
+    {"kwargs": {"XBLOCK": 64, "EVIL": 1}},           # extra keyword
+    {"kwargs": {}},                                  # missing keyword
+    {"num_stages": 2},                               # not a candidate's
+    {"time_ms": 10 ** 400},                          # OverflowError in float()
+    {"time_ms": -1.0},
+])
+def test_cached_choice_must_match_a_candidate_exactly(changes):
+    from tuner.cache import get_cache
+    _stored_record("exact", CANDS, **changes)
+    before = get_cache().stats()["local"]["rejected"]
+    m = Measure()
+    d = decide("test.point", "exact", CANDS, m, search="exhaustive")
+    assert d.source == "exhaustive" and len(m.calls) == 3
+    assert get_cache().stats()["local"]["rejected"] == before + 1
+
+
+def test_bool_is_not_an_int_in_a_cached_choice():
+    from tuner.cache import get_cache
+    flags = [Config({"XBLOCK": 64, "EVEN": True}, num_warps=4, num_stages=1),
+             Config({"XBLOCK": 64, "EVEN": 1}, num_warps=4, num_stages=1)]
+    measure = Measure(lambda c: 1.0 if c.get("EVEN") is True else 2.0)
+    assert decide("test.point", "flags", flags, measure).choice is flags[0]
+    key = _key("flags", flags)
+    record = get_cache().get(key)
+    record["choice"]["config"]["kwargs"]["EVEN"] = 1.0   # equal to both for ==, to neither here
+    get_cache().put(key, record)
+    m = Measure()
+    assert decide("test.point", "flags", flags, m).source == "exhaustive" and m.calls
+    hit = decide("test.point", "flags", flags, never)
+    assert hit.source == "cache" and hit.choice is flags[0]   # the candidate itself, True kept
+
+
+def test_space_config_that_is_not_a_candidate_fits_only_a_point_that_searches_the_space():
+    sp = space()
+    d = decide("test.point", "cd", CANDS, Measure(), space=sp, search="coordinate_descent")
+    assert d.choice not in CANDS
+    assert decide("test.point", "cd", CANDS, never, space=sp,
+                  search="coordinate_descent").source == "cache"
+    m = Measure()  # the same record, read by a point that measures its candidates only
+    assert decide("test.point", "cd", CANDS, m, space=sp, search="exhaustive").source == "exhaustive"
+    assert m.calls
+
+
+def test_a_float_heuristic_answer_is_not_launched(monkeypatch):
+    monkeypatch.setenv("TUNER_HEURISTICS", "use")
+    m = Measure()
+    d = decide("test.point", "h-float", CANDS, m,
+               heuristic=lambda: Config({"XBLOCK": 64.0}, num_warps=4, num_stages=1))
+    assert d.source == "exhaustive" and m.calls
+
+
+def test_parse_record_never_raises():
+    from tuner.engine import RECORD_KEYS, parse_record
+    deep = 1
+    for _ in range(100_000):
+        deep = [deep]
+    record = {**dict.fromkeys(RECORD_KEYS), "version": 1, "configs_hash": "h",
+              "found_by": "exhaustive", "timings": [], "time_ms": 1.0, "choice": deep}
+    for value in (record, {**record, "choice": {"config": CANDS[0].to_json()},
+                           "time_ms": 10 ** 400}, deep, None):
+        assert parse_record(value, CANDS, space(), "h", "set") is None
+
+
+def test_candidates_that_cannot_be_cached_are_still_decided():
+    weird = [object(), object()]
+    d = decide("test.point", "weird", weird, lambda c: 1.0 if c is weird[1] else 2.0)
+    assert d.choice is weird[1]
+
+
+def test_a_discarded_answer_is_tuned_again_and_its_local_entry_dropped():
+    from tuner.cache import get_cache
+    from tuner.engine import discard
+    decide("test.point", "launch-fails", CANDS, Measure(), search="exhaustive")
+    hit = decide("test.point", "launch-fails", CANDS, never, search="exhaustive")
+    assert hit.source == "cache" and hit.cache_key == _key("launch-fails", CANDS)
+    discard(hit, "TypeError at launch")
+    assert get_cache().local.get(hit.cache_key.digest()) is None
+    m = Measure(lambda c: INF if c == hit.choice else cost(c))  # it fails when measured too
+    d = decide("test.point", "launch-fails", CANDS, m, search="exhaustive")
+    assert d.source == "exhaustive" and d.choice != hit.choice and m.calls
+    # even if a stale copy of the bad answer comes back (another machine's Redis), it is not used
+    get_cache().put(hit.cache_key, {**get_cache().get(hit.cache_key),
+                                    "choice": {"config": hit.choice.to_json()}})
+    assert decide("test.point", "launch-fails", CANDS, Measure(), search="exhaustive").source \
+        == "exhaustive"
