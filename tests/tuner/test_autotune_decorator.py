@@ -99,7 +99,7 @@ def test_triton_configs_are_accepted():
     x, y, out = torch.randn(50), torch.randn(50), torch.empty(50)
     add[K.add_grid](x, y, out, 50)
     torch.testing.assert_close(out, x + y)
-    assert add.best_config in {to_config(c) for c in cfgs}
+    assert any(add.best_config is c for c in cfgs)  # the user's object comes back
     assert to_config(cfgs[1]) == Config({"XBLOCK": 128}, num_warps=4, num_stages=2)
 
 
