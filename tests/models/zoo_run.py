@@ -1,0 +1,63 @@
+"""What the zoo tests share: compile, note the phase of a failure, count compiles, compare."""
+from __future__ import annotations
+
+import contextlib
+
+import torch
+from torch import nn
+from torch._dynamo.eval_frame import _debug_get_cache_entry_list
+
+import tuner.compiler.stats as stats
+
+# fp32 against eager: kernels reorder reductions (sums over 32-64 elements, softmax, norms)
+RTOL, ATOL = 1e-3, 1e-4
+MAX_COMPILES = 2    # the first shape, then one recompile with dynamic sizes
+LAST = {}           # the last test's top-frame compile count, for the summary table (conftest)
+
+
+def describe(kwargs):
+    return ", ".join(f"{k}={tuple(v.shape)}" for k, v in kwargs.items() if isinstance(v, torch.Tensor))
+
+
+@contextlib.contextmanager
+def phase(text):
+    """Name the phase (model, shape, eager or compiled) in the exception of a failure."""
+    try:
+        yield
+    except BaseException as e:
+        e.add_note(f"model zoo phase: {text}")
+        raise
+
+
+def clone_inputs(kwargs):
+    out = {}
+    for k, v in kwargs.items():
+        if isinstance(v, torch.Tensor):
+            v = v.detach().clone().requires_grad_(v.requires_grad)
+        out[k] = v
+    return out
+
+
+def top_frame_compiles(compiled, model):
+    """(name, count): how many times dynamo compiled the first frame it traces. That frame is
+    the module's (possibly decorated) forward, or for torch.nn modules (whose files dynamo
+    does not trace as a frame) the wrapper torch.compile puts around them, or the function."""
+    candidates = []
+    orig = getattr(getattr(compiled, "forward", compiled), "_torchdynamo_orig_callable", None)
+    for fn in (orig, type(model).forward if isinstance(model, nn.Module) else model):
+        fn = getattr(fn, "__func__", fn)
+        if hasattr(fn, "__code__"):
+            candidates.append((fn.__qualname__, len(_debug_get_cache_entry_list(fn.__code__))))
+    return max(candidates, key=lambda c: c[1])
+
+
+def check_compiles(compiled, model):
+    name, entries = top_frame_compiles(compiled, model)
+    LAST["top_frame_compiles"] = entries
+    assert 1 <= entries <= MAX_COMPILES, (
+        f"the top frame ({name}) was compiled {entries} times "
+        f"(want 1..{MAX_COMPILES}: the first shape, then one recompile with dynamic sizes)")
+    graphs = stats.graphs()
+    assert graphs, "backend='tuner' compiled no graph"
+    whole = [g.graph_fallback for g in graphs if getattr(g, "graph_fallback", "")]
+    assert not whole, f"{len(whole)} graph(s) ran entirely in ATen: {whole[0]}"
