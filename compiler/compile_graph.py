@@ -13,6 +13,7 @@ import torch
 
 from . import ir
 from . import stats as stats_mod
+from .codegen import combo
 from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
@@ -98,7 +99,34 @@ def _compile_graph(gm, example_inputs, mode, options):
     ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
           "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}
     steps, kernel_sources = [], []
+    if options.get("combo_kernels", True):
+        probes = {}
+
+        def combinable(grp):
+            if grp.kind != "pointwise":
+                return False
+            probes[id(grp)] = TritonKernel(grp, sched, max_persistent_r=max_r)
+            return combo.combinable(probes[id(grp)])
+        groups = sched.combine(groups, combinable,
+                               max_subs=int(options.get("combo_max_subkernels", 32)),
+                               max_args=int(options.get("combo_max_args", 200)))
     for i, grp in enumerate(groups):
+        if isinstance(grp, list):   # independent pointwise groups in one launch
+            k = combo.ComboKernel([probes[id(m)] for m in grp], name="tk_combo")
+            src = k.codegen()
+            mod = load_source(KERNEL_PRELUDE + src, "k")
+            kname = f"kernel{i}"
+            arg_names = list(k.args)
+            outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
+            ns[kname] = Launcher(getattr(mod, k.name), src, "combo", k.xnumel, k.default_config(),
+                                 k.candidate_configs() if autotune else [], outs, autotune,
+                                 parts=tuple(k.numels), bucketed=bool(options.get("_dynamic")))
+            steps.append(("kernel", grp, kname, arg_names, [n for n in arg_names if k.arg_kind[n] != "in"]))
+            kernel_sources.append(f"# {kname}: combo of {len(grp)} over {k.numels}\n" + src)
+            stats.kernels += 1
+            stats.kernel_names.append(kname)
+            stats.kernel_kinds.append("combo")
+            continue
         if grp.kind == "extern":
             node = grp.nodes[0]
             ns[f"{node.name}_op"] = _PUBLIC_OPS.get(node.op, node.op)

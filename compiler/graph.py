@@ -55,14 +55,15 @@ class GraphLowering(torch.fx.Interpreter):
         for r in node.reads:
             if r in self.last_writer:
                 node.deps.add(self.last_writer[r])
-        if isinstance(node, ir.Scatter):
-            tgt = node.buffer.name
+        if isinstance(node, ir.Scatter) or isinstance(node.buffer, ir.MutationBuffer):
+            # a write into an existing buffer: after its last writer and every reader so far
+            tgt = ir.storage_name(node.buffer)
             if tgt in self.last_writer:
                 node.deps.add(self.last_writer[tgt])
             node.deps.update(self.readers[tgt])
             self.readers[tgt] = []
             self.last_writer[tgt] = node.name
-            if isinstance(node.buffer, ir.InputBuffer):
+            if isinstance(self.buffers[tgt], ir.InputBuffer):
                 self.mutated_inputs.add(tgt)
         elif isinstance(node, ir.Extern):
             for b in node.outputs:
@@ -127,7 +128,16 @@ class GraphLowering(torch.fx.Interpreter):
         return _dense_strides(size, best[1])
 
     def write_into(self, dst: ir.View, value_loader):
-        """dst[...] = value (in place): the buffer keeps its name, readers see the new data."""
+        """dst[...] = value (in place): the buffer keeps its name, readers see the new data.
+        A write of a whole input buffer is a Pointwise node storing into it (fusible with the
+        kernel that computes the value); anything else a Scatter."""
+        if dst.is_whole_buffer() and isinstance(dst.buffer, ir.InputBuffer) and dst.numel > 0:
+            b = dst.buffer
+            out = ir.MutationBuffer(f"buf{next(self._names)}", b.dtype, b.device, b.size, b.stride,
+                                    target=b)
+            self.buffers[out.name] = out
+            self.add_node(ir.pointwise_in_memory_order(self.node_name(), out, dst.size, value_loader))
+            return dst
         return self.scatter_into(dst, dst.size, lambda idx: S.linear(idx, dst.stride, dst.offset),
                                  value_loader, None)
 

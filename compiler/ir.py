@@ -47,6 +47,21 @@ class InputBuffer(Buffer):
 
 
 @dataclass(eq=False)
+class MutationBuffer(Buffer):
+    """The new contents of an existing buffer (`target`, a graph input such as an optimizer's
+    parameter), written in place by a Pointwise node: `copy_(x, f(...))` as the last store of
+    a fused kernel instead of a separate scatter. It has a name of its own, so that reads of
+    the target inside the same kernel still load the old values; kernels and the wrapper
+    address its memory by the target's name (`storage_name`)."""
+    target: Any = None
+
+
+def storage_name(buf) -> str:
+    """The name of the memory a buffer lives in (a mutation's target, else its own)."""
+    return buf.target.name if isinstance(buf, MutationBuffer) else buf.name
+
+
+@dataclass(eq=False)
 class ConstantBuffer(Buffer):
     """A tensor constant of the graph (a `get_attr` node): the wrapper holds the tensor itself
     under this buffer's name; never allocated, written or freed by the wrapper."""

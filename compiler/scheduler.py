@@ -151,7 +151,28 @@ class Scheduler:
                 if is_rowwise(p, space) and not is_rowwise(n, space) and n.kind != "reduction" \
                         and R in index.free_symbols:
                     return False
+        if not self._mutations_elementwise(nodes, space):
+            return False
         return not self._creates_cycle(a, b)
+
+    @staticmethod
+    def _mutations_elementwise(nodes, space):
+        """A kernel that writes a buffer in place (a MutationBuffer's target) may read that
+        buffer only at the element being written and only before the write: each program then
+        reads old values it alone overwrites (the same pointer, the same thread)."""
+        muts = [n for n in nodes if isinstance(n.buffer, ir.MutationBuffer)]
+        if not muts:
+            return True
+        targets = [ir.storage_name(m.buffer) for m in muts]
+        if len(set(targets)) < len(targets):
+            return False
+        for m, target in zip(muts, targets):
+            store = accesses(m, space)[1]
+            for n in nodes:
+                for name, index in accesses(n, space)[0]:
+                    if name == target and (n.order > m.order or index != store):
+                        return False
+        return True
 
     def _space(self, a, b):
         spaces = {g.space() for g in (a, b) if g.kind == "reduction"}
@@ -261,6 +282,51 @@ class Scheduler:
                     break
             else:
                 raise RuntimeError("cycle in fused groups")
+        return out
+
+    # -- horizontal (combo) grouping -------------------------------------------------
+    def combine(self, groups, combinable, max_subs=32, max_args=200, min_subs=4):
+        """Groups in an order that puts independent combinable groups side by side, as lists
+        (one launch each): groups at the same dependency depth (longest path from the graph's
+        sources) have no path between them, so they may share a launch. A list holds at most
+        `max_subs` groups reading and writing at most `max_args` buffers; runs shorter than
+        `min_subs` stay single groups (a combo pays when it saves many launches). Returns
+        `groups` unchanged when nothing combines."""
+        index = {id(g): i for i, g in enumerate(groups)}
+        group_of = {n.name: g for g in groups for n in g.nodes}
+        depth = {}
+        for g in groups:   # topological order: every dependency has its depth already
+            ds = [depth[id(group_of[d])] for n in g.nodes for d in n.deps
+                  if d in group_of and group_of[d] is not g]
+            depth[id(g)] = 1 + max(ds, default=-1)
+        by_depth = {}
+        for g in groups:
+            if combinable(g):
+                by_depth.setdefault(depth[id(g)], []).append(g)
+        buckets = {}
+        for level, members in by_depth.items():
+            cur, names = [], set()
+            for g in members + [None]:
+                bufs = set() if g is None else {r for n in g.nodes for r in n.reads} | \
+                    {ir.storage_name(n.buffer) for n in g.nodes}
+                if g is None or len(cur) >= max_subs or len(names | bufs) > max_args:
+                    if len(cur) >= min_subs:
+                        for m in cur:
+                            buckets[id(m)] = cur
+                    cur, names = [], set()
+                if g is not None:
+                    cur.append(g)
+                    names |= bufs
+        if not buckets:
+            return groups
+        out, placed = [], set()
+        for g in sorted(groups, key=lambda g: (depth[id(g)], index[id(g)])):
+            b = buckets.get(id(g))
+            if b is None:
+                out.append(g)
+            elif id(b[0]) not in placed:
+                placed.add(id(b[0]))
+                out.append(list(b))
         return out
 
     def internal(self, group):

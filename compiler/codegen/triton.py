@@ -22,6 +22,7 @@ import os
 
 import torch
 
+from .. import ir
 from .. import sym as S
 from ..ops import use
 from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index, split_prefix
@@ -115,6 +116,7 @@ class TritonKernel:
         self.streaming = False    # a reduction reading its inputs in one pass (set in _reduction)
         self.indirect = False
         self.int64 = self._needs_int64()
+        self.pid_base = None   # combo sub-kernels: the name of the first program of their range
         self.bounds = bounds(self.space)
         # (YN, XN) for a 2-D tiled pointwise kernel, None for 1-D
         self.tile = None if (self.reduction or self.scatter) else self._tiling()
@@ -378,7 +380,7 @@ class TritonKernel:
             store_index = S.with_bounds(node.store_index(self._node_idx(node)), self.bounds)
         else:
             _, store_index = accesses(node, self.space)
-        ptr = self.arg(buf.name, "out")
+        ptr = self.arg(ir.storage_name(buf), "out")   # an in-place write: its target's memory
         mask = self._mask_for(store_index) or "xmask"
         idx = S.texpr(store_index)
         names = S.free_names(store_index)
@@ -400,6 +402,8 @@ class TritonKernel:
 
     def _header_x(self, shape):
         pid = "tl.program_id(0).to(tl.int64)" if self.int64 else "tl.program_id(0)"
+        if self.pid_base is not None:   # a sub-kernel of a combo kernel: its own program range
+            pid = f"({pid} - {self.pid_base})"
         self.emit(f"xoffset = {pid} * XBLOCK")
         self.emit(f"x = xoffset + tl.arange(0, XBLOCK){shape}")
         self.emit(f"xmask = x < {self.xnumel}")

@@ -88,7 +88,7 @@ def alignment_key(args):
 
 class Launcher:
     def __init__(self, fn, source, kind, xnumel, default, candidates, out_args, autotune,
-                 ynumel=None, space=None, rnumel=None, bucketed=False):
+                 ynumel=None, space=None, rnumel=None, bucketed=False, parts=None):
         self.fn = fn
         self.source = source
         self.kind = kind
@@ -97,6 +97,7 @@ class Launcher:
         self.space = space           # ConfigSpace for the search (None: the candidate list)
         self.rnumel = rnumel         # reductions: the reduced extent (part of a bucketed key)
         self.bucketed = bucketed     # a graph with dynamic sizes: decisions shared per size bucket
+        self.parts = parts           # combo kernels: each sub-kernel's extent (programs per part)
         self.config = None if autotune else dict(default)
         self.default = dict(default)
         self.candidates = candidates
@@ -144,6 +145,8 @@ class Launcher:
             k._init_handles()
 
     def grid(self, cfg):
+        if self.parts is not None:
+            return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in self.parts),)
         n = triton.cdiv(self.xnumel, cfg["XBLOCK"])
         if self.ynumel is not None:
             n *= triton.cdiv(self.ynumel, cfg["YBLOCK"])
@@ -164,7 +167,7 @@ class Launcher:
             h = hashlib.sha256(canon.encode()).hexdigest()[:24]
             ext = "x".join(str(_bucket(n)) for n in (self.xnumel, self.ynumel, self.rnumel) if n is not None)
             return f"{h}:b{ext}" + (f":{dtypes}" if dtypes else "")
-        h = hashlib.sha256(self.source.encode()).hexdigest()[:24]
+        h = hashlib.sha256(self.source.encode()).hexdigest()[:24]   # a combo's parts are in it
         return f"{h}:{self.xnumel}" + (f"x{self.ynumel}" if self.ynumel is not None else "") + \
             (f":{dtypes}" if dtypes else "")
 

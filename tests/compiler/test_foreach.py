@@ -1,0 +1,149 @@
+"""Compiled optimizers: `_foreach_*` lowerings, in-place updates of inputs as the last store of
+a fused kernel, and combo kernels that put independent per-tensor kernels in one launch."""
+import pytest
+import torch
+
+import tuner.compiler.stats as stats
+from helpers import assert_close
+
+SHAPES = [(4, 5), (7,), (), (6, 3), (33,), (2, 3, 4), (1,), (16, 8)]
+
+
+def _params(shapes, contiguous=True):
+    torch.manual_seed(0)
+    ps = [torch.randn(s, requires_grad=True) for s in shapes]
+    if not contiguous:   # one parameter in a transposed layout (its states follow it)
+        ps.append(torch.randn(3, 2, 5).transpose(0, 2).requires_grad_())
+    return ps
+
+
+def _step_against_eager(opt_cls, steps=3, contiguous=True, **kw):
+    ps = _params(SHAPES, contiguous)
+    ref = [p.detach().clone().requires_grad_() for p in ps]
+    opt, ropt = opt_cls(ps, **kw), opt_cls(ref, **kw)
+    step = torch.compile(opt.step, backend="tuner")
+    stats.reset()
+    for _ in range(steps):
+        for p, r in zip(ps, ref):
+            g = torch.randn(p.shape)
+            p.grad, r.grad = g.clone(), g.clone()
+        step()
+        ropt.step()
+        for p, r in zip(ps, ref):
+            torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
+    for p, r in zip(ps, ref):
+        for name, value in opt.state[p].items():
+            torch.testing.assert_close(value, ropt.state[r][name], rtol=1e-5, atol=1e-6)
+    return stats.graphs()
+
+
+@pytest.mark.parametrize("opt_cls, kw", [
+    (torch.optim.Adam, dict(lr=0.01, foreach=True)),
+    (torch.optim.AdamW, dict(lr=0.01, foreach=True, weight_decay=0.1)),
+    (torch.optim.SGD, dict(lr=0.1, momentum=0.9, foreach=True)),
+    (torch.optim.Adagrad, dict(lr=0.1, foreach=True)),
+    (torch.optim.RMSprop, dict(lr=0.01, momentum=0.5, foreach=True)),
+], ids=["adam", "adamw", "sgd_momentum", "adagrad", "rmsprop"])
+def test_optimizer_step_matches_eager_in_two_launches(opt_cls, kw):
+    graphs = _step_against_eager(opt_cls, **kw)
+    for g in graphs:
+        assert not g.externs, g.externs        # every _foreach_* op lowered
+        # the per-tensor kernels (step counters, then the update) share launches
+        assert g.kernels <= 2 and set(g.kernel_kinds) == {"combo"}, g.kernel_kinds
+
+
+def test_optimizer_with_a_transposed_parameter():
+    graphs = _step_against_eager(torch.optim.Adam, contiguous=False, lr=0.01, foreach=True)
+    assert all(not g.externs for g in graphs)
+
+
+def test_in_place_update_of_an_input_is_the_kernels_last_store():
+    def f(x, y):
+        x.mul_(0.5).add_(y)
+        return x.sum()
+    x, y = torch.randn(3, 4), torch.randn(3, 4)
+    xr = x.clone()
+    stats.reset()
+    out = torch.compile(f, backend="tuner")(x, y)
+    assert_close(out, f(xr, y))
+    assert_close(x, xr)
+    s = stats.last()
+    assert "scatter" not in s.kernel_kinds, s.kernel_kinds
+
+
+def test_in_place_update_read_elsewhere_is_not_fused_across_elements():
+    # x is read at another element (a flip) before being overwritten: the write may not share
+    # a kernel with that read, or a program would read a value another one already wrote
+    def f(x):
+        y = x.flip(0) * 2
+        x.copy_(x + 1)
+        return y
+    x = torch.randn(64)
+    xr = x.clone()
+    out = torch.compile(f, backend="tuner")(x)
+    assert_close(out, f(xr))
+    assert_close(x, xr)
+
+
+def test_clip_grad_norm_foreach_matches_eager():
+    ps = _params(SHAPES)
+    ref = [p.detach().clone() for p in ps]
+    for p, r in zip(ps, ref):
+        g = torch.randn(p.shape) * 3
+        p.grad, r.grad = g.clone(), g.clone()
+
+    def clip(params):
+        return torch.nn.utils.clip_grad_norm_(params, 1.0, foreach=True)
+    stats.reset()
+    total = torch.compile(clip, backend="tuner")(ps)
+    rtotal = torch.nn.utils.clip_grad_norm_([r.requires_grad_() for r in ref], 1.0, foreach=True)
+    assert_close(total, rtotal)
+    for p, r in zip(ps, ref):
+        torch.testing.assert_close(p.grad, r.grad, rtol=1e-5, atol=1e-6)
+    assert not any(g.externs for g in stats.graphs())
+
+
+def test_foreach_ops_lowered_per_tensor():
+    xs = [torch.randn(s) for s in [(3,), (2, 2), ()]]
+    ys = [torch.rand(s) + 0.5 for s in [(3,), (2, 2), ()]]
+
+    def f(xs, ys):
+        a = torch._foreach_addcdiv(xs, xs, ys, 0.5)
+        b = torch._foreach_pow(ys, 2.0)
+        c = torch._foreach_lerp(xs, ys, 0.25)
+        d = torch._foreach_maximum(xs, 0.1)
+        e = torch._foreach_sqrt(torch._foreach_abs(xs))
+        n = torch._foreach_norm(xs, 2)
+        return a, b, c, d, e, n
+    stats.reset()
+    out = torch.compile(f, backend="tuner")(xs, ys)
+    assert_close(out, f(xs, ys))
+    assert not stats.last().externs
+
+
+def test_many_independent_small_kernels_share_a_launch_and_few_do_not():
+    def f(*xs):
+        return [(x * 2).sin() for x in xs]
+    xs = [torch.randn(n) for n in (5, 17, 300, 1, 64)]
+    stats.reset()
+    assert_close(torch.compile(f, backend="tuner")(*xs), f(*xs))
+    assert stats.last().kernel_kinds == ["combo"]
+    torch._dynamo.reset()
+    stats.reset()
+    assert_close(torch.compile(f, backend="tuner")(*xs[:2]), f(*xs[:2]))
+    assert stats.last().kernel_kinds == ["pointwise", "pointwise"]   # two launches save little
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(f, backend="tuner", options={"combo_kernels": False})(*xs)
+    assert_close(out, f(*xs))
+    assert stats.last().kernels == 5
+
+
+def test_combo_kernel_tunes_in_max_autotune():
+    def f(*xs):
+        return [x + 1 for x in xs]
+    xs = [torch.randn(n) for n in (5, 17, 300, 64)]
+    stats.reset()
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(*xs)
+    assert_close(out, f(*xs))
+    assert stats.last().kernel_kinds == ["combo"]
