@@ -2,11 +2,29 @@
 
     key = CacheKey(namespace, problem, configs_hash(candidates), backend_hash(extra_flags))
     get_cache().get(key) -> dict | None;  get_cache().put(key, value_dict)
-"""
-from .entry import Entry, InvalidEntry
-from .keys import SCHEMA_VERSION, CacheKey, backend_hash, backend_info, configs_hash
-from .layered import Cache, CacheWarning, LayerStats, build_cache, get_cache, reset_cache
 
-__all__ = ["SCHEMA_VERSION", "Cache", "CacheKey", "CacheWarning", "Entry", "InvalidEntry",
-           "LayerStats", "backend_hash", "backend_info", "build_cache", "configs_hash",
-           "get_cache", "reset_cache"]
+Its settings are installed from outside (see config.py). The names below load on first use,
+so installing them (at `import tuner`) imports neither SQLite's stores nor Redis.
+"""
+import importlib
+
+_EXPORTS = {
+    "Entry": "entry", "InvalidEntry": "entry",
+    "SCHEMA_VERSION": "keys", "CacheKey": "keys", "backend_hash": "keys", "backend_info": "keys",
+    "configs_hash": "keys",
+    "Cache": "layered", "CacheWarning": "layered", "LayerStats": "layered",
+    "build_cache": "layered", "get_cache": "layered", "reset_cache": "layered",
+}
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name):
+    if name in _EXPORTS:
+        value = getattr(importlib.import_module(f"{__name__}.{_EXPORTS[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_EXPORTS))

@@ -38,7 +38,7 @@ def _progress(disable: bool):
 
 
 def _secret() -> str:
-    from tuner.settings import settings
+    from .config import settings
     return settings.cache_secret
 
 
@@ -115,19 +115,53 @@ def cache_group():
     """
 
 
+def _stats_file() -> Path:
+    return _store().path.with_name("stats.db")
+
+
+def _reset_stats(as_json: bool) -> None:
+    from . import stats
+    path = _stats_file()
+    try:
+        n = stats.reset(path)
+    except Exception as e:
+        _fail(f"statistics {printable(path)}: {type(e).__name__}: {e}")
+    if as_json:
+        click.echo(json.dumps({"reset": True, "namespaces": n, "path": str(path)}, indent=2))
+    else:
+        click.echo(f"statistics reset ({n} namespaces cleared in {printable(path)})")
+
+
+def _saved(seconds: float) -> str:
+    return f"{seconds:.1f} s" if seconds < 120 else f"{seconds / 60:.1f} min"
+
+
 @cache_group.command("stats")
 @json_option
+@click.option("--reset", is_flag=True, help="Set the hit/miss statistics back to zero (entries stay).")
 @_sqlite_guard
-def stats_cmd(as_json):
-    """Entries per namespace and size of the local cache; reachability of the remote one.
+def stats_cmd(as_json, reset):
+    """Entries per namespace and size of the local cache; hits, misses, rejected entries and
+    tuning time saved per namespace, over every process since the last --reset (kept in
+    stats.db beside cache.db); reachability of the remote one.
 
     Exits 1 when the remote cache is configured but cannot be reached."""
+    if reset:
+        _reset_stats(as_json)
+        return
+    from . import stats
     from .remote import RemoteConfig, RemoteStore, redact
     store = _store()
     per_ns = store.count_by_namespace()
+    try:
+        counters, counters_error = stats.read(_stats_file()), None
+    except Exception as e:   # statistics are best effort: a broken file is reported, not fatal
+        counters, counters_error = {}, f"{type(e).__name__}: {e}"
     out = {"local": {"path": str(store.path), "entries": sum(per_ns.values()),
                      "bytes": store.size_bytes(), "namespaces": per_ns},
-           "remote": None}
+           "counters": counters, "remote": None}
+    if counters_error:
+        out["counters_error"] = counters_error
     config = RemoteConfig.from_settings()
     if config is not None:
         remote = {"url": redact(config.url), "prefix": config.prefix, "readonly": config.readonly,
@@ -156,6 +190,19 @@ def stats_cmd(as_json):
         table.add_row(printable(ns), str(n))
     if per_ns:
         console.print(table)
+    if counters:
+        click.echo("lookups since the last `tuner cache stats --reset` (all processes):")
+        for ns, c in counters.items():
+            hits = c["hits_local"] + c["hits_remote"]
+            asked = hits + c["misses"]
+            rate = f"hit rate {100 * hits / asked:.0f}%, " if asked else ""
+            click.echo(f"  {printable(ns)}: {hits} hits ({c['hits_local']} local, "
+                       f"{c['hits_remote']} remote), {c['misses']} misses, {c['rejected']} "
+                       f"rejected entries; {rate}{_saved(c['saved_s'])} of tuning saved")
+    elif counters_error:
+        click.echo(f"statistics unreadable ({printable(counters_error)})", err=True)
+    else:
+        console.print("no lookups counted yet (statistics since the last reset: none)")
     remote = out["remote"]
     if remote is None:
         console.print("remote cache: off (TUNER_REMOTE_CACHE is not set)")
@@ -166,6 +213,13 @@ def stats_cmd(as_json):
         click.echo(f"remote cache {printable(remote['url'])}: unreachable "
                    f"({printable(remote['error'])})", err=True)
         sys.exit(1)
+
+
+@cache_group.command("reset-stats")
+@json_option
+def reset_stats_cmd(as_json):
+    """Set the hit/miss statistics back to zero (the same as `stats --reset`)."""
+    _reset_stats(as_json)
 
 
 @cache_group.command("ls")

@@ -58,15 +58,13 @@ def backend_info() -> dict[str, str]:
     """Versions and device the answers were measured with (computed once per process)."""
     from importlib.metadata import PackageNotFoundError, version
 
-    from tuner import __version__
-
     def dist_version(name: str) -> str:
         try:
             return version(name)
         except PackageNotFoundError:
             return "none"
 
-    info = {"tuner": __version__, "torch": dist_version("torch"), "triton": dist_version("triton"),
+    info = {"tuner": dist_version("tuner"), "torch": dist_version("torch"), "triton": dist_version("triton"),
             "cuda": "none", "device": "cpu"}
     try:
         import torch

@@ -50,11 +50,23 @@ class LayerStats:
 
 
 class Cache:
-    def __init__(self, local: LocalStore | None, remote: RemoteStore | None, secret: str = ""):
+    def __init__(self, local: LocalStore | None, remote: RemoteStore | None, secret: str = "",
+                 persistent=None):
         self.local, self.remote, self.secret = local, remote, secret
         self._stats = {layer: LayerStats() for layer in LAYERS}
         self._lock = threading.Lock()
         self._warned: set[str] = set()
+        # counts kept across processes (stats.py): rejected entries here, hits, misses and
+        # seconds saved per decision by the engine through record()
+        self.persistent = persistent
+
+    def record(self, namespace: str, **counts: float) -> None:
+        """Add to the statistics kept across processes (`tuner cache stats`); never raises."""
+        if self.persistent is not None:
+            try:
+                self.persistent.add(namespace, **counts)
+            except Exception:  # statistics are never worth a failed lookup
+                pass
 
     @property
     def enabled(self) -> bool:
@@ -66,6 +78,11 @@ class Cache:
         check: turns the stored value into what the caller uses, or returns None (or raises)
         to reject it; a rejected entry is a miss counted as `rejected`, and a remote entry is
         copied locally only once `check` accepted it. get() then returns check's result."""
+        return self.lookup(key, check)[0]
+
+    def lookup(self, key: CacheKey, check: Callable[[dict], Any] | None = None
+               ) -> tuple[Any, str | None]:
+        """As get(), with the layer that answered: (result, "local" | "remote"), or (None, None)."""
         digest = key.digest()
         for layer in LAYERS:
             try:
@@ -79,8 +96,8 @@ class Cache:
                 entry, result = found
                 if layer == "remote":
                     self._write("local", entry)
-                return result
-        return None
+                return result, layer
+        return None, None
 
     def put(self, key: CacheKey, value: dict) -> None:
         """Store `value` (a JSON object; anything else is a TypeError) in every layer."""
@@ -109,6 +126,8 @@ class Cache:
             return {layer: asdict(s) for layer, s in self._stats.items()}
 
     def close(self) -> None:
+        if self.persistent is not None:
+            self.persistent.flush()   # never raises: counts that cannot be written are lost
         for store in (self.local, self.remote):
             if store is not None:
                 store.close()
@@ -141,6 +160,7 @@ class Cache:
             result = None
         if result is None:
             self._count(layer, "rejected", "misses")
+            self.record(key.namespace, rejected=1)
             return None
         self._count(layer, "hits")
         return entry, result
@@ -209,7 +229,7 @@ def _fingerprint() -> tuple:
 
 def build_cache() -> Cache:
     """A new cache from the current settings; a bad TUNER_* value turns it off with a warning."""
-    from tuner.settings import settings
+    from .config import settings
     try:
         if not settings.cache:
             return Cache(None, None)
@@ -218,7 +238,8 @@ def build_cache() -> Cache:
     except ValueError as e:
         warnings.warn(f"tuning cache off: {e}", CacheWarning, stacklevel=3)
         return Cache(None, None)
-    cache = Cache(local, None, secret)
+    from .stats import PersistentStats
+    cache = Cache(local, None, secret, PersistentStats(local.path.with_name("stats.db")))
     if config is not None:
         try:
             cache.remote = RemoteStore(config)

@@ -60,7 +60,7 @@ def _is_readonly(error: BaseException) -> bool:
 class LocalStore:
     def __init__(self, path: Path | str | None = None):
         if path is None:
-            from tuner.settings import settings
+            from .config import settings
             path = Path(settings.cache_dir) / "cache.db"
         self.path = Path(path)
         self._conn: sqlite3.Connection | None = None

@@ -17,7 +17,7 @@ import redis
 from redis.backoff import NoBackoff
 from redis.retry import Retry
 
-from tuner.settings import redact  # noqa: F401  (re-exported: the cache's messages use it)
+from .config import redact  # noqa: F401  (re-exported: the cache's messages use it)
 
 
 @dataclass
@@ -32,7 +32,7 @@ class RemoteConfig:
 
     @classmethod
     def from_settings(cls) -> "RemoteConfig | None":
-        from tuner.settings import settings
+        from .config import settings
         if not settings.remote_cache:
             return None
         return cls(settings.remote_cache, settings.redis_password, settings.remote_prefix,

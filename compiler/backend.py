@@ -4,11 +4,14 @@ Capture: dynamo hands us an FX graph; AOTAutograd (with PyTorch's own decomposit
 splits it into forward/backward ATen graphs, each compiled by `compile_graph`. Modes:
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
-through tuner.engine on its first call. options: {"max_persistent_r": int (default 8192),
+through tuner.engine on its first call. options (tuner.settings.COMPILE_OPTIONS; another key,
+one starting with "_" aside, is a ValueError listing these): {"max_persistent_r": int (default 8192),
 "max_autotune": bool, "cudagraphs": bool, "cudagraph_min_launches": int (a graph of fewer
 kernel/extern launches runs directly; default 2), "cudagraph_address_replay": bool (replay
 without input copies when inputs sit where they were recorded; default True), "pad_mm":
-"auto" | "always" | "never" (default: the TUNER_PAD_MM setting)}. torch.compile takes a
+"auto" | "always" | "never" (default: the TUNER_PAD_MM setting), "combo_kernels": bool (independent
+pointwise kernels share launches; default True), "combo_max_subkernels": int (default 32),
+"combo_max_args": int (pointer arguments per combo launch; default 200)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.
@@ -28,7 +31,11 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     mode = mode or "default"
     if mode not in MODES:
         raise ValueError(f"tuner backend: unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    from tuner.settings import settings
+    from tuner.settings import check_all, check_compile_options, settings
+    check_compile_options(options or {}, "tuner backend: torch.compile(options=...)")
+    # every TUNER_* value parses (a bad TUNER_BENCH_REPS, TUNER_LOGS or TUNER_COMPILE_OPTIONS
+    # fails the compile here, naming the variable, instead of each candidate failing to time)
+    check_all()
     options = {**settings.compile_options, **(options or {})}   # code wins over the setting
 
     from .lowerings.matmul import PAD_MM_MODES

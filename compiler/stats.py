@@ -13,8 +13,14 @@
     s.lowered                 # {op name: count} ops lowered to our IR
     s.pad_mm                  # {"pad"/"orig": count} per unaligned matmul the pad_mm point decided
     s.source                  # the generated code: kernels (commented out) and the wrapper
+    stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
     stats.reset()
+
+Only the last KEEP_GRAPHS (64) graphs are kept, sources included: a long-running process that
+compiles graph after graph must not hold every generated source. An older graph's counters
+stay in totals(); its kernel_names and kernel_kinds (lists, one item per kernel) do not, so
+those two cover the kept graphs only. Set `stats.KEEP_GRAPHS` before compiling to keep more.
 """
 from __future__ import annotations
 
@@ -70,7 +76,9 @@ def _name(op):
     return str(op) if hasattr(op, "_schema") else str(getattr(op, "__name__", op))
 
 
-_graphs: list[GraphStats] = []
+KEEP_GRAPHS = 64
+_graphs: collections.deque[GraphStats] = collections.deque()
+_older = GraphStats()   # the counters of graphs no longer kept, since reset()
 _warned: set = set()
 
 
@@ -85,6 +93,8 @@ def warn_once(key, message):
 def new() -> GraphStats:
     s = GraphStats()
     _graphs.append(s)
+    while len(_graphs) > max(1, KEEP_GRAPHS):
+        _add_counters(_older, _graphs.popleft())   # compiled long ago: its counts are final
     return s
 
 
@@ -98,20 +108,27 @@ def graphs() -> list[GraphStats]:
 
 def totals() -> GraphStats:
     t = GraphStats()
+    _add_counters(t, _older)
     for g in _graphs:
-        t.kernels += g.kernels
-        t.fused_nodes += g.fused_nodes
-        t.nodes += g.nodes
-        t.externs.update(g.externs)
-        t.fallbacks.update(g.fallbacks)
-        t.lowered.update(g.lowered)
-        t.pad_mm.update(g.pad_mm)
-        for k, v in g.lowering_errors.items():
-            t.lowering_errors.setdefault(k, v)
+        _add_counters(t, g)
         t.kernel_names.extend(g.kernel_names)
         t.kernel_kinds.extend(g.kernel_kinds)
     return t
 
 
+def _add_counters(t: GraphStats, g: GraphStats) -> None:
+    t.kernels += g.kernels
+    t.fused_nodes += g.fused_nodes
+    t.nodes += g.nodes
+    t.externs.update(g.externs)
+    t.fallbacks.update(g.fallbacks)
+    t.lowered.update(g.lowered)
+    t.pad_mm.update(g.pad_mm)
+    for k, v in g.lowering_errors.items():
+        t.lowering_errors.setdefault(k, v)
+
+
 def reset():
+    global _older
     _graphs.clear()
+    _older = GraphStats()

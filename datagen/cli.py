@@ -10,7 +10,8 @@ import traceback
 
 import click
 
-from tuner.datagen.dataset import DatasetError, DatasetWriter, device_metadata, make_header
+from tuner.collect import device_metadata
+from tuner.heuristics.dataset import DatasetError, DatasetWriter, make_header
 
 # point name -> module with GeneratorSpec, problem(), measure(), header_fields()
 POINTS = {"pad_mm": "tuner.datagen.pad_mm"}

@@ -1,11 +1,15 @@
 """`tuner learn`: merge datasets, grid-search regression trees, render the chosen one."""
 from __future__ import annotations
 
-import json
 import shutil
 from pathlib import Path
 
 import click
+
+# the defaults learn() applies, shown in --help as values (the options stay None so that
+# learn() reads them at call time)
+from tuner.heuristics.learn import (DEFAULT_CALIBRATION, DEFAULT_ENSEMBLE, DEFAULT_LEAF_MARGIN,
+                                    DEFAULT_LEAF_RULE)
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -45,22 +49,22 @@ def _ints(text: str) -> tuple[int, ...]:
 @click.option("--leaf-margin", type=float, default=None,
               help="With leaf agreement, a leaf answers only if each of its training problems was "
                    "won by more than this fraction (a leaf of near-ties cannot vouch for new "
-                   "problems). Default: learn.DEFAULT_LEAF_MARGIN.")
+                   f"problems).  [default: {DEFAULT_LEAF_MARGIN}]")
 @click.option("--leaf-rule", type=click.Choice(["margin", "no-loss"]), default=None,
               help="Which leaves may answer (with leaf agreement): 'margin', each training problem "
                    "won by more than --leaf-margin; 'no-loss', no training problem losing more "
-                   "than --tolerance under the leaf's choice. Default: learn.DEFAULT_LEAF_RULE.")
+                   f"than --tolerance under the leaf's choice.  [default: {DEFAULT_LEAF_RULE}]")
 @click.option("--ensemble", type=int, default=None, metavar="B",
               help="Trees that must agree: the main tree plus B-1 trees of the same hyper-parameters "
                    "fitted on seeded bootstrap samples of the training problems; an answer needs "
-                   "every tree's leaf to favour the same choice. 1: the main tree alone. "
-                   "Default: learn.DEFAULT_ENSEMBLE.")
+                   "every tree's leaf to favour the same choice. 1: the main tree alone.  "
+                   f"[default: {DEFAULT_ENSEMBLE}]")
 @click.option("--calibration", type=click.Choice(["thresholds", "leaves"]), default=None,
               help="How validation makes the tree safe: 'thresholds', each choice's threshold is the "
                    "smallest with no wrong validation answer; 'leaves', first silence exactly the "
                    "leaves that answer wrong on the validation split (and those it barely sees, "
-                   "K chosen on a two-fold split of it), then thresholds only if still needed. "
-                   "Default: learn.DEFAULT_CALIBRATION.")
+                   "K chosen on a two-fold split of it), then thresholds only if still needed.  "
+                   f"[default: {DEFAULT_CALIBRATION}]")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,
@@ -75,11 +79,16 @@ def _ints(text: str) -> tuple[int, ...]:
                    "test row and its answers losing > 10% (a robustness check; picks nothing).")
 @click.option("--install", is_flag=True,
               help="Also copy the module into heuristics/artifacts/ of this source tree.")
-@click.option("--no-plot", is_flag=True, help="Skip the PNG plot.")
+@click.option("--no-plot", is_flag=True, help="Skip the PNG plot (skipped, with a message, "
+              "when matplotlib is not installed).")
+@click.option("--allow-truncated", is_flag=True,
+              help="Learn from the complete rows of a file that ends early (a killed or running "
+                   "collector) instead of refusing it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
               leaf_agreement, leaf_margin, leaf_rule, ensemble, calibration, per_choice_thresholds,
-              derived_features, min_dim, min_problems, check_seeds, install, no_plot, as_json):
+              derived_features, min_dim, min_problems, check_seeds, install, no_plot, allow_truncated,
+              as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
     Merges the files (refusing ones whose metadata disagree), drops noisy problems, splits
@@ -89,7 +98,8 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
     most correct validation answers; the test split only reports. Writes <name>.py,
     eval_table.txt/.json, summary.json, report.md and plot.png into --out.
     """
-    from tuner.heuristics.learn import STREAM_COLUMNS, LearnError, format_table, learn, stream_table
+    from tuner.heuristics.learn import (STREAM_COLUMNS, LearnError, dumps, format_table, learn,
+                                        stream_table)
 
     try:
         seeds = tuple(int(x) for x in check_seeds.split(",") if x.strip())
@@ -104,7 +114,8 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         **({} if ensemble is None else {"ensemble": ensemble}),
                         leaf_rule=leaf_rule, calibration=calibration,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
-                        name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds)
+                        name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds,
+                        allow_truncated=allow_truncated)
     except LearnError as e:
         raise click.ClickException(str(e))
     module = Path(out) / summary["module"]
@@ -112,11 +123,16 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
         dest = Path(__file__).resolve().parent / "artifacts" / summary["module"]
         shutil.copyfile(module, dest)
         summary["installed"] = str(dest)
+    if summary.get("plot_skipped"):
+        click.echo(f"plot skipped: {summary['plot_skipped']}", err=True)
     if as_json:
-        click.echo(json.dumps(summary, indent=1, default=str))
+        click.echo(dumps(summary))
         return
-    click.echo(format_table(summary["table"], summary["columns"]))
     b = summary["best"]
+    chosen = (b["max_depth"], b["min_samples_leaf"])
+    marked = [{**r, "chosen": "<- chosen" if (r["max_depth"], r["min_samples_leaf"]) == chosen
+               else ""} for r in summary["table"]]
+    click.echo(format_table(marked, [*summary["columns"], "chosen"]))
     t = b["test"]
     thr = " ".join(f"{c}={b[f'threshold_{c}']:.4f}" for c in reversed(summary["choices"]))
     click.echo(f"\nchosen: max_depth={b['max_depth']} min_samples_leaf={b['min_samples_leaf']} "

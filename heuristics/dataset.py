@@ -9,13 +9,15 @@ Format (JSON lines, optionally gzip-compressed when the name ends in .gz):
 Rows are flushed one problem at a time, so a killed run leaves a readable file; a reader
 drops a truncated last line (and a truncated gzip tail). `--resume` rewrites the complete
 problems of an old file atomically and appends after them, so nothing is duplicated.
-`record_decision` appends benchmarked decisions of a running program (collect mode).
+
+The format is where data generation and learning meet: `tuner collect` (datagen/) and the
+engine's collect mode (tuner/collect.py) write it, `tuner learn` reads it. Standard library
+only, so the heuristics package stays below the engine.
 """
 from __future__ import annotations
 
 import datetime as _dt
 import gzip
-import hashlib
 import json
 import os
 import tempfile
@@ -41,45 +43,6 @@ COMPAT_KEYS = ("format", "version", "point", "feature_schema", "features", "choi
 
 class DatasetError(ValueError):
     """A dataset file is missing, malformed or incompatible; the message names the problem."""
-
-
-# -- device and versions -------------------------------------------------------------------
-
-def device_metadata(device: str = "cuda") -> dict[str, Any]:
-    """GPU name, compute capability, shared memory per block, library versions and timer.
-
-    On a machine without CUDA (or with device="cpu") the GPU fields describe the CPU, so CPU
-    datasets never merge with GPU ones.
-    """
-    import platform
-
-    from tuner.bench import CPU_TIMER, CUDA_TIMER
-    meta: dict[str, Any] = {"gpu_name": "cpu", "compute_capability": [0, 0],
-                            "shared_memory_per_block": 0, "timer": CPU_TIMER}
-    try:
-        import torch
-        meta["torch"] = torch.__version__
-        if device != "cpu" and torch.cuda.is_available():
-            idx = torch.device(device).index
-            props = torch.cuda.get_device_properties(idx if idx is not None else torch.cuda.current_device())
-            meta["gpu_name"] = props.name
-            meta["timer"] = CUDA_TIMER
-            meta["compute_capability"] = [props.major, props.minor]
-            # the opt-in limit is what a kernel can actually use; older torch lacks the field
-            meta["shared_memory_per_block"] = int(getattr(props, "shared_memory_per_block_optin", 0)
-                                                  or getattr(props, "shared_memory_per_block", 0))
-        else:
-            meta["gpu_name"] = f"cpu:{platform.machine()}"
-    except ImportError:
-        meta["torch"] = None
-    try:
-        import triton
-        meta["triton"] = triton.__version__
-    except ImportError:
-        meta["triton"] = None
-    from tuner import __version__
-    meta["tuner"] = __version__
-    return meta
 
 
 def make_header(point: str, features: dict[str, str], choices: Iterable[Any], *,
@@ -116,22 +79,30 @@ def _is_gzip(path: Path) -> bool:
 
 
 def _read_text(path: Path) -> str:
+    return _decode(path)[0]
+
+
+def _decode(path: Path) -> tuple[str, bool]:
+    """(the file's text, whether it was whole): a gzip stream that stops before its end (a
+    writer killed or still writing) gives what was flushed, and False."""
     raw = path.read_bytes()
     if not (_is_gzip(path) or raw[:2] == b"\x1f\x8b"):
-        return raw.decode("utf-8", errors="replace")
+        return raw.decode("utf-8", errors="replace"), True
     # Decode member by member and keep whatever a killed writer had flushed: gzip.open would
     # raise on the missing end-of-stream marker and lose everything.
-    parts, data = [], raw
+    parts, data, whole = [], raw, True
     while data:
         d = zlib.decompressobj(16 + zlib.MAX_WBITS)
         try:
             parts.append(d.decompress(data))
         except zlib.error:
+            whole = False
             break
         if not d.eof:
+            whole = False
             break
         data = d.unused_data
-    return b"".join(parts).decode("utf-8", errors="replace")
+    return b"".join(parts).decode("utf-8", errors="replace"), whole
 
 
 @dataclass
@@ -139,7 +110,8 @@ class Dataset:
     path: Path | None
     header: dict[str, Any]
     rows: list[dict[str, Any]]
-    truncated: bool = False      # a partial last line was dropped
+    truncated: bool = False      # a partial last line (or gzip tail) was dropped
+    truncated_files: tuple = ()  # the files that were (a merge's shards; this file's path)
 
     @property
     def feature_names(self) -> list[str]:
@@ -161,9 +133,9 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
     path = Path(path)
     if not path.exists():
         raise DatasetError(f"{path}: no such file")
-    text = _read_text(path)
+    text, whole = _decode(path)
     lines = text.split("\n")
-    truncated = False
+    truncated = not whole
     if lines and lines[-1] != "":
         # no newline at the end: the writer was killed mid-line
         lines, truncated = lines[:-1], True
@@ -193,7 +165,7 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
         if missing:
             raise DatasetError(f"{path}:{lineno}: row lacks columns {', '.join(sorted(missing))}")
         rows.append(row)
-    return Dataset(path, header, rows, truncated)
+    return Dataset(path, header, rows, truncated, (str(path),) if truncated else ())
 
 
 def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
@@ -216,7 +188,8 @@ def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
             rows.append(r)
     header = dict(first.header)
     header["merged_from"] = [str(ds.path) for ds in sets]
-    return Dataset(None, header, rows, any(ds.truncated for ds in sets))
+    return Dataset(None, header, rows, any(ds.truncated for ds in sets),
+                   tuple(str(ds.path) for ds in sets if ds.truncated))
 
 
 # -- writing -------------------------------------------------------------------------------
@@ -227,7 +200,8 @@ def _umask() -> int:
     return mask
 
 
-def _dumps(obj) -> str:
+def dumps_line(obj) -> str:
+    """One row or header as the file holds it (compact JSON, NaN allowed)."""
     return json.dumps(obj, separators=(",", ":"), allow_nan=True)
 
 
@@ -273,7 +247,7 @@ class DatasetWriter:
         self.rows_written = 0
 
     def _write_line(self, obj) -> None:
-        data = (_dumps(obj) + "\n").encode()
+        data = (dumps_line(obj) + "\n").encode()
         (self._gz or self._raw).write(data)
 
     def flush(self) -> None:
@@ -314,65 +288,3 @@ class DatasetWriter:
 
     def __exit__(self, *exc):
         self.close()
-
-
-# -- collect mode ----------------------------------------------------------------------------
-
-def problem_id(features: dict[str, Any]) -> str:
-    return hashlib.sha1(_dumps(dict(sorted(features.items()))).encode()).hexdigest()[:16]
-
-
-def _append_line(path: Path, line: str) -> None:
-    # One write() on an O_APPEND descriptor: concurrent processes never interleave a line.
-    fd = os.open(path, os.O_WRONLY | os.O_APPEND | os.O_CREAT, 0o644)
-    try:
-        os.write(fd, line.encode())
-    finally:
-        os.close(fd)
-
-
-def record_decision(namespace: str, features: dict[str, Any], decision) -> None:
-    """Append a benchmarked decision to $TUNER_DATASET_DIR/<namespace>.jsonl (collect mode).
-
-    One row per measured candidate. Never raises: collecting must not break a compile.
-    """
-    try:
-        _record_decision(namespace, features, decision)
-    except Exception as e:  # noqa: BLE001 - data collection is best effort
-        import warnings
-        warnings.warn(f"tuner: could not record a {namespace} decision: {e}", stacklevel=2)
-
-
-def _record_decision(namespace: str, features: dict[str, Any], decision) -> None:
-    from tuner.settings import settings
-
-    if getattr(decision, "source", None) in ("heuristic", "cache"):
-        return
-    timings = list(getattr(decision, "timings", None) or [])
-    if not timings or not features:
-        return
-    folder = Path(settings.dataset_dir)
-    folder.mkdir(parents=True, exist_ok=True)
-    safe = "".join(c if c.isalnum() or c in "._-" else "_" for c in namespace)
-    path = folder / f"{safe}.jsonl"
-    if not path.exists():
-        types = {k: ("float" if isinstance(v, float) else "int" if isinstance(v, (int, bool)) else "str")
-                 for k, v in features.items()}
-        # sorted: the first decision's timing order (fastest first) must not define the file
-        header = make_header(namespace, types, sorted({choice_key(c) for c, _ in timings}),
-                             device_meta=device_metadata(), source="collect-mode")
-        # Publish the header atomically: link() fails if another process got there first.
-        fd, tmp = tempfile.mkstemp(dir=folder, suffix=".tmp")
-        with os.fdopen(fd, "w") as f:
-            f.write(_dumps(header) + "\n")
-        try:
-            os.link(tmp, path)
-        except FileExistsError:
-            pass
-        finally:
-            os.unlink(tmp)
-    pid = problem_id(features)
-    clean = {k: (int(v) if isinstance(v, bool) else v) for k, v in features.items()}
-    lines = "".join(_dumps({"problem": pid, "choice": choice_key(c), "time_ms": float(ms),
-                            "reps": settings.bench_reps, **clean}) + "\n" for c, ms in timings)
-    _append_line(path, lines)

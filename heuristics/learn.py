@@ -43,7 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tuner.datagen.dataset import Dataset, DatasetError, read_datasets
+from tuner.heuristics.dataset import Dataset, DatasetError, read_datasets
 from tuner.heuristics.interface import derive_features
 
 BASE_COLUMNS = ("max_depth", "min_samples_leaf", "dataset", "correct", "wrong", "unsure", "total",
@@ -531,6 +531,24 @@ def seed_columns(rows: list[dict]) -> list[str]:
     return list(SEED_COLUMNS) + extra
 
 
+def json_safe(obj):
+    """`obj` with NaN and infinities as None (JSON has neither), numpy scalars as numbers."""
+    if isinstance(obj, dict):
+        return {k: json_safe(v) for k, v in obj.items()}
+    if isinstance(obj, (list, tuple)):
+        return [json_safe(v) for v in obj]
+    if isinstance(obj, np.generic):
+        obj = obj.item()
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    return obj
+
+
+def dumps(obj, indent: int = 1) -> str:
+    """Strict JSON (null for NaN/inf; other non-JSON values as strings)."""
+    return json.dumps(json_safe(obj), indent=indent, default=str, allow_nan=False)
+
+
 def _thr(log_t: float) -> float:
     return math.exp(log_t) if math.isfinite(log_t) else math.inf
 
@@ -580,7 +598,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
           calibration: str | None = None, leaf_min_val=None, derived: bool = True,
           min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
-          check_seeds=()) -> dict:
+          check_seeds=(), allow_truncated: bool = False) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir.
     check_seeds: other split seeds to re-run the same rules on (reported, never used).
     leaf_rule / leaf_min_clear / calibration: None takes DEFAULT_LEAF_RULE /
@@ -597,6 +615,12 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         ds = read_datasets(paths)
     except DatasetError as e:
         raise LearnError(str(e)) from None
+    if ds.truncated and not allow_truncated:
+        files = ", ".join(getattr(ds, "truncated_files", ()) or map(str, paths))
+        raise LearnError(f"{files}: truncated (the file ends before its gzip stream or last line "
+                         "does: its collector was killed or is still writing); finish it with "
+                         "`tuner collect --resume`, or pass --allow-truncated to learn from its "
+                         "complete rows")
     if not ds.rows:
         raise LearnError("the dataset has a header but no rows")
     header = ds.header
@@ -691,8 +715,15 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                            training=settings, doc=_module_doc(summary), members=best.members)
     (out / f"{name}.py").write_text(source)
     (out / "eval_table.txt").write_text(format_table(rows, columns) + "\n")
-    (out / "eval_table.json").write_text(json.dumps(rows, indent=1))
-    (out / "summary.json").write_text(json.dumps(summary, indent=1, default=str))
+    if plot:
+        try:
+            import matplotlib  # noqa: F401 - optional: only the plot needs it
+        except ImportError:
+            plot = False
+            summary["plot_skipped"] = ("matplotlib is not installed: no plot.png "
+                                       "(pip install matplotlib, or pass --no-plot)")
+    (out / "eval_table.json").write_text(dumps(rows))
+    (out / "summary.json").write_text(dumps(summary))
     if plot:
         _plot(out / "plot.png", p, parts, best, summary)
     (out / "report.md").write_text(_report(summary, rows, columns, best, header, plot))

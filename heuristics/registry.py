@@ -2,13 +2,15 @@
 
 `lookup(namespace, context)` asks every shipped module whose precondition matches the point,
 the current GPU and the context's feature schema; it returns a choice or None ("unsure",
-no module, or TUNER_HEURISTICS is not `use`). Never imports scikit-learn, never raises.
+or no module; the engine asks only when TUNER_HEURISTICS is `use`). Never imports
+scikit-learn, never raises.
 """
 from __future__ import annotations
 
 import functools
 import importlib
 import pkgutil
+import threading
 import warnings
 from types import ModuleType
 
@@ -89,23 +91,62 @@ class Registry:
         return [m for m in self.modules() if m.PRECONDITION.matches(namespace, device, schema)]
 
     def lookup(self, namespace: str, context, device: DeviceInfo | None = None):
-        from tuner.settings import settings
-        if settings.heuristics != "use":
-            return None
+        # Whether to ask at all (TUNER_HEURISTICS) is the engine's call: it asks only in "use"
+        # mode, so this package stays free of the engine's settings.
         if isinstance(context, dict):
             features, schema = context, SCHEMAS.get(namespace)
         else:
             features, schema = context.features(), getattr(context, "feature_schema", SCHEMAS.get(namespace))
         device = device or getattr(context, "device", None) or current_device()
-        for mod in self.matching(namespace, schema, device):
+        matching = self.matching(namespace, schema, device)
+        if not matching:
+            return _because(self.why_none(namespace, schema, device))
+        said = []
+        for mod in matching:
+            name = mod.__name__.rpartition(".")[2]
             try:
                 choice = mod.decide(features)
             except Exception as e:  # noqa: BLE001 - e.g. a feature missing: unsure
                 warnings.warn(f"tuner: heuristic {mod.__name__} failed: {e!r}")
+                said.append(f"{name} failed ({type(e).__name__})")
                 continue
             if choice is not None:
+                _why.reason = ""
                 return choice
-        return None
+            said.append(f"{name} unsure (outside its domain or below its thresholds)")
+        return _because("; ".join(said))
+
+    def why_none(self, namespace: str, schema, device: DeviceInfo | None) -> str:
+        """Why no module's precondition holds: no module for the point, or what differs."""
+        if device is None:
+            return "did not apply: the device could not be read"
+        here = (f"{device.name or '?'}, capability {device.capability[0]}.{device.capability[1]}, "
+                f"{device.shared_memory} B shared memory, feature schema {schema}")
+        mods = [m for m in self.modules() if m.PRECONDITION.point == namespace]
+        if not mods:
+            return f"did not apply: no module learned for {namespace} (here: {here})"
+        learned = "; ".join(
+            f"{m.__name__.rpartition('.')[2]} is for {m.PRECONDITION.gpu_name or '?'}, capability "
+            f"{m.PRECONDITION.capability[0]}.{m.PRECONDITION.capability[1]}, "
+            f"{m.PRECONDITION.shared_memory} B, schema {m.PRECONDITION.feature_schema}"
+            for m in mods)
+        return f"did not apply: precondition (here: {here}; {learned})"
+
+
+# Why the last lookup on this thread gave no answer (the engine's TUNER_LOGS=decisions line)
+_why = threading.local()
+
+
+def _because(reason: str):
+    _why.reason = reason
+    return None
+
+
+def take_reason() -> str:
+    """Why this thread's last lookup() returned None ("" if it answered or none ran); forgets it."""
+    reason = getattr(_why, "reason", "")
+    _why.reason = ""
+    return reason
 
 
 _default = Registry()

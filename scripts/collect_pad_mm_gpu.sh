@@ -73,7 +73,7 @@ exec > >(tee -a "$LOG") 2>&1
 TUNER="python3 -m tuner.cli"
 
 GPU=$(python3 - <<PY
-from tuner.datagen.dataset import device_metadata
+from tuner.collect import device_metadata
 from tuner.heuristics.learn import slug
 print(slug(device_metadata("$DEVICE")["gpu_name"]))
 PY
@@ -133,7 +133,7 @@ import json, os, sys, pathlib
 out = pathlib.Path(sys.argv[1])
 # How the shipped module (and any --compare module) does on the newly measured problems, none
 # of which it was learned from; a module scores only data from its own GPU
-from tuner.datagen.dataset import read_datasets
+from tuner.heuristics.dataset import read_datasets
 from tuner.heuristics.learn import build_problems
 from tuner.heuristics.render import load_module
 modules = [pathlib.Path(m) for m in os.environ["COMPARE_MODULES"].split("\n") if m]

@@ -21,7 +21,7 @@ SIZE_BUCKETS_US = ((0, 10), (10, 20), (20, 50), (50, 100), (100, math.inf))
 def compare(first: str, second: str) -> dict:
     import numpy as np
 
-    from tuner.datagen.dataset import read_dataset
+    from tuner.heuristics.dataset import read_dataset
     from tuner.heuristics.learn import build_problems
 
     da, db = read_dataset(first), read_dataset(second)

@@ -67,8 +67,8 @@ def test_source_checkout_imports_its_own_folders_as_the_package(tmp_path):
     for name in ("tuner", "cache", "compiler", "heuristics", "datagen"):
         shutil.copytree(root / name, tmp_path / name, ignore=shutil.ignore_patterns("__pycache__"))
     shutil.copy(root / "setup.py", tmp_path / "setup.py")
-    code = ("import tuner.cache, tuner.heuristics.registry, tuner.datagen.dataset;"
-            "print(tuner.cache.__file__); print(tuner.datagen.dataset.__file__)")
+    code = ("import tuner.cache, tuner.heuristics.registry, tuner.datagen.pad_mm;"
+            "print(tuner.cache.__file__); print(tuner.datagen.pad_mm.__file__)")
     out = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert all(line.startswith(str(tmp_path)) for line in out.stdout.split()), out.stdout
@@ -89,3 +89,41 @@ def test_cli_settings_never_prints_secrets():
                                      capture_output=True, text=True, env=env).stdout)
     shown = {r["name"]: r["value"] for r in rows}
     assert shown["TUNER_CACHE_SECRET"] == "***" and shown["TUNER_REDIS_PASSWORD"] == "***"
+
+
+def _tuner(*args, **env):
+    import os
+    return subprocess.run([sys.executable, "-m", "tuner", *args], capture_output=True, text=True,
+                          env={**os.environ, **env})
+
+
+@pytest.mark.parametrize("var,value,message", [
+    ("TUNER_LOGS", "autotune,decision",
+     "TUNER_LOGS='autotune,decision': unknown log 'decision' (did you mean 'decisions'?); "
+     "valid: autotune, decisions, output_code"),
+    ("TUNER_COMPILE_OPTIONS", '{"max_autotun": true, "_inference": true}',
+     "unknown option 'max_autotun' (did you mean 'max_autotune'?); valid: max_persistent_r, "
+     "max_autotune, cudagraphs, cudagraph_min_launches, cudagraph_address_replay, pad_mm"),
+    ("TUNER_BENCH_REPS", "abc", "TUNER_BENCH_REPS='abc': invalid literal for int()"),
+])
+def test_typos_in_settings_are_rejected_with_the_valid_names(var, value, message):
+    out = _tuner("settings", **{var: value})
+    assert out.returncode == 1 and message in out.stderr, out.stderr
+
+
+def test_internal_compile_options_pass(monkeypatch):
+    monkeypatch.setenv("TUNER_COMPILE_OPTIONS", '{"pad_mm": "never", "_dynamic": true}')
+    assert settings.compile_options == {"pad_mm": "never", "_dynamic": True}
+    monkeypatch.setenv("TUNER_LOGS", "decisions, autotune")
+    assert settings.logs == {"decisions", "autotune"}
+
+
+def test_python_m_tuner_and_version_lists_what_cache_keys_hold():
+    out = _tuner("--version")
+    assert out.returncode == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("tuner, version ")
+    assert lines[1].startswith("torch ") and ", Triton " in lines[1] and ", CUDA " in lines[1]
+    assert "(part of every cache key)" in lines[1]
+    out = _tuner("settings", "--json")
+    assert out.returncode == 0 and '"TUNER_LOGS"' in out.stdout

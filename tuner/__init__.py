@@ -15,6 +15,13 @@ try:
 except PackageNotFoundError:  # running from a source tree that was not installed
     __version__ = "0.0.0+src"
 
+# The cache reads no settings of its own: it is handed the TUNER_* settings and the redaction
+# helper here, before anything can use it (cheap: neither import loads SQLite stores or Redis).
+from tuner.cache import config as _cache_config  # noqa: E402
+from tuner.settings import redact as _redact, settings as _settings  # noqa: E402
+
+_cache_config.configure(_settings, _redact)
+
 
 def __getattr__(name):
     # `tuner.autotune` without importing torch/triton for users of the CLI or the cache only.

@@ -651,7 +651,7 @@ def autotune(configs: Sequence[Any] | None = None, key: Sequence[str] = (), prun
              rep=None, use_cuda_graph=False, do_bench=None, cache_results=None, *,
              search: str | None = None, space: ConfigSpace | Callable | None = None,
              search_options: dict | None = None, isolate: bool | None = None,
-             isolate_timeout_s: float = 60.0, namespace: str = NAMESPACE):
+             isolate_timeout_s: float = 60.0, namespace: str = NAMESPACE, **unknown):
     """Decorator: tune a `triton.jit` kernel; see the module docstring.
 
     warmup/rep (ms) and use_cuda_graph pick the timer as triton's do (deprecated there too;
@@ -659,6 +659,11 @@ def autotune(configs: Sequence[Any] | None = None, key: Sequence[str] = (), prun
     cache_results: None (default) or True uses the persistent cache (TUNER_CACHE=0 turns it
     off everywhere); False tunes in this process only, as triton's default does.
     """
+    if unknown:   # a typo (serach=...) is an error that lists what is taken
+        from tuner.settings import unknown_names
+        valid = [p for p in inspect.signature(autotune).parameters if p != "unknown"]
+        raise TypeError(f"tuner.autotune(): {unknown_names(sorted(unknown), valid, 'keyword argument')}")
+
     def decorator(fn):
         return Autotuned(fn, configs, key, prune_configs_by=prune_configs_by,
                          reset_to_zero=reset_to_zero, restore_value=restore_value,

@@ -98,12 +98,18 @@ def benchmark(fn: Callable[[], Any], *, warmup: int | None = None, reps: int | N
     setup: runs untimed before every run (warm-up included), e.g. `Snapshot.restore`.
     device: "cuda" or "cpu"; default CUDA when available.
     """
-    warmup = settings.bench_warmup if warmup is None else warmup
-    reps = settings.bench_reps if reps is None else reps
-    if reps < 1:
-        raise ValueError(f"reps must be >= 1, got {reps}")
-    with real_tensors():
-        return _benchmark(fn, warmup, reps, setup, flush_l2, device)
+    try:
+        warmup = settings.bench_warmup if warmup is None else warmup
+        reps = settings.bench_reps if reps is None else reps
+        if reps < 1:
+            raise ValueError(f"reps must be >= 1, got {reps}")
+        with real_tensors():
+            return _benchmark(fn, warmup, reps, setup, flush_l2, device)
+    except Exception as e:
+        # a caller that turns the error into inf still lets the report say why
+        from tuner.search.base import note_failure
+        note_failure(e)
+        raise
 
 
 def _benchmark(fn, warmup, reps, setup, flush_l2, device) -> float:

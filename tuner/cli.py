@@ -39,8 +39,26 @@ class LazyGroup(click.Group):
             formatter.write_dl(rows)
 
 
+def _print_version(ctx, param, value):
+    """tuner's version and what every cache key holds beside it: torch, Triton, CUDA, device
+    (imports torch, so only when asked)."""
+    if not value or ctx.resilient_parsing:
+        return
+    click.echo(f"tuner, version {__version__}")
+    try:
+        from tuner.cache.keys import backend_info
+        info = backend_info()
+    except Exception as e:  # a broken torch install still gets tuner's own version
+        click.echo(f"(torch/Triton/CUDA versions unavailable: {type(e).__name__}: {e})")
+    else:
+        click.echo(f"torch {info['torch']}, Triton {info['triton']}, CUDA {info['cuda']}, "
+                   f"device {info['device']} (part of every cache key)")
+    ctx.exit()
+
+
 @click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
-@click.version_option(__version__, "--version", "-V", prog_name="tuner")
+@click.option("--version", "-V", is_flag=True, expose_value=False, is_eager=True,
+              callback=_print_version, help="Show the versions (tuner, torch, Triton, CUDA) and exit.")
 def main():
     """Kernel autotuning with learned heuristics.
 

@@ -24,10 +24,12 @@ an error of the compile. `discard` drops an answer that failed to launch.
 from __future__ import annotations
 
 import collections
+import contextlib
 import functools
 import inspect
 import logging
 import math
+import os
 import sys
 import threading
 import time
@@ -35,8 +37,8 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
 from tuner.search import get_strategy
-from tuner.search.base import INF
-from tuner.settings import settings
+from tuner.search.base import INF, first_line
+from tuner.settings import check_all, settings
 from tuner.space import Config, ConfigSpace, choice_from_json, choice_to_json, exact_equal
 
 log = logging.getLogger("tuner.engine")
@@ -67,6 +69,13 @@ class Decision:
     found_by: str = ""                 # the search that found it (a cache hit keeps the original)
     n_measured: int = 0                # measurements made for this decision (0 for cache/heuristic)
     cache_key: Any = field(default=None, repr=False, compare=False)  # a cache hit's key
+    # why each failed candidate failed (the first line of its error), for the report
+    errors: dict = field(default_factory=dict, repr=False, compare=False)
+    cache_layer: str = field(default="", compare=False)      # a cache hit's: "local" or "remote"
+    # what the heuristic said when it did not answer ("unsure", did not apply and why); ""
+    # when none was asked
+    heuristic_note: str = field(default="", compare=False)
+    saved_seconds: float = field(default=0.0, compare=False)  # a cache hit: the tuning it saved
 
     @property
     def speedup(self) -> float | None:
@@ -128,12 +137,15 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     mode = settings.heuristics
 
     # 1. heuristic
+    note = ""
     if heuristic is not None and mode == "use":
-        choice = _ask_heuristic(heuristic, candidates, space, namespace, problem)
+        choice, note = _ask_heuristic(heuristic, candidates, space, namespace, problem)
         if choice is not None:
             d = Decision(choice, None, None, "heuristic", [], time.perf_counter() - start,
                          namespace, problem, "heuristic")
             return _finish(d)
+    elif heuristic is not None:
+        note = f"not asked (TUNER_HEURISTICS={mode})"
 
     # 2. cache
     strategy_name = search or settings.search
@@ -147,14 +159,18 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     if cached is not None:
         cached.tuning_seconds = time.perf_counter() - start
         cached.namespace, cached.problem = namespace, problem
+        cached.heuristic_note = note
         return _finish(cached)
 
     # 3. search
     if len(candidates) == 1 and (space is None or not space.tunable_fields):
         # nothing to choose: no measurement, and nothing worth caching
         d = Decision(candidates[0], None, None, "exhaustive", [], time.perf_counter() - start,
-                     namespace, problem, "exhaustive")
+                     namespace, problem, "exhaustive", heuristic_note=note)
         return _finish(d)
+    # A bad benchmark setting would make every measurement fail (each candidate inf, the
+    # first one used, no error): it is the user's to see before anything is measured.
+    check_all(_MEASURE_SETTINGS)
     strategy = get_strategy(strategy_name)
     options = dict(search_options or {})
     if prepare is not None:
@@ -168,15 +184,23 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
         # fell back to exhaustive: drop options that only the requested strategy takes
         accepted = inspect.signature(strategy).parameters
         options = {k: v for k, v in options.items() if k in accepted}
-    result = strategy(space, measure, initial=candidates, **options)
+    total = options.get("max_measurements") if strategy_name == "budgeted" else None
+    if strategy_name == "exhaustive":
+        total = len(candidates)
+    with _PROGRESS.tracking(namespace, problem, total) as tick:
+        result = strategy(space, _counted(measure, tick) if tick else measure,
+                          initial=candidates, **options)
     timings = sorted(result.timings.items(), key=lambda kv: (kv[1], str(kv[0])))
     best, best_time = result.best, result.best_time
+    errors = dict(getattr(result, "errors", None) or {})
     if best is None or not math.isfinite(best_time):
-        log.warning("%s %s: every candidate failed to run; using the first one", namespace, problem)
+        first = next(iter(errors.values()), "")
+        log.warning("%s %s: every candidate failed to run%s; using the first one", namespace,
+                    problem, f" (first: {first})" if first else "")
         best, best_time = candidates[0], INF
     d = Decision(best, best_time, result.timings.get(candidates[0]), strategy_name, timings,
                  time.perf_counter() - start, namespace, problem, strategy_name,
-                 result.n_measured)
+                 result.n_measured, errors=errors, heuristic_note=note)
     if math.isfinite(best_time):  # an all-failed answer is retried next time, not remembered
         _cache_store(keys, d, space)
     if mode == "collect":
@@ -184,30 +208,51 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     return _finish(d)
 
 
+# the settings a measurement reads (checked before a search starts)
+_MEASURE_SETTINGS = ("TUNER_BENCH_REPS", "TUNER_BENCH_WARMUP", "TUNER_COMPILE_WORKERS",
+                     "TUNER_ISOLATE", "TUNER_LOGS")
+
+
 def _finish(d: Decision) -> Decision:
     HISTORY.append(d)
-    if "autotune" in settings.logs:
+    logs = settings.logs
+    if "autotune" in logs or "decisions" in logs:
+        _PROGRESS.clear()
+    if "autotune" in logs:
         print(format_report(d), file=sys.stderr, flush=True)
+    if "decisions" in logs:
+        print(explain(d), file=sys.stderr, flush=True)
     return d
 
 
-def _ask_heuristic(heuristic, candidates, space, namespace, problem):
+def _heuristic_reason() -> str:
+    """Why the registry's lookup (if that was the heuristic) did not answer; "" otherwise."""
+    try:
+        from tuner.heuristics.registry import take_reason
+    except Exception:
+        return ""
+    return take_reason()
+
+
+def _ask_heuristic(heuristic, candidates, space, namespace, problem) -> tuple[Any, str]:
+    """(the heuristic's checked answer or None, what it said when it did not answer)."""
+    _heuristic_reason()   # forget an earlier lookup's reason
     try:
         choice = heuristic()
     except Exception as e:  # a broken heuristic is "unsure", never a failed compile
         log.warning("%s: heuristic failed (%s: %s); autotuning instead", namespace,
                     type(e).__name__, e)
-        return None
+        return None, f"failed ({first_line(e)})"
     if choice is None:
-        return None
+        return None, _heuristic_reason() or "unsure"
     try:
         raw = choice_to_json(choice)
         if _was_discarded(namespace, problem, raw):
             raise Rejected("it failed to launch earlier in this process")
-        return checked_choice(raw, candidates, space, candidates_only=space is None)
+        return checked_choice(raw, candidates, space, candidates_only=space is None), ""
     except Exception as e:
         log.debug("%s: heuristic answered %r (%s); autotuning instead", namespace, choice, e)
-        return None
+        return None, f"answered {choice!r}, rejected ({e})"
 
 
 # --------------------------------------------------------------------------------------------
@@ -315,6 +360,8 @@ def _cache_lookup(keys, candidates, space, *, candidates_only: bool, namespace: 
         log.warning("tuning cache unavailable (%s: %s); tuning without it", type(e).__name__, e)
         return None
     lookups = [(by_set, "set")] + ([(by_space, "space")] if by_space is not None else [])
+    lookup = getattr(cache, "lookup", None)
+    record = getattr(cache, "record", None)
     for key, kind in lookups:
         # the cache counts a record that parse_record refuses (or raises on) as rejected,
         # and copies a remote one locally only when it was accepted
@@ -322,14 +369,19 @@ def _cache_lookup(keys, candidates, space, *, candidates_only: bool, namespace: 
                                   expected_hash=key.configs_hash, kind=kind,
                                   candidates_only=candidates_only, namespace=namespace,
                                   problem=problem)
+        layer = None
         try:
-            d = cache.get(key, check)
+            d, layer = lookup(key, check) if lookup is not None else (cache.get(key, check), "")
         except Exception as e:  # the cache contract says it never raises; be safe anyway
             log.debug("cache get failed: %s", e)
             d = None
         if d is not None:
-            d.cache_key = key
+            d.cache_key, d.cache_layer = key, layer or ""
+            if record is not None:
+                record(namespace, **{f"hits_{layer or 'local'}": 1, "saved_s": d.saved_seconds})
             return d
+    if record is not None and getattr(cache, "enabled", True):
+        record(namespace, misses=1)
     return None
 
 
@@ -392,8 +444,11 @@ def _parse_record(value, candidates, space, expected_hash, kind, candidates_only
     if not math.isfinite(time_ms):
         raise Rejected("no time")
     default = value["default_time_ms"]
+    saved = value["tuning_seconds"]   # informative only: an odd value saves nothing
+    saved = float(saved) if isinstance(saved, (int, float)) and not isinstance(saved, bool) \
+        and 0 <= saved <= MAX_TIME_MS / 1e3 else 0.0
     return Decision(choice, time_ms, None if default is None else _ms(default), "cache",
-                    parsed, 0.0, found_by=found_by, n_measured=0)
+                    parsed, 0.0, found_by=found_by, n_measured=0, saved_seconds=saved)
 
 
 # --------------------------------------------------------------------------------------------
@@ -402,7 +457,7 @@ def _parse_record(value, candidates, space, expected_hash, kind, candidates_only
 
 def _collect(namespace: str, features: dict | None, d: Decision) -> None:
     try:
-        from tuner.datagen.dataset import record_decision
+        from tuner.collect import record_decision
     except ImportError as e:
         log.debug("collect mode: no dataset writer (%s); decision not recorded", e)
         return
@@ -430,12 +485,18 @@ def format_report(d: Decision, top: int = 5) -> str:
     best = d.time_ms if d.time_ms and math.isfinite(d.time_ms) else None
     for i, (choice, t) in enumerate(d.timings[:top]):
         if not math.isfinite(t):
-            lines.append(f"  {i + 1:>2}. {str(choice):<56} failed (inf)")
+            why = d.errors.get(choice, "")
+            lines.append(f"  {i + 1:>2}. {str(choice):<56} failed (inf)"
+                         + (f": {why}" if why else ""))
             continue
         pct = f"{100.0 * best / t:6.1f}%" if best and t > 0 else "     -"
         mark = "  <- chosen" if choice == d.choice else ""
         lines.append(f"  {i + 1:>2}. {str(choice):<56} {t:10.4f} ms {pct}{mark}")
     failed = sum(1 for _, t in d.timings if not math.isfinite(t))
+    hidden = [(c, d.errors[c]) for c, t in d.timings[top:] if not math.isfinite(t) and c in d.errors]
+    if hidden:
+        lines.append(f"      failed, not shown: {hidden[0][0]}: {hidden[0][1]}"
+                     + (f" (and {len(hidden) - 1} more)" if len(hidden) > 1 else ""))
     more = len(d.timings) - min(top, len(d.timings))
     tail = f"  {d.source}: {d.n_measured} measured"
     if failed:
@@ -447,3 +508,128 @@ def format_report(d: Decision, top: int = 5) -> str:
     tail += f"; tuning took {d.tuning_seconds:.2f} s"
     lines.append(tail)
     return "\n".join(lines)
+
+
+def _ms_text(t: float | None) -> str:
+    return "-" if t is None or not math.isfinite(t) else f"{t:.4f} ms"
+
+
+def explain(d: Decision) -> str:
+    """One line saying how a decision was answered and why (TUNER_LOGS=decisions): the source
+    (heuristic, cache local/remote, measured by which search), what the heuristic said when
+    it did not answer, and the timings."""
+    head = f"decision {d.namespace} {d.problem}: {d.choice}"
+    if d.source == "heuristic":
+        return f"{head} from the heuristic (nothing measured, {d.tuning_seconds * 1e3:.1f} ms)"
+    parts = []
+    if d.source == "cache":
+        layer = f" {d.cache_layer}" if d.cache_layer else ""
+        parts.append(f"from the{layer} cache (found by {d.found_by}, {_ms_text(d.time_ms)}; "
+                     f"saved {d.saved_seconds:.2f} s of tuning)")
+    elif not d.timings:
+        parts.append("the only candidate (nothing to tune)")
+    else:
+        failed = sum(1 for _, t in d.timings if not math.isfinite(t))
+        text = f"measured by {d.source}: {d.n_measured} timed"
+        if failed:
+            first = next((d.errors[c] for c, t in d.timings if c in d.errors), "")
+            text += f", {failed} failed" + (f" (first: {first})" if first else "")
+        text += f"; best {_ms_text(d.time_ms)}, default {_ms_text(d.default_time_ms)}"
+        if d.speedup is not None:
+            text += f" ({d.speedup:.2f}x)"
+        parts.append(text + f"; {d.tuning_seconds:.2f} s; cache miss")
+    if d.heuristic_note:
+        parts.append(f"heuristic: {d.heuristic_note}")
+    return head + " " + "; ".join(parts)
+
+
+# --------------------------------------------------------------------------------------------
+# Progress: one line on a terminal while a decision is measured
+
+
+def _counted(measure: Callable[[Any], float], tick: Callable[[], None]) -> Callable[[Any], float]:
+    def measured(choice):
+        try:
+            return measure(choice)
+        finally:
+            tick()
+    return measured
+
+
+class _Progress:
+    """`tuner: tuning NS PROBLEM: 5/12 measured, ETA 3 s | 4 decisions tuned in 21 s`, written
+    to stderr and rewritten with \\r while a search measures, at most EVERY_S apart and only
+    once a decision took SHOW_AFTER_S; cleared when the decision ends. Only when stderr is a
+    terminal and the CI variable is not set. Decisions still to come are not known here (a
+    compiled graph tunes each kernel on its first launch): the line counts those done."""
+    EVERY_S = 0.25
+    SHOW_AFTER_S = 1.0
+
+    def __init__(self):
+        self.done = 0            # decisions measured in this process
+        self.seconds = 0.0       # their tuning time
+        self._shown = None       # the stream the line is on, while one is
+        self._lock = threading.Lock()
+
+    @staticmethod
+    def stream():
+        err = sys.stderr
+        if os.environ.get("CI") or err is None:
+            return None
+        try:
+            return err if err.isatty() else None
+        except Exception:
+            return None
+
+    def tracking(self, namespace: str, problem: str, total: int | None):
+        stream = self.stream()
+        if stream is None:
+            return contextlib.nullcontext(None)
+        return self._tracking(stream, namespace, problem, total)
+
+    @contextlib.contextmanager
+    def _tracking(self, stream, namespace, problem, total):
+        start = last = time.perf_counter()
+        count = 0
+
+        def tick():
+            nonlocal count, last
+            count += 1
+            now = time.perf_counter()
+            if now - start < self.SHOW_AFTER_S or now - last < self.EVERY_S:
+                return
+            last = now
+            if total:
+                eta = (now - start) / count * max(0, total - count)
+                where = f"{count}/{total} measured, ETA {eta:.0f} s"
+            else:
+                where = f"{count} measured, {now - start:.0f} s"
+            line = f"tuner: tuning {namespace} {problem}"[:70] + f": {where}"
+            if self.done:
+                line += f" | {self.done} decision{'s' * (self.done > 1)} tuned in {self.seconds:.0f} s"
+            with self._lock:
+                try:
+                    stream.write("\r\x1b[K" + line)
+                    stream.flush()
+                    self._shown = stream
+                except Exception:
+                    pass
+        try:
+            yield tick
+        finally:
+            self.done += 1
+            self.seconds += time.perf_counter() - start
+            self.clear()
+
+    def clear(self) -> None:
+        with self._lock:
+            stream, self._shown = self._shown, None
+        if stream is not None:
+            try:
+                stream.write("\r\x1b[K")
+                stream.flush()
+            except Exception:
+                pass
+
+
+_PROGRESS = _Progress()

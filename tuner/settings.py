@@ -13,6 +13,11 @@ from pathlib import Path
 from typing import Any, Callable
 
 
+class SettingError(ValueError):
+    """A TUNER_* variable holds a value that does not parse; the message names the variable.
+    Searches re-raise it instead of scoring the candidate inf (every candidate would fail)."""
+
+
 @dataclass(frozen=True)
 class Setting:
     env: str
@@ -42,9 +47,9 @@ class Setting:
         try:
             value = self.parse(raw)
         except ValueError as e:
-            raise ValueError(f"{self.env}={raw!r}: {e}") from None
+            raise SettingError(f"{self.env}={raw!r}: {e}") from None
         if self.choices is not None and value not in self.choices:
-            raise ValueError(f"{self.env}={raw!r}: expected one of {', '.join(self.choices)}")
+            raise SettingError(f"{self.env}={raw!r}: expected one of {', '.join(self.choices)}")
         return value
 
 
@@ -67,6 +72,50 @@ def _str(raw: str) -> str:
 
 def _csv(raw: str) -> frozenset[str]:
     return frozenset(p.strip() for p in raw.split(",") if p.strip())
+
+
+# Names TUNER_LOGS accepts, and the options torch.compile(backend="tuner", options=...) and
+# TUNER_COMPILE_OPTIONS accept (compiler/backend.py documents each; keys starting with "_" are
+# the compiler's own and pass).
+LOG_NAMES = ("autotune", "decisions", "output_code")
+COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
+                   "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
+                   "combo_max_args", "mm")
+
+
+def unknown_names(given, valid, what: str) -> str | None:
+    """None when every name in `given` is one of `valid`; else the message saying which are
+    not, listing the valid ones (and the closest match of a typo)."""
+    import difflib
+    bad = [str(n) for n in given if n not in valid]
+    if not bad:
+        return None
+    hints = [f"{b!r} (did you mean {m[0]!r}?)" if (m := difflib.get_close_matches(b, valid, 1))
+             else repr(b) for b in bad]
+    return f"unknown {what} {', '.join(hints)}; valid: {', '.join(valid)}"
+
+
+def _logs(raw: str) -> frozenset[str]:
+    names = _csv(raw)
+    why = unknown_names(sorted(names), LOG_NAMES, "log")
+    if why:
+        raise ValueError(why)
+    return names
+
+
+def check_compile_options(options: dict, where: str = "") -> None:
+    """Raises ValueError for a key of `options` that is not a compile option (keys starting
+    with "_" are internal and pass)."""
+    why = unknown_names([k for k in options if not str(k).startswith("_")], COMPILE_OPTIONS,
+                        "option")
+    if why:
+        raise ValueError(f"{where}: {why}" if where else why)
+
+
+def _compile_options(raw: str) -> dict:
+    value = _json_object(raw)
+    check_compile_options(value)
+    return value
 
 
 def _json_object(raw: str) -> dict:
@@ -110,7 +159,9 @@ SETTINGS: tuple[Setting, ...] = (
             "When set, entries are HMAC-signed and unsigned or wrongly signed entries are rejected.",
             secret=True),
     # engine
-    Setting("TUNER_LOGS", _csv, frozenset(),
+    Setting("TUNER_LOGS", _logs, frozenset(),
+            # the doc is the README's table row (a test compares): decisions is listed in
+            # LOG_NAMES and in the message a bad name gets
             "Comma-separated logs to print: autotune (decision reports), output_code (generated code)."),
     Setting("TUNER_SEARCH", _str, "coordinate_descent",
             "Search strategy for max-autotune.",
@@ -136,16 +187,36 @@ SETTINGS: tuple[Setting, ...] = (
             "Pad unaligned mm/addmm/bmm when compiling: decide each (heuristic, cache, benchmark), "
             "always, or never; torch.compile's options={\"pad_mm\": ...} wins.",
             choices=("auto", "always", "never")),
-    Setting("TUNER_COMPILE_OPTIONS", _json_object, dict,
+    Setting("TUNER_COMPILE_OPTIONS", _compile_options, dict,
             "A JSON object of default options for torch.compile(backend=\"tuner\"), e.g. "
             "{\"max_persistent_r\": 4096}; options given in code win (torch.compile takes a mode "
             "or options, not both: with a mode, this is how options reach the backend)."),
+    Setting("TUNER_MM", _str, "auto",
+            "Matmuls (mm/addmm/bmm) when compiling: a generated Triton template with its "
+            "epilogue fused, the ATen call, or auto (the ATen call until the mm point decides "
+            "per problem); torch.compile's options={\"mm\": ...} wins.",
+            choices=("auto", "template", "extern")),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
             "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "
             "kernels and CUDA graph); further shapes run the graph in ATen, with one warning."),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}
+
+
+def check_all(names: tuple[str, ...] | None = None) -> None:
+    """Raises SettingError listing every TUNER_* variable (of `names`, default all) whose value
+    does not parse: a compile checks them before it starts instead of failing half-way."""
+    bad = []
+    for s in SETTINGS:
+        if names is not None and s.env not in names:
+            continue
+        try:
+            s.get()
+        except ValueError as e:
+            bad.append(redact(str(e)))
+    if bad:
+        raise SettingError("; ".join(bad))
 
 
 def markdown_table() -> str:

@@ -5,7 +5,7 @@ host cost) through backend="tuner", with the direct kernel launch on and off
 (TUNER_FAST_LAUNCH), beside eager and stock torch.compile; per-kernel host cost = wall time /
 kernels launched. Prints a table last and writes JSON to --out.
 
-    source scripts/device_env.sh && python3 scripts/compiler_probe.py --out $OUT
+    source scripts/device_env.sh && python3 scripts/probes/compiler_probe.py --out $OUT
 """
 from __future__ import annotations
 
@@ -76,7 +76,7 @@ def main(argv=None):
             rows.append(json.loads(line))
         except ValueError:
             rows.append({"variant": v, "error": (p.stderr or p.stdout)[-800:]})
-    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))   # scripts/results_doc.py
     from results_doc import write_results
     print(f"wrote {write_results('compiler_probe', rows, a.out)}")
     print(f"{'variant':20} {'us/call':>10} {'kernels':>8} {'us/launch':>10}")

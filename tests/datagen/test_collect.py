@@ -7,7 +7,7 @@ from click.testing import CliRunner
 
 from tuner.cli import main
 from tuner.datagen.cli import parse_shard, shard_indices
-from tuner.datagen.dataset import read_dataset
+from tuner.heuristics.dataset import read_dataset
 from tuner.datagen.pad_mm import GeneratorSpec, estimate, problem
 
 
@@ -122,7 +122,7 @@ def test_devices_run_one_worker_each(tmp_path):
 # -- focused streams -----------------------------------------------------------------------
 
 def test_focused_stream_has_its_own_ids_header_and_merges_with_the_default(tmp_path):
-    from tuner.datagen.dataset import read_datasets
+    from tuner.heuristics.dataset import read_datasets
     from tuner.heuristics.learn import build_problems
     assert run("--samples", "6", "--out", str(tmp_path / "d.jsonl")).exit_code == 0
     for i in range(2):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import random
 
-from tuner.datagen.dataset import DatasetWriter, make_header
+from tuner.heuristics.dataset import DatasetWriter, make_header
 from tuner.heuristics.contexts import PadMMContext, pad_mm_feature_types
 
 H100 = {"gpu_name": "NVIDIA H100 80GB HBM3", "compute_capability": [9, 0],

@@ -1,12 +1,11 @@
-"""Dataset files: header, gzip, truncated tails, merge refusal, collect-mode recording."""
+"""Dataset files: header, gzip, truncated tails, merge refusal, resume safety."""
 import gzip
 import json
-from types import SimpleNamespace
 
 import pytest
 
-from tuner.datagen.dataset import (DatasetError, DatasetWriter, make_header, read_dataset,
-                                   read_datasets, record_decision)
+from tuner.heuristics.dataset import (DatasetError, DatasetWriter, make_header, read_dataset,
+                                      read_datasets)
 
 META = {"gpu_name": "NVIDIA H100 80GB HBM3", "compute_capability": [9, 0],
         "shared_memory_per_block": 232448, "torch": "2.11.0", "triton": "3.6.0"}
@@ -118,17 +117,3 @@ def test_existing_file_is_not_overwritten_without_resume(tmp_path):
     with pytest.raises(DatasetError, match="exists"):
         _write(p, 1)
     assert p.read_bytes() == before
-
-
-def test_record_decision_appends_benchmarked_decisions(tmp_path, monkeypatch):
-    monkeypatch.setenv("TUNER_DATASET_DIR", str(tmp_path / "data"))
-    feats = {"m": 3, "k": 5, "n": 7, "tf32": False}
-    record_decision("pad_mm", feats, SimpleNamespace(source="exhaustive", choice="pad",
-                                                     timings=[("pad", 1.0), ("orig", 2.0)]))
-    record_decision("pad_mm", {**feats, "m": 4}, SimpleNamespace(source="exhaustive", choice="orig",
-                                                                 timings=[("pad", 3.0), ("orig", 2.0)]))
-    record_decision("pad_mm", feats, SimpleNamespace(source="cache", choice="pad", timings=[("pad", 1.0)]))
-    ds = read_dataset(tmp_path / "data" / "pad_mm.jsonl")
-    assert ds.header["point"] == "pad_mm" and ds.header["choices"] == ["orig", "pad"]
-    assert len(ds.rows) == 4 and len(ds.complete_problems()) == 2
-    assert {r["time_ms"] for r in ds.rows} == {1.0, 2.0, 3.0}

@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from tuner.cli import main
-from tuner.datagen.dataset import read_datasets
+from tuner.heuristics.dataset import read_datasets
 from tuner.heuristics.interface import two_way_choice
 from tuner.heuristics.learn import (build_problems, evaluate, learn, pick_threshold, split,
                                     table_columns)

@@ -1,5 +1,5 @@
-"""Registry: discovers generated modules, checks preconditions, honours TUNER_HEURISTICS,
-and never imports scikit-learn at run time."""
+"""Registry: discovers generated modules, checks preconditions, is asked only when
+TUNER_HEURISTICS=use, and never imports scikit-learn at run time."""
 import subprocess
 import sys
 import textwrap
@@ -55,8 +55,12 @@ def test_precondition_mismatch_is_unsure(registry):
 
 @pytest.mark.parametrize("mode", ["off", "collect"])
 def test_heuristics_off_or_collect_never_answer(registry, monkeypatch, mode):
+    # the engine owns TUNER_HEURISTICS: it does not ask the registry outside "use" mode
+    from tuner.engine import decide
     monkeypatch.setenv("TUNER_HEURISTICS", mode)
-    assert registry.lookup("pad_mm", PAD, H100) is None
+    d = decide("pad_mm", f"registry-{mode}", ["orig", "pad"], lambda c: 1.0 if c == "orig" else 2.0,
+               heuristic=lambda: registry.lookup("pad_mm", PAD, H100))
+    assert registry.lookup("pad_mm", PAD, H100) == "pad" and d.source == "exhaustive"
 
 
 def test_missing_feature_is_unsure_not_an_error(registry):

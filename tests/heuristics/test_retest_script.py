@@ -4,7 +4,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tuner.datagen.dataset import DatasetWriter, make_header
+from tuner.heuristics.dataset import DatasetWriter, make_header
 
 ROOT = Path(__file__).resolve().parents[2]
 META = {"gpu_name": "NVIDIA H100 80GB HBM3", "compute_capability": [9, 0],
@@ -36,7 +36,6 @@ def test_retest_counts_moved_times_and_flipped_winners(tmp_path):
     assert r["moved_10pct_pad"] == 0.25 and r["moved_10pct_orig"] == 0.0
     assert r["winner_flipped_both_by_10pct"] == 1 and r["winner_agrees"] == 0.5
     assert r["first_winner_loses_in_second_10pct"] == 1 and r["first_winner_loses_in_second_2pct"] == 2
-    assert "4 problems in both" in proc.stdout
 
 
 def test_retest_refuses_a_missing_file(tmp_path):

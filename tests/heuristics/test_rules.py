@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from tuner.datagen.dataset import read_datasets
+from tuner.heuristics.dataset import read_datasets
 from tuner.heuristics.contexts import DERIVED, PadMMContext
 from tuner.heuristics.learn import (build_problems, decisions, evaluate, fit_grid, learn, leaf_values,
                                     pick_thresholds, split)

@@ -3,7 +3,7 @@ benchmarking, and collect mode records every benchmarked decision in a dataset."
 import pytest
 
 import tuner.heuristics.registry as registry_mod
-from tuner.datagen.dataset import read_dataset
+from tuner.heuristics.dataset import read_dataset
 from tuner.heuristics.contexts import PadMMContext
 from tuner.heuristics.registry import Registry
 from tuner.points.pad_mm import decide_pad_mm, pad_mm_decision

@@ -214,9 +214,9 @@ def test_no_report_without_the_log_setting(capsys):
 def test_collect_mode_hands_benchmarked_decisions_to_the_dataset(monkeypatch):
     monkeypatch.setenv("TUNER_HEURISTICS", "collect")
     recorded = []
-    fake = types.ModuleType("tuner.datagen.dataset")
+    fake = types.ModuleType("tuner.collect")
     fake.record_decision = lambda ns, features, d: recorded.append((ns, features, d))
-    monkeypatch.setitem(sys.modules, "tuner.datagen.dataset", fake)
+    monkeypatch.setitem(sys.modules, "tuner.collect", fake)
     d = decide("test.point", "p16", CANDS, cost, features={"n": 100}, heuristic=lambda: CANDS[2])
     assert d.source == "exhaustive"  # collect mode measures even when a heuristic answers
     assert recorded == [("test.point", {"n": 100}, d)]
@@ -226,7 +226,7 @@ def test_collect_mode_hands_benchmarked_decisions_to_the_dataset(monkeypatch):
 
 def test_collect_mode_without_a_dataset_writer_still_decides(monkeypatch):
     monkeypatch.setenv("TUNER_HEURISTICS", "collect")
-    monkeypatch.setitem(sys.modules, "tuner.datagen.dataset", None)  # import fails
+    monkeypatch.setitem(sys.modules, "tuner.collect", None)  # import fails
     assert decide("test.point", "p17", CANDS, cost).choice == CANDS[1]
 
 
@@ -236,7 +236,6 @@ def test_bad_strategy_name_fails_before_measuring():
 
 
 def test_collect_mode_writes_rows_with_the_real_dataset_writer(monkeypatch, tmp_path):
-    pytest.importorskip("tuner.datagen.dataset")
     monkeypatch.setenv("TUNER_HEURISTICS", "collect")
     monkeypatch.setenv("TUNER_DATASET_DIR", str(tmp_path / "data"))
     decide("test.collect", "p19", CANDS, cost, features={"n": 100})

@@ -32,7 +32,6 @@ def test_bench_search_smoke(tmp_path):
     for k in result["kernels"]:
         assert k["correct"] and k["exhaustive"]["measured"] == k["space_size"]
         assert k["coordinate_descent"]["measured"] >= 1 and k["quality"] > 0
-    assert "within 2% of the exhaustive best" in proc.stdout
 
 
 def test_bench_search_replays_recorded_timings_on_the_cpu(tmp_path):
@@ -43,8 +42,6 @@ def test_bench_search_replays_recorded_timings_on_the_cpu(tmp_path):
     result = json.loads(path.read_text())
     assert "not a new measurement" in result["replay"]["note"] and len(result["kernels"]) == 10
     assert all(k["quality"] <= 1.02 for k in result["kernels"])
-    assert "REPLAY of timings recorded on NVIDIA H100" in proc.stdout
-    assert "10/10 kernels within 2% of the exhaustive best" in proc.stdout
 
 
 def test_bench_search_rejects_unknown_kernels(tmp_path):
@@ -100,13 +97,11 @@ def test_cold_warm_smoke_with_a_real_redis(tmp_path, redis_url):
         r = run[0]
         assert abs(r["decide_s"] + r["kernel_s"] - r["first_launch_s"]) < 1e-6
         assert r["lookup_steady_s"] >= 0
-    assert "lookup ms" in proc.stdout
 
 
 def test_cold_warm_without_redis_skips_the_remote_column_with_a_note(tmp_path):
     proc = run_script("bench_autotune_cold_warm.py", "--smoke", "--repeats", "1",
                       "--out", str(tmp_path), "--redis-url", f"redis://127.0.0.1:{_free_port()}/0")
     assert proc.returncode == 0, proc.stderr[-3000:]
-    assert "warm-remote skipped" in proc.stdout
     result = json.loads(next(tmp_path.glob("*.json")).read_text())
     assert set(result["summary"]) == {"cold", "warm-local"} and result["remote_note"]

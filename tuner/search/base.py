@@ -3,12 +3,27 @@ from __future__ import annotations
 
 import logging
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Hashable
 
 log = logging.getLogger("tuner.search")
 INF = float("inf")
+_noted = threading.local()   # the failure a measurement noted before it returned inf
+
+
+def first_line(error: BaseException, limit: int = 160) -> str:
+    """`Type: first line of the message`, shortened: what a report shows for a failure."""
+    text = (str(error).strip().splitlines() or [""])[0]
+    text = f"{type(error).__name__}: {text}" if text else type(error).__name__
+    return text if len(text) <= limit else text[:limit - 3] + "..."
+
+
+def note_failure(error: BaseException | str) -> None:
+    """Record why the measurement running on this thread failed, for a `measure` that catches
+    the exception and returns inf (bench.benchmark notes every exception it lets through)."""
+    _noted.reason = error if isinstance(error, str) else first_line(error)
 
 
 @dataclass
@@ -20,6 +35,7 @@ class SearchResult:
     elapsed_s: float = 0.0    # wall time of the search, measurement included
     strategy: str = ""
     stopped_early: bool = False   # a budget ran out before the strategy finished
+    errors: dict = field(default_factory=dict)    # failed candidate -> why (first line)
 
     def ranked(self) -> list[tuple[Any, float]]:
         """Timings fastest first (failed candidates last)."""
@@ -35,21 +51,29 @@ class Memo:
     def __init__(self, measure: Callable[[Any], float]):
         self._measure = measure
         self.timings: dict[Hashable, float] = {}
+        self.errors: dict[Hashable, str] = {}   # failed candidate -> why (first line)
 
     def __call__(self, candidate) -> float:
         if candidate in self.timings:
             return self.timings[candidate]
+        _noted.reason = None
+        why = None
         try:
             ms = float(self._measure(candidate))
         except Exception as e:  # a bad config must never stop tuning
-            # budget exhaustion is control flow, not a failed config
+            # budget exhaustion is control flow, not a failed config; a bad TUNER_* setting
+            # would fail every candidate alike: it is the user's to see
             from tuner.search.budgeted import BudgetExhausted
-            if isinstance(e, BudgetExhausted):
+            from tuner.settings import SettingError
+            if isinstance(e, (BudgetExhausted, SettingError)):
                 raise
             log.debug("candidate %s failed: %s: %s", candidate, type(e).__name__, e)
-            ms = INF
+            ms, why = INF, first_line(e)
         if math.isnan(ms) or ms < 0:
+            why = why or f"measured {ms}"
             ms = INF
+        if ms == INF:
+            self.errors[candidate] = why or getattr(_noted, "reason", None) or "no time (inf)"
         self.timings[candidate] = ms
         return ms
 
@@ -67,4 +91,5 @@ class Memo:
     def result(self, strategy: str, start: float, clock: Callable[[], float] = time.perf_counter
                ) -> SearchResult:
         best, t = self.best()
-        return SearchResult(best, t, dict(self.timings), self.n_measured, clock() - start, strategy)
+        return SearchResult(best, t, dict(self.timings), self.n_measured, clock() - start, strategy,
+                            errors=dict(self.errors))

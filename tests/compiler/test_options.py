@@ -1,0 +1,31 @@
+"""torch.compile(backend="tuner") rejects option typos and bad settings before compiling."""
+import pytest
+import torch
+
+
+def _compile(**kw):
+    fn = torch.compile(lambda x: x * 2 + 1, backend="tuner", **kw)
+    return fn(torch.ones(8))
+
+
+def test_unknown_option_lists_the_valid_ones():
+    with pytest.raises(Exception, match=r"unknown option 'max_autotun' \(did you mean "
+                                        r"'max_autotune'\?\); valid: max_persistent_r, "):
+        _compile(options={"max_autotun": True})
+
+
+def test_unknown_option_in_the_setting(monkeypatch):
+    monkeypatch.setenv("TUNER_COMPILE_OPTIONS", '{"cudagraph": false}')
+    with pytest.raises(Exception, match=r"TUNER_COMPILE_OPTIONS=.*unknown option 'cudagraph' "
+                                        r"\(did you mean 'cudagraphs'\?\)"):
+        _compile()
+
+
+def test_bad_benchmark_setting_fails_the_compile(monkeypatch):
+    monkeypatch.setenv("TUNER_BENCH_REPS", "abc")
+    with pytest.raises(Exception, match="TUNER_BENCH_REPS='abc'"):
+        _compile(mode="max-autotune-no-cudagraphs")
+
+
+def test_internal_options_and_good_ones_compile():
+    assert torch.equal(_compile(options={"max_persistent_r": 16}), torch.full((8,), 3.0))

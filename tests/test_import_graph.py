@@ -1,0 +1,137 @@
+"""The five top-level packages depend on each other in one direction only.
+
+Every module's imports are read with `ast` (module level and inside functions, relative
+imports resolved), mapped to the package that owns them, and checked against `MAY_IMPORT`:
+
+    cache        knows nothing of the others (its configuration is installed from above)
+    heuristics   runtime interface, feature contexts, dataset format, training: standalone
+    tuner        the engine and its points ask heuristics, then the cache
+    datagen      problem generators run the tuner's points and write heuristics' datasets
+    compiler     asks the tuner (never the cache directly)
+
+Names a module loads by string (the CLI's lazy subcommands, rendered heuristic source) are
+not imports and are not counted.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+# folder -> import name, as setup.py maps them
+FOLDERS = {"tuner": "tuner", "cache": "tuner.cache", "compiler": "tuner.compiler",
+           "heuristics": "tuner.heuristics", "datagen": "tuner.datagen"}
+PACKAGES = {name: folder for folder, name in FOLDERS.items()}
+MAY_IMPORT = {
+    "cache": set(),
+    "heuristics": set(),
+    "tuner": {"cache", "heuristics"},
+    "datagen": {"tuner", "heuristics"},
+    "compiler": {"tuner", "heuristics"},
+}
+
+
+def modules() -> dict[str, tuple[str, Path]]:
+    """import name -> (top-level folder, file) for every module of the five packages."""
+    found = {}
+    for folder, name in FOLDERS.items():
+        for path in sorted((ROOT / folder).rglob("*.py")):
+            if "__pycache__" in path.parts:
+                continue
+            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts.pop()
+            found[".".join([name, *parts])] = (folder, path)
+    return found
+
+
+def owner(module: str) -> str | None:
+    """The top-level folder that owns an import name; None outside the project."""
+    if module != "tuner" and not module.startswith("tuner."):
+        return None
+    best = "tuner"
+    for name in PACKAGES:
+        if (module == name or module.startswith(name + ".")) and len(name) > len(best):
+            best = name
+    return PACKAGES[best]
+
+
+def imported_names(name: str, path: Path, known: set[str]) -> set[str]:
+    """Every module `name` imports, anywhere in its body."""
+    is_package = path.name == "__init__.py"
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text(), str(path))):
+        if isinstance(node, ast.Import):
+            out.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                anchor = name.split(".") if is_package else name.split(".")[:-1]
+                anchor = anchor[:len(anchor) - (node.level - 1)]
+                base = ".".join(anchor + ([base] if base else []))
+            for alias in node.names:
+                sub = f"{base}.{alias.name}"
+                out.add(sub if sub in known else base)   # `from pkg import submodule`
+    return out
+
+
+def package_edges() -> dict[tuple[str, str], list[str]]:
+    """(importer, imported) package -> the module-level imports that make the edge."""
+    mods = modules()
+    edges: dict[tuple[str, str], list[str]] = {}
+    for name, (folder, path) in mods.items():
+        for target in imported_names(name, path, set(mods)):
+            dest = owner(target)
+            if dest is not None and dest != folder:
+                edges.setdefault((folder, dest), []).append(f"{name} -> {target}")
+    return edges
+
+
+def find_cycle(edges) -> list[str] | None:
+    graph: dict[str, set[str]] = {}
+    for a, b in edges:
+        graph.setdefault(a, set()).add(b)
+    state: dict[str, int] = {}   # 1: on the stack, 2: done
+
+    def visit(node, stack):
+        state[node] = 1
+        for nxt in sorted(graph.get(node, ())):
+            if state.get(nxt) == 1:
+                return stack[stack.index(nxt):] + [nxt] if nxt in stack else [node, nxt]
+            if nxt not in state:
+                found = visit(nxt, stack + [nxt])
+                if found:
+                    return found
+        state[node] = 2
+        return None
+
+    for start in sorted(graph):
+        if start not in state:
+            found = visit(start, [start])
+            if found:
+                return found
+    return None
+
+
+def test_the_checker_sees_imports_inside_functions_and_relative_ones(tmp_path):
+    pkg = tmp_path / "pkg"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("from .a import x\n")
+    (pkg / "a.py").write_text("def f():\n    from ..other import y\n    import tuner.cache\n")
+    known = {"tuner.pkg", "tuner.pkg.a"}
+    assert imported_names("tuner.pkg", pkg / "__init__.py", known) == {"tuner.pkg.a"}
+    assert imported_names("tuner.pkg.a", pkg / "a.py", known) == {"tuner.other", "tuner.cache"}
+    assert owner("tuner.cache.keys") == "cache" and owner("tuner.settings") == "tuner"
+    assert owner("tuner") == "tuner" and owner("torch") is None
+    assert find_cycle({("a", "b"): [], ("b", "c"): [], ("c", "a"): []}) == ["a", "b", "c", "a"]
+
+
+def test_packages_import_each_other_without_cycles():
+    cycle = find_cycle(package_edges())
+    assert cycle is None, "import cycle between packages: " + " -> ".join(cycle)
+
+
+def test_packages_import_only_the_layers_below_them():
+    bad = {edge: why for edge, why in package_edges().items() if edge[1] not in MAY_IMPORT[edge[0]]}
+    assert not bad, "imports against the declared order:\n" + "\n".join(
+        f"  {a} -> {b}: {', '.join(sorted(set(why)))}" for (a, b), why in sorted(bad.items()))
