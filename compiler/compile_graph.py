@@ -14,6 +14,7 @@ import torch
 from . import ir
 from . import stats as stats_mod
 from .codegen import combo
+from .codegen.template import TemplateKernel
 from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
@@ -64,7 +65,7 @@ def load_source(source, stem):
 
 
 # The public torch function for the hottest externs: the same kernel, a cheaper call than the
-# OpOverload's schema-driven argument parsing (H100 host, scripts/probe_extern_calls.py:
+# OpOverload's schema-driven argument parsing (H100 host, scripts/probes/probe_extern_calls.py:
 # convolution 22.7 -> 17.5 us, mm 17.5 -> 13.3 us, addmm 14.7 -> 12.9 us per call).
 _PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
                torch.ops.aten.mm.default: torch.mm,
@@ -126,6 +127,23 @@ def _compile_graph(gm, example_inputs, mode, options):
             stats.kernels += 1
             stats.kernel_names.append(kname)
             stats.kernel_kinds.append("combo")
+            continue
+        if grp.kind == "template":   # a matmul with its fused epilogue
+            k = TemplateKernel(grp, sched, max_persistent_r=max_r, name="tk_template")
+            src = k.codegen()
+            mod = load_source(KERNEL_PRELUDE + src, "k")
+            kname = f"kernel{i}"
+            arg_names = list(k.args)
+            outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
+            ns[kname] = Launcher(getattr(mod, k.name), src, "template", k.xnumel, k.default_config(),
+                                 k.candidate_configs() if autotune else [], outs, autotune,
+                                 mm=(k.batch, k.m, k.n), bucketed=bool(options.get("_dynamic")))
+            steps.append(("kernel", grp, kname, arg_names, [n for n in arg_names if k.arg_kind[n] != "in"]))
+            kernel_sources.append(f"# {kname}: template over {k.template.ranges} x K={k.k}, "
+                                  f"nodes {[n.name for n in grp.nodes]}\n" + src)
+            stats.kernels += 1
+            stats.kernel_names.append(kname)
+            stats.kernel_kinds.append("template")
             continue
         if grp.kind == "extern":
             node = grp.nodes[0]

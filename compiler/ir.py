@@ -222,6 +222,36 @@ class Reduction(Node):
 
 
 @dataclass(eq=False)
+class Template(Node):
+    """A matmul computed by a generated Triton kernel (a K loop of tl.dot over tiles of the
+    output) instead of an ATen call, so pointwise consumers of its output (bias, activation,
+    residual, cast) run in the same kernel before the single store. `ranges` is the output's
+    shape, (M, N) or (B, M, N); mat1 (…, M, K) and mat2 (…, K, N) are realized Views."""
+    name: str
+    buffer: Buffer
+    ranges: tuple
+    mat1: Any
+    mat2: Any
+    kind = "template"
+
+    def symbols(self):
+        return _idx("d", len(self.ranges))
+
+    def run_body(self, index):
+        # only the operands' names matter to dependency analysis (the K loop reads whole rows)
+        ops.load(self.mat1.buffer.name, 0)
+        ops.load(self.mat2.buffer.name, 0)
+        return None
+
+    def store_index(self, index):
+        return S.linear(index, self.buffer.stride, self.buffer.offset)
+
+    @property
+    def numel(self):
+        return self.buffer.numel
+
+
+@dataclass(eq=False)
 class Scatter(Node):
     """Writes value_fn(index) into `buffer` at index_fn(index): a mutation of that buffer."""
     name: str

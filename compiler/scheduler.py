@@ -11,8 +11,10 @@ saves and fused greedily, best first, while `can_fuse` holds:
 - every read of a buffer produced inside the group is of the element being computed at that
   point of the loop (a reduction's result may be read only per row).
 
-Extern and scatter nodes stay alone. A template kernel (matmul, later) would be a group kind
-whose epilogue accepts pointwise nodes of its output's numel under the same rules.
+Extern and scatter nodes stay alone. A matmul template is a group kind whose epilogue takes
+pointwise consumers of its output's numel under the same rules (never a producer of its
+operands). Independent 1-D pointwise groups at the same dependency depth may then share one
+launch (`combine`: combo kernels).
 A buffer whose readers are all inside its group is never written to memory.
 """
 from __future__ import annotations
@@ -48,6 +50,8 @@ class Group:
         k = self.nodes[0].kind
         if k in ("extern", "scatter"):
             return k
+        if any(n.kind == "template" for n in self.nodes):
+            return "template"
         return "reduction" if any(n.kind == "reduction" for n in self.nodes) else "pointwise"
 
     def space(self):
@@ -68,6 +72,8 @@ def node_index(node, space):
         if (node.xnumel, node.rnumel) != space:
             return None
         return (S.unflatten(X, node.ranges), S.unflatten(R, node.reduction_ranges))
+    if node.kind == "template":
+        return S.unflatten(X, node.ranges) if rn == 1 and node.numel == xn else None
     if node.kind != "pointwise":
         return None
     if rn == 1:
@@ -93,7 +99,7 @@ def accesses(node, space):
     rec = Recorder()
     with use(rec):
         node.run_body(idx)
-    flat = idx if node.kind == "pointwise" else idx[0]
+    flat = idx if node.kind in ("pointwise", "template") else idx[0]
     store = node.store_index(flat)
     b = bounds(space)
     return tuple((n, S.with_bounds(i, b)) for n, i in rec.reads), S.with_bounds(store, b)
@@ -115,7 +121,7 @@ class Scheduler:
             n.order = i
         self.producer = {}
         for n in graph.nodes:
-            if n.kind in ("pointwise", "reduction"):
+            if n.kind in ("pointwise", "reduction", "template"):
                 self.producer[n.buffer.name] = n
         self.readers = {}
         for n in graph.nodes:
@@ -128,6 +134,8 @@ class Scheduler:
     # -- legality --------------------------------------------------------------------
     def can_fuse(self, a: Group, b: Group) -> bool:
         if a.kind in ("extern", "scatter") or b.kind in ("extern", "scatter"):
+            return False
+        if "template" in (a.kind, b.kind) and not self._epilogue_fits(a, b):
             return False
         space = self._space(a, b)
         if space is None:
@@ -154,6 +162,23 @@ class Scheduler:
         if not self._mutations_elementwise(nodes, space):
             return False
         return not self._creates_cycle(a, b)
+
+    @staticmethod
+    def _epilogue_fits(a, b):
+        """A template group takes pointwise consumers of its output only (an epilogue): one
+        template per group, nothing that feeds its operands, and every other node reads a
+        buffer produced inside the group."""
+        if a.kind not in ("template", "pointwise") or b.kind not in ("template", "pointwise"):
+            return False
+        nodes = a.nodes + b.nodes
+        templates = [n for n in nodes if n.kind == "template"]
+        if len(templates) != 1:
+            return False
+        produced = {n.buffer.name for n in nodes}
+        t = templates[0]
+        if t.reads & produced:
+            return False
+        return all(n is t or n.reads & produced for n in nodes)
 
     @staticmethod
     def _mutations_elementwise(nodes, space):
@@ -241,7 +266,7 @@ class Scheduler:
         writes = {}
         for g in groups:
             for n in g.nodes:
-                if n.kind in ("pointwise", "reduction"):
+                if n.kind in ("pointwise", "reduction", "template"):
                     writes[n.buffer.name] = g
         for g in groups:
             if g.kind in ("extern", "scatter"):
@@ -333,7 +358,7 @@ class Scheduler:
         """Buffers written and read only inside this group (never stored)."""
         out = set()
         for n in group.nodes:
-            if n.kind not in ("pointwise", "reduction"):
+            if n.kind not in ("pointwise", "reduction", "template"):
                 continue
             name = n.buffer.name
             if name in self.output_names or name in self.scatter_targets:

@@ -73,12 +73,54 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
     except (TypeError, ValueError):   # symbolic or empty sizes: no problem to pose
         ctx = None
     if ctx is None or not ctx.needs_padding():
-        return orig()
+        return _template(name, mat1, mat2, bias, scalars) if _use_template(mat1, mat2) else orig()
     choice = _decide(ctx, mat1.device)
     graph().stats.count_pad_mm(choice)
     if choice != "pad":
-        return orig()
+        return _template(name, mat1, mat2, bias, scalars) if _use_template(mat1, mat2) else orig()
     return _padded(op, ctx, mat1, mat2, bias, scalars)
+
+
+MM_MODES = ("auto", "template", "extern")
+_TEMPLATE_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
+
+
+def mm_mode() -> str:
+    """The graph's matmul mode: the compile option "mm" if given, else TUNER_MM."""
+    mode = getattr(graph(), "options", {}).get("mm")
+    return settings.mm if mode is None else mode
+
+
+def _use_template(mat1, mat2) -> bool:
+    # "auto" keeps the ATen call until the mm autotuning point decides per problem
+    if mm_mode() != "template" or mat1.dtype not in _TEMPLATE_DTYPES:
+        return False
+    return all(s > 0 for s in (*mat1.size, *mat2.size))
+
+
+def _template(name, mat1, mat2, bias, scalars):
+    """The matmul as a Template node (a generated Triton kernel whose epilogue takes the
+    pointwise consumers of its output); addmm's bias and scales are such an epilogue."""
+    from ..lowering import make_pointwise
+    from ..ops import ops
+    g = graph()
+    a, b = g.realize(mat1), g.realize(mat2)
+    size = tuple(a.size[:-1]) + (b.size[-1],)
+    buf = g.new_buffer(a.dtype, a.device, size)
+    g.add_node(ir.Template(g.node_name(), buf, size, a, b))
+    out = ir.View(buf, buf.size, buf.stride, 0)
+    if bias is None:
+        return out
+    beta, alpha = scalars.get("beta", 1), scalars.get("alpha", 1)
+    ct = torch.float32 if a.dtype in (torch.float16, torch.bfloat16) else a.dtype
+
+    def epilogue(o, c):
+        if alpha != 1:
+            o = ops.mul(o, ops.constant(alpha, ct))
+        if beta != 1:
+            c = ops.mul(c, ops.constant(beta, ct))
+        return ops.add(o, c) if beta != 0 else o
+    return make_pointwise(epilogue, [out, bias], a.dtype, ct, shape=size)
 
 
 def _layout(x):

@@ -88,7 +88,7 @@ def alignment_key(args):
 
 class Launcher:
     def __init__(self, fn, source, kind, xnumel, default, candidates, out_args, autotune,
-                 ynumel=None, space=None, rnumel=None, bucketed=False, parts=None):
+                 ynumel=None, space=None, rnumel=None, bucketed=False, parts=None, mm=None):
         self.fn = fn
         self.source = source
         self.kind = kind
@@ -98,6 +98,7 @@ class Launcher:
         self.rnumel = rnumel         # reductions: the reduced extent (part of a bucketed key)
         self.bucketed = bucketed     # a graph with dynamic sizes: decisions shared per size bucket
         self.parts = parts           # combo kernels: each sub-kernel's extent (programs per part)
+        self.mm = mm                 # matmul templates: (batch, m, n) of the output
         self.config = None if autotune else dict(default)
         self.default = dict(default)
         self.candidates = candidates
@@ -145,6 +146,9 @@ class Launcher:
             k._init_handles()
 
     def grid(self, cfg):
+        if self.mm is not None:
+            b, m, n = self.mm
+            return (b * triton.cdiv(m, cfg["BLOCK_M"]) * triton.cdiv(n, cfg["BLOCK_N"]),)
         if self.parts is not None:
             return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in self.parts),)
         n = triton.cdiv(self.xnumel, cfg["XBLOCK"])

@@ -1,0 +1,94 @@
+"""Matmul templates (options={"mm": "template"} / TUNER_MM=template): mm, addmm and bmm as
+generated Triton kernels with their pointwise epilogue fused, against eager on odd sizes,
+layouts and dtypes (the interpreter runs them on CPU). bf16 runs on the GPU only: Triton's
+interpreter computes tl.dot on bf16 operands wrongly on CPU."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.stats as stats
+from helpers import assert_close
+
+
+def _check(fn, *args, dtype=None, mode=None):
+    torch._dynamo.reset()
+    stats.reset()
+    opts = {"mm": "template"}
+    cf = torch.compile(fn, backend="tuner", options=opts) if mode is None else None
+    if mode is not None:   # a mode and options cannot both be given: the setting carries it
+        import os
+        os.environ["TUNER_MM"] = "template"
+        try:
+            cf = torch.compile(fn, backend="tuner", mode=mode)
+            out = cf(*args)
+        finally:
+            del os.environ["TUNER_MM"]
+    else:
+        out = cf(*args)
+    ref = fn(*args)
+    assert_close(out, ref, dtype)
+    return stats.last()
+
+
+@pytest.mark.parametrize("m,k,n", [(1, 1, 1), (7, 33, 100), (33, 7, 1), (100, 64, 33)])
+def test_mm_any_size_is_one_template_kernel(m, k, n):
+    s = _check(lambda a, b: a @ b, torch.randn(m, k), torch.randn(k, n))
+    assert s.kernel_kinds == ["template"] and not s.externs
+
+
+@pytest.mark.parametrize("layout", ["nn", "nt", "tn", "tt"])
+def test_operand_layouts(layout):
+    a = torch.randn(17, 9) if layout[0] == "n" else torch.randn(9, 17).t()
+    b = torch.randn(9, 23) if layout[1] == "n" else torch.randn(23, 9).t()
+    s = _check(lambda a, b: a @ b, a, b)
+    assert s.kernel_kinds == ["template"]
+
+
+def test_linear_bias_gelu_is_one_kernel_with_the_epilogue():
+    x, w, b = torch.randn(33, 7), torch.randn(100, 7), torch.randn(100)
+    s = _check(lambda x, w, b: F.gelu(F.linear(x, w, b)), x, w, b)
+    assert s.kernel_kinds == ["template"] and not s.externs
+
+
+def test_addmm_with_scales_and_full_bias():
+    x, w, c = torch.randn(9, 5), torch.randn(5, 11), torch.randn(9, 11)
+    s = _check(lambda c, x, w: torch.addmm(c, x, w, beta=0.5, alpha=2.0), c, x, w)
+    assert s.kernel_kinds == ["template"]
+
+
+def test_bmm_with_residual_and_scale():
+    a, b, r = torch.randn(3, 17, 9), torch.randn(3, 9, 5), torch.randn(3, 17, 5)
+    s = _check(lambda a, b, r: torch.bmm(a, b) * 0.5 + r, a, b, r)
+    assert s.kernel_kinds == ["template"]
+
+
+def test_fp16_operands_and_cast_epilogue():
+    x, w = torch.randn(20, 40).half(), torch.randn(40, 24).half()
+    s = _check(lambda x, w: (x @ w).relu().float(), x, w, dtype=torch.float16)
+    assert s.kernel_kinds == ["template"]
+
+
+def test_result_used_outside_the_epilogue_is_stored_too():
+    x, w = torch.randn(8, 6), torch.randn(6, 10)
+    _check(lambda x, w: ((x @ w).sigmoid(), (x @ w).sum(-1)), x, w)
+
+
+def test_producer_of_an_operand_is_not_fused_into_the_template():
+    x, w = torch.randn(8, 6), torch.randn(6, 10)
+    s = _check(lambda x, w: (x.sin() @ w).cos(), x, w)
+    assert s.kernel_kinds == ["pointwise", "template"]
+
+
+def test_default_mode_keeps_the_aten_call():
+    torch._dynamo.reset()
+    stats.reset()
+    x, w = torch.randn(8, 6), torch.randn(6, 10)
+    out = torch.compile(lambda x, w: (x @ w).relu(), backend="tuner")(x, w)
+    assert_close(out, (x @ w).relu())
+    assert stats.last().externs == {"aten.mm.default": 1}
+
+
+def test_template_tunes_in_max_autotune():
+    x, w, b = torch.randn(40, 24), torch.randn(24, 36), torch.randn(36)
+    s = _check(lambda x, w, b: (x @ w + b).tanh(), x, w, b, mode="max-autotune-no-cudagraphs")
+    assert s.kernel_kinds == ["template"]
