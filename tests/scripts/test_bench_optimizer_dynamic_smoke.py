@@ -1,0 +1,41 @@
+"""The optimizer and varying-shape benchmarks run end to end on CPU (tiny sizes, interpreter)
+and write the JSON their tables come from."""
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _run(args, tmp_path):
+    env = {**os.environ, "TRITON_INTERPRET": "1"}
+    r = subprocess.run([sys.executable, *args, "--out", str(tmp_path)], cwd=ROOT, env=env,
+                       capture_output=True, text=True, timeout=900)
+    assert r.returncode == 0, r.stderr[-2000:]
+    (path,) = list(tmp_path.glob("*.json"))
+    return json.loads(path.read_text())
+
+
+def test_bench_optimizer_smoke(tmp_path):
+    doc = _run(["scripts/bench_optimizer.py", "--smoke", "--optimizers", "adam"], tmp_path)
+    (case,) = doc["cases"]
+    rows = {r["variant"]: r for r in case["variants"]}
+    assert set(rows) == {"eager", "tuner"}
+    assert rows["tuner"]["max_rel_err"] < 1e-5 and rows["tuner"]["ms"] > 0
+    assert doc["torch"] and doc["command"].startswith("bench_optimizer.py")
+
+
+def test_bench_optimizer_rejects_unknown_names(tmp_path):
+    r = subprocess.run([sys.executable, "scripts/bench_optimizer.py", "--variants", "eagr"],
+                       cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert r.returncode == 2 and "eagr" in r.stderr and "valid: eager" in r.stderr
+
+
+def test_bench_dynamic_smoke(tmp_path):
+    doc = _run(["scripts/bench_dynamic.py", "--smoke", "--models", "bert", "--variants", "tuner"], tmp_path)
+    (res,) = doc["results"]
+    assert res["error"] is None and len(res["rows"]) == len(doc["shapes"])
+    assert all(row["ok"] for row in res["rows"])
+    assert res["rows"][-1]["frames"] <= 3
