@@ -92,3 +92,31 @@ def test_template_tunes_in_max_autotune():
     x, w, b = torch.randn(40, 24), torch.randn(24, 36), torch.randn(36)
     s = _check(lambda x, w, b: (x @ w + b).tanh(), x, w, b, mode="max-autotune-no-cudagraphs")
     assert s.kernel_kinds == ["template"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
+@pytest.mark.parametrize("m,k,n", [(4096, 768, 3072), (4095, 4093, 4097), (1, 4096, 4096), (8192, 1023, 1024)])
+def test_template_at_real_sizes_on_cuda(m, k, n, dtype):
+    torch.manual_seed(0)
+    x = torch.randn(m, k, device="cuda", dtype=dtype)
+    w = torch.randn(n, k, device="cuda", dtype=dtype) / k ** 0.5
+    b = torch.randn(n, device="cuda", dtype=dtype)
+    fn = lambda x, w, b: F.gelu(F.linear(x, w, b))  # noqa: E731
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(fn, backend="tuner", options={"mm": "template"})(x, w, b)
+    ref = fn(x.float(), w.float(), b.float())
+    tol = 1e-2 if dtype == torch.float32 else 3e-2
+    torch.testing.assert_close(out.float(), ref, rtol=tol, atol=tol)
+    assert stats.last().kernel_kinds == ["template"]
+
+
+@pytest.mark.gpu
+def test_bmm_template_attention_shapes_on_cuda():
+    q = torch.randn(8 * 12, 512, 64, device="cuda", dtype=torch.bfloat16)
+    k = torch.randn(8 * 12, 64, 512, device="cuda", dtype=torch.bfloat16)
+    fn = lambda q, k: torch.bmm(q, k) * 0.125  # noqa: E731
+    torch._dynamo.reset()
+    out = torch.compile(fn, backend="tuner", options={"mm": "template"})(q, k)
+    torch.testing.assert_close(out.float(), fn(q.float(), k.float()), rtol=3e-2, atol=3e-2)
