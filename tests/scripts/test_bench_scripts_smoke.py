@@ -1,4 +1,4 @@
-"""The optimizer and varying-shape benchmarks run end to end on CPU (tiny sizes, interpreter)
+"""The optimizer, varying-shape and matmul benchmarks run end to end on CPU (tiny sizes,
 and write the JSON their tables come from."""
 import json
 import os
@@ -39,3 +39,11 @@ def test_bench_dynamic_smoke(tmp_path):
     assert res["error"] is None and len(res["rows"]) == len(doc["shapes"])
     assert all(row["ok"] for row in res["rows"])
     assert res["rows"][-1]["frames"] <= 3
+
+
+def test_bench_mm_smoke(tmp_path):
+    doc = _run(["scripts/bench_mm.py", "--smoke", "--cases", "gpt2_mlp_up,attn_qk,llama_swiglu"], tmp_path)
+    assert [c["case"] for c in doc["cases"]] == ["gpt2_mlp_up", "attn_qk", "llama_swiglu"]
+    for c in doc["cases"]:
+        rows = {r["variant"]: r for r in c["variants"]}
+        assert rows["tuner-template"]["ok"] and rows["tuner-template"]["ms"] > 0, rows

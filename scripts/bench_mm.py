@@ -1,0 +1,237 @@
+#!/usr/bin/env python3
+"""Matmul suite: real-model matmuls with their epilogues, every variant side by side.
+
+Cases (bf16 unless named): GPT-2/BERT/LLaMA projections, MLP up with GELU and down with a
+residual, SwiGLU's gate, attention bmm, odd sizes (4095x4097x4093, 8192x1023x1024), skinny
+decode shapes (m = 1..64) and batch 1..64. Variants:
+  eager                      the function as written
+  stock                      torch.compile, default mode
+  stock-max-autotune         torch.compile(mode="max-autotune-no-cudagraphs")
+  tuner                      ours, default mode (matmul as an ATen call + a fused epilogue kernel)
+  tuner-template             ours, options={"mm": "template"} (the template's default config)
+  tuner-template-max-autotune  ours, TUNER_MM=template, max-autotune-no-cudagraphs (tuned)
+Per case every variant is compiled first (compile seconds recorded), checked against an fp32
+reference on fresh inputs, then all are timed round-robin, three rounds, median of the
+medians (the GPU's clocks drift between calls: only variants of one run compare). Prints
+ms and TFLOP/s per variant and the best of ours over the best stock; JSON under --out.
+
+On the GPU machine:
+    source scripts/device_env.sh && python3 scripts/bench_mm.py --out $OUT
+    python3 scripts/bench_mm.py --cases gpt2_qkv,odd_4095 --variants tuner,tuner-template,stock
+On CPU (tiny shapes, Triton's interpreter):
+    python3 scripts/bench_mm.py --smoke
+"""
+from __future__ import annotations
+
+import argparse
+import datetime as _dt
+import json
+import os
+import platform
+import statistics
+import sys
+import time
+from pathlib import Path
+
+VARIANTS = ("eager", "stock", "stock-max-autotune", "tuner", "tuner-template",
+            "tuner-template-max-autotune")
+
+
+def _linear(act):
+    import torch.nn.functional as F
+
+    def fn(x, w, b):
+        y = F.linear(x, w, b)
+        return {"gelu": F.gelu, "none": lambda t: t, "relu": F.relu}[act](y)
+    return fn
+
+
+def _residual(x, w, r):
+    import torch.nn.functional as F
+    return F.linear(x, w) + r
+
+
+def _swiglu(x, wg, wu):
+    import torch.nn.functional as F
+    return F.silu(F.linear(x, wg)) * F.linear(x, wu)
+
+
+def _bmm_scale(q, k):
+    return (q @ k) * 0.125
+
+
+# name: (fn, shapes of the inputs (weights as (n, k) for F.linear), description)
+def cases():
+    return {
+        "gpt2_qkv": (_linear("none"), [(4096, 768), (2304, 768), (2304,)], "GPT-2 qkv, b8 s512"),
+        "gpt2_mlp_up": (_linear("gelu"), [(4096, 768), (3072, 768), (3072,)], "GPT-2 MLP up + GELU"),
+        "gpt2_mlp_down": (_residual, [(4096, 3072), (768, 3072), (4096, 768)], "GPT-2 MLP down + residual"),
+        "bert_out": (_linear("none"), [(4096, 768), (768, 768), (768,)], "BERT attention out"),
+        "llama_qkv": (_linear("none"), [(2048, 4096), (12288, 4096), (12288,)], "LLaMA-7B qkv, s2048"),
+        "llama_swiglu": (_swiglu, [(2048, 4096), (11008, 4096), (11008, 4096)], "LLaMA SwiGLU gate/up"),
+        "llama_down": (_residual, [(2048, 11008), (4096, 11008), (2048, 4096)], "LLaMA down + residual"),
+        "attn_qk": (_bmm_scale, [(96, 512, 64), (96, 64, 512)], "attention q@k^T, 96 heads x 512"),
+        "attn_pv": (lambda p, v: p @ v, [(96, 512, 512), (96, 512, 64)], "attention p@v"),
+        "odd_4095": (_linear("gelu"), [(4095, 4093), (4097, 4093), (4097,)], "4095x4097x4093 + GELU"),
+        "odd_8192x1023": (_linear("gelu"), [(8192, 1024), (1023, 1024), (1023,)], "8192x1023x1024 + GELU"),
+        "decode_m1": (_linear("none"), [(1, 4096), (4096, 4096), (4096,)], "decode m=1"),
+        "decode_m16": (_linear("relu"), [(16, 4096), (11008, 4096), (11008,)], "decode m=16 + ReLU"),
+        "decode_m64": (_linear("gelu"), [(64, 768), (3072, 768), (3072,)], "decode m=64 + GELU"),
+        "batch1_proj": (_linear("none"), [(128, 1024), (1024, 1024), (1024,)], "batch 1 seq 128"),
+        "batch64_proj": (_linear("gelu"), [(8192, 1024), (4096, 1024), (4096,)], "batch 64 seq 128 + GELU"),
+        "square_4096": (_linear("gelu"), [(4096, 4096), (4096, 4096), (4096,)], "4096^3 + bias + GELU"),
+    }
+
+
+def _flops(name, shapes):
+    if name.startswith("attn"):
+        b, m, k = shapes[0]
+        return 2 * b * m * k * shapes[1][-1]
+    m, k = shapes[0]
+    n = shapes[1][0]
+    return 2 * m * n * k * (2 if name == "llama_swiglu" else 1)
+
+
+def _compile(fn, variant):
+    import torch
+    if variant == "eager":
+        return fn
+    if variant == "stock":
+        return torch.compile(fn)
+    if variant == "stock-max-autotune":
+        return torch.compile(fn, mode="max-autotune-no-cudagraphs")
+    if variant == "tuner":
+        return torch.compile(fn, backend="tuner", options={"mm": "extern"})
+    if variant == "tuner-template":
+        return torch.compile(fn, backend="tuner", options={"mm": "template"})
+    os.environ["TUNER_MM"] = "template"      # a mode and options cannot both be given
+    return torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")
+
+
+def _inputs(shapes, device, dtype, seed):
+    import torch
+    g = torch.Generator(device=device).manual_seed(seed)
+    # scaled so that outputs stay O(1) in bf16
+    return [torch.randn(s, generator=g, device=device, dtype=torch.float32).div_(s[-1] ** 0.25).to(dtype)
+            for s in shapes]
+
+
+def _ms(fn, args, device, smoke):
+    import torch
+    if device != "cuda":
+        t = time.perf_counter()
+        for _ in range(2):
+            fn(*args)
+        return (time.perf_counter() - t) * 500
+    from triton.testing import do_bench
+    return do_bench(lambda: fn(*args), warmup=25, rep=100)
+
+
+def run_case(name, variants, smoke, device):
+    import torch
+    fn, shapes, desc = cases()[name]
+    if smoke:
+        shapes = [tuple(max(1, min(d, 48 if i == len(s) - 1 else 40)) for i, d in enumerate(s))
+                  for s in shapes]
+        shapes = _consistent(name, shapes)
+    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    x0, x1 = _inputs(shapes, device, dtype, 0), _inputs(shapes, device, dtype, 1)
+    ref = fn(*[t.float() for t in x1])
+    rows = {}
+    for v in variants:
+        torch._dynamo.reset()
+        os.environ.pop("TUNER_MM", None)
+        row = {"variant": v}
+        try:
+            f = _compile(fn, v)
+            t = time.perf_counter()
+            f(*x0)
+            if device == "cuda":
+                torch.cuda.synchronize()
+            row["compile_s"] = time.perf_counter() - t
+            out = f(*x1)
+            err = ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
+            row["rel_err"] = err
+            row["ok"] = err < (5e-2 if dtype == torch.bfloat16 else 1e-3)
+            rows[v] = (row, f)
+        except Exception as e:
+            row["error"] = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
+            rows[v] = (row, None)
+        finally:
+            os.environ.pop("TUNER_MM", None)
+    for _ in range(3):
+        for v, (row, f) in rows.items():
+            if f is not None and row.get("ok"):
+                row.setdefault("ms_rounds", []).append(_ms(f, x0, device, smoke))
+    flops = _flops(name, shapes)
+    out = []
+    for v, (row, _) in rows.items():
+        if row.get("ms_rounds"):
+            row["ms"] = statistics.median(row["ms_rounds"])
+            row["tflops"] = flops / (row["ms"] * 1e-3) / 1e12
+        out.append(row)
+    return {"case": name, "description": desc, "shapes": shapes, "flops": flops, "variants": out}
+
+
+def _consistent(name, shapes):
+    """Smoke shapes shrunk independently: make the inner dimensions agree again."""
+    if name.startswith("attn"):
+        a, b = shapes
+        return [a, (a[0], a[2], b[2])]
+    x, w, *rest = shapes
+    w = (w[0], x[1])
+    if name == "llama_swiglu":
+        return [x, w, (w[0], x[1])]
+    if rest and len(rest[0]) == 2:       # a residual of the output's shape
+        return [x, w, (x[0], w[0])]
+    return [x, w] + [(w[0],)] * len(rest)
+
+
+def main(argv=None):
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--cases", default="all", help="comma-separated case names, or all")
+    p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
+    p.add_argument("--smoke", action="store_true", help="tiny shapes on CPU (Triton interpreter)")
+    p.add_argument("--out", default="bench/results/mm", help="folder for the JSON result")
+    a = p.parse_args(argv)
+    names = list(cases()) if a.cases == "all" else [c.strip() for c in a.cases.split(",") if c.strip()]
+    variants = [v.strip() for v in a.variants.split(",") if v.strip()]
+    bad = [c for c in names if c not in cases()] + [v for v in variants if v not in VARIANTS]
+    if bad:
+        p.error(f"unknown {', '.join(bad)}; cases: {', '.join(cases())}; variants: {', '.join(VARIANTS)}")
+    if a.smoke:
+        os.environ.setdefault("TRITON_INTERPRET", "1")
+        variants = [v for v in variants if v.startswith("tuner") or v == "eager"]
+    import torch
+    import triton
+    device = "cuda" if torch.cuda.is_available() and not a.smoke else "cpu"
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
+    doc = {"command": " ".join([Path(sys.argv[0]).name] + (argv if argv is not None else sys.argv[1:])),
+           "date": stamp, "python": platform.python_version(), "torch": torch.__version__,
+           "triton": triton.__version__,
+           "gpu": torch.cuda.get_device_name() if device == "cuda" else None, "cases": []}
+    path = out / f"mm_{stamp}.json"
+    for name in names:
+        doc["cases"].append(run_case(name, variants, a.smoke, device))
+        path.write_text(json.dumps(doc, indent=1))
+        print(f"== {name} done", file=sys.stderr, flush=True)
+    print(f"{'case':16} " + " ".join(f"{v:>28}" for v in variants) + "   ours/stock best")
+    for c in doc["cases"]:
+        by = {r["variant"]: r for r in c["variants"]}
+        cells = []
+        for v in variants:
+            r = by.get(v, {})
+            cells.append(f"{r['ms']:9.4f} ms {r['tflops']:7.1f} TF/s" if "ms" in r else
+                         f"{'error' if 'error' in r else 'mismatch':>28}")
+        ours = [by[v]["ms"] for v in variants if v.startswith("tuner") and "ms" in by.get(v, {})]
+        stock = [by[v]["ms"] for v in variants if v.startswith("stock") and "ms" in by.get(v, {})]
+        ratio = f"{min(stock) / min(ours):6.3f}x" if ours and stock else "     -"
+        print(f"{c['case']:16} " + " ".join(f"{x:>28}" for x in cells) + f"   {ratio}")
+    print(f"wrote {path}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
