@@ -95,6 +95,7 @@ def _compile_graph(gm, example_inputs, mode, options):
     stats.fused_nodes = sched.fused_nodes
     autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
     max_r = int(options.get("max_persistent_r", 8192))
+    dynamic = bool(options.get("_dynamic"))   # decisions keyed per size bucket
     # the wrapper's views: one C++ call each where torch has it (a model makes ~100 per call)
     view = fast_reinterpret()
     ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
@@ -119,9 +120,8 @@ def _compile_graph(gm, example_inputs, mode, options):
             kname = f"kernel{i}"
             arg_names = list(k.args)
             outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-            ns[kname] = Launcher(getattr(mod, k.name), src, "combo", k.xnumel, k.default_config(),
-                                 k.candidate_configs() if autotune else [], outs, autotune,
-                                 parts=tuple(k.numels), bucketed=bool(options.get("_dynamic")))
+            ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune,
+                                 stats=stats)
             steps.append(("kernel", grp, kname, arg_names, [n for n in arg_names if k.arg_kind[n] != "in"]))
             kernel_sources.append(f"# {kname}: combo of {len(grp)} over {k.numels}\n" + src)
             stats.kernels += 1
@@ -135,9 +135,8 @@ def _compile_graph(gm, example_inputs, mode, options):
             kname = f"kernel{i}"
             arg_names = list(k.args)
             outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-            ns[kname] = Launcher(getattr(mod, k.name), src, "template", k.xnumel, k.default_config(),
-                                 k.candidate_configs() if autotune else [], outs, autotune,
-                                 mm=(k.batch, k.m, k.n), bucketed=bool(options.get("_dynamic")))
+            ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune,
+                                 stats=stats)
             steps.append(("kernel", grp, kname, arg_names, [n for n in arg_names if k.arg_kind[n] != "in"]))
             kernel_sources.append(f"# {kname}: template over {k.template.ranges} x K={k.k}, "
                                   f"nodes {[n.name for n in grp.nodes]}\n" + src)
@@ -151,12 +150,7 @@ def _compile_graph(gm, example_inputs, mode, options):
             steps.append(("extern", node))
             continue
         k = TritonKernel(grp, sched, max_persistent_r=max_r)
-        if k.scatter:
-            kind = "scatter"
-        elif k.reduction:
-            kind = "persistent_reduction" if k.persistent else "reduction"
-        else:   # k.tile is only ever set for pointwise groups
-            kind = "pointwise_tiled" if k.tile else "pointwise"
+        kind = k.kind
         # named by kind (not position), so profiles tell kinds apart and identical kernels of
         # different graphs keep one source (one compile, one cache key)
         k.name = f"tk_{kind}"
@@ -169,18 +163,15 @@ def _compile_graph(gm, example_inputs, mode, options):
         kname = f"kernel{i}"
         arg_names = list(k.args)
         outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-        ns[kname] = Launcher(getattr(mod, k.name), src, kind, k.tile[1] if k.tile else k.xnumel,
-                             k.default_config(), k.candidate_configs() if autotune else [], outs,
-                             autotune and kind != "scatter", ynumel=k.tile[0] if k.tile else None,
-                             space=k.config_space() if autotune else None,
-                             rnumel=k.rnumel if k.reduction else None,
-                             bucketed=bool(options.get("_dynamic")))
+        ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune, stats=stats)
         stored = [n for n in arg_names if k.arg_kind[n] != "in"]
         steps.append(("kernel", grp, kname, arg_names, stored))
         kernel_sources.append(f"# {kname}: {kind} over {k.space}, nodes {[n.name for n in grp.nodes]}\n" + src)
         stats.kernels += 1
         stats.kernel_names.append(kname)
         stats.kernel_kinds.append(kind)
+    # the launchers that tune on the graph's first call: the last one prints the graph's report
+    stats.tune_pending = sum(1 for v in ns.values() if isinstance(v, Launcher) and v.config is None)
     wrapper_gen = WrapperCodegen(g, sched, steps)
     ns.update(g.constants)
     # the devices the wrapper allocates on (constants are held, never allocated)

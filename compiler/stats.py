@@ -12,6 +12,12 @@
     s.graph_fallback          # "" or why the whole graph ran in ATen (a compiler error after lowering)
     s.lowered                 # {op name: count} ops lowered to our IR
     s.pad_mm                  # {"pad"/"orig": count} per unaligned matmul the pad_mm point decided
+    s.decisions_heuristic     # max-autotune, filled as the graph's kernels tune on their first
+    s.decisions_cache         #   call: kernel configs answered by the learned heuristic, by the
+    s.decisions_measured      #   cache, by measuring (a search, cut short by the budget or not),
+    s.decisions_budget_default  # or the default kept (TUNER_TUNE_BUDGET_S spent, nothing measured)
+    s.decisions_budget_cut    # searches the budget stopped (best so far; among decisions_measured)
+    s.tuning_seconds          # seconds the graph's kernels spent tuning
     s.source                  # the generated code: kernels (commented out) and the wrapper
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
@@ -44,6 +50,15 @@ class GraphStats:
     source: str = ""          # the generated kernels (as comments) and wrapper
     lowering_errors: dict = field(default_factory=dict)
     graph_fallback: str = ""
+    graph: int = 0            # this process's count of compiled graphs when it was compiled
+    # kernel-config decisions (max-autotune), recorded when each kernel tunes on its first call
+    decisions_heuristic: int = 0
+    decisions_cache: int = 0
+    decisions_measured: int = 0
+    decisions_budget_default: int = 0
+    decisions_budget_cut: int = 0
+    tuning_seconds: float = 0.0
+    tune_pending: int = field(default=0, repr=False)   # launchers yet to tune (set by the compiler)
 
     def count_extern(self, op):
         self.externs[_name(op)] += 1
@@ -64,11 +79,52 @@ class GraphStats:
     def count_pad_mm(self, choice):
         self.pad_mm[choice] += 1
 
+    @property
+    def decisions(self) -> int:
+        return (self.decisions_heuristic + self.decisions_cache + self.decisions_measured
+                + self.decisions_budget_default)
+
+    def count_decision(self, decision, seconds: float) -> bool:
+        """Record one kernel's tuning decision (a tuner.engine.Decision) and the seconds it took;
+        True when it was the last of the graph's kernels to tune."""
+        source = getattr(decision, "source", "")
+        if source == "heuristic":
+            self.decisions_heuristic += 1
+        elif source == "cache":
+            self.decisions_cache += 1
+        elif source == "budget":      # tuner.engine.OVER_BUDGET
+            self.decisions_budget_default += 1
+        else:
+            self.decisions_measured += 1
+            if getattr(decision, "stopped_early", False):
+                self.decisions_budget_cut += 1
+        self.tuning_seconds += seconds
+        self.tune_pending -= 1
+        return self.tune_pending == 0
+
+    def tuning_report(self, budget: float = 0) -> str:
+        """One line for the autotune report: how the graph's kernel configs were decided."""
+        line = (f"autotune graph {self.graph}: {self.decisions} kernel config decision"
+                f"{'s' * (self.decisions != 1)} in {self.tuning_seconds:.2f} s: "
+                f"{self.decisions_heuristic} heuristic, {self.decisions_cache} cache, "
+                f"{self.decisions_measured} measured")
+        if self.decisions_budget_cut or self.decisions_budget_default:
+            line += (f"; tuning budget of {budget:g} s spent (TUNER_TUNE_BUDGET_S): "
+                     f"{self.decisions_budget_cut} search(es) stopped with the best so far, "
+                     f"{self.decisions_budget_default} kernel(s) kept their default config")
+        return line
+
     def as_dict(self):
         return {"kernels": self.kernels, "fused_nodes": self.fused_nodes, "nodes": self.nodes,
                 "externs": dict(self.externs), "fallbacks": dict(self.fallbacks),
                 "lowered": dict(self.lowered), "pad_mm": dict(self.pad_mm),
-                "lowering_errors": dict(self.lowering_errors), "graph_fallback": self.graph_fallback}
+                "lowering_errors": dict(self.lowering_errors), "graph_fallback": self.graph_fallback,
+                "decisions_heuristic": self.decisions_heuristic,
+                "decisions_cache": self.decisions_cache,
+                "decisions_measured": self.decisions_measured,
+                "decisions_budget_default": self.decisions_budget_default,
+                "decisions_budget_cut": self.decisions_budget_cut,
+                "tuning_seconds": self.tuning_seconds}
 
 
 def _name(op):
@@ -80,6 +136,7 @@ KEEP_GRAPHS = 64
 _graphs: collections.deque[GraphStats] = collections.deque()
 _older = GraphStats()   # the counters of graphs no longer kept, since reset()
 _warned: set = set()
+_count = 0              # graphs compiled in this process (GraphStats.graph)
 
 
 def warn_once(key, message):
@@ -91,7 +148,9 @@ def warn_once(key, message):
 
 
 def new() -> GraphStats:
-    s = GraphStats()
+    global _count
+    _count += 1
+    s = GraphStats(graph=_count)
     _graphs.append(s)
     while len(_graphs) > max(1, KEEP_GRAPHS):
         _add_counters(_older, _graphs.popleft())   # compiled long ago: its counts are final
@@ -124,6 +183,12 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.fallbacks.update(g.fallbacks)
     t.lowered.update(g.lowered)
     t.pad_mm.update(g.pad_mm)
+    t.decisions_heuristic += g.decisions_heuristic
+    t.decisions_cache += g.decisions_cache
+    t.decisions_measured += g.decisions_measured
+    t.decisions_budget_default += g.decisions_budget_default
+    t.decisions_budget_cut += g.decisions_budget_cut
+    t.tuning_seconds += g.tuning_seconds
     for k, v in g.lowering_errors.items():
         t.lowering_errors.setdefault(k, v)
 

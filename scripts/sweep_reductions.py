@@ -20,22 +20,23 @@ HERE = Path(__file__).resolve().parent
 
 
 def widened(orig):
-    """TritonKernel.candidate_configs plus larger tiles and num_stages 2 for looped reductions."""
-    from tuner.compiler.codegen.triton import next_pow2
+    """The point's candidate_configs plus larger tiles and num_stages 2 for looped reductions."""
+    from tuner.points.triton_kernel import next_pow2
 
-    def candidates(self):
-        out = list(orig(self))
-        if not self.reduction or self.tile:
+    def candidates(meta):
+        out = list(orig(meta))
+        if meta.kind not in ("reduction", "persistent_reduction"):
             return out
+        persistent = meta.kind == "persistent_reduction"
         extra = []
-        if self.outer:
-            rbs = [max(2, next_pow2(self.rnumel))] if self.persistent else [4, 8, 16, 32, 64]
+        if meta.outer:
+            rbs = [max(2, next_pow2(meta.rnumel))] if persistent else [4, 8, 16, 32, 64]
             for rb in rbs:
                 for xb in (64, 128, 256, 512, 1024):
-                    if rb * xb <= 16384 and xb <= max(next_pow2(self.xnumel), 1):
+                    if rb * xb <= 16384 and xb <= max(next_pow2(meta.xnumel), 1):
                         for nw in (4, 8, 16):
                             extra.append({"XBLOCK": xb, "RBLOCK": rb, "num_warps": nw, "num_stages": 1})
-        elif not self.persistent:
+        elif not persistent:
             for rb in (1024, 2048, 4096, 8192):
                 for xb in (1, 2, 4):
                     for nw in (4, 8, 16):
@@ -52,10 +53,11 @@ def run(case_name, targets, max_rs, smoke=False):
     import bench_compiler as bc
     import tuner.compiler.compile_graph as cgm
     import tuner.compiler.lowerings.reductions as red
-    from tuner.compiler.codegen.triton import TritonKernel
     from tuner.compiler.runtime.launch import Launcher
+    from tuner.points import triton_kernel as point
 
-    TritonKernel.candidate_configs = widened(TritonKernel.candidate_configs)
+    point.candidate_configs = widened(point.candidate_configs)
+    os.environ["TUNER_SEARCH"] = "exhaustive"   # sweep the widened list, not a descent
     calls = []
     orig_compile = cgm.compile_graph
 

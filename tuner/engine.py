@@ -44,6 +44,9 @@ from tuner.space import Config, ConfigSpace, choice_from_json, choice_to_json, e
 log = logging.getLogger("tuner.engine")
 RECORD_VERSION = 1
 SOURCES = ("heuristic", "cache", "exhaustive", "coordinate_descent", "budgeted")
+# The source of a decision that measured nothing because its time (max_seconds) was spent:
+# the default (candidates[0]) is the answer. Never stored, so never a cached record's found_by.
+OVER_BUDGET = "budget"
 # Recent decisions of this process, newest last (scripts and tests read them).
 HISTORY: collections.deque = collections.deque(maxlen=256)
 # The fields of a stored decision record (to_record, plus what _cache_store adds)
@@ -61,7 +64,7 @@ class Decision:
     choice: Any
     time_ms: float | None              # None when nothing was measured (heuristic)
     default_time_ms: float | None      # time of candidates[0], the initial default
-    source: str                        # one of SOURCES
+    source: str                        # one of SOURCES, or OVER_BUDGET
     timings: list[tuple[Any, float]] = field(default_factory=list)  # fastest first
     tuning_seconds: float = 0.0
     namespace: str = ""
@@ -76,6 +79,9 @@ class Decision:
     # when none was asked
     heuristic_note: str = field(default="", compare=False)
     saved_seconds: float = field(default=0.0, compare=False)  # a cache hit: the tuning it saved
+    # decide(max_seconds=...) ran out: the search stopped with the best so far (or, source
+    # OVER_BUDGET, never started); such an answer is not stored
+    stopped_early: bool = field(default=False, compare=False)
 
     @property
     def speedup(self) -> float | None:
@@ -117,7 +123,8 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
            *, space: ConfigSpace | None = None, search: str | None = None,
            heuristic: Callable[[], Any] | None = None, features: dict | None = None,
            backend_extra: dict | None = None, search_options: dict | None = None,
-           prepare: Callable[[list], Any] | None = None) -> Decision:
+           prepare: Callable[[list], Any] | None = None,
+           max_seconds: float | None = None) -> Decision:
     """Answer one autotuning point; see the module docstring for the order.
 
     candidates: Configs or plain JSON-able choices; candidates[0] is the default.
@@ -129,6 +136,12 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     prepare: called after a cache miss with each batch of candidates the search is about to
         measure for the first time (the initial ones, then each sweep's new neighbours),
         before any of them is timed: the caller compiles them in parallel there.
+    max_seconds: the time this decision may spend searching (None: no limit). The heuristic
+        and the cache are asked whatever it is; at 0 or below nothing is measured and the
+        default (candidates[0]) is the answer (source OVER_BUDGET); otherwise the search stops
+        once it is spent (after at least one measurement) and keeps the best so far
+        (`stopped_early`). Neither answer is stored or collected: the next decide() for the
+        problem searches again.
     """
     candidates = list(candidates)
     if not candidates:
@@ -163,6 +176,10 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
         return _finish(cached)
 
     # 3. search
+    if max_seconds is not None and max_seconds <= 0:
+        d = Decision(candidates[0], None, None, OVER_BUDGET, [], time.perf_counter() - start,
+                     namespace, problem, OVER_BUDGET, heuristic_note=note, stopped_early=True)
+        return _finish(d)
     if len(candidates) == 1 and (space is None or not space.tunable_fields):
         # nothing to choose: no measurement, and nothing worth caching
         d = Decision(candidates[0], None, None, "exhaustive", [], time.perf_counter() - start,
@@ -187,9 +204,14 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     total = options.get("max_measurements") if strategy_name == "budgeted" else None
     if strategy_name == "exhaustive":
         total = len(candidates)
+    out_of_time = None
+    if max_seconds is not None:
+        strategy, measure, options, out_of_time = _within(strategy, strategy_name, measure,
+                                                          options, max_seconds)
     with _PROGRESS.tracking(namespace, problem, total) as tick:
         result = strategy(space, _counted(measure, tick) if tick else measure,
                           initial=candidates, **options)
+    stopped = out_of_time is not None and out_of_time(result)
     timings = sorted(result.timings.items(), key=lambda kv: (kv[1], str(kv[0])))
     best, best_time = result.best, result.best_time
     errors = dict(getattr(result, "errors", None) or {})
@@ -200,12 +222,41 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
         best, best_time = candidates[0], INF
     d = Decision(best, best_time, result.timings.get(candidates[0]), strategy_name, timings,
                  time.perf_counter() - start, namespace, problem, strategy_name,
-                 result.n_measured, errors=errors, heuristic_note=note)
-    if math.isfinite(best_time):  # an all-failed answer is retried next time, not remembered
+                 result.n_measured, errors=errors, heuristic_note=note, stopped_early=stopped)
+    # an all-failed answer is retried next time, not remembered; a search the time limit
+    # stopped is not the search's answer
+    if math.isfinite(best_time) and not stopped:
         _cache_store(keys, d, space)
-    if mode == "collect":
+    if mode == "collect" and not stopped:
         _collect(namespace, features, d)
     return _finish(d)
+
+
+def _within(strategy, strategy_name, measure, options, max_seconds):
+    """(strategy, measure, options, out_of_time(result)) that stop a search after max_seconds
+    with the best so far: the strategy runs inside budgeted search (a budgeted one gets a
+    measure that stops it); candidates compile (prepare) only while time is left."""
+    from tuner.search import BudgetExhausted, budgeted
+    deadline = time.perf_counter() + max_seconds
+    options = dict(options)
+    prepare = options.get("prepare")
+    if prepare is not None:
+        def prepare_in_time(batch):
+            if time.perf_counter() < deadline:
+                prepare(batch)
+        options["prepare"] = prepare_in_time
+    if strategy_name != "budgeted":
+        options.update(strategy=strategy, max_seconds=max_seconds)
+        return budgeted, measure, options, lambda result: result.stopped_early
+    hit, count = [False], [0]
+
+    def measure_in_time(choice):
+        if count[0] and time.perf_counter() >= deadline:   # the first one always runs
+            hit[0] = True
+            raise BudgetExhausted
+        count[0] += 1
+        return measure(choice)
+    return strategy, measure_in_time, options, lambda result: hit[0]
 
 
 # the settings a measurement reads (checked before a search starts)
@@ -474,6 +525,9 @@ def format_report(d: Decision, top: int = 5) -> str:
     if d.source == "heuristic":
         lines.append(f"  heuristic chose {d.choice} (no measurement) in {d.tuning_seconds * 1e3:.1f} ms")
         return "\n".join(lines)
+    if d.source == OVER_BUDGET:
+        lines.append(f"  tuning time spent: default {d.choice} kept (nothing measured)")
+        return "\n".join(lines)
     if d.source == "cache":
         t = "" if d.time_ms is None or not math.isfinite(d.time_ms) else f" {d.time_ms:.4f} ms"
         lines.append(f"  cache hit: {d.choice}{t} (found by {d.found_by}); "
@@ -506,6 +560,8 @@ def format_report(d: Decision, top: int = 5) -> str:
     if d.speedup is not None:
         tail += f"; {d.speedup:.2f}x over the default"
     tail += f"; tuning took {d.tuning_seconds:.2f} s"
+    if d.stopped_early:
+        tail += "; stopped when the tuning time was spent (best so far, not cached)"
     lines.append(tail)
     return "\n".join(lines)
 
@@ -521,6 +577,8 @@ def explain(d: Decision) -> str:
     head = f"decision {d.namespace} {d.problem}: {d.choice}"
     if d.source == "heuristic":
         return f"{head} from the heuristic (nothing measured, {d.tuning_seconds * 1e3:.1f} ms)"
+    if d.source == OVER_BUDGET:
+        return f"{head}: the default, nothing measured (the tuning time was spent)"
     parts = []
     if d.source == "cache":
         layer = f" {d.cache_layer}" if d.cache_layer else ""
@@ -537,7 +595,8 @@ def explain(d: Decision) -> str:
         text += f"; best {_ms_text(d.time_ms)}, default {_ms_text(d.default_time_ms)}"
         if d.speedup is not None:
             text += f" ({d.speedup:.2f}x)"
-        parts.append(text + f"; {d.tuning_seconds:.2f} s; cache miss")
+        parts.append(text + f"; {d.tuning_seconds:.2f} s; cache miss"
+                     + ("; stopped when the tuning time was spent (best so far)" if d.stopped_early else ""))
     if d.heuristic_note:
         parts.append(f"heuristic: {d.heuristic_note}")
     return head + " " + "; ".join(parts)

@@ -199,6 +199,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_SHAPE_LIMIT", int, 32,
             "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "
             "kernels and CUDA graph); further shapes run the graph in ATen, with one warning."),
+    Setting("TUNER_TUNE_BUDGET_S", float, 0,
+            "Seconds of kernel tuning per compiled graph in max-autotune (0: unlimited); beyond "
+            "it, kernels keep the best config measured so far or their default (cache and "
+            "heuristic answers are still used), and the autotune report says so."),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}

@@ -6,12 +6,15 @@ takes a contiguous range of program ids: with one XBLOCK for all, sub-kernel i r
 launch covers them all (an optimizer step's hundreds of per-tensor kernels become a few
 launches). Pointer arguments are shared between sub-kernels that read the same buffer.
 
-Tunables: XBLOCK and num_warps for the whole launch (the grid is the sum of the ranges).
+Tunables: XBLOCK and num_warps for the whole launch (the grid is the sum of the ranges); the
+kernel-config point (tuner/points/triton_kernel.py) owns their default and space.
 """
 from __future__ import annotations
 
+from tuner.points.triton_kernel import KernelMeta
+
 from ..ops import use
-from .triton import TritonKernel, next_pow2
+from .triton import TritonKernel
 
 
 def combinable(kernel: TritonKernel) -> bool:
@@ -61,15 +64,8 @@ class ComboKernel:
         head = [deco, f"def {self.name}({', '.join(params + ['XBLOCK: tl.constexpr'])}):"]
         return "\n".join(head + lines) + "\n"
 
-    def default_config(self):
-        xb = max(128, min(1024, next_pow2(max(self.numels))))
-        return {"XBLOCK": xb, "num_warps": 4 if xb >= 512 else 2, "num_stages": 1}
-
-    def candidate_configs(self):
-        big = next_pow2(max(self.numels))
-        return [{"XBLOCK": xb, "num_warps": nw, "num_stages": 1}
-                for xb in (128, 256, 512, 1024, 2048, 4096) if xb <= max(128, big)
-                for nw in (1, 2, 4, 8) if xb // (32 * nw) >= 1]
-
-    def config_space(self):
-        return None
+    def meta(self, source: str, bucketed: bool = False) -> KernelMeta:
+        bufs = self.subs[0].sched.graph.buffers
+        dtypes = tuple(str(bufs[n].dtype).replace("torch.", "") if n in bufs else "" for n in self.args)
+        return KernelMeta("combo", source, xnumel=self.xnumel, parts=tuple(self.numels),
+                          dtypes=dtypes, bucketed=bucketed)

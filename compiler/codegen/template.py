@@ -9,7 +9,8 @@ The epilogue's nodes see the output element (b, m, n) as the index symbols tb, r
 [BLOCK_M, BLOCK_N] tile; a read of the template's own result is the accumulator, rounded to the
 output dtype as an ATen matmul's result would be.
 
-Tunables: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M (constexprs), num_warps, num_stages.
+Tunables: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M (constexprs), num_warps, num_stages; the
+kernel-config point (tuner/points/triton_kernel.py) owns their default, candidates and space.
 """
 from __future__ import annotations
 
@@ -18,6 +19,8 @@ import torch
 from .. import ir
 from .. import sym as S
 from ..ops import use
+from tuner.points.triton_kernel import KernelMeta
+
 from .triton import TL, CSEVar, TritonKernel, compute_dtype
 
 TB, RM, RN = S.sym("tb"), S.sym("rm"), S.sym("rn")
@@ -135,28 +138,12 @@ class TemplateKernel(TritonKernel):
         head = ["@triton.jit", f"def {self.name}({', '.join(params + consts)}):"]
         return "\n".join(head + self.lines) + "\n"
 
-    # -- tunables --------------------------------------------------------------------
-    def default_config(self):
-        small = self.m <= 64 or self.n <= 64
-        bm = 32 if self.m <= 32 else (64 if small else 128)
-        bn = 32 if self.n <= 32 else (64 if small else 128)
-        bk = 32 if self.k <= 32 else 64
-        return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8,
-                "num_warps": 4 if bm * bn <= 64 * 64 else 8, "num_stages": 3}
-
-    def candidate_configs(self):
-        out = [self.default_config()]
-        for bm, bn, bk, nw, ns in ((64, 64, 32, 4, 3), (128, 128, 32, 8, 3), (128, 64, 64, 4, 4),
-                                   (64, 128, 64, 4, 4), (128, 128, 64, 8, 3), (32, 64, 64, 4, 5),
-                                   (128, 256, 64, 8, 3), (64, 32, 128, 4, 4)):
-            c = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": nw,
-                 "num_stages": ns}
-            if c not in out:
-                out.append(c)
-        return out
-
-    def config_space(self):
-        return None
+    # -- metadata --------------------------------------------------------------------
+    def meta(self, source: str, bucketed: bool = False) -> KernelMeta:
+        return KernelMeta("template", source, xnumel=self.xnumel,
+                          mm=(self.batch, self.m, self.n, self.k),
+                          mm_dtype=str(self.template.mat1.dtype).replace("torch.", ""),
+                          dtypes=self.arg_dtypes(), bucketed=bucketed)
 
     def grid_size(self, cfg):
         return self.batch * (-(-self.m // cfg["BLOCK_M"])) * (-(-self.n // cfg["BLOCK_N"]))

@@ -13,7 +13,9 @@ epilogue nodes run after the last loop. A buffer produced in the kernel and read
 being computed is taken from registers (or recomputed from its inner function in a later loop);
 it is stored only if someone outside the kernel reads it.
 
-Tunables: XBLOCK (+ RBLOCK, or YBLOCK for tiles) as constexprs, num_warps and num_stages at launch.
+Tunables: XBLOCK (+ RBLOCK, or YBLOCK for tiles) as constexprs, num_warps and num_stages at
+launch. The kernel is emitted with its metadata (`meta`: kind, extents, dtypes); its configs
+(default, candidates, space) are the kernel-config point's, tuner/points/triton_kernel.py.
 """
 from __future__ import annotations
 
@@ -21,6 +23,8 @@ import math
 import os
 
 import torch
+
+from tuner.points.triton_kernel import KernelMeta
 
 from .. import ir
 from .. import sym as S
@@ -588,84 +592,29 @@ class TritonKernel:
         head = [deco, f"def {self.name}({', '.join(params + consts)}):"]
         return "\n".join(head + self.lines) + "\n"
 
-    # -- tunables --------------------------------------------------------------------
-    def default_config(self):
-        if self.tile:
-            yn, xn = self.tile
-            xb = max(1, min(64, next_pow2(xn)))
-            yb = max(1, min(next_pow2(yn), 64 if xb >= 32 else max(64, 2048 // xb), 1024))
-            tile = xb * yb
-            return {"XBLOCK": xb, "YBLOCK": yb,
-                    "num_warps": 8 if tile >= 8192 else (4 if tile >= 1024 else (2 if tile >= 256 else 1)),
-                    "num_stages": 1}
-        if not self.reduction:
-            xb = min(1024, next_pow2(self.xnumel))
-            return {"XBLOCK": max(xb, 16), "num_warps": 4 if xb >= 256 else 1, "num_stages": 1}
-        if self.outer:
-            # x-major: a warp's lanes run along x (16-byte vectors), r is the short side
-            if self.persistent:
-                rb = max(next_pow2(self.rnumel), 2)
-                xb = max(1, min(next_pow2(self.xnumel), max(32, 4096 // rb), 256))
-            else:
-                # 8 rows per step over 128 columns (H100 sweep of x.sum(0): RBLOCK 8 with XBLOCK
-                # 64-128 at 0.0585 ms against 0.069 for 32 x 128; warps barely matter)
-                rb, xb = 8, min(128, max(1, next_pow2(self.xnumel)))
-            tile = rb * xb
-            return {"XBLOCK": xb, "RBLOCK": rb, "num_warps": 8 if tile >= 4096 else (4 if tile >= 512 else 2),
-                    "num_stages": 1}
-        if self.persistent:
-            rb = max(next_pow2(self.rnumel), 2)
-            xb = max(1, min(next_pow2(self.xnumel), max(1, 4096 // rb), 64))
-            tile = rb * xb
-            # a whole row in registers up to 8192 (one read of the input, no reloads); 16 warps
-            # keep that at 16 values per thread
-            return {"XBLOCK": xb, "RBLOCK": rb,
-                    "num_warps": 16 if tile >= 8192 else (8 if tile >= 4096 else (4 if tile >= 512 else 2)),
-                    "num_stages": 1}
-        return {"XBLOCK": 1, "RBLOCK": 2048 if self.rnumel >= 2048 else next_pow2(self.rnumel),
-                "num_warps": 8, "num_stages": 1}
+    # -- metadata --------------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        """The kernel kind the launcher and the kernel-config point know it by."""
+        if self.scatter:
+            return "scatter"
+        if self.reduction:
+            return "persistent_reduction" if self.persistent else "reduction"
+        return "pointwise_tiled" if self.tile else "pointwise"
 
-    def config_space(self):
-        """The ConfigSpace max-autotune searches around the candidates (tiled kernels: XBLOCK x
-        YBLOCK; None elsewhere: the candidate list is the space)."""
-        if not self.tile:
-            return None
-        try:
-            from tuner.space import ConfigSpace
-        except Exception:
-            return None
-        yn, xn = self.tile
-        return ConfigSpace.pointwise([xn, yn], max_block_numel=8192)
+    def arg_dtypes(self) -> tuple[str, ...]:
+        """The pointer arguments' dtypes, in argument order ("" where unknown)."""
+        bufs = self.sched.graph.buffers
+        return tuple(str(bufs[n].dtype).replace("torch.", "") if n in bufs else "" for n in self.args)
 
-    def candidate_configs(self):
-        out = []
-        if self.tile:
-            yn, xn = self.tile
-            for xb in (16, 32, 64, 128):
-                for yb in (16, 32, 64, 128):
-                    xb2, yb2 = min(xb, next_pow2(xn)), min(yb, next_pow2(yn))
-                    if xb2 * yb2 > 8192:
-                        continue
-                    for nw in (2, 4, 8):
-                        c = {"XBLOCK": xb2, "YBLOCK": yb2, "num_warps": nw, "num_stages": 1}
-                        if c not in out:
-                            out.append(c)
-            return out or [self.default_config()]
-        if not self.reduction:
-            for xb in (128, 256, 512, 1024, 2048, 4096):
-                for nw in (2, 4, 8):
-                    if xb // (32 * nw) >= 1:
-                        out.append({"XBLOCK": xb, "num_warps": nw, "num_stages": 1})
-            return out
-        rbs = [max(next_pow2(self.rnumel), 2)] if self.persistent else \
-            ([8, 16, 32, 64] if self.outer else [256, 512, 1024, 2048, 4096])
-        for rb in rbs:
-            for xb in ((16, 32, 64, 128, 256) if self.outer else (1, 2, 4, 8, 16, 32, 64, 128)):
-                if xb * rb > (16384 if self.persistent else 8192) or xb > max(next_pow2(self.xnumel), 1):
-                    continue
-                for nw in (2, 4, 8, 16):
-                    out.append({"XBLOCK": xb, "RBLOCK": rb, "num_warps": nw, "num_stages": 1})
-        return out or [self.default_config()]
+    def meta(self, source: str, bucketed: bool = False) -> KernelMeta:
+        """What the launcher and the kernel-config point need (after codegen: a scatter's
+        extent is set there): a tiled kernel's launch extents are its tile's (XN, YN)."""
+        tile = self.tile
+        return KernelMeta(self.kind, source, xnumel=tile[1] if tile else self.xnumel,
+                          ynumel=tile[0] if tile else None,
+                          rnumel=self.rnumel if self.reduction else None, outer=self.outer,
+                          dtypes=self.arg_dtypes(), bucketed=bucketed)
 
 
 def _interpret():

@@ -1,16 +1,21 @@
 """Launching generated kernels: the chosen config, the grid, and (max-autotune) tuning on the
-first call with the real arguments through tuner.engine.decide (the compiler never times
-anything itself)."""
+first call with the real arguments. The config is the kernel-config autotuning point's
+(tuner.points.triton_kernel): its default, or its decision through tuner.engine.decide (the
+compiler never times anything itself). Tuned or not, a kernel then launches the same way:
+through JITFunction.run once per pointer-alignment pattern, then directly."""
 from __future__ import annotations
 
 import functools
-import hashlib
 import logging
 import operator
-import re
+import sys
+import time
 
 import torch
 import triton
+
+from tuner.points import triton_kernel as point
+from tuner.points.triton_kernel import KernelMeta
 
 log = logging.getLogger("tuner.compiler")
 
@@ -68,12 +73,6 @@ def _stream_getter():
 
 
 _DATA_PTR = torch.Tensor.data_ptr
-_INT_LITERAL = re.compile(r"\b\d+\b")   # sizes, strides and constants in a kernel's source
-
-
-def _bucket(n):
-    """The power-of-two size bucket of an extent (the next power of two)."""
-    return 1 << max(0, (int(n) - 1).bit_length())
 
 
 def alignment_key(args):
@@ -87,22 +86,23 @@ def alignment_key(args):
 
 
 class Launcher:
-    def __init__(self, fn, source, kind, xnumel, default, candidates, out_args, autotune,
-                 ynumel=None, space=None, rnumel=None, bucketed=False, parts=None, mm=None):
+    """One generated kernel: `meta` (tuner.points.triton_kernel.KernelMeta) is what codegen says
+    about it. Default mode launches the point's default config (or `config`); with `autotune`
+    the first call asks the point for a decision with its arguments. `stats` is the graph's
+    GraphStats: tuning decisions and seconds are counted there, and TUNER_TUNE_BUDGET_S bounds
+    the graph's tuning time."""
+
+    def __init__(self, fn, meta: KernelMeta, out_args, autotune=False, *, config=None, stats=None):
         self.fn = fn
-        self.source = source
-        self.kind = kind
-        self.xnumel = xnumel
-        self.ynumel = ynumel         # tiled pointwise kernels: the y extent (grid = x tiles * y tiles)
-        self.space = space           # ConfigSpace for the search (None: the candidate list)
-        self.rnumel = rnumel         # reductions: the reduced extent (part of a bucketed key)
-        self.bucketed = bucketed     # a graph with dynamic sizes: decisions shared per size bucket
-        self.parts = parts           # combo kernels: each sub-kernel's extent (programs per part)
-        self.mm = mm                 # matmul templates: (batch, m, n) of the output
-        self.config = None if autotune else dict(default)
-        self.default = dict(default)
-        self.candidates = candidates
+        self.meta = meta
+        self.kind = meta.kind
+        self.source = meta.source
+        self.xnumel = meta.xnumel
+        self.default = dict(config) if config is not None else point.default_config(meta)
+        self.autotune = autotune and meta.kind in point.TUNABLE_KINDS
+        self.config = None if self.autotune else dict(self.default)
         self.out_args = out_args     # positions of arguments the kernel writes
+        self.stats = stats
         self.decision = None
         self._compiled = {}          # pointer-alignment key -> compiled kernel (fast path)
         self._grid = None
@@ -146,78 +146,45 @@ class Launcher:
             k._init_handles()
 
     def grid(self, cfg):
-        if self.mm is not None:
-            b, m, n = self.mm
-            return (b * triton.cdiv(m, cfg["BLOCK_M"]) * triton.cdiv(n, cfg["BLOCK_N"]),)
-        if self.parts is not None:
-            return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in self.parts),)
-        n = triton.cdiv(self.xnumel, cfg["XBLOCK"])
-        if self.ynumel is not None:
-            n *= triton.cdiv(self.ynumel, cfg["YBLOCK"])
+        m = self.meta
+        if m.mm is not None:
+            b, rows, cols, _ = m.mm
+            return (b * triton.cdiv(rows, cfg["BLOCK_M"]) * triton.cdiv(cols, cfg["BLOCK_N"]),)
+        if m.parts is not None:
+            return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in m.parts),)
+        n = triton.cdiv(m.xnumel, cfg["XBLOCK"])
+        if m.ynumel is not None:
+            n *= triton.cdiv(m.ynumel, cfg["YBLOCK"])
         return (n,)
 
     def _launch(self, cfg, args):
         return self.fn[self.grid(cfg)](*args, **cfg)
 
+    def _warmup(self, cfg, args):
+        return self.fn.warmup(*args, grid=self.grid(cfg), **cfg)
+
     def problem(self, args=()):
-        """The tuning cache's problem key: the kernel source (identical kernels share one
-        decision), its extent, and the arguments' dtypes (one source can run on several).
-        In a graph with dynamic sizes (compiled per concrete shape) the key is the source with
-        its integer literals blanked and each extent's power-of-two bucket: a new size in a
-        known bucket reuses the decision (a cache lookup, not a new search)."""
-        dtypes = ",".join(str(a.dtype).replace("torch.", "") for a in args)
-        if self.bucketed:
-            canon = _INT_LITERAL.sub("#", self.source)
-            h = hashlib.sha256(canon.encode()).hexdigest()[:24]
-            ext = "x".join(str(_bucket(n)) for n in (self.xnumel, self.ynumel, self.rnumel) if n is not None)
-            return f"{h}:b{ext}" + (f":{dtypes}" if dtypes else "")
-        h = hashlib.sha256(self.source.encode()).hexdigest()[:24]   # a combo's parts are in it
-        return f"{h}:{self.xnumel}" + (f"x{self.ynumel}" if self.ynumel is not None else "") + \
-            (f":{dtypes}" if dtypes else "")
+        """The tuning cache's problem key for these arguments (the point's `problem_key`)."""
+        return point.problem_key(self.meta, point.dtype_names(args))
 
     def _tune(self, args):
+        """The point's decision for this kernel (its config dict); counted in the graph's
+        stats, within what is left of the graph's tuning budget."""
+        stats = self.stats
+        left = point.budget_left(stats.tuning_seconds) if stats is not None else None
+        start = time.perf_counter()
         try:
-            from tuner.bench import benchmark, compile_all
-            from tuner.engine import decide
-            from tuner.space import Config
-        except Exception as e:  # engine not importable: keep the heuristic config
+            d = point.decide_config(self.meta, args, self._launch, out_args=self.out_args,
+                                    warmup=self._warmup, max_seconds=left)
+        except ImportError as e:   # engine not importable: keep the default config
             log.debug("autotune unavailable (%s): default config", e)
-            return self.default
-
-        def to_cfg(c):
-            kw = {k: v for k, v in c.items() if k not in ("num_warps", "num_stages")}
-            return Config(kw, num_warps=c.get("num_warps", 4), num_stages=c.get("num_stages", 1))
-
-        cands = [self.default] + [c for c in self.candidates if c != self.default]
-        configs = [to_cfg(c) for c in cands]
-        scratch = list(args)
-        for i in self.out_args:
-            scratch[i] = args[i].clone()
-
-        def measure(cfg):
-            launch = dict(cfg.kwargs, num_warps=cfg.num_warps, num_stages=cfg.num_stages)
-            try:
-                return benchmark(lambda: self._launch(launch, scratch),
-                                 device="cuda" if torch.cuda.is_available() else "cpu")
-            except Exception as e:   # a config that does not compile or run scores infinity
-                log.debug("config %s failed: %s", launch, e)
-                return float("inf")
-
-        def precompile(batch):
-            # Triton compiles in C++ and ptxas mostly outside the GIL: a thread pool builds a
-            # batch of candidates at once instead of one per measurement
-            compile_all(lambda cfg: self.fn.warmup(*scratch, grid=self.grid(cfg.kwargs),
-                                                   **cfg.kwargs, num_warps=cfg.num_warps,
-                                                   num_stages=cfg.num_stages), batch)
-
-        features = {"xnumel": self.xnumel, "kind": self.kind}
-        if self.ynumel is not None:
-            features["ynumel"] = self.ynumel
-        d = decide(f"triton.{self.kind}", self.problem(args), configs, measure, space=self.space,
-                   features=features, prepare=precompile)
+            return dict(self.default)
         self.decision = d
-        c = d.choice
-        return dict(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages)
+        if stats is not None and stats.count_decision(d, time.perf_counter() - start):
+            from tuner.settings import settings
+            if "autotune" in settings.logs:
+                print(stats.tuning_report(settings.tune_budget_s), file=sys.stderr, flush=True)
+        return point.config_dict(d.choice)
 
 
 def reinterpret(t, size, stride, offset):

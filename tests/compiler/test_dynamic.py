@@ -190,10 +190,12 @@ def test_max_autotune_shares_decisions_per_size_bucket():
 
 def test_bucketed_key_blanks_sizes_but_keeps_structure_and_dtypes():
     from tuner.compiler.runtime.launch import Launcher
+    from tuner.points.triton_kernel import KernelMeta
 
     def key(source, n, r=None, bucketed=True):
-        launcher = Launcher(None, source, "pointwise", n, {"XBLOCK": 16}, [], [0], False,
-                            rnumel=r, bucketed=bucketed)
+        meta = KernelMeta("reduction" if r else "pointwise", source, xnumel=n, rnumel=r,
+                          bucketed=bucketed)
+        launcher = Launcher(None, meta, [0], False)
         return launcher.problem([torch.empty(1, dtype=torch.float32)])
 
     assert key("x < 297", 297) == key("x < 396", 396)

@@ -160,14 +160,16 @@ def test_permute_contiguous_is_a_tiled_kernel_odd_sizes():
 
 
 def test_tiled_kernel_tunables_and_every_config_correct():
-    # The tiled kernel exposes XBLOCK and YBLOCK: its candidates (max-autotune) and a
-    # ConfigSpace over both; small and lopsided tiles give the same values (masks, grid).
+    # The tiled kernel exposes XBLOCK and YBLOCK: the kernel-config point's candidates
+    # (exhaustive search) and a ConfigSpace over both; small and lopsided tiles give the same
+    # values (masks, grid).
     from tuner.compiler.codegen.triton import TritonKernel
     from tuner.compiler.compile_graph import compile_graph  # noqa: F401
     from tuner.compiler.graph import GraphLowering
     from tuner.compiler.scheduler import Scheduler
     from tuner.compiler.runtime.launch import Launcher
     from tuner.compiler.compile_graph import KERNEL_PRELUDE, load_source
+    from tuner.points import triton_kernel as point
 
     x = torch.randn(13, 21)
     gm = torch.fx.symbolic_trace(lambda x: torch.ops.aten.mul.Tensor(torch.ops.aten.t.default(x), 3.0))
@@ -180,21 +182,21 @@ def test_tiled_kernel_tunables_and_every_config_correct():
     k = TritonKernel(grp, sched)
     src = k.codegen()
     assert k.tile == (21, 13)     # (YN, XN)
-    assert set(k.default_config()) == {"XBLOCK", "YBLOCK", "num_warps", "num_stages"}
-    cands = k.candidate_configs()
+    meta = k.meta(src)
+    assert (meta.kind, meta.xnumel, meta.ynumel) == ("pointwise_tiled", 13, 21)
+    assert set(point.default_config(meta)) == {"XBLOCK", "YBLOCK", "num_warps", "num_stages"}
+    cands = point.candidate_configs(meta)
     assert len({(c["XBLOCK"], c["YBLOCK"]) for c in cands}) > 1
-    space = k.config_space()
+    space = point.config_space(meta)
     assert {"XBLOCK", "YBLOCK"} <= set(space.tunable_fields)
     mod = load_source(KERNEL_PRELUDE + src, "k")
     ref = x.t() * 3
     for cfg in ({"XBLOCK": 4, "YBLOCK": 2}, {"XBLOCK": 1, "YBLOCK": 16}, {"XBLOCK": 32, "YBLOCK": 1}):
         out = torch.empty(21, 13)
-        Launcher(mod.kernel, src, "pointwise_tiled", 13, dict(cfg, num_warps=1, num_stages=1), [],
-                 [1], False, ynumel=21)(x, out)
+        Launcher(mod.kernel, meta, [1], False, config=dict(cfg, num_warps=1, num_stages=1))(x, out)
         torch.testing.assert_close(out, ref)
     # max-autotune: the tuner searches XBLOCK x YBLOCK (coordinate descent over the space)
-    tuned = Launcher(mod.kernel, src, "pointwise_tiled", 13, k.default_config(), cands, [1], True,
-                     ynumel=21, space=space)
+    tuned = Launcher(mod.kernel, meta, [1], True)
     out = torch.empty(21, 13)
     tuned(x, out)
     torch.testing.assert_close(out, ref)

@@ -372,3 +372,49 @@ def test_a_discarded_answer_is_tuned_again_and_its_local_entry_dropped():
                                     "choice": {"config": hit.choice.to_json()}})
     assert decide("test.point", "launch-fails", CANDS, Measure(), search="exhaustive").source \
         == "exhaustive"
+
+
+# -- a time limit (max_seconds): the compiler's per-graph tuning budget -------------------------
+
+def _slow(seconds):
+    import time
+
+    def measure(c):
+        time.sleep(seconds)
+        return cost(c)
+    return Measure(measure)
+
+
+def test_no_time_left_answers_the_default_after_heuristic_and_cache(monkeypatch):
+    from tuner.engine import OVER_BUDGET, explain
+    d = decide("test.budget", "p1", CANDS, never, space=space(), max_seconds=0)
+    assert d.source == OVER_BUDGET and d.choice == CANDS[0] and d.stopped_early
+    assert "nothing measured" in format_report(d) and "nothing measured" in explain(d)
+    # what the cache or a heuristic knows is still used
+    decide("test.budget", "p2", CANDS, Measure(), space=space(), search="exhaustive")
+    assert decide("test.budget", "p2", CANDS, never, space=space(), search="exhaustive",
+                  max_seconds=0).source == "cache"
+    monkeypatch.setenv("TUNER_HEURISTICS", "use")
+    assert decide("test.budget", "p3", CANDS, never, heuristic=lambda: CANDS[2],
+                  max_seconds=-1).source == "heuristic"
+
+
+@pytest.mark.parametrize("search", ["coordinate_descent", "exhaustive", "budgeted"])
+def test_a_search_stops_at_the_time_limit_with_the_best_so_far_not_stored(search):
+    m = _slow(0.02)
+    d = decide("test.budget", f"cut-{search}", CANDS, m, space=space(), search=search,
+               max_seconds=0.03)
+    assert d.stopped_early and d.source == search and 1 <= len(m.calls) <= 3
+    assert d.choice in m.calls and d.time_ms == min(cost(c) for c in m.calls)
+    assert "time was spent" in format_report(d)
+    again = decide("test.budget", f"cut-{search}", CANDS, Measure(), space=space(), search=search)
+    assert again.source == search and not again.stopped_early   # not cached: searched again
+    assert decide("test.budget", f"cut-{search}", CANDS, never, space=space(),
+                  search=search).source == "cache"
+
+
+def test_a_search_within_its_time_limit_is_stored_as_usual():
+    m = Measure()
+    d = decide("test.budget", "fits", CANDS, m, space=space(), max_seconds=60)
+    assert d.source == "coordinate_descent" and not d.stopped_early and len(m.calls) > 3
+    assert decide("test.budget", "fits", CANDS, never, space=space()).source == "cache"

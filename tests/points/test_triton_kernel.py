@@ -1,0 +1,328 @@
+"""The kernel-config point (tuner.points.triton_kernel) on CPU: defaults exactly as codegen had
+them (default mode's performance depends on them), a space holding the default for every kind,
+the problem key, and decide_config's search (coordinate descent from the default, exhaustive,
+budgeted, a time limit) with a fake benchmark."""
+import itertools
+
+import pytest
+import torch
+
+from tuner.points import triton_kernel as point
+from tuner.points.triton_kernel import KernelMeta
+from tuner.space import Config
+
+
+@pytest.fixture(autouse=True)
+def _fresh_cache(monkeypatch):
+    from tuner.cache import reset_cache
+    monkeypatch.delenv("TUNER_SEARCH", raising=False)
+    monkeypatch.delenv("TUNER_TUNE_BUDGET_S", raising=False)
+    reset_cache()
+    yield
+    reset_cache()
+
+
+# -- the configs codegen had before the point owned them (compiler/codegen/triton.py,
+#    combo.py, template.py at 1bb68a1), verbatim: the point must give exactly these -------------
+
+def next_pow2(n):
+    return 1 << max(0, (int(n) - 1).bit_length())
+
+
+class _OldKernel:
+    def __init__(self, xnumel, rnumel=None, tile=None, outer=False, persistent=False):
+        self.xnumel, self.rnumel, self.tile = xnumel, rnumel, tile
+        self.reduction = rnumel is not None
+        self.outer, self.persistent = outer, persistent
+
+    def default_config(self):
+        if self.tile:
+            yn, xn = self.tile
+            xb = max(1, min(64, next_pow2(xn)))
+            yb = max(1, min(next_pow2(yn), 64 if xb >= 32 else max(64, 2048 // xb), 1024))
+            tile = xb * yb
+            return {"XBLOCK": xb, "YBLOCK": yb,
+                    "num_warps": 8 if tile >= 8192 else (4 if tile >= 1024 else (2 if tile >= 256 else 1)),
+                    "num_stages": 1}
+        if not self.reduction:
+            xb = min(1024, next_pow2(self.xnumel))
+            return {"XBLOCK": max(xb, 16), "num_warps": 4 if xb >= 256 else 1, "num_stages": 1}
+        if self.outer:
+            if self.persistent:
+                rb = max(next_pow2(self.rnumel), 2)
+                xb = max(1, min(next_pow2(self.xnumel), max(32, 4096 // rb), 256))
+            else:
+                rb, xb = 8, min(128, max(1, next_pow2(self.xnumel)))
+            tile = rb * xb
+            return {"XBLOCK": xb, "RBLOCK": rb, "num_warps": 8 if tile >= 4096 else (4 if tile >= 512 else 2),
+                    "num_stages": 1}
+        if self.persistent:
+            rb = max(next_pow2(self.rnumel), 2)
+            xb = max(1, min(next_pow2(self.xnumel), max(1, 4096 // rb), 64))
+            tile = rb * xb
+            return {"XBLOCK": xb, "RBLOCK": rb,
+                    "num_warps": 16 if tile >= 8192 else (8 if tile >= 4096 else (4 if tile >= 512 else 2)),
+                    "num_stages": 1}
+        return {"XBLOCK": 1, "RBLOCK": 2048 if self.rnumel >= 2048 else next_pow2(self.rnumel),
+                "num_warps": 8, "num_stages": 1}
+
+    def candidate_configs(self):
+        out = []
+        if self.tile:
+            yn, xn = self.tile
+            for xb in (16, 32, 64, 128):
+                for yb in (16, 32, 64, 128):
+                    xb2, yb2 = min(xb, next_pow2(xn)), min(yb, next_pow2(yn))
+                    if xb2 * yb2 > 8192:
+                        continue
+                    for nw in (2, 4, 8):
+                        c = {"XBLOCK": xb2, "YBLOCK": yb2, "num_warps": nw, "num_stages": 1}
+                        if c not in out:
+                            out.append(c)
+            return out or [self.default_config()]
+        if not self.reduction:
+            for xb in (128, 256, 512, 1024, 2048, 4096):
+                for nw in (2, 4, 8):
+                    if xb // (32 * nw) >= 1:
+                        out.append({"XBLOCK": xb, "num_warps": nw, "num_stages": 1})
+            return out
+        rbs = [max(next_pow2(self.rnumel), 2)] if self.persistent else \
+            ([8, 16, 32, 64] if self.outer else [256, 512, 1024, 2048, 4096])
+        for rb in rbs:
+            for xb in ((16, 32, 64, 128, 256) if self.outer else (1, 2, 4, 8, 16, 32, 64, 128)):
+                if xb * rb > (16384 if self.persistent else 8192) or xb > max(next_pow2(self.xnumel), 1):
+                    continue
+                for nw in (2, 4, 8, 16):
+                    out.append({"XBLOCK": xb, "RBLOCK": rb, "num_warps": nw, "num_stages": 1})
+        return out or [self.default_config()]
+
+
+def _old_combo_default(numels):
+    xb = max(128, min(1024, next_pow2(max(numels))))
+    return {"XBLOCK": xb, "num_warps": 4 if xb >= 512 else 2, "num_stages": 1}
+
+
+def _old_combo_candidates(numels):
+    big = next_pow2(max(numels))
+    return [{"XBLOCK": xb, "num_warps": nw, "num_stages": 1}
+            for xb in (128, 256, 512, 1024, 2048, 4096) if xb <= max(128, big)
+            for nw in (1, 2, 4, 8) if xb // (32 * nw) >= 1]
+
+
+def _old_template_default(m, n, k):
+    small = m <= 64 or n <= 64
+    bm = 32 if m <= 32 else (64 if small else 128)
+    bn = 32 if n <= 32 else (64 if small else 128)
+    bk = 32 if k <= 32 else 64
+    return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8,
+            "num_warps": 4 if bm * bn <= 64 * 64 else 8, "num_stages": 3}
+
+
+SIZES = (1, 2, 3, 7, 16, 33, 100, 255, 256, 1000, 4096, 5000, 65536, 1 << 20)
+R_PERSISTENT = (1, 2, 5, 16, 33, 64, 100, 512, 1000, 4096, 8192, 16384)
+R_LOOPED = (1, 5, 65, 300, 2047, 2048, 5000, 10 ** 6)
+
+
+def _metas():
+    """(meta, the old kernel's equivalent) for every kind over a grid of extents."""
+    for x in SIZES:
+        yield KernelMeta("pointwise", xnumel=x), _OldKernel(x)
+        yield KernelMeta("scatter", xnumel=x), _OldKernel(x)
+    for yn, xn in itertools.product(SIZES[:10], repeat=2):
+        yield KernelMeta("pointwise_tiled", xnumel=xn, ynumel=yn), _OldKernel(xn * yn, tile=(yn, xn))
+    for x, outer in itertools.product(SIZES, (False, True)):
+        for r in R_PERSISTENT:
+            if outer and r > 64:
+                continue
+            yield (KernelMeta("persistent_reduction", xnumel=x, rnumel=r, outer=outer),
+                   _OldKernel(x, r, outer=outer, persistent=True))
+        for r in R_LOOPED:
+            yield KernelMeta("reduction", xnumel=x, rnumel=r, outer=outer), _OldKernel(x, r, outer=outer)
+
+
+PARTS = [(5, 17, 300, 1, 64), (1, 1), (100000, 3), (1024,) * 4, (2000, 7000)]
+MMS = [(1, 1, 1, 1), (1, 7, 100, 33), (4, 33, 64, 65), (1, 100, 133, 64), (1, 4096, 3072, 768),
+       (2, 65, 65, 7), (1, 1, 4096, 4096)]
+
+
+def test_defaults_and_candidates_are_the_ones_codegen_had():
+    n = 0
+    for meta, old in _metas():
+        assert point.default_config(meta) == old.default_config(), meta
+        if meta.kind != "scatter":
+            assert point.candidate_configs(meta) == old.candidate_configs(), meta
+        n += 1
+    assert n > 500
+    for parts in PARTS:
+        meta = KernelMeta("combo", xnumel=sum(parts), parts=parts)
+        assert point.default_config(meta) == _old_combo_default(parts)
+        assert point.candidate_configs(meta) == _old_combo_candidates(parts)
+    for mm in MMS:
+        meta = KernelMeta("template", xnumel=mm[0] * mm[1] * mm[2], mm=mm, mm_dtype="bfloat16")
+        default = _old_template_default(*mm[1:])
+        assert point.default_config(meta) == default
+        cands = point.candidate_configs(meta)
+        assert cands[0] == default and len(cands) == len({str(c) for c in cands}) >= 8
+
+
+def test_every_kind_but_scatter_has_a_space_holding_its_default():
+    metas = [m for m, _ in _metas()]
+    metas += [KernelMeta("combo", xnumel=sum(p), parts=p) for p in PARTS]
+    metas += [KernelMeta("template", xnumel=1, mm=mm, mm_dtype="bfloat16") for mm in MMS]
+    for meta in metas:
+        space = point.config_space(meta)
+        if meta.kind == "scatter":
+            assert space is None
+            continue
+        default = point.to_config(point.default_config(meta))
+        assert space.why_invalid(default) is None, (meta, default, space)
+
+
+def test_reductions_search_rows_chunk_and_warps_persistent_ones_keep_the_whole_row():
+    looped = point.config_space(KernelMeta("reduction", xnumel=512, rnumel=50000))
+    assert set(looped.tunable_fields) == {"XBLOCK", "RBLOCK", "num_warps"}
+    assert looped.max_block_numel == 8192
+    for outer in (False, True):
+        persistent = point.config_space(KernelMeta("persistent_reduction", xnumel=512, rnumel=48,
+                                                   outer=outer))
+        assert set(persistent.tunable_fields) == {"XBLOCK", "num_warps"}
+        assert persistent.fields["RBLOCK"].values() == [64]
+    # a 2-D tile, a template's blocks, warps and stages
+    tiled = point.config_space(KernelMeta("pointwise_tiled", xnumel=300, ynumel=70))
+    assert {"XBLOCK", "YBLOCK", "num_warps"} <= set(tiled.tunable_fields)
+    mm = point.config_space(KernelMeta("template", xnumel=1, mm=(1, 512, 512, 512), mm_dtype="float16"))
+    assert {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_warps", "num_stages"} == set(mm.tunable_fields)
+    assert point.search_options(KernelMeta("template", mm=(1, 512, 512, 512)), mm)["check_pairs"]
+
+
+def test_problem_key_names_source_extents_and_dtypes_and_buckets_dynamic_sizes():
+    def key(source, x, y=None, r=None, dtypes=("float32",), bucketed=False):
+        kind = "reduction" if r else ("pointwise_tiled" if y else "pointwise")
+        return point.problem_key(KernelMeta(kind, source, xnumel=x, ynumel=y, rnumel=r,
+                                            bucketed=bucketed), dtypes)
+    assert key("s", 64) == key("s", 64)
+    assert len({key("s", 64), key("s", 128), key("t", 64), key("s", 64, dtypes=("bfloat16",)),
+                key("s", 64, 3)}) == 5
+    assert key("s", 64).endswith(":64:float32") and key("s", 64, 3).endswith(":64x3:float32")
+    assert key("x < 297", 297, bucketed=True) == key("x < 396", 396, bucketed=True)
+    assert key("x < 297", 297, bucketed=True) != key("x < 660", 660, bucketed=True)
+    assert key("r < 100", 8, r=100, bucketed=True) != key("r < 300", 8, r=300, bucketed=True)
+    # the arguments' dtypes when given, else the ones codegen recorded
+    meta = KernelMeta("pointwise", "s", xnumel=64, dtypes=("float16", "float32"))
+    assert point.problem_key(meta) == point.problem_key(meta, ["float16", "float32"])
+    assert point.dtype_names([torch.empty(1, dtype=torch.bfloat16)]) == ("bfloat16",)
+
+
+# -- decide_config with a fake benchmark ------------------------------------------------------
+
+def _cost(cfg):
+    """A landscape whose optimum (XBLOCK 4, RBLOCK 1024, 4 warps) is far from the default."""
+    return 1.0 + abs(cfg["XBLOCK"].bit_length() - 3) + abs(cfg["RBLOCK"].bit_length() - 11) \
+        + abs(cfg["num_warps"].bit_length() - 3)
+
+
+class FakeKernel:
+    """launch(config, args) for decide_config; the fake benchmark times the config it ran."""
+
+    def __init__(self, sleep=0.0):
+        self.sleep = sleep
+        self.launched = []
+
+    def launch(self, cfg, args):
+        self.launched.append(cfg)
+
+
+@pytest.fixture
+def fake_bench(monkeypatch):
+    import time
+
+    import tuner.bench as bench
+    kernel = FakeKernel()
+
+    def benchmark(fn, **kw):
+        fn()
+        if kernel.sleep:
+            time.sleep(kernel.sleep)
+        return _cost(kernel.launched[-1])
+    monkeypatch.setattr(bench, "benchmark", benchmark)
+    return kernel
+
+
+LOOPED = KernelMeta("reduction", "src-looped", xnumel=4096, rnumel=30000)
+ARGS = [torch.zeros(4)]
+
+
+def test_coordinate_descent_from_the_default_replaces_the_exhaustive_sweep(fake_bench):
+    d = point.decide_config(LOOPED, ARGS, fake_bench.launch)
+    assert d.source == "coordinate_descent" and d.namespace == "triton.reduction"
+    assert fake_bench.launched[0] == point.default_config(LOOPED)    # started there
+    assert point.config_dict(d.choice) == {"XBLOCK": 4, "RBLOCK": 1024, "num_warps": 4, "num_stages": 1}
+    assert d.n_measured < len(point.candidate_configs(LOOPED)) == 80
+    assert d.problem == point.problem_key(LOOPED, ["float32"])
+    assert point.decide_config(LOOPED, ARGS, fake_bench.launch).source == "cache"
+
+
+def test_exhaustive_sweeps_the_candidates_and_budgeted_stops(fake_bench, monkeypatch):
+    monkeypatch.setenv("TUNER_SEARCH", "exhaustive")
+    d = point.decide_config(LOOPED, ARGS, fake_bench.launch)
+    assert d.source == "exhaustive" and d.n_measured == 80
+    monkeypatch.setenv("TUNER_SEARCH", "budgeted")
+    fake_bench.launched.clear()
+    d = point.decide_config(LOOPED, [torch.zeros(4, dtype=torch.float64)], fake_bench.launch)
+    assert d.source == "budgeted" and 1 < d.n_measured <= 16
+    assert fake_bench.launched[0] == point.default_config(LOOPED)
+
+
+def test_template_searches_pairs_not_every_joint_move(fake_bench, monkeypatch):
+    # five tunable fields: 3^5 - 1 joint moves at the end of a descent would cost more than the
+    # descent; the moves of two fields at once are tried instead
+    import tuner.search as search
+    seen = {}
+    cd = search.STRATEGIES["coordinate_descent"]
+
+    def spy(space, measure, **options):
+        seen.update(options)
+        return cd(space, measure, **options)
+    monkeypatch.setitem(search.STRATEGIES, "coordinate_descent", spy)
+    meta = KernelMeta("template", "src-mm", xnumel=1 << 18, mm=(1, 512, 512, 512), mm_dtype="float16")
+    d = point.decide_config(meta, ARGS, lambda cfg, args: fake_bench.launched.append(
+        dict(cfg, XBLOCK=cfg["BLOCK_M"] // 16, RBLOCK=cfg["BLOCK_K"] * 16)))
+    assert d.source == "coordinate_descent"
+    assert seen["check_all_directions"] is False and seen["check_pairs"] is True
+    assert fake_bench.launched[0]["BLOCK_M"] == point.default_config(meta)["BLOCK_M"]
+
+
+def test_a_time_limit_keeps_the_best_so_far_or_the_default_and_stores_neither(fake_bench):
+    d = point.decide_config(LOOPED, ARGS, fake_bench.launch, max_seconds=0)
+    assert d.source == "budget" and d.stopped_early and not fake_bench.launched
+    assert point.config_dict(d.choice) == point.default_config(LOOPED)
+    fake_bench.sleep = 0.02
+    d = point.decide_config(LOOPED, ARGS, fake_bench.launch, max_seconds=0.05)
+    assert d.source == "coordinate_descent" and d.stopped_early and 1 <= d.n_measured < 10
+    fake_bench.sleep = 0
+    again = point.decide_config(LOOPED, ARGS, fake_bench.launch)   # nothing was cached
+    assert again.source == "coordinate_descent" and not again.stopped_early
+
+
+def test_budget_left_reads_the_setting(monkeypatch):
+    assert point.budget_left(100.0) is None              # 0: unlimited
+    monkeypatch.setenv("TUNER_TUNE_BUDGET_S", "2.5")
+    assert point.budget_left(1.0) == 1.5 and point.budget_left(3.0) < 0
+
+
+def test_scatter_is_never_tuned():
+    meta = KernelMeta("scatter", xnumel=12)
+    assert point.candidate_configs(meta) == [point.default_config(meta)]
+    with pytest.raises(ValueError):
+        point.decide_config(meta, ARGS, lambda cfg, args: None)
+    with pytest.raises(ValueError, match="kernel kind"):
+        KernelMeta("persistent")
+
+
+def test_features_name_the_kind_extents_and_dtypes():
+    f = point.features(KernelMeta("persistent_reduction", xnumel=8, rnumel=33, outer=True), ["bfloat16"])
+    assert f == {"kind": "persistent_reduction", "xnumel": 8, "rnumel": 33, "outer": True,
+                 "dtypes": "bfloat16"}
+    f = point.features(KernelMeta("template", xnumel=6, mm=(1, 2, 3, 4), mm_dtype="float16"))
+    assert (f["m"], f["n"], f["k"], f["mm_dtype"]) == (2, 3, 4, "float16")
+    assert isinstance(point.to_config({"XBLOCK": 4, "num_warps": 2, "num_stages": 1}), Config)

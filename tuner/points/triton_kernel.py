@@ -1,0 +1,379 @@
+"""The kernel-config autotuning point: the launch config (block sizes, warps, stages) of every
+Triton kernel the compiler generates.
+
+Codegen emits each kernel with a `KernelMeta` (its kind, extents, argument dtypes and source);
+everything the choice needs from there is here, for every kind:
+
+    default_config(meta)      the untuned config: what default mode launches, and where the
+                              search starts (each kind's hand heuristic, measured on the H100)
+    candidate_configs(meta)   the hand-written list an exhaustive search sweeps
+    config_space(meta)        the ConfigSpace coordinate descent walks
+    features(meta, dtypes)    what a dataset row (TUNER_HEURISTICS=collect) records
+    problem_key(meta, dtypes) the cache's problem: the source's hash (identical kernels share a
+                              decision), the extents and the arguments' dtypes; in graphs with
+                              dynamic sizes, the source with its literals blanked and each
+                              extent's power-of-two bucket
+    decide_config(...)        one call to tuner.engine.decide (heuristic, cache, then measuring
+                              with the caller's launch); its search: coordinate descent from the
+                              default (TUNER_SEARCH=coordinate_descent, the default), the
+                              candidate list (exhaustive), or coordinate descent stopped after a
+                              few measurements (budgeted)
+
+Kinds: "pointwise" (1-D), "pointwise_tiled" (a [YBLOCK, XBLOCK] tile over (ynumel, xnumel)),
+"persistent_reduction" and "reduction" (looped; both inner, or `outer` for x-major tiles),
+"combo" (1-D pointwise parts in one launch), "template" (a matmul over (batch, m, n, k)) and
+"scatter" (a fixed config, never tuned).
+"""
+from __future__ import annotations
+
+import functools
+import hashlib
+import logging
+import re
+from dataclasses import dataclass
+from typing import Any, Callable, Sequence
+
+from tuner.space import BLOCK_CAPS, Config, ConfigSpace, DeviceLimits, Field
+
+log = logging.getLogger("tuner.points.triton_kernel")
+
+KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction", "combo",
+         "template", "scatter")
+TUNABLE_KINDS = tuple(k for k in KINDS if k != "scatter")
+_INT_LITERAL = re.compile(r"\b\d+\b")   # sizes, strides and constants in a kernel's source
+
+
+@dataclass(frozen=True)
+class KernelMeta:
+    """What codegen says about one kernel; the point decides its config from this alone.
+
+    xnumel: the launch's x extent (a tiled kernel's x side XN; a combo's sum of parts; a
+        template's output elements). ynumel: a tiled kernel's y side YN (None otherwise).
+    rnumel: a reduction's reduced extent. outer: an x-major reduction (its loads are contiguous
+        along x). parts: a combo kernel's sub-kernel extents. mm: a template's
+        (batch, m, n, k), mm_dtype its operands' dtype. dtypes: the arguments' dtypes as codegen
+        knows them (the runtime key uses the actual arguments'). bucketed: compiled for a graph
+        with dynamic sizes (decisions shared per size bucket)."""
+    kind: str
+    source: str = ""
+    xnumel: int = 1
+    ynumel: int | None = None
+    rnumel: int | None = None
+    outer: bool = False
+    parts: tuple[int, ...] | None = None
+    mm: tuple[int, int, int, int] | None = None
+    mm_dtype: str = ""
+    dtypes: tuple[str, ...] = ()
+    bucketed: bool = False
+
+    def __post_init__(self):
+        if self.kind not in KINDS:
+            raise ValueError(f"kernel kind {self.kind!r}; expected one of {', '.join(KINDS)}")
+
+    @property
+    def persistent(self) -> bool:
+        """A reduction whose whole row is one block (no loop over r)."""
+        return self.kind == "persistent_reduction"
+
+    @property
+    def reduction(self) -> bool:
+        return self.kind in ("persistent_reduction", "reduction")
+
+    @property
+    def namespace(self) -> str:
+        return f"triton.{self.kind}"
+
+
+def next_pow2(n) -> int:
+    return 1 << max(0, (int(n) - 1).bit_length())
+
+
+# -- defaults (moved from compiler/codegen as they were: default mode's figures in
+#    docs/PERFORMANCE.md were measured with exactly these) ---------------------------------
+
+def default_config(meta: KernelMeta) -> dict:
+    """The config default mode launches (and every search starts from)."""
+    kind = meta.kind
+    if kind == "pointwise_tiled":
+        yn, xn = meta.ynumel, meta.xnumel
+        xb = max(1, min(64, next_pow2(xn)))
+        yb = max(1, min(next_pow2(yn), 64 if xb >= 32 else max(64, 2048 // xb), 1024))
+        tile = xb * yb
+        return {"XBLOCK": xb, "YBLOCK": yb,
+                "num_warps": 8 if tile >= 8192 else (4 if tile >= 1024 else (2 if tile >= 256 else 1)),
+                "num_stages": 1}
+    if kind in ("pointwise", "scatter"):
+        xb = min(1024, next_pow2(meta.xnumel))
+        return {"XBLOCK": max(xb, 16), "num_warps": 4 if xb >= 256 else 1, "num_stages": 1}
+    if kind == "combo":
+        xb = max(128, min(1024, next_pow2(max(meta.parts))))
+        return {"XBLOCK": xb, "num_warps": 4 if xb >= 512 else 2, "num_stages": 1}
+    if kind == "template":
+        _, m, n, k = meta.mm
+        small = m <= 64 or n <= 64
+        bm = 32 if m <= 32 else (64 if small else 128)
+        bn = 32 if n <= 32 else (64 if small else 128)
+        bk = 32 if k <= 32 else 64
+        return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8,
+                "num_warps": 4 if bm * bn <= 64 * 64 else 8, "num_stages": 3}
+    # reductions
+    xnumel, rnumel = meta.xnumel, meta.rnumel
+    if meta.outer:
+        # x-major: a warp's lanes run along x (16-byte vectors), r is the short side
+        if meta.persistent:
+            rb = max(next_pow2(rnumel), 2)
+            xb = max(1, min(next_pow2(xnumel), max(32, 4096 // rb), 256))
+        else:
+            # 8 rows per step over 128 columns (H100 sweep of x.sum(0): RBLOCK 8 with XBLOCK
+            # 64-128 at 0.0585 ms against 0.069 for 32 x 128; warps barely matter)
+            rb, xb = 8, min(128, max(1, next_pow2(xnumel)))
+        tile = rb * xb
+        return {"XBLOCK": xb, "RBLOCK": rb, "num_warps": 8 if tile >= 4096 else (4 if tile >= 512 else 2),
+                "num_stages": 1}
+    if meta.persistent:
+        rb = max(next_pow2(rnumel), 2)
+        xb = max(1, min(next_pow2(xnumel), max(1, 4096 // rb), 64))
+        tile = rb * xb
+        # a whole row in registers up to 8192 (one read of the input, no reloads); 16 warps
+        # keep that at 16 values per thread
+        return {"XBLOCK": xb, "RBLOCK": rb,
+                "num_warps": 16 if tile >= 8192 else (8 if tile >= 4096 else (4 if tile >= 512 else 2)),
+                "num_stages": 1}
+    return {"XBLOCK": 1, "RBLOCK": 2048 if rnumel >= 2048 else next_pow2(rnumel),
+            "num_warps": 8, "num_stages": 1}
+
+
+def candidate_configs(meta: KernelMeta) -> list[dict]:
+    """The hand-written candidates an exhaustive search sweeps (the default is put first by
+    `decide_config`, not necessarily here)."""
+    kind = meta.kind
+    out: list[dict] = []
+    if kind == "scatter":
+        return [default_config(meta)]
+    if kind == "pointwise_tiled":
+        yn, xn = meta.ynumel, meta.xnumel
+        for xb in (16, 32, 64, 128):
+            for yb in (16, 32, 64, 128):
+                xb2, yb2 = min(xb, next_pow2(xn)), min(yb, next_pow2(yn))
+                if xb2 * yb2 > 8192:
+                    continue
+                for nw in (2, 4, 8):
+                    c = {"XBLOCK": xb2, "YBLOCK": yb2, "num_warps": nw, "num_stages": 1}
+                    if c not in out:
+                        out.append(c)
+        return out or [default_config(meta)]
+    if kind == "pointwise":
+        for xb in (128, 256, 512, 1024, 2048, 4096):
+            for nw in (2, 4, 8):
+                if xb // (32 * nw) >= 1:
+                    out.append({"XBLOCK": xb, "num_warps": nw, "num_stages": 1})
+        return out
+    if kind == "combo":
+        big = next_pow2(max(meta.parts))
+        return [{"XBLOCK": xb, "num_warps": nw, "num_stages": 1}
+                for xb in (128, 256, 512, 1024, 2048, 4096) if xb <= max(128, big)
+                for nw in (1, 2, 4, 8) if xb // (32 * nw) >= 1]
+    if kind == "template":
+        out = [default_config(meta)]
+        for bm, bn, bk, nw, ns in ((64, 64, 32, 4, 3), (128, 128, 32, 8, 3), (128, 64, 64, 4, 4),
+                                   (64, 128, 64, 4, 4), (128, 128, 64, 8, 3), (32, 64, 64, 4, 5),
+                                   (128, 256, 64, 8, 3), (64, 32, 128, 4, 4)):
+            c = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": nw,
+                 "num_stages": ns}
+            if c not in out:
+                out.append(c)
+        return out
+    persistent, outer = meta.persistent, meta.outer
+    rbs = [max(next_pow2(meta.rnumel), 2)] if persistent else \
+        ([8, 16, 32, 64] if outer else [256, 512, 1024, 2048, 4096])
+    for rb in rbs:
+        for xb in ((16, 32, 64, 128, 256) if outer else (1, 2, 4, 8, 16, 32, 64, 128)):
+            if xb * rb > (16384 if persistent else 8192) or xb > max(next_pow2(meta.xnumel), 1):
+                continue
+            for nw in (2, 4, 8, 16):
+                out.append({"XBLOCK": xb, "RBLOCK": rb, "num_warps": nw, "num_stages": 1})
+    return out or [default_config(meta)]
+
+
+# -- spaces -------------------------------------------------------------------------------------
+
+def config_space(meta: KernelMeta) -> ConfigSpace | None:
+    """The space coordinate descent searches from the default; None for a kind that is never
+    tuned (scatter). Every space holds the kind's default config."""
+    kind = meta.kind
+    if kind == "scatter":
+        return None
+    if kind == "pointwise_tiled":
+        return ConfigSpace.pointwise([meta.xnumel, meta.ynumel], max_block_numel=8192)
+    if kind == "pointwise":
+        # XBLOCK from 16 (the default's floor) to the extent's power of two
+        hi = max(16, min(BLOCK_CAPS["XBLOCK"], next_pow2(meta.xnumel)))
+        return ConfigSpace([Field("XBLOCK", "pow2", 16, hi), Field("num_warps", "pow2", 1, 8)],
+                           kind="triton.pointwise")
+    if kind == "combo":
+        # one XBLOCK for every part: from 128 (the candidates' floor) to the largest part's
+        hi = max(128, min(BLOCK_CAPS["XBLOCK"], next_pow2(max(meta.parts))))
+        return ConfigSpace([Field("XBLOCK", "pow2", 128, hi), Field("num_warps", "pow2", 1, 8)],
+                           kind="triton.combo")
+    if kind == "template":
+        _, m, n, k = meta.mm
+        # the defaults' tiles are at least 32 a side: the space reaches them on small problems
+        return ConfigSpace.matmul(max(m, 32), max(n, 32), max(k, 32),
+                                  element_size=_itemsize(meta.mm_dtype), device=_device_limits())
+    # reductions: rows per program, the reduction chunk (a whole row when persistent: fixed),
+    # warps; the block is capped as the candidates are (registers)
+    d = default_config(meta)
+    xhi = max(d["XBLOCK"], min(BLOCK_CAPS["XBLOCK"], next_pow2(meta.xnumel)))
+    r = max(next_pow2(meta.rnumel), 2)
+    if meta.persistent:
+        rfield, cap = Field("RBLOCK", "pow2", r, r), max(16384, r)
+    else:
+        rb = d["RBLOCK"]
+        rfield = Field("RBLOCK", "pow2", min(2, rb), max(rb, min(BLOCK_CAPS["RBLOCK"], r)))
+        cap = max(8192, d["XBLOCK"] * rb)
+    return ConfigSpace([Field("XBLOCK", "pow2", 1, xhi), rfield, Field("num_warps", "pow2", 1, 16)],
+                       block_numel_fields=("XBLOCK", "RBLOCK"), max_block_numel=cap,
+                       kind=f"triton.{kind}" + (".outer" if meta.outer else ""))
+
+
+@functools.lru_cache(maxsize=None)
+def _device_limits() -> DeviceLimits:
+    return DeviceLimits.current()
+
+
+def _itemsize(dtype: str) -> int:
+    return {"float64": 8, "int64": 8, "float32": 4, "int32": 4, "float16": 2, "bfloat16": 2,
+            "int16": 2, "int8": 1, "uint8": 1, "bool": 1}.get(dtype, 2)
+
+
+def search_options(meta: KernelMeta, space: ConfigSpace | None) -> dict:
+    """Coordinate descent's options per kind: the joint moves of every field at the end cost
+    3^fields - 1 measurements; with more than three tunable fields (templates) only the moves
+    of two fields at once are tried."""
+    if space is not None and len(space.tunable_fields) > 3:
+        return {"check_all_directions": False, "check_pairs": True}
+    return {}
+
+
+# -- features and the problem key -------------------------------------------------------------
+
+def dtype_names(args: Sequence[Any]) -> tuple[str, ...]:
+    """The arguments' dtypes as the key spells them ("float32", "bfloat16")."""
+    return tuple(str(a.dtype).replace("torch.", "") for a in args)
+
+
+def features(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict:
+    out: dict[str, Any] = {"kind": meta.kind, "xnumel": meta.xnumel}
+    if meta.ynumel is not None:
+        out["ynumel"] = meta.ynumel
+    if meta.rnumel is not None:
+        out["rnumel"] = meta.rnumel
+        out["outer"] = meta.outer
+    if meta.parts is not None:
+        out["parts"] = len(meta.parts)
+        out["max_part"] = max(meta.parts)
+    if meta.mm is not None:
+        out.update(zip(("batch", "m", "n", "k"), meta.mm))
+        out["mm_dtype"] = meta.mm_dtype
+    out["dtypes"] = ",".join(meta.dtypes if dtypes is None else dtypes)
+    return out
+
+
+def _bucket(n) -> int:
+    """The power-of-two size bucket of an extent (the next power of two)."""
+    return 1 << max(0, (int(n) - 1).bit_length())
+
+
+def problem_key(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> str:
+    """The tuning cache's problem key: the kernel source (identical kernels share one
+    decision; a combo's parts are in it), its extent, and the arguments' dtypes (one source
+    can run on several). In a graph with dynamic sizes (compiled per concrete shape) the key is
+    the source with its integer literals blanked and each extent's power-of-two bucket: a new
+    size in a known bucket reuses the decision (a cache lookup, not a new search)."""
+    dtypes = ",".join(meta.dtypes if dtypes is None else dtypes)
+    if meta.bucketed:
+        canon = _INT_LITERAL.sub("#", meta.source)
+        h = hashlib.sha256(canon.encode()).hexdigest()[:24]
+        ext = "x".join(str(_bucket(n)) for n in (meta.xnumel, meta.ynumel, meta.rnumel) if n is not None)
+        return f"{h}:b{ext}" + (f":{dtypes}" if dtypes else "")
+    h = hashlib.sha256(meta.source.encode()).hexdigest()[:24]
+    return f"{h}:{meta.xnumel}" + (f"x{meta.ynumel}" if meta.ynumel is not None else "") + \
+        (f":{dtypes}" if dtypes else "")
+
+
+# -- the decision -------------------------------------------------------------------------------
+
+def to_config(c: dict) -> Config:
+    kw = {k: v for k, v in c.items() if k not in ("num_warps", "num_stages")}
+    return Config(kw, num_warps=c.get("num_warps", 4), num_stages=c.get("num_stages", 1))
+
+
+def config_dict(c: Config) -> dict:
+    """A Config as the launcher passes it to Triton (meta-parameters and launch options)."""
+    return dict(c.kwargs, num_warps=c.num_warps, num_stages=c.num_stages)
+
+
+def budget_left(spent_seconds: float) -> float | None:
+    """Seconds of tuning left to a graph that spent `spent_seconds` (TUNER_TUNE_BUDGET_S;
+    None: unlimited). At 0 or below, kernels still take a heuristic's or the cache's answer
+    but measure nothing: they keep their default config."""
+    from tuner.settings import settings
+    budget = settings.tune_budget_s
+    return None if budget <= 0 else budget - spent_seconds
+
+
+def initial_configs(meta: KernelMeta, space: ConfigSpace | None, search: str) -> list[dict]:
+    """What the search starts from: the default alone for coordinate descent and budgeted
+    search (which walk the space from it), the default then the hand-written list for
+    exhaustive search (or a kind without a space)."""
+    default = default_config(meta)
+    if space is None or search == "exhaustive":
+        return [default] + [c for c in candidate_configs(meta) if c != default]
+    return [default]
+
+
+def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
+                  out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
+                  search: str | None = None, max_seconds: float | None = None,
+                  heuristic: Callable[[], Any] | None = None):
+    """The engine's Decision for one kernel launched with `args` (real tensors).
+
+    launch(config, args) runs the kernel once with a config dict; warmup(config, args), when
+    given, compiles it without running (candidates compile in parallel before they are timed).
+    Arguments at `out_args` are written: measurements write into copies. max_seconds: the
+    tuning time left to this kernel's graph (see `budget_left`); the search stops there and
+    keeps the best so far (at 0 or below nothing is measured)."""
+    import torch
+
+    from tuner.bench import benchmark, compile_all
+    from tuner.engine import decide
+    from tuner.settings import settings
+
+    if meta.kind == "scatter":
+        raise ValueError("scatter kernels have a fixed config")
+    strategy = search or settings.search
+    space = config_space(meta)
+    configs = [to_config(c) for c in initial_configs(meta, space, strategy)]
+    scratch = list(args)
+    for i in out_args:
+        scratch[i] = args[i].clone()
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
+    def measure(cfg):
+        try:
+            return benchmark(lambda: launch(config_dict(cfg), scratch), device=device)
+        except Exception as e:   # a config that does not compile or run scores infinity
+            log.debug("config %s failed: %s", cfg, e)
+            return float("inf")
+
+    def precompile(batch):
+        # Triton compiles in C++ and ptxas mostly outside the GIL: a thread pool builds a
+        # batch of candidates at once instead of one per measurement
+        compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch)
+
+    dtypes = dtype_names(args)
+    return decide(meta.namespace, problem_key(meta, dtypes), configs, measure, space=space,
+                  search=search, heuristic=heuristic, features=features(meta, dtypes),
+                  prepare=precompile if warmup is not None else None,
+                  search_options=search_options(meta, space) if strategy != "exhaustive" else None,
+                  max_seconds=max_seconds)
