@@ -112,37 +112,28 @@ def _compile_graph(gm, example_inputs, mode, options):
         groups = sched.combine(groups, combinable,
                                max_subs=int(options.get("combo_max_subkernels", 32)),
                                max_args=int(options.get("combo_max_args", 200)))
+    def add_kernel(i, grp, k, src, kind, label):
+        """Load a generated kernel, give the wrapper its launcher and record it in stats."""
+        mod = load_source(KERNEL_PRELUDE + src, "k")
+        kname = f"kernel{i}"
+        arg_names = list(k.args)
+        outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
+        ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune, stats=stats)
+        steps.append(("kernel", grp, kname, arg_names, [arg_names[j] for j in outs]))
+        kernel_sources.append(f"# {kname}: {label}\n" + src)
+        stats.kernels += 1
+        stats.kernel_names.append(kname)
+        stats.kernel_kinds.append(kind)
+
     for i, grp in enumerate(groups):
         if isinstance(grp, list):   # independent pointwise groups in one launch
             k = combo.ComboKernel([probes[id(m)] for m in grp], name="tk_combo")
-            src = k.codegen()
-            mod = load_source(KERNEL_PRELUDE + src, "k")
-            kname = f"kernel{i}"
-            arg_names = list(k.args)
-            outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-            ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune,
-                                 stats=stats)
-            steps.append(("kernel", grp, kname, arg_names, [n for n in arg_names if k.arg_kind[n] != "in"]))
-            kernel_sources.append(f"# {kname}: combo of {len(grp)} over {k.numels}\n" + src)
-            stats.kernels += 1
-            stats.kernel_names.append(kname)
-            stats.kernel_kinds.append("combo")
+            add_kernel(i, grp, k, k.codegen(), "combo", f"combo of {len(grp)} over {k.numels}")
             continue
         if grp.kind == "template":   # a matmul with its fused epilogue
             k = TemplateKernel(grp, sched, max_persistent_r=max_r, name="tk_template")
-            src = k.codegen()
-            mod = load_source(KERNEL_PRELUDE + src, "k")
-            kname = f"kernel{i}"
-            arg_names = list(k.args)
-            outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-            ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune,
-                                 stats=stats)
-            steps.append(("kernel", grp, kname, arg_names, [n for n in arg_names if k.arg_kind[n] != "in"]))
-            kernel_sources.append(f"# {kname}: template over {k.template.ranges} x K={k.k}, "
-                                  f"nodes {[n.name for n in grp.nodes]}\n" + src)
-            stats.kernels += 1
-            stats.kernel_names.append(kname)
-            stats.kernel_kinds.append("template")
+            add_kernel(i, grp, k, k.codegen(), "template", f"template over {k.template.ranges} x "
+                       f"K={k.k}, nodes {[n.name for n in grp.nodes]}")
             continue
         if grp.kind == "extern":
             node = grp.nodes[0]
@@ -155,21 +146,9 @@ def _compile_graph(gm, example_inputs, mode, options):
         # different graphs keep one source (one compile, one cache key)
         k.name = f"tk_{kind}"
         src = k.codegen()
-        if k.xnumel == 0 or (k.reduction and k.rnumel == 0):
+        if k.xnumel == 0 or (k.reduction and k.rnumel == 0) or not k.args:
             continue
-        if not k.args:
-            continue
-        mod = load_source(KERNEL_PRELUDE + src, "k")
-        kname = f"kernel{i}"
-        arg_names = list(k.args)
-        outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-        ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune, stats=stats)
-        stored = [n for n in arg_names if k.arg_kind[n] != "in"]
-        steps.append(("kernel", grp, kname, arg_names, stored))
-        kernel_sources.append(f"# {kname}: {kind} over {k.space}, nodes {[n.name for n in grp.nodes]}\n" + src)
-        stats.kernels += 1
-        stats.kernel_names.append(kname)
-        stats.kernel_kinds.append(kind)
+        add_kernel(i, grp, k, src, kind, f"{kind} over {k.space}, nodes {[n.name for n in grp.nodes]}")
     # the launchers that tune on the graph's first call: the last one prints the graph's report
     stats.tune_pending = sum(1 for v in ns.values() if isinstance(v, Launcher) and v.config is None)
     wrapper_gen = WrapperCodegen(g, sched, steps)
