@@ -211,3 +211,36 @@ def test_answers_known_to_the_cache_are_used_whatever_the_budget(monkeypatch):
     torch.compile(_fn, backend="tuner", mode="max-autotune-no-cudagraphs")(*args)
     s = stats.last()
     assert s.decisions_cache == n and s.decisions_budget_default == s.decisions_budget_cut == 0
+
+
+def test_cached_config_that_fails_to_launch_falls_back_to_default_and_retunes(monkeypatch, launchers):
+    """A cached answer that passes validation but does not launch (a config Triton rejects on
+    this machine) must not fail the compile: the call runs the default config, the answer is
+    discarded and the kernel tunes again without it."""
+    import time as _time
+    fn = lambda x: (x.sin() * 2).exp()  # noqa: E731
+    x = torch.randn(1000)
+    real = launch.Launcher._launch
+
+    def slow_default(self, cfg, args):   # a timing fixture: the default measures slowest
+        if cfg == self.default:
+            _time.sleep(0.02)
+        return real(self, cfg, args)
+    monkeypatch.setattr(launch.Launcher, "_launch", slow_default)
+    assert_close(torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")(x), fn(x))
+    tuned = launchers[-1]
+    bad = dict(tuned.config)
+    assert bad != tuned.default and tuned.decision.source != "cache"
+
+    def broken(self, cfg, args):          # the same answer now fails at launch
+        if cfg == bad:
+            raise RuntimeError("out of resources on this machine")
+        return real(self, cfg, args)
+    monkeypatch.setattr(launch.Launcher, "_launch", broken)
+    torch._dynamo.reset()
+    cf = torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")
+    assert_close(cf(x), fn(x))            # the first call: cache answer fails, default runs
+    again = launchers[-1]
+    assert again is not tuned and again.config != bad
+    assert again.decision.source != "cache"   # tuned again, the bad answer not reused
+    assert_close(cf(x), fn(x))
