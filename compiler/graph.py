@@ -34,6 +34,7 @@ class GraphLowering(torch.fx.Interpreter):
         # as is instead of copying it into the unpadded strides (a logits-sized copy)
         self.padded_results: set[str] = set()
         self.inference = False
+        self.options: dict = {}   # the compile's options (lowerings read pad_mm, mm)
         self._names = itertools.count()
         self._nodes = itertools.count()
         devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]

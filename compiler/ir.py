@@ -34,6 +34,7 @@ class Buffer:
     size: tuple
     stride: tuple
     offset: int = 0
+    extern_out: bool = False   # returned by an ATen call: may alias its inputs, never reused
 
     @property
     def numel(self):
@@ -145,12 +146,14 @@ def pointwise_in_memory_order(name, buffer, size, loader):
 
 
 class Node:
-    """A unit of work for the scheduler. `reads`: buffer names; `deps`: node names."""
+    """A unit of work for the scheduler. `reads`: buffer names; `deps`: node names; `order`:
+    the node's position in the graph (set by the scheduler; fusion keeps it)."""
     name: str
     buffer: Buffer | None
     reads: set
     deps: set
     indirect: bool = False
+    order: int = 0
 
     def __post_init__(self):   # run by each dataclass subclass's generated __init__
         self.deps = set()

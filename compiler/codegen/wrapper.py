@@ -86,7 +86,7 @@ class WrapperCodegen:
             for name, last in list(last_use.items()):
                 if last == i and name in allocated and name not in keep:
                     b = g.buffers[name]
-                    if getattr(b, "extern_out", False) or self._escapes(name):
+                    if b.extern_out or self._escapes(name):
                         self.emit(f"del {name}")
                     else:
                         pool.setdefault(self._key(b), []).append(name)
