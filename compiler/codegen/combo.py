@@ -14,7 +14,7 @@ from __future__ import annotations
 from tuner.points.triton_kernel import KernelMeta
 
 from ..ops import use
-from .triton import TritonKernel
+from .triton import TritonKernel, _interpret
 
 
 def combinable(kernel: TritonKernel) -> bool:
@@ -58,9 +58,7 @@ class ComboKernel:
             lines.append(f"    {'if' if i == 0 else 'elif'} pid < start{i + 1}:")
             lines += k.lines
         params = list(self.args.values())
-        import os
-        interpret = os.environ.get("TRITON_INTERPRET", "0") == "1"
-        deco = "@triton.jit(debug=True)" if self.indirect and not interpret else "@triton.jit"
+        deco = "@triton.jit(debug=True)" if self.indirect and not _interpret() else "@triton.jit"
         head = [deco, f"def {self.name}({', '.join(params + ['XBLOCK: tl.constexpr'])}):"]
         return "\n".join(head + lines) + "\n"
 
