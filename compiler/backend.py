@@ -20,6 +20,8 @@ from __future__ import annotations
 
 import torch
 
+from tuner.search.base import first_line
+
 from . import stats as stats_mod
 from .specialize import ShapeSpecialized, eager, is_symbolic
 from .torch_compat import aot_backend, boxed, decomposition_table
@@ -82,17 +84,16 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     return backend(gm, example_inputs)
 
 
-def graph_fallback(gm, err):
-    """The graph run by ATen after the compiler failed on it: counted in stats, one warning."""
-    st = stats_mod.new()
-    first = (str(err).splitlines() or [""])[0][:200]
-    st.graph_fallback = f"{type(err).__name__}: {first}"
-    if "active drivers" in first:   # Triton found no GPU: CPU tensors need its interpreter
-        first = ("Triton found no GPU driver; to run generated kernels on CPU tensors set "
-                 "TRITON_INTERPRET=1 before importing torch")
-        st.graph_fallback = first
-    stats_mod.warn_once(("graph", type(err).__name__, first),
-                        f"tuner: compiling a graph failed ({first}); it runs in ATen")
+def graph_fallback(gm, err, stats=None, when=""):
+    """The graph run by ATen after the compiler failed on it: the reason goes to `stats` (a new
+    GraphStats when the compile itself failed), with one warning per reason."""
+    reason = first_line(err, 200)
+    if "active drivers" in reason:   # Triton found no GPU: CPU tensors need its interpreter
+        reason = ("Triton found no GPU driver; to run generated kernels on CPU tensors set "
+                  "TRITON_INTERPRET=1 before importing torch")
+    st = stats if stats is not None else stats_mod.new()
+    st.graph_fallback = reason + when
+    stats_mod.warn_once(("graph", reason), f"tuner: compiling a graph failed ({reason}); it runs in ATen")
     return eager(gm)
 
 
@@ -122,14 +123,6 @@ class FirstCallGuard:
                 out = fallback(saved)
             except Exception:
                 raise e from None   # ATen fails too: the input's fault; our message says more
-            self.call = graph_fallback(self.gm, e)
-            if self.stats is not None:
-                self.stats.graph_fallback = self.call_reason(e)
-            self.checked = True
-            return out
+            self.call = graph_fallback(self.gm, e, self.stats, " (first call)")
         self.checked = True
         return out
-
-    @staticmethod
-    def call_reason(e):
-        return f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:200]} (first call)"

@@ -101,9 +101,8 @@ def _compile_graph(gm, example_inputs, mode, options):
     ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
           "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}
     steps, kernel_sources = [], []
+    probes = {}   # pointwise groups' kernels, built once: for combining, then for codegen
     if options.get("combo_kernels", True):
-        probes = {}
-
         def combinable(grp):
             if grp.kind != "pointwise":
                 return False
@@ -140,7 +139,7 @@ def _compile_graph(gm, example_inputs, mode, options):
             ns[f"{node.name}_op"] = _PUBLIC_OPS.get(node.op, node.op)
             steps.append(("extern", node))
             continue
-        k = TritonKernel(grp, sched, max_persistent_r=max_r)
+        k = probes.pop(id(grp), None) or TritonKernel(grp, sched, max_persistent_r=max_r)
         kind = k.kind
         # named by kind (not position), so profiles tell kinds apart and identical kernels of
         # different graphs keep one source (one compile, one cache key)

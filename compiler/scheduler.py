@@ -343,19 +343,20 @@ class Scheduler:
             if combinable(g):
                 by_depth.setdefault(depth[id(g)], []).append(g)
         buckets = {}
-        for level, members in by_depth.items():
+
+        def close(run):
+            if len(run) >= min_subs:
+                buckets.update((id(m), run) for m in run)
+        for members in by_depth.values():
             cur, names = [], set()
-            for g in members + [None]:
-                bufs = set() if g is None else {r for n in g.nodes for r in n.reads} | \
-                    {ir.storage_name(n.buffer) for n in g.nodes}
-                if g is None or len(cur) >= max_subs or len(names | bufs) > max_args:
-                    if len(cur) >= min_subs:
-                        for m in cur:
-                            buckets[id(m)] = cur
+            for g in members:
+                bufs = {r for n in g.nodes for r in n.reads} | {ir.storage_name(n.buffer) for n in g.nodes}
+                if len(cur) >= max_subs or len(names | bufs) > max_args:
+                    close(cur)
                     cur, names = [], set()
-                if g is not None:
-                    cur.append(g)
-                    names |= bufs
+                cur.append(g)
+                names |= bufs
+            close(cur)
         if not buckets:
             return groups
         out, placed = [], set()

@@ -10,25 +10,12 @@ TUNER_SHAPE_LIMIT shapes, a new shape runs the graph in ATen (one warning).
 """
 from __future__ import annotations
 
-import logging
-
 import torch
+
+from tuner.search.base import first_line
 
 from . import stats as stats_mod
 from .torch_compat import outside_fake_mode, retrace_concrete
-
-log = logging.getLogger("tuner.compiler")
-
-
-def is_symbolic(example_inputs) -> bool:
-    """Whether any input is a SymInt or a tensor whose sizes, strides or offset are symbolic."""
-    for x in example_inputs:
-        if isinstance(x, (torch.SymInt, torch.SymFloat, torch.SymBool)):
-            return True
-        if isinstance(x, torch.Tensor):
-            if any(isinstance(v, torch.SymInt) for v in (*x.shape, *x.stride(), x.storage_offset())):
-                return True
-    return False
 
 
 def symbolic_positions(example_inputs):
@@ -46,6 +33,11 @@ def symbolic_positions(example_inputs):
             if isinstance(x.storage_offset(), torch.SymInt):
                 pos.append((i, "offset", 0))
     return tuple(pos)
+
+
+def is_symbolic(example_inputs) -> bool:
+    """Whether any input is a symbolic scalar or a tensor with a symbolic size, stride or offset."""
+    return bool(symbolic_positions(example_inputs))
 
 
 def shape_key(args, positions):
@@ -73,6 +65,7 @@ class ShapeSpecialized:
         self.build = build          # (concrete gm, concrete example inputs) -> boxed callable
         self.limit = limit
         self.compiled: dict = {}
+        self._aten = None           # the graph run by ATen (past the limit, or not retraceable)
 
     def __call__(self, args):
         key = shape_key(args, self.positions)
@@ -86,20 +79,24 @@ class ShapeSpecialized:
             stats_mod.warn_once(("shape_limit", id(self)),
                                 f"tuner: a graph with dynamic sizes met more than {self.limit} "
                                 "input shapes (TUNER_SHAPE_LIMIT); further shapes run in ATen")
-            call = eager(self.gm)
+            return self._eager()   # not kept: the compiled shapes stay bounded by the limit
+        try:
+            with outside_fake_mode():
+                gm = retrace_concrete(self.gm, list(args))
+        except Exception as e:   # a graph that cannot be retraced: ATen runs it
+            reason = first_line(e, 200)
+            stats_mod.warn_once(("retrace", reason),
+                                f"tuner: could not specialize a dynamic graph ({reason}); it runs in ATen")
+            call = self._eager()
         else:
-            try:
-                with outside_fake_mode():
-                    gm = retrace_concrete(self.gm, list(args))
-            except Exception as e:   # a graph that cannot be retraced: ATen runs it
-                stats_mod.warn_once(("retrace", type(e).__name__, str(e)[:100]),
-                                    f"tuner: could not specialize a dynamic graph ({type(e).__name__}: "
-                                    f"{(str(e).splitlines() or [''])[0][:200]}); it runs in ATen")
-                call = eager(self.gm)
-            else:
-                call = self.build(gm, list(args))
+            call = self.build(gm, list(args))
         self.compiled[key] = call
         return call
+
+    def _eager(self):
+        if self._aten is None:
+            self._aten = eager(self.gm)
+        return self._aten
 
 
 def eager(gm):

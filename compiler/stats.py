@@ -34,6 +34,8 @@ import collections
 import warnings
 from dataclasses import dataclass, field
 
+from tuner.search.base import first_line
+
 
 @dataclass
 class GraphStats:
@@ -68,10 +70,10 @@ class GraphStats:
 
     def count_lowering_error(self, op, err):
         name = _name(op)
-        first = (str(err).splitlines() or [""])[0][:200]
-        self.lowering_errors.setdefault(name, f"{type(err).__name__}: {first}")
-        warn_once(("lowering", name), f"tuner: the lowering of {name} failed ({type(err).__name__}: "
-                  f"{first}); it runs in ATen (counted in tuner.compiler.stats fallbacks)")
+        reason = first_line(err, 200)
+        self.lowering_errors.setdefault(name, reason)
+        warn_once(("lowering", name), f"tuner: the lowering of {name} failed ({reason}); it runs "
+                  "in ATen (counted in tuner.compiler.stats fallbacks)")
 
     def count_lowered(self, op):
         self.lowered[_name(op)] += 1

@@ -99,7 +99,8 @@ def _addc(combine):
         out = []
         for (s, a, b), k in zip(_zip(self, tensor1, tensor2), _scales(scalars, len(self))):
             term = _op(combine)(a, b)
-            out.append(add(s, mul(term, k)) if isinstance(k, ir.TensorValue) or k != 1 else add(s, term))
+            scaled = isinstance(k, ir.TensorValue) or k != 1
+            out.append(add(s, mul(term, k) if scaled else term))
         return out
     return lower
 
