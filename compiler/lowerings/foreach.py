@@ -127,16 +127,20 @@ def _copy(self, src, non_blocking=False):
             for d, s in _zip(self, src)]
 
 
-@register(aten._foreach_clone.default)
 def _clone(self, memory_format=None):
     fn = _op(aten.clone.default)
     return [fn(a) for a in self]
 
 
-@register(aten._foreach_zero.default)
 def _zero(self):
     fn = _op(aten.zeros_like.default)
     return [fn(a) for a in self]
+
+
+# Newer than torch 2.11 (there, clone/zero of a list never reaches a graph as one op).
+for _name, _fn in (("_foreach_clone", _clone), ("_foreach_zero", _zero)):
+    if hasattr(aten, _name):
+        register(getattr(aten, _name).default)(_fn)
 
 
 @register(aten._foreach_norm.Scalar)
