@@ -11,7 +11,9 @@ kernel/extern launches runs directly; default 2), "cudagraph_address_replay": bo
 without input copies when inputs sit where they were recorded; default True), "pad_mm":
 "auto" | "always" | "never" (default: the TUNER_PAD_MM setting), "combo_kernels": bool (independent
 pointwise kernels share launches; default True), "combo_max_subkernels": int (default 32),
-"combo_max_args": int (pointer arguments per combo launch; default 200)}. torch.compile takes a
+"combo_max_args": int (pointer arguments per combo launch; default 200), "foreach_kernels": bool
+(combined kernels of few distinct bodies take their pointers from a table: one compiled body
+per launch, any number of tensors; default True)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.

@@ -8,6 +8,7 @@ import logging
 import os
 import sys
 import tempfile
+import time
 
 import torch
 
@@ -18,7 +19,7 @@ from .codegen.template import TemplateKernel
 from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
-from .runtime.launch import Launcher, ensure_layout, fast_reinterpret, reinterpret
+from .runtime.launch import ForeachLauncher, Launcher, ensure_layout, fast_reinterpret, reinterpret
 from .torch_compat import empty_strided_fast
 from .scheduler import Scheduler, accesses
 
@@ -84,6 +85,7 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
 
 def _compile_graph(gm, example_inputs, mode, options):
     options = dict(options or {})
+    start = time.perf_counter()
     stats = stats_mod.new()
     g = GraphLowering(gm, example_inputs, stats)
     g.options = options   # read by lowerings that take compile options (pad_mm)
@@ -102,15 +104,25 @@ def _compile_graph(gm, example_inputs, mode, options):
           "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}
     steps, kernel_sources = [], []
     probes = {}   # pointwise groups' kernels, built once: for combining, then for codegen
+    bodies = {}   # pointwise groups' foreach bodies (codegen/combo.py table_body) and kernels
     if options.get("combo_kernels", True):
         def combinable(grp):
             if grp.kind != "pointwise":
                 return False
             probes[id(grp)] = TritonKernel(grp, sched, max_persistent_r=max_r)
             return combo.combinable(probes[id(grp)])
+
+        def body_key(grp):
+            k = TritonKernel(grp, sched, max_persistent_r=max_r)
+            body = combo.table_body(k)
+            if body is None:
+                return None
+            bodies[id(grp)] = (body, k)
+            return body
         groups = sched.combine(groups, combinable,
                                max_subs=int(options.get("combo_max_subkernels", 32)),
-                               max_args=int(options.get("combo_max_args", 200)))
+                               max_args=int(options.get("combo_max_args", 200)),
+                               body_key=body_key if options.get("foreach_kernels", True) else None)
     def add_kernel(i, grp, k, src, kind, label):
         """Load a generated kernel, give the wrapper its launcher and record it in stats."""
         mod = load_source(KERNEL_PRELUDE + src, "k")
@@ -125,6 +137,22 @@ def _compile_graph(gm, example_inputs, mode, options):
         stats.kernel_kinds.append(kind)
 
     for i, grp in enumerate(groups):
+        if isinstance(grp, list) and all(id(m) in bodies for m in grp):   # a table kernel
+            k = combo.ForeachKernel([bodies[id(m)][1] for m in grp], [bodies[id(m)][0] for m in grp])
+            src = k.codegen()
+            mod = load_source(KERNEL_PRELUDE + src, "k")
+            kname = f"kernel{i}"
+            ns[kname] = ForeachLauncher(getattr(mod, k.name), k.meta(src, dynamic), k.slots,
+                                        len(grp) * k.ncol, k.body_of, k.written, autotune,
+                                        stats=stats)
+            stored = [n for n in k.args if k.arg_kind[n] != "in"]
+            steps.append(("kernel", grp, kname, k.arg_names, stored))
+            kernel_sources.append(f"# {kname}: foreach of {len(grp)} ({len(k.bodies)} bodies) "
+                                  f"over {k.numels}\n" + src)
+            stats.kernels += 1
+            stats.kernel_names.append(kname)
+            stats.kernel_kinds.append("foreach")
+            continue
         if isinstance(grp, list):   # independent pointwise groups in one launch
             k = combo.ComboKernel([probes[id(m)] for m in grp], name="tk_combo")
             add_kernel(i, grp, k, k.codegen(), "combo", f"combo of {len(grp)} over {k.numels}")
@@ -178,5 +206,6 @@ def _compile_graph(gm, example_inputs, mode, options):
     exec(code, ns)
     call = ns["call"]
     call._tuner_stats = stats
+    stats.compile_seconds = time.perf_counter() - start
     call._mutated_inputs = [b.arg_index for b in g.inputs if b is not None and b.name in g.mutated_inputs]
     return call

@@ -324,13 +324,16 @@ class Scheduler:
         return out
 
     # -- horizontal (combo) grouping -------------------------------------------------
-    def combine(self, groups, combinable, max_subs=32, max_args=200, min_subs=4):
+    def combine(self, groups, combinable, max_subs=32, max_args=200, min_subs=4, body_key=None,
+                max_bodies=16):
         """Groups in an order that puts independent combinable groups side by side, as lists
         (one launch each): groups at the same dependency depth (longest path from the graph's
         sources) have no path between them, so they may share a launch. A list holds at most
         `max_subs` groups reading and writing at most `max_args` buffers; runs shorter than
-        `min_subs` stay single groups (a combo pays when it saves many launches). Returns
-        `groups` unchanged when nothing combines."""
+        `min_subs` stay single groups (a combo pays when it saves many launches). With
+        `body_key` (group -> hashable or None), groups at one depth with equal keys (one kernel
+        body: a foreach table kernel) form one list first, of any length and at most
+        `max_bodies` distinct keys. Returns `groups` unchanged when nothing combines."""
         index = {id(g): i for i, g in enumerate(groups)}
         group_of = {n.name: g for g in groups for n in g.nodes}
         depth = {}
@@ -347,6 +350,27 @@ class Scheduler:
         def close(run):
             if len(run) >= min_subs:
                 buckets.update((id(m), run) for m in run)
+        for depth_, members in list(by_depth.items()):
+            if body_key is None:
+                break
+            if len(members) < min_subs:
+                continue
+            same = {}
+            for g in members:
+                k = body_key(g)
+                if k is not None:
+                    same.setdefault(k, []).append(g)
+            if sum(map(len, same.values())) < min_subs:
+                continue
+            # one launch per `max_bodies` distinct bodies, groups of one body side by side
+            classes = list(same.values())
+            taken = set()
+            for i in range(0, len(classes), max_bodies):
+                run = [g for c in classes[i:i + max_bodies] for g in c]
+                if len(run) > 1:
+                    buckets.update((id(m), run) for m in run)
+                    taken.update(id(m) for m in run)
+            by_depth[depth_] = [g for g in members if id(g) not in taken]
         for members in by_depth.values():
             cur, names = [], set()
             for g in members:

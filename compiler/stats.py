@@ -18,6 +18,8 @@
     s.decisions_budget_default  # or the default kept (TUNER_TUNE_BUDGET_S spent, nothing measured)
     s.decisions_budget_cut    # searches the budget stopped (best so far; among decisions_measured)
     s.tuning_seconds          # seconds the graph's kernels spent tuning
+    s.compile_seconds         # seconds in lowering, fusion and code generation
+    s.jit_seconds             # seconds in each kernel's first (JIT-compiling) launch, tuning aside
     s.source                  # the generated code: kernels (commented out) and the wrapper
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
@@ -60,6 +62,8 @@ class GraphStats:
     decisions_budget_default: int = 0
     decisions_budget_cut: int = 0
     tuning_seconds: float = 0.0
+    compile_seconds: float = 0.0   # lowering, fusion and code generation (compile_graph)
+    jit_seconds: float = 0.0       # first launches of each kernel: Triton compiling it (and the launch)
     tune_pending: int = field(default=0, repr=False)   # launchers yet to tune (set by the compiler)
 
     def count_extern(self, op):
@@ -126,7 +130,8 @@ class GraphStats:
                 "decisions_measured": self.decisions_measured,
                 "decisions_budget_default": self.decisions_budget_default,
                 "decisions_budget_cut": self.decisions_budget_cut,
-                "tuning_seconds": self.tuning_seconds}
+                "tuning_seconds": self.tuning_seconds, "compile_seconds": self.compile_seconds,
+                "jit_seconds": self.jit_seconds}
 
 
 def _name(op):
@@ -191,6 +196,8 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.decisions_budget_default += g.decisions_budget_default
     t.decisions_budget_cut += g.decisions_budget_cut
     t.tuning_seconds += g.tuning_seconds
+    t.compile_seconds += g.compile_seconds
+    t.jit_seconds += g.jit_seconds
     for k, v in g.lowering_errors.items():
         t.lowering_errors.setdefault(k, v)
 

@@ -121,6 +121,7 @@ class TritonKernel:
         self.indirect = False
         self.int64 = self._needs_int64()
         self.pid_base = None   # combo sub-kernels: the name of the first program of their range
+        self.table_part = False   # a foreach table kernel's body: x and xmask come from its header
         self.bounds = bounds(self.space)
         # (YN, XN) for a 2-D tiled pointwise kernel, None for 1-D
         self.tile = None if (self.reduction or self.scatter) else self._tiling()
@@ -405,6 +406,8 @@ class TritonKernel:
         return self._render()
 
     def _header_x(self, shape):
+        if self.table_part:   # ForeachKernel's header defines x and xmask from its tables
+            return
         pid = "tl.program_id(0).to(tl.int64)" if self.int64 else "tl.program_id(0)"
         if self.pid_base is not None:   # a sub-kernel of a combo kernel: its own program range
             pid = f"({pid} - {self.pid_base})"

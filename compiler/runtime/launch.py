@@ -11,6 +11,8 @@ import operator
 import sys
 import time
 
+from typing import Sequence
+
 import torch
 import triton
 
@@ -121,6 +123,7 @@ class Launcher:
                 return
         global _FAST, JIT_LAUNCHES
         JIT_LAUNCHES += 1
+        start = time.perf_counter()
         try:
             k = self._launch(self.config, args)
         except Exception as e:
@@ -135,15 +138,21 @@ class Launcher:
             k = self._launch(self.config, args)
             self.config = self._tune(args)
             return
+        if self.stats is not None:
+            self.stats.jit_seconds += time.perf_counter() - start
         if _FAST is None:
             _FAST = _fast_launch_supported()
         if _FAST and k is not None and hasattr(k, "packed_metadata") and hooks_unset():
             self._compiled[alignment_key(args)] = k
             self._grid = self.grid(self.config)
-            self._consts = tuple(self.config[n] for n in self.fn.arg_names[len(args):])
+            self._consts = tuple(self._const(n) for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
             self._stream_of = _stream_getter()
             k._init_handles()
+
+    def _const(self, name):
+        """A constexpr argument's value for the direct launch."""
+        return self.config[name]
 
     def grid(self, cfg):
         m = self.meta
@@ -209,3 +218,104 @@ def ensure_layout(t, size, stride):
     out = torch.empty_strided(size, stride, dtype=t.dtype, device=t.device)
     out.copy_(t)
     return out
+
+
+class ForeachLauncher(Launcher):
+    """A foreach table kernel (codegen/combo.py ForeachKernel): called with every part's
+    tensors, part-major, it launches the kernel once over a table of their addresses
+    (`slots`: each argument's place in it). The address table is cached per set of addresses
+    (an optimizer step passes the same tensors every call: no copy to the device after the
+    first); the per-program tables (which part, which block of it) depend only on the extents
+    and XBLOCK."""
+
+    def __init__(self, fn, meta: KernelMeta, slots: Sequence[int], table_size: int,
+                 body_of: Sequence[int], written: Sequence[int], autotune=False, *, stats=None):
+        super().__init__(fn, meta, (), autotune, stats=stats)
+        self.slots = list(slots)
+        self.table_size = table_size
+        self.written = set(written)     # arguments the kernel writes
+        self._body_of = list(body_of)
+        self._ptrs: dict = {}
+        self._blocks: dict = {}
+        self._consts_t = None
+
+    def __call__(self, *tensors):
+        key = tuple(map(_DATA_PTR, tensors))
+        entry = self._ptrs.get(key)
+        if entry is None:
+            entry = self._ptr_table(key, tensors[0].device)
+        ptrs, misaligned = entry
+        if self.config is None:
+            self.config = self._tune_foreach(tensors)
+        part_of, block_of = self._tables(self.config["XBLOCK"], ptrs.device)
+        numels, body_of = self._consts_t
+        if misaligned:   # a part's tensor off 16 bytes (a view): the unvectorized variant
+            self._launch(self.config, (ptrs,), misaligned=True)
+            return
+        super().__call__(ptrs, part_of, block_of, numels, body_of)
+
+    def _const(self, name):
+        return False if name == "MISALIGNED" else self.config[name]
+
+    def _ptr_table(self, key, device):
+        table = [0] * self.table_size
+        for slot, p in zip(self.slots, key):
+            table[slot] = p
+        host = torch.tensor(table, dtype=torch.int64)
+        if device.type == "cuda":
+            # from pinned memory: a copy that is legal (and replayed) under CUDA graph capture
+            host = host.pin_memory()
+            t = torch.empty_like(host, device=device).copy_(host, non_blocking=True)
+        else:
+            t = host
+        entry = (t, any(p & 15 for p in key))
+        # kept while the launcher lives (a CUDA graph captured over a table reads it on every
+        # replay); past 64 address sets (tensors that move every call) each call builds its own
+        if len(self._ptrs) < 64:
+            self._ptrs[key] = entry
+        return entry
+
+    def _tables(self, xblock, device):
+        got = self._blocks.get(xblock)
+        if got is None:
+            parts = self.meta.parts
+            counts = torch.tensor([-(-n // xblock) for n in parts], dtype=torch.int64)
+            part_of = torch.repeat_interleave(torch.arange(len(parts), dtype=torch.int32), counts)
+            starts = torch.cumsum(counts, 0) - counts
+            block_of = (torch.arange(len(part_of), dtype=torch.int64)
+                        - torch.repeat_interleave(starts, counts)).to(torch.int32)
+            got = (part_of.to(device), block_of.to(device))
+            self._blocks[xblock] = got
+            if self._consts_t is None:
+                self._consts_t = (torch.tensor(parts, dtype=torch.int32).to(device),
+                                  torch.tensor(self._body_of, dtype=torch.int32).to(device))
+        return got
+
+    def _launch(self, cfg, args, misaligned=False):
+        ptrs = args[0]
+        part_of, block_of = self._tables(cfg["XBLOCK"], ptrs.device)   # the candidate's own
+        numels, body_of = self._consts_t
+        return self.fn[self.grid(cfg)](ptrs, part_of, block_of, numels, body_of, **cfg,
+                                       MISALIGNED=misaligned)
+
+    def _warmup(self, cfg, args):
+        ptrs = args[0]
+        part_of, block_of = self._tables(cfg["XBLOCK"], ptrs.device)
+        numels, body_of = self._consts_t
+        return self.fn.warmup(ptrs, part_of, block_of, numels, body_of, grid=self.grid(cfg), **cfg,
+                              MISALIGNED=False)
+
+    def _tune_foreach(self, tensors):
+        """Tunes on copies of the tensors the kernel writes (their addresses in a scratch
+        table), so measuring leaves the real ones as they are."""
+        copies = {}
+        scratch = [copies.setdefault(id(t), t.clone()) if i in self.written else t
+                   for i, t in enumerate(tensors)]
+        key = tuple(map(_DATA_PTR, scratch))
+        table, misaligned = self._ptr_table(key, tensors[0].device)
+        self._ptrs.pop(key, None)
+        if misaligned:   # only the vectorized variant tunes; misaligned calls are rare
+            return dict(self.default)
+        part_of, block_of = self._tables(self.default["XBLOCK"], table.device)
+        numels, body_of = self._consts_t
+        return self._tune((table, part_of, block_of, numels, body_of))

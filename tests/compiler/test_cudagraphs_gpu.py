@@ -1,6 +1,6 @@
 """CUDA graph replay (compiler/cudagraphs.py) on the GPU: graphs recorded on the caller's
 tensors replay without input copies when the inputs are where they were; other inputs go
-through the copy-in graphs; mutated inputs are written back once; one-launch graphs run
+through the copy-in graphs; mutated inputs are updated once; one-launch graphs run
 directly; results are handed out without copies while every result a caller keeps stays
 right (a ring of two recordings per input pattern, copies only past that)."""
 import json
@@ -47,7 +47,10 @@ def test_address_graphs_replay_new_values_in_place_then_fall_back_to_copy_in():
     assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and g.copy_ring is not None
 
 
-def test_mutated_inputs_use_the_copy_graph_and_are_written_back_once():
+def test_mutated_inputs_update_in_place_once_per_call_at_any_address():
+    # recorded on the caller's own tensors (no warm-up run: it would update them twice); past
+    # MAX_ADDRESS_GRAPHS address patterns the copy graph updates its static copy and writes
+    # the result back
     def f(x, y):
         x.add_(1)
         return [x * y]
@@ -58,7 +61,15 @@ def test_mutated_inputs_use_the_copy_graph_and_are_written_back_once():
         out = g([x, y])[0]
         torch.testing.assert_close(x, torch.full_like(x, float(i)))
         torch.testing.assert_close(out, x * y)
-    assert not g.by_address and len(g.copy_ring.slots) == 2
+    assert len(g.by_address) == 1 and g.copy_ring is None
+    xs = [torch.zeros(16, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 1)]
+    for _ in range(3):
+        for xi in xs:
+            out = g([xi, y])[0]
+            torch.testing.assert_close(out, xi * y)
+    for xi in xs:
+        torch.testing.assert_close(xi, torch.full_like(xi, 3.0))
+    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and g.copy_ring is not None
 
 
 def test_one_launch_graphs_run_directly_longer_ones_replay(monkeypatch):

@@ -49,7 +49,7 @@ def test_optimizer_step_matches_eager_in_two_launches(opt_cls, kw):
     for g in graphs:
         assert not g.externs, g.externs        # every _foreach_* op lowered
         # the per-tensor kernels (step counters, then the update) share launches
-        assert g.kernels <= 2 and set(g.kernel_kinds) == {"combo"}, g.kernel_kinds
+        assert g.kernels <= 2 and set(g.kernel_kinds) == {"foreach"}, g.kernel_kinds
 
 
 def test_optimizer_with_a_transposed_parameter():
@@ -127,6 +127,14 @@ def test_many_independent_small_kernels_share_a_launch_and_few_do_not():
     xs = [torch.randn(n) for n in (5, 17, 300, 1, 64)]
     stats.reset()
     assert_close(torch.compile(f, backend="tuner")(*xs), f(*xs))
+    # one body for every tensor but the 1-element one (its loads are scalar): a table kernel
+    # of two bodies, or without tables one branch per tensor
+    assert stats.last().kernel_kinds == ["foreach"]
+    assert "elif body == 1:" in stats.last().source and "body == 2" not in stats.last().source
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(f, backend="tuner", options={"foreach_kernels": False})(*xs)
+    assert_close(out, f(*xs))
     assert stats.last().kernel_kinds == ["combo"]
     torch._dynamo.reset()
     stats.reset()
@@ -139,14 +147,39 @@ def test_many_independent_small_kernels_share_a_launch_and_few_do_not():
     assert stats.last().kernels == 5
 
 
-def test_combo_kernel_tunes_in_max_autotune():
+@pytest.mark.parametrize("tables", [True, False])
+def test_combined_kernels_tune_in_max_autotune(tables):
     def f(*xs):
         return [x + 1 for x in xs]
     xs = [torch.randn(n) for n in (5, 17, 300, 64)]
     stats.reset()
-    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(*xs)
+    opts = {"max_autotune": True, "cudagraphs": False, "foreach_kernels": tables}
+    out = torch.compile(f, backend="tuner", options=opts)(*xs)
     assert_close(out, f(*xs))
-    assert stats.last().kernel_kinds == ["combo"]
+    assert stats.last().kernel_kinds == ["foreach" if tables else "combo"]
+    assert stats.last().decisions == 1
+
+
+def test_foreach_kernel_over_many_tensors_compiles_one_body():
+    # 60 tensors of one update: one launch of one body (combo kernels would need two launches
+    # of 32 branches each); misaligned views (offset by one element) take the unvectorized
+    # variant and still match eager
+    def f(xs, ys):
+        torch._foreach_mul_(xs, 0.5)
+        torch._foreach_add_(xs, ys)
+    base = torch.randn(60 * 41 + 1)
+    for off in (0, 1):
+        xs = [base[off + 41 * i: off + 41 * i + 40 - i % 3] for i in range(60)]
+        ys = [torch.randn(x.shape) for x in xs]
+        ref = [x.clone() for x in xs]
+        f(ref, ys)
+        torch._dynamo.reset()
+        stats.reset()
+        torch.compile(f, backend="tuner")(xs, ys)
+        for x, r in zip(xs, ref):
+            assert_close(x, r)
+        assert stats.last().kernel_kinds == ["foreach"], stats.last().kernel_kinds
+        assert "body ==" not in stats.last().source
 
 
 @pytest.mark.gpu

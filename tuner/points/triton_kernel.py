@@ -21,7 +21,8 @@ everything the choice needs from there is here, for every kind:
 
 Kinds: "pointwise" (1-D), "pointwise_tiled" (a [YBLOCK, XBLOCK] tile over (ynumel, xnumel)),
 "persistent_reduction" and "reduction" (looped; both inner, or `outer` for x-major tiles),
-"combo" (1-D pointwise parts in one launch), "template" (a matmul over (batch, m, n, k)) and
+"combo" (1-D pointwise parts in one launch), "foreach" (parts with one body, their pointers
+in a table), "template" (a matmul over (batch, m, n, k)) and
 "scatter" (a fixed config, never tuned).
 """
 from __future__ import annotations
@@ -38,7 +39,7 @@ from tuner.space import BLOCK_CAPS, Config, ConfigSpace, DeviceLimits, Field
 log = logging.getLogger("tuner.points.triton_kernel")
 
 KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction", "combo",
-         "template", "scatter")
+         "foreach", "template", "scatter")
 TUNABLE_KINDS = tuple(k for k in KINDS if k != "scatter")
 _INT_LITERAL = re.compile(r"\b\d+\b")   # sizes, strides and constants in a kernel's source
 
@@ -105,7 +106,7 @@ def default_config(meta: KernelMeta) -> dict:
     if kind in ("pointwise", "scatter"):
         xb = min(1024, next_pow2(meta.xnumel))
         return {"XBLOCK": max(xb, 16), "num_warps": 4 if xb >= 256 else 1, "num_stages": 1}
-    if kind == "combo":
+    if kind in ("combo", "foreach"):
         xb = max(128, min(1024, next_pow2(max(meta.parts))))
         return {"XBLOCK": xb, "num_warps": 4 if xb >= 512 else 2, "num_stages": 1}
     if kind == "template":
@@ -168,7 +169,7 @@ def candidate_configs(meta: KernelMeta) -> list[dict]:
                 if xb // (32 * nw) >= 1:
                     out.append({"XBLOCK": xb, "num_warps": nw, "num_stages": 1})
         return out
-    if kind == "combo":
+    if kind in ("combo", "foreach"):
         big = next_pow2(max(meta.parts))
         return [{"XBLOCK": xb, "num_warps": nw, "num_stages": 1}
                 for xb in (128, 256, 512, 1024, 2048, 4096) if xb <= max(128, big)
@@ -210,7 +211,7 @@ def config_space(meta: KernelMeta) -> ConfigSpace | None:
         hi = max(16, min(BLOCK_CAPS["XBLOCK"], next_pow2(meta.xnumel)))
         return ConfigSpace([Field("XBLOCK", "pow2", 16, hi), Field("num_warps", "pow2", 1, 8)],
                            kind="triton.pointwise")
-    if kind == "combo":
+    if kind in ("combo", "foreach"):
         # one XBLOCK for every part: from 128 (the candidates' floor) to the largest part's
         hi = max(128, min(BLOCK_CAPS["XBLOCK"], next_pow2(max(meta.parts))))
         return ConfigSpace([Field("XBLOCK", "pow2", 128, hi), Field("num_warps", "pow2", 1, 8)],
@@ -296,7 +297,10 @@ def problem_key(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> str:
         h = hashlib.sha256(canon.encode()).hexdigest()[:24]
         ext = "x".join(str(_bucket(n)) for n in (meta.xnumel, meta.ynumel, meta.rnumel) if n is not None)
         return f"{h}:b{ext}" + (f":{dtypes}" if dtypes else "")
-    h = hashlib.sha256(meta.source.encode()).hexdigest()[:24]
+    src = meta.source
+    if meta.kind == "foreach":   # one body for any parts: their extents are the problem
+        src += repr(meta.parts)
+    h = hashlib.sha256(src.encode()).hexdigest()[:24]
     return f"{h}:{meta.xnumel}" + (f"x{meta.ynumel}" if meta.ynumel is not None else "") + \
         (f":{dtypes}" if dtypes else "")
 
