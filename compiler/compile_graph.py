@@ -19,9 +19,10 @@ from .codegen.template import TemplateKernel
 from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
-from .runtime.launch import ForeachLauncher, Launcher, ensure_layout, fast_reinterpret, reinterpret
+from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret, precompile,
+                             reinterpret)
 from .torch_compat import empty_strided_fast
-from .scheduler import Scheduler, accesses
+from .scheduler import Scheduler
 
 log = logging.getLogger("tuner.compiler")
 _KERNEL_DIR = None
@@ -75,27 +76,24 @@ _PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
 
 
 def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None):
-    try:
-        return _compile_graph(gm, example_inputs, mode, options)
-    finally:
-        # The access cache is keyed on this graph's IR nodes: dropping it when the graph is
-        # done keeps a long-lived process from holding every graph it ever compiled.
-        accesses.cache_clear()
+    return _compile_graph(gm, example_inputs, mode, options)
 
 
 def _compile_graph(gm, example_inputs, mode, options):
     options = dict(options or {})
     start = time.perf_counter()
-    stats = stats_mod.new()
+    # a probe (a point measuring its choices on a graph of its own) leaves the stats alone
+    stats = stats_mod.new(keep=not options.get("_probe"))
+    autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
+    options["_autotune"] = autotune   # lowerings whose points measure only when tuning (mm)
     g = GraphLowering(gm, example_inputs, stats)
-    g.options = options   # read by lowerings that take compile options (pad_mm)
+    g.options = options   # read by lowerings that take compile options (pad_mm, mm)
     g.inference = bool(options.get("_inference"))
     g.lower()
     stats.nodes = len(g.nodes)
     sched = Scheduler(g)
     groups = sched.fuse()
     stats.fused_nodes = sched.fused_nodes
-    autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
     max_r = int(options.get("max_persistent_r", 8192))
     dynamic = bool(options.get("_dynamic"))   # decisions keyed per size bucket
     # the wrapper's views: one C++ call each where torch has it (a model makes ~100 per call)
@@ -191,6 +189,9 @@ def _compile_graph(gm, example_inputs, mode, options):
         if dev.type == "cuda":
             wrapper_gen.device_index = dev.index if dev.index is not None else torch.cuda.current_device()
             ns["device_guard"] = torch.cuda.device   # one per call: two threads' calls stay apart
+    if options.get("precompile") and dev is not None:
+        # every kernel built now, in parallel, not one by one on the first call
+        precompile([v for v in ns.values() if isinstance(v, Launcher)], dev)
     wrapper = wrapper_gen.generate()
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])

@@ -286,11 +286,14 @@ class GraphLowering(torch.fx.Interpreter):
         return self.realize(value, force=True, stride=tuple(stride))
 
     def lower(self):
+        # restored, not cleared: a lowering may compile a graph of its own (the mm point
+        # measuring its choices) and go on lowering this one
+        prev = getattr(lowering._local, "graph", None)
         lowering.set_graph(self)
         try:
             self.run(*self.example_inputs)
         finally:
-            lowering.set_graph(None)
+            lowering.set_graph(prev)
         return self
 
 

@@ -12,6 +12,7 @@
     s.graph_fallback          # "" or why the whole graph ran in ATen (a compiler error after lowering)
     s.lowered                 # {op name: count} ops lowered to our IR
     s.pad_mm                  # {"pad"/"orig": count} per unaligned matmul the pad_mm point decided
+    s.mm_backend              # {"extern"/"template": count} per matmul the mm point decided (mm="auto")
     s.decisions_heuristic     # max-autotune, filled as the graph's kernels tune on their first
     s.decisions_cache         #   call: kernel configs answered by the learned heuristic, by the
     s.decisions_measured      #   cache, by measuring (a search, cut short by the budget or not),
@@ -48,6 +49,7 @@ class GraphStats:
     fallbacks: collections.Counter = field(default_factory=collections.Counter)
     lowered: collections.Counter = field(default_factory=collections.Counter)
     pad_mm: collections.Counter = field(default_factory=collections.Counter)
+    mm_backend: collections.Counter = field(default_factory=collections.Counter)
     kernel_names: list = field(default_factory=list)
     kernel_kinds: list = field(default_factory=list)   # per kernel: "pointwise", "pointwise_tiled",
                                                        # "reduction", "persistent_reduction", "scatter"
@@ -81,6 +83,9 @@ class GraphStats:
 
     def count_lowered(self, op):
         self.lowered[_name(op)] += 1
+
+    def count_mm_backend(self, choice):
+        self.mm_backend[choice] += 1
 
     def count_pad_mm(self, choice):
         self.pad_mm[choice] += 1
@@ -124,6 +129,7 @@ class GraphStats:
         return {"kernels": self.kernels, "fused_nodes": self.fused_nodes, "nodes": self.nodes,
                 "externs": dict(self.externs), "fallbacks": dict(self.fallbacks),
                 "lowered": dict(self.lowered), "pad_mm": dict(self.pad_mm),
+                "mm_backend": dict(self.mm_backend),
                 "lowering_errors": dict(self.lowering_errors), "graph_fallback": self.graph_fallback,
                 "decisions_heuristic": self.decisions_heuristic,
                 "decisions_cache": self.decisions_cache,
@@ -154,8 +160,11 @@ def warn_once(key, message):
     warnings.warn(message, RuntimeWarning, stacklevel=3)
 
 
-def new() -> GraphStats:
+def new(keep: bool = True) -> GraphStats:
+    """A new graph's stats; with keep=False (a point's probe compile) not recorded anywhere."""
     global _count
+    if not keep:
+        return GraphStats()
     _count += 1
     s = GraphStats(graph=_count)
     _graphs.append(s)
@@ -190,6 +199,7 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.fallbacks.update(g.fallbacks)
     t.lowered.update(g.lowered)
     t.pad_mm.update(g.pad_mm)
+    t.mm_backend.update(g.mm_backend)
     t.decisions_heuristic += g.decisions_heuristic
     t.decisions_cache += g.decisions_cache
     t.decisions_measured += g.decisions_measured

@@ -10,6 +10,8 @@ decode shapes (m = 1..64) and batch 1..64. Variants:
   tuner                      ours, default mode (matmul as an ATen call + a fused epilogue kernel)
   tuner-template             ours, options={"mm": "template"} (the template's default config)
   tuner-template-max-autotune  ours, TUNER_MM=template, max-autotune-no-cudagraphs (tuned)
+  tuner-max-autotune         ours, TUNER_MM=auto, max-autotune-no-cudagraphs: the mm point
+                             measures ATen + epilogue against the tuned template per problem
 Per case every variant is compiled first (compile seconds recorded), checked against an fp32
 reference on fresh inputs, then all are timed round-robin, three rounds, median of the
 medians (the GPU's clocks drift between calls: only variants of one run compare). Prints
@@ -34,7 +36,7 @@ import time
 from pathlib import Path
 
 VARIANTS = ("eager", "stock", "stock-max-autotune", "tuner", "tuner-template",
-            "tuner-template-max-autotune")
+            "tuner-template-max-autotune", "tuner-max-autotune")
 
 
 def _linear(act):
@@ -104,7 +106,8 @@ def _compile(fn, variant):
         return torch.compile(fn, backend="tuner", options={"mm": "extern"})
     if variant == "tuner-template":
         return torch.compile(fn, backend="tuner", options={"mm": "template"})
-    os.environ["TUNER_MM"] = "template"      # a mode and options cannot both be given
+    # a mode and options cannot both be given: the setting carries the matmul mode
+    os.environ["TUNER_MM"] = "auto" if variant == "tuner-max-autotune" else "template"
     return torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")
 
 
@@ -144,11 +147,16 @@ def run_case(name, variants, smoke, device):
         row = {"variant": v}
         try:
             f = _compile(fn, v)
+            if v.startswith("tuner"):
+                from tuner.compiler import stats
+                stats.reset()
             t = time.perf_counter()
             f(*x0)
             if device == "cuda":
                 torch.cuda.synchronize()
             row["compile_s"] = time.perf_counter() - t
+            if v.startswith("tuner"):   # what the mm point chose (mm="auto" only)
+                row["mm_backend"] = dict(stats.totals().mm_backend)
             out = f(*x1)
             err = ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
             row["rel_err"] = err

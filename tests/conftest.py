@@ -14,6 +14,8 @@ def _isolated_tuner_env(tmp_path, monkeypatch):
     # A benchmarked pad_mm choice (the default, auto) would make compiled kernel counts depend
     # on CPU timings; tests that want padding or a decision ask for it.
     monkeypatch.setenv("TUNER_PAD_MM", "never")
+    # likewise the mm point (auto: template or ATen, measured in max-autotune)
+    monkeypatch.setenv("TUNER_MM", "extern")
     yield
 
 

@@ -80,7 +80,7 @@ def _csv(raw: str) -> frozenset[str]:
 LOG_NAMES = ("autotune", "decisions", "output_code")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
-                   "combo_max_args", "foreach_kernels", "mm")
+                   "combo_max_args", "foreach_kernels", "mm", "precompile")
 
 
 def unknown_names(given, valid, what: str) -> str | None:
@@ -193,8 +193,9 @@ SETTINGS: tuple[Setting, ...] = (
             "or options, not both: with a mode, this is how options reach the backend)."),
     Setting("TUNER_MM", _str, "auto",
             "Matmuls (mm/addmm/bmm) when compiling: a generated Triton template with its "
-            "epilogue fused, the ATen call, or auto (the ATen call until the mm point decides "
-            "per problem); torch.compile's options={\"mm\": ...} wins.",
+            "epilogue fused, the ATen call, or auto (the mm point decides per problem: it "
+            "measures both in max-autotune; elsewhere its heuristic or cache answers, else "
+            "ATen); torch.compile's options={\"mm\": ...} wins.",
             choices=("auto", "template", "extern")),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
             "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "

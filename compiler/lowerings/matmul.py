@@ -20,6 +20,7 @@ import weakref
 
 import torch
 
+from tuner.points.mm import decide_mm_backend, problem_from_layout
 from tuner.points.pad_mm import context_from_layout, decide_pad_mm
 from tuner.settings import settings
 
@@ -73,11 +74,11 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
     except (TypeError, ValueError):   # symbolic or empty sizes: no problem to pose
         ctx = None
     if ctx is None or not ctx.needs_padding():
-        return _template(name, mat1, mat2, bias, scalars) if _use_template(mat1, mat2) else orig()
+        return _template(name, mat1, mat2, bias, scalars) if _use_template(name, mat1, mat2) else orig()
     choice = _decide(ctx, mat1.device)
     graph().stats.count_pad_mm(choice)
     if choice != "pad":
-        return _template(name, mat1, mat2, bias, scalars) if _use_template(mat1, mat2) else orig()
+        return _template(name, mat1, mat2, bias, scalars) if _use_template(name, mat1, mat2) else orig()
     return _padded(op, ctx, mat1, mat2, bias, scalars)
 
 
@@ -91,11 +92,71 @@ def mm_mode() -> str:
     return settings.mm if mode is None else mode
 
 
-def _use_template(mat1, mat2) -> bool:
-    # "auto" keeps the ATen call until the mm autotuning point decides per problem
-    if mm_mode() != "template" or mat1.dtype not in _TEMPLATE_DTYPES:
+def _use_template(name, mat1, mat2) -> bool:
+    """Whether this matmul becomes a Template node: always with mm="template", never with
+    "extern"; with "auto" the mm point decides (tuner.points.mm: measured in max-autotune,
+    heuristic and cache only otherwise, ATen on a miss)."""
+    mode = mm_mode()
+    if mode == "extern" or mat1.dtype not in _TEMPLATE_DTYPES:
         return False
-    return all(s > 0 for s in (*mat1.size, *mat2.size))
+    if not all(s > 0 for s in (*mat1.size, *mat2.size)):
+        return False
+    if mode == "template":
+        return True
+    g = graph()
+    if g.options.get("_probe"):   # a probe's own matmuls are what it was told
+        return False
+    problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
+                                  mat1.dtype)
+    if problem is None:
+        return False
+    device = str(mat1.device)
+    choice = decide_mm_backend(problem, lambda: mm_runners(problem, device), device=device,
+                               measure=bool(g.options.get("_autotune")))
+    g.stats.count_mm_backend(choice)
+    return choice == "template"
+
+
+def mm_runners(problem, device) -> dict:
+    """The mm point's runners for a problem: our own compiled code for the matmul followed by
+    a pointwise consumer (relu), once as ATen + an epilogue kernel and once as the template
+    with the epilogue fused (its config tuned by the kernel-config point), on random operands.
+    Each variant runs once here (compiling and tuning it); one that fails is left out."""
+    from tuner.bench import real_tensors
+
+    from ..compile_graph import compile_graph
+    with real_tensors():
+        kw = dict(device=device, dtype=getattr(torch, problem.dtype))
+
+        def operand(rows, cols, transposed):
+            shape = (problem.batch, cols, rows) if transposed else (problem.batch, rows, cols)
+            t = torch.randn(*shape, **kw)
+            t = t.transpose(-1, -2) if transposed else t
+            return t if problem.op == "bmm" else t[0]
+        a = operand(problem.m, problem.k, problem.mat1_transposed)
+        b = operand(problem.k, problem.n, problem.mat2_transposed)
+        inputs = [a, b]
+        fx = torch.fx.Graph()
+        pa, pb = fx.placeholder("a"), fx.placeholder("b")
+        if problem.op == "addmm":
+            inputs.append(torch.randn(problem.n, **kw))
+            out = fx.call_function(aten.addmm.default, (fx.placeholder("bias"), pa, pb))
+        else:
+            out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
+        fx.output((fx.call_function(aten.relu.default, (out,)),))
+        gm = torch.fx.GraphModule({}, fx)
+        fns = {}
+        for choice in ("extern", "template"):
+            opts = {"mm": choice, "pad_mm": "never", "cudagraphs": False, "_inference": True,
+                    "_probe": True}
+            try:
+                call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs", opts)
+                call(list(inputs))
+            except Exception as e:   # noqa: BLE001 - that choice loses
+                log.debug("mm point: %s variant of %s failed: %s", choice, problem.signature(), e)
+                continue
+            fns[choice] = lambda call=call: call(list(inputs))
+        return fns
 
 
 def _template(name, mat1, mat2, bias, scalars):

@@ -120,3 +120,67 @@ def test_bmm_template_attention_shapes_on_cuda():
     torch._dynamo.reset()
     out = torch.compile(fn, backend="tuner", options={"mm": "template"})(q, k)
     torch.testing.assert_close(out.float(), fn(q.float(), k.float()), rtol=3e-2, atol=3e-2)
+
+
+def _mm_point_runs(monkeypatch):
+    """Counts the mm point's measurements (each builds its runners once)."""
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    calls = []
+    real = mm_lowering.mm_runners
+
+    def counted(problem, device):
+        calls.append(problem.signature())
+        return real(problem, device)
+    monkeypatch.setattr(mm_lowering, "mm_runners", counted)
+    return calls
+
+
+def test_mm_point_measures_in_max_autotune_then_answers_from_the_cache(monkeypatch):
+    monkeypatch.setenv("TUNER_MM", "auto")
+    calls = _mm_point_runs(monkeypatch)
+    a, b = torch.randn(16, 24), torch.randn(24, 8)
+    f = lambda a, b: torch.relu(a @ b) * 2   # noqa: E731
+    stats.reset()
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(a, b)
+    assert_close(out, f(a, b))
+    first = dict(stats.last().mm_backend)
+    assert calls == ["mm:b1:m16:n8:k24:float32:t00"] and sum(first.values()) == 1
+    # both variants ran: the probe compiles left no graphs in the stats
+    assert len(stats.graphs()) == 1
+    for mode in ("max-autotune-no-cudagraphs", "default"):
+        torch._dynamo.reset()
+        stats.reset()
+        out = torch.compile(f, backend="tuner", mode=mode)(a, b)
+        assert_close(out, f(a, b))
+        assert dict(stats.last().mm_backend) == first and len(calls) == 1
+
+
+def test_mm_point_in_default_mode_never_measures_and_keeps_aten(monkeypatch):
+    monkeypatch.setenv("TUNER_MM", "auto")
+    calls = _mm_point_runs(monkeypatch)
+    a, b = torch.randn(16, 24), torch.randn(24, 8)
+    stats.reset()
+    out = torch.compile(lambda a, b: a @ b + 1, backend="tuner")(a, b)
+    assert_close(out, a @ b + 1)
+    s = stats.last()
+    assert not calls and dict(s.mm_backend) == {"extern": 1} and s.externs["aten.mm.default"] == 1
+
+
+def test_mm_point_template_answer_fuses_the_epilogue(monkeypatch):
+    # a measurement where the template wins (its runner is made the faster one) is stored;
+    # default mode then compiles that problem as one template kernel with its epilogue
+    import time
+
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    monkeypatch.setenv("TUNER_MM", "auto")
+    monkeypatch.setattr(mm_lowering, "mm_runners", lambda problem, device: {
+        "extern": lambda: time.sleep(0.002), "template": lambda: None})
+    x, w, bias = torch.randn(33, 7), torch.randn(100, 7), torch.randn(100)
+    f = lambda x, w, bias: F.gelu(F.linear(x, w, bias))   # noqa: E731
+    torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, bias)
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(f, backend="tuner")(x, w, bias)
+    assert_close(out, f(x, w, bias))
+    s = stats.last()
+    assert dict(s.mm_backend) == {"template": 1} and s.kernel_kinds == ["template"] and not s.externs

@@ -1,0 +1,52 @@
+"""The mm point (tuner/points/mm.py): problems, their keys, and decisions through the engine
+(heuristic -> cache -> measure) with runners that the caller provides."""
+import time
+
+import pytest
+
+from tuner.points.mm import MMProblem, decide_mm_backend, mm_decision, problem_from_layout
+
+
+def test_problem_from_layout_reads_sizes_and_column_major_operands():
+    p = problem_from_layout("mm", (64, 32), (1, 64), (32, 16), (16, 1), "torch.bfloat16")
+    assert p == MMProblem("mm", 1, 64, 16, 32, "bfloat16", True, False)
+    assert p.signature() == "mm:b1:m64:n16:k32:bfloat16:t10"
+    assert p.features()["flops"] == 2 * 64 * 16 * 32
+    q = problem_from_layout("bmm", (4, 8, 2), (16, 2, 1), (4, 2, 8), (16, 1, 2), "float16")
+    assert (q.batch, q.m, q.k, q.n, q.mat2_transposed) == (4, 8, 2, 8, True)
+
+
+@pytest.mark.parametrize("size1", [(0, 4), ("s0", 4)])
+def test_no_problem_for_empty_or_symbolic_sizes(size1):
+    assert problem_from_layout("mm", size1, (4, 1), (4, 4), (4, 1), "float32") is None
+
+
+def test_bad_problems_are_rejected_naming_the_field():
+    with pytest.raises(ValueError, match="unknown op 'conv'"):
+        MMProblem("conv", 1, 2, 2, 2, "float32")
+    with pytest.raises(ValueError, match="m must be a positive int"):
+        MMProblem("mm", 1, 0, 2, 2, "float32")
+
+
+def test_measures_once_then_the_cache_answers_and_without_measuring_a_miss_is_extern():
+    built = []
+
+    def runners():
+        built.append(1)
+        return {"extern": lambda: time.sleep(0.003), "template": lambda: None}
+    p = MMProblem("mm", 1, 48, 48, 48, "float32")
+    d = mm_decision(p, runners, device="cpu")
+    assert d.choice == "template" and d.source not in ("cache", "heuristic") and d.timings and built == [1]
+    assert decide_mm_backend(p, runners, device="cpu", measure=False) == "template"
+    assert built == [1]   # the cache answered: nothing built
+    other = MMProblem("mm", 1, 48, 48, 64, "float32")
+    assert decide_mm_backend(other, runners, device="cpu", measure=False) == "extern"
+    assert built == [1]
+
+
+def test_a_failing_variant_loses():
+    def runners():
+        def boom():
+            raise RuntimeError("does not compile")
+        return {"extern": lambda: None, "template": boom}
+    assert decide_mm_backend(MMProblem("mm", 1, 8, 8, 8, "float32"), runners, device="cpu") == "extern"

@@ -1,0 +1,113 @@
+"""The mm autotuning point: a matmul as an ATen call followed by a kernel for its pointwise
+consumers ("extern"), or as our Triton template with those consumers fused into its epilogue
+("template").
+
+The template saves the epilogue's launch and its round trip of the product through memory,
+and pays wherever its kernel is slower than cuBLAS (large square problems, H100: the default
+config reached 444-574 TF/s against cuBLAS's 648-724, bench/results/mm/). So the choice is
+measured, per problem: the compiler hands `decide_mm_backend` a factory of one runner per
+choice (its own compiled code for the matmul and a representative epilogue, on random
+operands; the template tuned by the kernel-config point), never timing anything itself.
+Order as everywhere: learned heuristic (when confident) -> cache -> benchmark both -> store.
+With `measure=False` (the compiler's default mode) only the heuristic and the cache are
+asked and a miss answers "extern" (ATen), so default-mode compiles never benchmark.
+"""
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+from typing import Callable
+
+NAMESPACE = "mm_backend"
+# "extern" first: the engine treats candidates[0] as the default (no answer, no measurement)
+CANDIDATES = ("extern", "template")
+
+
+@dataclass(frozen=True)
+class MMProblem:
+    """One matmul: op ("mm", "bmm", "addmm"), batch (1 unless bmm), m, n, k, dtype name and
+    whether each operand is column-major (a transposed contiguous matrix)."""
+    op: str
+    batch: int
+    m: int
+    n: int
+    k: int
+    dtype: str
+    mat1_transposed: bool = False
+    mat2_transposed: bool = False
+
+    def __post_init__(self):
+        if self.op not in ("mm", "bmm", "addmm"):
+            raise ValueError(f"mm problem: unknown op {self.op!r}; expected mm, bmm or addmm")
+        for name in ("batch", "m", "n", "k"):
+            v = getattr(self, name)
+            if not isinstance(v, int) or v <= 0:
+                raise ValueError(f"mm problem: {name} must be a positive int, got {v!r}")
+
+    def signature(self) -> str:
+        return (f"{self.op}:b{self.batch}:m{self.m}:n{self.n}:k{self.k}:{self.dtype}:"
+                f"t{int(self.mat1_transposed)}{int(self.mat2_transposed)}")
+
+    def features(self) -> dict:
+        f = asdict(self)
+        f["flops"] = 2 * self.batch * self.m * self.n * self.k
+        return f
+
+
+def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype) -> MMProblem | None:
+    """The problem of a matmul given its operands' IR sizes and strides, or None where there
+    is none to pose (symbolic or empty sizes)."""
+    try:
+        s1 = [int(s) for s in size1]
+        s2 = [int(s) for s in size2]
+        st1 = [int(s) for s in stride1]
+        st2 = [int(s) for s in stride2]
+    except (TypeError, ValueError):
+        return None
+    batch = s1[0] if len(s1) == 3 else 1
+    m, k, n = s1[-2], s1[-1], s2[-1]
+    if min(batch, m, k, n) <= 0:
+        return None
+    col = lambda st: st[-1] != 1 and st[-2] == 1   # noqa: E731
+    return MMProblem(op, batch, m, n, k, str(dtype).replace("torch.", ""), col(st1), col(st2))
+
+
+def decide_mm_backend(problem: MMProblem | None, runners: Callable[[], dict] | None,
+                      device: str = "cuda", measure: bool = True) -> str:
+    """ "extern" or "template" for one problem; see `mm_decision`."""
+    d = mm_decision(problem, runners, device, measure)
+    return "extern" if d is None else d.choice
+
+
+def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
+                device: str = "cuda", measure: bool = True):
+    """The engine's Decision for a problem, or None where there is nothing to decide.
+
+    runners: called once, on the first measurement only (a heuristic or cache answer builds
+    nothing), returning {"extern": fn, "template": fn} of no-argument callables that run the
+    matmul with the same epilogue each way. A choice whose runner fails scores infinity."""
+    if problem is None:
+        return None
+    from tuner.bench import benchmark
+    from tuner.engine import decide
+    from tuner.heuristics.registry import device_info, lookup
+
+    state: dict = {}
+
+    def timed(choice):
+        if "fns" not in state:
+            state["fns"] = runners() if runners is not None else {}
+        fn = state["fns"].get(choice)
+        if fn is None:
+            return float("inf")
+        try:
+            return benchmark(fn, device=str(device))
+        except Exception:   # a variant that does not compile or run loses
+            return float("inf")
+
+    try:
+        return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed,
+                      heuristic=lambda: lookup(NAMESPACE, problem, device_info(device)),
+                      features=problem.features(),
+                      max_seconds=None if measure else 0)
+    finally:
+        state.clear()
