@@ -147,19 +147,22 @@ def pointwise_in_memory_order(name, buffer, size, loader):
 
 class Node:
     """A unit of work for the scheduler. `reads`: buffer names; `deps`: node names; `order`:
-    the node's position in the graph (set by the scheduler; fusion keeps it)."""
+    the node's position in the graph (set by the scheduler; fusion keeps it); `access_memo`:
+    the scheduler's accesses per iteration space (scheduler.accesses)."""
     name: str
     buffer: Buffer | None
     reads: set
     deps: set
     indirect: bool = False
     order: int = 0
+    access_memo: dict
 
     def __post_init__(self):   # run by each dataclass subclass's generated __init__
         self.deps = set()
         self.record()
 
     def record(self):
+        self.access_memo = {}
         rec = Recorder()
         with use(rec):
             self.run_body(self.symbols())

@@ -19,7 +19,6 @@ A buffer whose readers are all inside its group is never written to memory.
 """
 from __future__ import annotations
 
-import functools
 import heapq
 import itertools
 
@@ -90,10 +89,17 @@ def node_index(node, space):
     return S.unflatten(X, split[0]) + S.unflatten(R, split[1])
 
 
-@functools.lru_cache(maxsize=None)
 def accesses(node, space):
     """(reads as (buffer name, index), store index) of a node in a kernel over `space`, with
-    // and % the loop bounds make trivial dropped; None when the node cannot run there."""
+    // and % the loop bounds make trivial dropped; None when the node cannot run there.
+    Memoized on the node (`access_memo`): it lives and dies with its graph."""
+    memo = node.access_memo
+    if space not in memo:
+        memo[space] = _accesses(node, space)
+    return memo[space]
+
+
+def _accesses(node, space):
     from .ops import Recorder, use
     idx = node_index(node, space)
     if idx is None:
