@@ -13,7 +13,9 @@ without input copies when inputs sit where they were recorded; default True), "p
 pointwise kernels share launches; default True), "combo_max_subkernels": int (default 32),
 "combo_max_args": int (pointer arguments per combo launch; default 200), "foreach_kernels": bool
 (combined kernels of few distinct bodies take their pointers from a table: one compiled body
-per launch, any number of tensors; default True)}. torch.compile takes a
+per launch, any number of tensors; default True), "precompile": bool (build every kernel of a
+graph in a thread pool when it is compiled, not one by one on its first call; default False,
+not yet measured)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.

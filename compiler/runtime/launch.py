@@ -150,6 +150,16 @@ class Launcher:
             self._stream_of = _stream_getter()
             k._init_handles()
 
+    def placeholder_args(self, device):
+        """Stand-in arguments for compiling ahead of the first call (`precompile`): one small
+        aligned tensor per pointer argument, of its dtype; None where a dtype is unknown."""
+        if not self.meta.dtypes or not all(self.meta.dtypes):
+            return None
+        try:
+            return [torch.empty(16, dtype=getattr(torch, d), device=device) for d in self.meta.dtypes]
+        except (AttributeError, TypeError):
+            return None
+
     def _const(self, name):
         """A constexpr argument's value for the direct launch."""
         return self.config[name]
@@ -257,6 +267,9 @@ class ForeachLauncher(Launcher):
     def _const(self, name):
         return False if name == "MISALIGNED" else self.config[name]
 
+    def placeholder_args(self, device):
+        return [torch.zeros(self.table_size, dtype=torch.int64, device=device)]
+
     def _ptr_table(self, key, device):
         table = [0] * self.table_size
         for slot, p in zip(self.slots, key):
@@ -319,3 +332,34 @@ class ForeachLauncher(Launcher):
         part_of, block_of = self._tables(self.default["XBLOCK"], table.device)
         numels, body_of = self._consts_t
         return self._tune((table, part_of, block_of, numels, body_of))
+
+
+def precompile(launchers, device) -> int:
+    """Compile every launcher's kernel for its config now, in a thread pool (Triton compiles
+    mostly outside the GIL), instead of one after another on the graph's first call; the first
+    call then finds each in Triton's cache. Launchers that tune on their first call, or whose
+    argument dtypes are unknown, are left to it. Returns how many kernels were built; a
+    kernel that fails here is simply compiled (and reports its error) on the first call."""
+    import os
+    device = torch.device(device)
+    if os.environ.get("TRITON_INTERPRET", "0") == "1" or device.type != "cuda":
+        return 0
+    if device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    from tuner.bench import compile_all
+    jobs = {}
+    for launcher in launchers:
+        if launcher.config is None:
+            continue
+        key = (id(launcher.fn), tuple(sorted(launcher.config.items())))
+        if key not in jobs:
+            args = launcher.placeholder_args(device)
+            if args is not None:
+                jobs[key] = (launcher, args)
+
+    def build(key):
+        launcher, args = jobs[key]
+        with torch.cuda.device(device):   # the current device is per thread
+            launcher._warmup(launcher.config, args)
+    errors = compile_all(build, list(jobs))
+    return sum(1 for e in errors.values() if e is None)

@@ -244,3 +244,40 @@ def test_cached_config_that_fails_to_launch_falls_back_to_default_and_retunes(mo
     assert again is not tuned and again.config != bad
     assert again.decision.source != "cache"   # tuned again, the bad answer not reused
     assert_close(cf(x), fn(x))
+
+
+@pytest.mark.gpu
+def test_precompile_builds_every_kernel_before_the_first_call():
+    # options={"precompile": True}: the graph's kernels are compiled in a thread pool when the
+    # graph is; the first call finds each in Triton's cache (without it, none is built yet)
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from tuner.compiler.compile_graph import compile_graph
+    from tuner.compiler.runtime.launch import Launcher
+
+    def f(x, y):
+        return (x.sin() + y).sum(1), torch.softmax(x * y, -1), x.t().contiguous() * 2
+
+    def cached(call):
+        fns = {id(v.fn): v.fn for v in call.__globals__.values() if isinstance(v, Launcher)}
+        assert len(fns) >= 2
+        caches = [getattr(fn, "device_caches", None) for fn in fns.values()]
+        if any(c is None for c in caches):
+            pytest.skip("this Triton keeps no device_caches on its JITFunction")
+        return [sum(len(entry[0]) for entry in c.values()) for c in caches]
+    # sizes are in the sources: each run its own kernels, none built by an earlier test
+    for precompile, shape in ((False, (61, 97)), (True, (67, 101))):
+        x, y = torch.randn(shape, device="cuda"), torch.randn(shape, device="cuda")
+        gm = make_fx(f)(x, y)
+        call = compile_graph(gm, [x, y], "default", {"precompile": precompile})
+        counts = cached(call)
+        assert all(counts) if precompile else not any(counts), counts
+        for got, want in zip(call([x, y]), f(x, y)):
+            torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+
+
+def test_precompile_option_is_accepted_and_a_no_op_under_the_interpreter():
+    x = torch.randn(5, 7)
+    out = torch.compile(lambda x: x.cos() * 2, backend="tuner", options={"precompile": True})(x)
+    assert_close(out, x.cos() * 2)
+    assert launch.precompile([], "cpu") == 0
