@@ -132,6 +132,14 @@ class _Recording:
         self.graph, self.outputs, self.pool = graph, outputs, pool
 
 
+class _Address:
+    """An address pattern's layouts, the tensor objects last seen there, and its ring."""
+    __slots__ = ("layouts", "ids", "ring")
+
+    def __init__(self, layouts, ids):
+        self.layouts, self.ids, self.ring = layouts, ids, _Ring()
+
+
 class _Ring:
     """The recordings of one input pattern: zero-copy slots and the spare."""
 
@@ -150,7 +158,7 @@ class CUDAGraphed:
         self.call = call
         self.address_replay = address_replay
         self.mutates = bool(getattr(call, "_mutated_inputs", ()))
-        self.by_address: dict = {}    # (layout, data_ptr) per input -> _Ring
+        self.by_address: dict = {}    # data_ptr (a non-tensor: its value) per input -> _Address
         self.address_pools: list[_Pool] = []   # pool i holds slot i of every address ring
         self.spare_pool: _Pool | None = None
         self.copy_ring: _Ring | None = None     # recorded on static_inputs
@@ -169,11 +177,7 @@ class CUDAGraphed:
             return self.call(list(args))
         ring = inputs = None
         if self.address_replay:
-            addr = tuple((_layout(a), a.data_ptr()) if isinstance(a, torch.Tensor) else _layout(a)
-                         for a in args)
-            ring = self.by_address.get(addr)
-            if ring is None and len(self.by_address) < MAX_ADDRESS_GRAPHS:
-                ring = self.by_address[addr] = _Ring()
+            ring = self._address_ring(args)
             inputs = args
         if ring is None:
             key = self._key(args)
@@ -199,6 +203,28 @@ class CUDAGraphed:
             ZERO_COPY_REPLAYS += 1
             return rec.outputs.hand_out()
         return rec.outputs.copies()
+
+    def _address_ring(self, args):
+        """The ring recorded on these inputs' addresses (made if there is room), or None: past
+        MAX_ADDRESS_GRAPHS patterns, or the same addresses with other layouts. Layouts are
+        compared only when the tensor objects are not the ones of the last call at these
+        addresses: an optimizer step passes ~600 tensors, and reading every one's sizes and
+        strides cost more host time than its whole GPU step (the same objects at the same
+        addresses keep their layouts: dynamo's guards check sizes and strides before a
+        compiled graph is called)."""
+        ptrs = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else _layout(a) for a in args)
+        ids = tuple(map(id, args))
+        entry = self.by_address.get(ptrs)
+        if entry is not None:
+            if entry.ids != ids:
+                if entry.layouts != self._key(args):
+                    return None
+                entry.ids = ids
+            return entry.ring
+        if len(self.by_address) >= MAX_ADDRESS_GRAPHS:
+            return None
+        entry = self.by_address[ptrs] = _Address(self._key(args), ids)
+        return entry.ring
 
     def _pick(self, ring: _Ring, inputs, address: bool):
         """(recording to replay, whether its outputs may be handed out)."""

@@ -47,6 +47,16 @@ def test_address_graphs_replay_new_values_in_place_then_fall_back_to_copy_in():
     assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and g.copy_ring is not None
 
 
+def test_same_addresses_with_another_layout_never_replay_the_first_layouts_graph():
+    g = _graphed(lambda x: [x * 2 + x[0].sum()])
+    base = torch.randn(64, device="cuda")
+    for _ in range(3):
+        for view in (base.view(8, 8), base.view(4, 16), base.view(16, 4).t()):
+            out = g([view])[0]
+            torch.testing.assert_close(out, view * 2 + view[0].sum(), **TOL)
+    assert len(g.by_address) == 1 and g.copy_ring is not None
+
+
 def test_mutated_inputs_update_in_place_once_per_call_at_any_address():
     # recorded on the caller's own tensors (no warm-up run: it would update them twice); past
     # MAX_ADDRESS_GRAPHS address patterns the copy graph updates its static copy and writes
@@ -103,7 +113,7 @@ def test_results_kept_in_a_list_all_stay_equal_to_eager(address_replay):
     for xi, (a, b) in kept:
         torch.testing.assert_close(a, torch.tanh(xi @ w), **TOL)
         torch.testing.assert_close(b, xi.sum(-1), **TOL)
-    ring = g.by_address[next(iter(g.by_address))] if address_replay else g.copy_ring
+    ring = g.by_address[next(iter(g.by_address))].ring if address_replay else g.copy_ring
     assert len(ring.slots) == cg.RING and ring.spare is not None   # 2 zero-copy, then copies
 
 
