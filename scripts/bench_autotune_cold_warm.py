@@ -8,10 +8,10 @@ Each measurement is a fresh Python process that imports the kernel and launches 
                run wrote to: what another CI machine sharing the cache sees.
 Reported: the first launch as the child measures it (tuning + compile + run, synchronised)
 and the whole process wall time. Warm-remote needs a Redis server: pass --redis-url (or set
-TUNER_BENCH_REDIS_URL, which scripts/device_redis.sh exports); without a reachable one the
+TUNER_BENCH_REDIS_URL, which scripts/device/redis.sh exports); without a reachable one the
 column is skipped with a note.
 
-    source scripts/device_env.sh && source scripts/device_redis.sh && \\
+    source scripts/device/env.sh && source scripts/device/redis.sh && \\
         python3 scripts/bench_autotune_cold_warm.py --out $OUT
     python3 scripts/bench_autotune_cold_warm.py --smoke    # CPU, Triton interpreter
 """

@@ -14,7 +14,7 @@ Results are written as JSON under --out after every variant, so a run cut short 
 measured. The table printed last compares every variant with eager and with stock default.
 
 On the GPU machine:
-    source scripts/device_env.sh && python3 scripts/bench_compiler.py --out $OUT
+    source scripts/device/env.sh && python3 scripts/bench_compiler.py --out $OUT
     python3 scripts/bench_compiler.py --cases models --variants eager,inductor,tuner --budget-s 500
 On CPU (tiny shapes, Triton interpreter for the tuner backend):
     python3 scripts/bench_compiler.py --smoke --cases pointwise,layernorm

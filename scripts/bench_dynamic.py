@@ -16,7 +16,7 @@ benchmarker's run-ahead: host launch speed drops out). Variants:
 Writes JSON under --out after every variant and prints a table last.
 
 On the GPU machine:
-    source scripts/device_env.sh && python3 scripts/bench_dynamic.py --out $OUT
+    source scripts/device/env.sh && python3 scripts/bench_dynamic.py --out $OUT
 On CPU (tiny models, Triton's interpreter):
     python3 scripts/bench_dynamic.py --smoke --variants tuner,tuner-static
 """

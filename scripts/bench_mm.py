@@ -18,7 +18,7 @@ medians (the GPU's clocks drift between calls: only variants of one run compare)
 ms and TFLOP/s per variant and the best of ours over the best stock; JSON under --out.
 
 On the GPU machine:
-    source scripts/device_env.sh && python3 scripts/bench_mm.py --out $OUT
+    source scripts/device/env.sh && python3 scripts/bench_mm.py --out $OUT
     python3 scripts/bench_mm.py --cases gpt2_qkv,odd_4095 --variants tuner,tuner-template,stock
 On CPU (tiny shapes, Triton's interpreter):
     python3 scripts/bench_mm.py --smoke

@@ -14,7 +14,7 @@ Variants: eager (foreach), fused (fused=True), stock (torch.compile of the step)
 (ours, default mode), tuner-max-autotune (CUDA graphs), tuner-max-autotune-no-cudagraphs.
 
 On the GPU machine:
-    source scripts/device_env.sh && python3 scripts/bench_optimizer.py --out $OUT
+    source scripts/device/env.sh && python3 scripts/bench_optimizer.py --out $OUT
     python3 scripts/bench_optimizer.py --params gpt2 --dtypes fp32 --optimizers adam
 On CPU (tiny parameter list, Triton's interpreter):
     python3 scripts/bench_optimizer.py --smoke

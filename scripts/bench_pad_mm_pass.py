@@ -12,7 +12,7 @@ time (compile included). The auto variants use an empty temporary cache unless -
 so they really decide. A table is printed last; JSON goes to --out.
 
 On the GPU machine:
-    source scripts/device_env.sh && python3 scripts/bench_pad_mm_pass.py --out $OUT
+    source scripts/device/env.sh && python3 scripts/bench_pad_mm_pass.py --out $OUT
 On CPU (tiny fp32 shapes, Triton interpreter, no inductor):
     python3 scripts/bench_pad_mm_pass.py --smoke
 """

@@ -20,7 +20,7 @@ recorded in FILE (every config of every space) and print the same table; quality
 recorded time of coordinate descent's winner over the recorded best, and seconds are not
 measured. The JSON says it is a replay.
 
-    source scripts/device_env.sh && python3 scripts/bench_search.py --out $OUT
+    source scripts/device/env.sh && python3 scripts/bench_search.py --out $OUT
     python3 scripts/bench_search.py --smoke          # CPU, Triton interpreter, tiny shapes
     python3 scripts/bench_search.py --replay bench/results/engine/bench_search-....json
 """

@@ -2,7 +2,7 @@
 # Collect more pad_mm timings on this machine's GPU and learn its heuristic from the committed
 # data plus the new files, in one call (< 9 min).
 #
-#   source scripts/device_env.sh && bash scripts/collect_pad_mm_gpu.sh --out $OUT
+#   source scripts/device/env.sh && bash scripts/collect_pad_mm_gpu.sh --out $OUT
 #   bash scripts/collect_pad_mm_gpu.sh --smoke --out /tmp/pm     # CPU check, about a minute
 #
 # Options: --seconds N (collection budget, default 380), --focus NAME (focused stream, default

@@ -3,7 +3,7 @@
 call (host-bound when wall >> busy), and the GPU kernels grouped and ranked by total time,
 from torch.profiler. Cases and their inputs are bench_compiler.py's (same names).
 
-    source scripts/device_env.sh && python3 scripts/profile_compiler.py resnet50 gpt2 \\
+    source scripts/device/env.sh && python3 scripts/profile_compiler.py resnet50 gpt2 \\
         --variants tuner,inductor --out $OUT
 
 Each (case, variant) runs in its own process; a table per run is printed and everything lands

@@ -6,7 +6,7 @@ default configs against the time after max-autotune tuned every kernel over a wi
 list, and each kernel's best configs. Feeds the default-config heuristics in
 compiler/codegen/triton.py (default_config), which run without benchmarking.
 
-    source scripts/device_env.sh && python3 scripts/sweep_reductions.py sum_dim0 sum_dim1 --out $OUT
+    source scripts/device/env.sh && python3 scripts/sweep_reductions.py sum_dim0 sum_dim1 --out $OUT
 """
 from __future__ import annotations
 

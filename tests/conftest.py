@@ -27,7 +27,7 @@ def pytest_collection_modifyitems(config, items):
         has_cuda = False
     if has_cuda:
         return
-    skip = pytest.mark.skip(reason="needs a CUDA GPU (run scripts/gpu_tests.sh on the device machine)")
+    skip = pytest.mark.skip(reason="needs a CUDA GPU (run scripts/device/gpu_tests.sh on the device machine)")
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)

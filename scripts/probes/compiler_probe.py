@@ -5,7 +5,7 @@ host cost) through backend="tuner", with the direct kernel launch on and off
 (TUNER_FAST_LAUNCH), beside eager and stock torch.compile; per-kernel host cost = wall time /
 kernels launched. Prints a table last and writes JSON to --out.
 
-    source scripts/device_env.sh && python3 scripts/probes/compiler_probe.py --out $OUT
+    source scripts/device/env.sh && python3 scripts/probes/compiler_probe.py --out $OUT
 """
 from __future__ import annotations
 

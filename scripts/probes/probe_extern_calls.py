@@ -3,7 +3,7 @@
 e.g. torch.ops.aten.convolution.default) against the public torch function (torch.convolution),
 on small CUDA tensors so the host is the bottleneck. Prints microseconds per call.
 
-    source scripts/device_env.sh && python3 scripts/probes/probe_extern_calls.py
+    source scripts/device/env.sh && python3 scripts/probes/probe_extern_calls.py
 """
 import time
 

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # Downloads the pure-Python wheels the GPU machine lacks (it has no registry) into .whl/,
-# plus a wheel of this project, so a device command can begin with scripts/device_env.sh.
+# plus a wheel of this project, so a device command can begin with scripts/device/env.sh.
 set -euo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 mkdir -p .whl
 rm -rf .whl/tuner-*.whl build
 PLAT="--only-binary=:all: --python-version 3.12 --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64"

@@ -1,5 +1,5 @@
 # Sourced on the GPU machine (which has no Redis) to start a carried redis-server on loopback
-# for remote-cache figures: `source scripts/device_redis.sh` exports TUNER_BENCH_REDIS_URL.
+# for remote-cache figures: `source scripts/device/redis.sh` exports TUNER_BENCH_REDIS_URL.
 # Here, once: mkdir .redis && cp -L /usr/bin/redis-server and its rarer libraries into it
 # (liblzf, libjemalloc, libatomic), then name .redis in the device call's carry list.
 if [ -x .redis/redis-server ]; then

@@ -2,14 +2,14 @@
 # Runs the GPU test suite (tests marked `gpu`) on the device machine; arguments pass through
 # to pytest (a path, -k EXPR, --lf ...). With $OUT set, the log and a JUnit XML land there.
 #
-#   source scripts/device_env.sh && bash scripts/gpu_tests.sh
-#   source scripts/device_env.sh && bash scripts/gpu_tests.sh tests/compiler/test_models_gpu.py
+#   source scripts/device/env.sh && bash scripts/device/gpu_tests.sh
+#   source scripts/device/env.sh && bash scripts/device/gpu_tests.sh tests/compiler/test_models_gpu.py
 #
 # GPU_TESTS_TOTAL_S (default 510) ends the run with SIGINT before a 9-minute device call is
 # cut off, so pytest still prints its summary and writes the XML; GPU_TESTS_TIMEOUT_S (default
 # 420) is the per-test limit when pytest-timeout is installed.
 set -uo pipefail
-cd "$(dirname "$0")/.."
+cd "$(dirname "$0")/../.."
 
 if ! python3 -c "import sys, torch; sys.exit(0 if torch.cuda.is_available() else 1)"; then
     echo "gpu_tests.sh: torch sees no CUDA GPU here; these tests only run on the device machine" >&2

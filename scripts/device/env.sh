@@ -1,6 +1,6 @@
 # Sourced at the start of every device command: installs this project's wheel and only those
-# carried wheels (.whl/, from scripts/fetch_wheels.sh) whose module the GPU machine lacks, into
-# /tmp/site, and puts it on PYTHONPATH. Usage: `source scripts/device_env.sh`.
+# carried wheels (.whl/, from scripts/device/fetch_wheels.sh) whose module the GPU machine lacks, into
+# /tmp/site, and puts it on PYTHONPATH. Usage: `source scripts/device/env.sh`.
 _want=$(python3 - <<'PY'
 import glob, importlib.util, os
 modules = {"click": "click", "click_default_group": "click_default_group",
