@@ -1,0 +1,150 @@
+"""Rebuild the generated tables of docs/PERFORMANCE.md from the JSON documents under
+bench/results/.
+
+A generated table sits between two markers in the document,
+
+    <!-- BEGIN generated: optimizer bench/results/optimizer/optimizer_20261123-161000_foreach_graphs.json -->
+    ...
+    <!-- END generated: optimizer -->
+
+naming the renderer and the JSON file(s) it reads (space-separated, relative to the
+repository root); everything else in the document is prose and stays as written. Renderers:
+optimizer (scripts/bench_optimizer.py documents), mm (scripts/bench_mm.py documents). Each
+table ends with a line naming the source file, its GPU, versions, date and command.
+
+    python3 scripts/perf_doc.py            # rewrite the tables in docs/PERFORMANCE.md
+    python3 scripts/perf_doc.py --check    # exit 1 if a table differs from its JSON
+    python3 scripts/perf_doc.py --doc other.md
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+BLOCK = re.compile(r"<!-- BEGIN generated: (\w+)((?: \S+)*) -->\n.*?<!-- END generated: \1 -->",
+                   re.S)
+
+
+def _num(v, fmt):
+    return "-" if v is None else format(v, fmt)
+
+
+def _source_line(path: str, doc: dict) -> str:
+    return (f"Source: `{path}` ({doc.get('gpu', '?')}, torch {doc.get('torch', '?')}, Triton "
+            f"{doc.get('triton', '?')}, {doc.get('date', '?')}; `{doc.get('command', '?')}`).")
+
+
+def render_optimizer(paths: list[str], docs: list[dict]) -> str:
+    """ms per step per variant (kernels per step, first step s, % of copy bandwidth)."""
+    out = []
+    for path, doc in zip(paths, docs):
+        variants = []
+        for c in doc["cases"]:
+            for r in c["variants"]:
+                if r["variant"] not in variants:
+                    variants.append(r["variant"])
+        out.append("| case | " + " | ".join(variants) + " |")
+        out.append("| --- |" + " --- |" * len(variants))
+        for c in doc["cases"]:
+            by = {r["variant"]: r for r in c["variants"]}
+            cells = []
+            for v in variants:
+                r = by.get(v)
+                if r is None or "ms" not in r:
+                    cells.append("-" if r is None else "error")
+                    continue
+                extra = [f"{r['kernels_per_step']} kernels" if r.get("kernels_per_step") else None,
+                         f"first {r['first_step_s']:.1f} s" if r.get("first_step_s", 0) >= 0.5 else None,
+                         f"{r['pct_copy']:.0f}% of copy" if r.get("pct_copy") else None]
+                extra = [e for e in extra if e]
+                cells.append(f"{r['ms']:.3f}" + (f" ({', '.join(extra)})" if extra else ""))
+            name = f"{c['params']} {c['dtype']} {c['optimizer']} ({c['tensors']} tensors)"
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
+        out.append("")
+        out.append(_source_line(path, doc))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+def render_mm(paths: list[str], docs: list[dict]) -> str:
+    """ms and TF/s per case and variant."""
+    out = []
+    for path, doc in zip(paths, docs):
+        variants = []
+        for c in doc["cases"]:
+            for r in c["variants"]:
+                if r["variant"] not in variants:
+                    variants.append(r["variant"])
+        out.append("| case | " + " | ".join(variants) + " |")
+        out.append("| --- |" + " --- |" * len(variants))
+        for c in doc["cases"]:
+            by = {r["variant"]: r for r in c["variants"]}
+            cells = []
+            for v in variants:
+                r = by.get(v)
+                if r is None or "ms" not in r:
+                    cells.append("-" if r is None else "error")
+                else:
+                    cells.append(f"{r['ms']:.4f} ms, {_num(r.get('tflops'), '.0f')} TF/s")
+            out.append(f"| {c.get('description', c['case'])} | " + " | ".join(cells) + " |")
+        out.append("")
+        out.append(_source_line(path, doc))
+        out.append("")
+    return "\n".join(out).rstrip()
+
+
+RENDERERS = {"optimizer": render_optimizer, "mm": render_mm}
+
+
+def rebuild(text: str, root: Path = ROOT) -> str:
+    def block(m):
+        name, files = m.group(1), m.group(2).split()
+        if name not in RENDERERS:
+            raise SystemExit(f"perf_doc: unknown table {name!r}; expected one of {', '.join(RENDERERS)}")
+        if not files:
+            raise SystemExit(f"perf_doc: table {name!r} names no JSON file")
+        docs = []
+        for f in files:
+            p = root / f
+            try:
+                docs.append(json.loads(p.read_text()))
+            except (OSError, ValueError) as e:
+                raise SystemExit(f"perf_doc: table {name!r}: cannot read {f}: {e}")
+        head = f"<!-- BEGIN generated: {name}{m.group(2)} -->"
+        return f"{head}\n{RENDERERS[name](files, docs)}\n<!-- END generated: {name} -->"
+    return BLOCK.sub(block, text)
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--doc", default=str(ROOT / "docs" / "PERFORMANCE.md"), help="the document to rebuild")
+    p.add_argument("--check", action="store_true", help="exit 1 if a generated table is stale; write nothing")
+    a = p.parse_args(argv)
+    path = Path(a.doc)
+    try:
+        text = path.read_text()
+    except OSError as e:
+        p.error(f"cannot read {path}: {e}")
+    new = rebuild(text)
+    if a.check:
+        if new != text:
+            print(f"perf_doc: {path} is stale; run python3 scripts/perf_doc.py", file=sys.stderr)
+            return 1
+        print(f"perf_doc: {path} is up to date")
+        return 0
+    if new != text:
+        tmp = path.with_suffix(path.suffix + ".tmp")
+        tmp.write_text(new)
+        tmp.replace(path)
+        print(f"perf_doc: rewrote {len(BLOCK.findall(text))} table(s) in {path}")
+    else:
+        print(f"perf_doc: {path} already up to date")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
