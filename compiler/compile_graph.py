@@ -95,6 +95,7 @@ def _compile_graph(gm, example_inputs, mode, options):
     groups = sched.fuse()
     stats.fused_nodes = sched.fused_nodes
     max_r = int(options.get("max_persistent_r", 8192))
+    budget_s = options.get("_tune_budget_s")   # a probe's own tuning budget (else the setting)
     dynamic = bool(options.get("_dynamic"))   # decisions keyed per size bucket
     # the wrapper's views: one C++ call each where torch has it (a model makes ~100 per call)
     view = fast_reinterpret()
@@ -127,7 +128,8 @@ def _compile_graph(gm, example_inputs, mode, options):
         kname = f"kernel{i}"
         arg_names = list(k.args)
         outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-        ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune, stats=stats)
+        ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune, stats=stats,
+                             budget_s=budget_s)
         steps.append(("kernel", grp, kname, arg_names, [arg_names[j] for j in outs]))
         kernel_sources.append(f"# {kname}: {label}\n" + src)
         stats.kernels += 1
@@ -142,7 +144,7 @@ def _compile_graph(gm, example_inputs, mode, options):
             kname = f"kernel{i}"
             ns[kname] = ForeachLauncher(getattr(mod, k.name), k.meta(src, dynamic), k.slots,
                                         len(grp) * k.ncol, k.body_of, k.written, autotune,
-                                        stats=stats)
+                                        stats=stats, budget_s=budget_s)
             stored = [n for n in k.args if k.arg_kind[n] != "in"]
             steps.append(("kernel", grp, kname, k.arg_names, stored))
             kernel_sources.append(f"# {kname}: foreach of {len(grp)} ({len(k.bodies)} bodies) "

@@ -117,6 +117,12 @@ def _use_template(name, mat1, mat2) -> bool:
     return choice == "template"
 
 
+# Seconds the template's config search may take inside one problem's measurement: the choice
+# needs a good template config, not the best (the real kernel, with its own epilogue, tunes in
+# full later); unbounded, a max-autotune compile paid a search per distinct matmul twice.
+MM_PROBE_TUNE_S = 10.0
+
+
 def mm_runners(problem, device) -> dict:
     """The mm point's runners for a problem: our own compiled code for the matmul followed by
     a pointwise consumer (relu), once as ATen + an epilogue kernel and once as the template
@@ -148,7 +154,7 @@ def mm_runners(problem, device) -> dict:
         fns = {}
         for choice in ("extern", "template"):
             opts = {"mm": choice, "pad_mm": "never", "cudagraphs": False, "_inference": True,
-                    "_probe": True}
+                    "_probe": True, "_tune_budget_s": MM_PROBE_TUNE_S}
             try:
                 call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs", opts)
                 call(list(inputs))

@@ -94,7 +94,8 @@ class Launcher:
     GraphStats: tuning decisions and seconds are counted there, and TUNER_TUNE_BUDGET_S bounds
     the graph's tuning time."""
 
-    def __init__(self, fn, meta: KernelMeta, out_args, autotune=False, *, config=None, stats=None):
+    def __init__(self, fn, meta: KernelMeta, out_args, autotune=False, *, config=None, stats=None,
+                 budget_s=None):
         self.fn = fn
         self.meta = meta
         self.kind = meta.kind
@@ -105,6 +106,7 @@ class Launcher:
         self.config = None if self.autotune else dict(self.default)
         self.out_args = out_args     # positions of arguments the kernel writes
         self.stats = stats
+        self.budget_s = budget_s     # the graph's tuning seconds (None: TUNER_TUNE_BUDGET_S)
         self.decision = None
         self._compiled = {}          # pointer-alignment key -> compiled kernel (fast path)
         self._grid = None
@@ -190,7 +192,9 @@ class Launcher:
         """The point's decision for this kernel (its config dict); counted in the graph's
         stats, within what is left of the graph's tuning budget."""
         stats = self.stats
-        left = point.budget_left(stats.tuning_seconds) if stats is not None else None
+        spent = stats.tuning_seconds if stats is not None else 0.0
+        left = self.budget_s - spent if self.budget_s is not None else \
+            (point.budget_left(spent) if stats is not None else None)
         start = time.perf_counter()
         try:
             d = point.decide_config(self.meta, args, self._launch, out_args=self.out_args,
@@ -239,8 +243,9 @@ class ForeachLauncher(Launcher):
     and XBLOCK."""
 
     def __init__(self, fn, meta: KernelMeta, slots: Sequence[int], table_size: int,
-                 body_of: Sequence[int], written: Sequence[int], autotune=False, *, stats=None):
-        super().__init__(fn, meta, (), autotune, stats=stats)
+                 body_of: Sequence[int], written: Sequence[int], autotune=False, *, stats=None,
+                 budget_s=None):
+        super().__init__(fn, meta, (), autotune, stats=stats, budget_s=budget_s)
         self.slots = list(slots)
         self.table_size = table_size
         self.written = set(written)     # arguments the kernel writes
