@@ -198,12 +198,15 @@ def _consistent(name, shapes):
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cases", default="all", help="comma-separated case names, or all")
-    p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
+    p.add_argument("--variants", default=None,
+                   help=f"comma-separated, of {', '.join(VARIANTS)} (default: all; with --smoke: "
+                        f"eager, tuner, tuner-template, the ones the interpreter runs in seconds)")
     p.add_argument("--smoke", action="store_true", help="tiny shapes on CPU (Triton interpreter)")
     p.add_argument("--out", default="bench/results/mm", help="folder for the JSON result")
     a = p.parse_args(argv)
     names = list(cases()) if a.cases == "all" else [c.strip() for c in a.cases.split(",") if c.strip()]
-    variants = [v.strip() for v in a.variants.split(",") if v.strip()]
+    default = "eager,tuner,tuner-template" if a.smoke else ",".join(VARIANTS)
+    variants = [v.strip() for v in (a.variants or default).split(",") if v.strip()]
     bad = [c for c in names if c not in cases()] + [v for v in variants if v not in VARIANTS]
     if bad:
         p.error(f"unknown {', '.join(bad)}; cases: {', '.join(cases())}; variants: {', '.join(VARIANTS)}")
