@@ -34,6 +34,8 @@ since a layout change drops that ring while results it handed out may still be h
 """
 from __future__ import annotations
 
+import weakref
+
 import torch
 
 MAX_ADDRESS_GRAPHS = 4
@@ -133,11 +135,15 @@ class _Recording:
 
 
 class _Address:
-    """An address pattern's layouts, the tensor objects last seen there, and its ring."""
-    __slots__ = ("layouts", "ids", "ring")
+    """An address pattern's layouts, the tensor objects last seen there (weakly), its ring."""
+    __slots__ = ("layouts", "refs", "ring")
 
-    def __init__(self, layouts, ids):
-        self.layouts, self.ids, self.ring = layouts, ids, _Ring()
+    def __init__(self, layouts, refs):
+        self.layouts, self.refs, self.ring = layouts, refs, _Ring()
+
+
+def _refs(args):
+    return tuple(weakref.ref(a) if isinstance(a, torch.Tensor) else None for a in args)
 
 
 class _Ring:
@@ -213,17 +219,17 @@ class CUDAGraphed:
         addresses keep their layouts: dynamo's guards check sizes and strides before a
         compiled graph is called)."""
         ptrs = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else _layout(a) for a in args)
-        ids = tuple(map(id, args))
         entry = self.by_address.get(ptrs)
         if entry is not None:
-            if entry.ids != ids:
+            # weak references: an id alone may be reused by a new view at the same address
+            if not all(r is None or r() is a for r, a in zip(entry.refs, args)):
                 if entry.layouts != self._key(args):
                     return None
-                entry.ids = ids
+                entry.refs = _refs(args)
             return entry.ring
         if len(self.by_address) >= MAX_ADDRESS_GRAPHS:
             return None
-        entry = self.by_address[ptrs] = _Address(self._key(args), ids)
+        entry = self.by_address[ptrs] = _Address(self._key(args), _refs(args))
         return entry.ring
 
     def _pick(self, ring: _Ring, inputs, address: bool):

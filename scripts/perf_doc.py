@@ -58,7 +58,7 @@ def render_optimizer(paths: list[str], docs: list[dict]) -> str:
                     cells.append("-" if r is None else "error")
                     continue
                 extra = [f"{r['kernels_per_step']} kernels" if r.get("kernels_per_step") else None,
-                         f"first {r['first_step_s']:.1f} s" if r.get("first_step_s", 0) >= 0.5 else None,
+                         f"first {r['first_step_s']:.1f} s" if (r.get("first_step_s") or 0) >= 0.5 else None,
                          f"{r['pct_copy']:.0f}% of copy" if r.get("pct_copy") else None]
                 extra = [e for e in extra if e]
                 cells.append(f"{r['ms']:.3f}" + (f" ({', '.join(extra)})" if extra else ""))
@@ -101,6 +101,12 @@ RENDERERS = {"optimizer": render_optimizer, "mm": render_mm}
 
 
 def rebuild(text: str, root: Path = ROOT) -> str:
+    begins = re.findall(r"<!-- BEGIN generated: (\w+)", text)
+    ends = re.findall(r"<!-- END generated: (\w+) -->", text)
+    if len(begins) != len(ends) or len(BLOCK.findall(text)) != len(begins):
+        raise SystemExit(f"perf_doc: unmatched generated markers (BEGIN {begins}, END {ends}); "
+                         "every BEGIN needs its END with the same name, in order")
+
     def block(m):
         name, files = m.group(1), m.group(2).split()
         if name not in RENDERERS:

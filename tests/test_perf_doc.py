@@ -45,3 +45,12 @@ def test_unknown_tables_and_missing_files_are_named(tmp_path):
     r = run("--doc", str(doc))
     assert r.returncode != 0 and "cannot read nowhere.json" in r.stderr
     assert doc.read_text().endswith("<!-- END generated: mm -->\n")   # nothing half-written
+
+
+def test_unmatched_markers_are_an_error_and_nothing_is_written(tmp_path):
+    doc = tmp_path / "doc.md"
+    text = "<!-- BEGIN generated: mm a.json -->\nkept\n"
+    doc.write_text(text)
+    r = run("--doc", str(doc))
+    assert r.returncode != 0 and "unmatched generated markers" in r.stderr
+    assert doc.read_text() == text

@@ -111,13 +111,19 @@ def _use_template(name, mat1, mat2) -> bool:
     if problem is None:
         return False
     device = str(mat1.device)
-    choice = decide_mm_backend(problem, lambda: mm_runners(problem, device), device=device,
-                               measure=bool(g.options.get("_autotune")))
+    try:
+        choice = decide_mm_backend(problem, lambda: mm_runners(problem, device), device=device,
+                                   measure=bool(g.options.get("_autotune")))
+    except Exception as e:   # noqa: BLE001 - the point failing leaves the ATen call
+        log.warning("mm point failed for %s (%s: %s); ATen", problem.signature(), type(e).__name__, e)
+        choice = "extern"
     g.stats.count_mm_backend(choice)
     return choice == "template"
 
 
-# Seconds the template's config search may take inside one problem's measurement: the choice
+# Seconds the template's config search may take inside one problem's measurement (each
+# variant's kernels have this budget; the extern variant's epilogue kernel tunes in well under
+# a second): the choice
 # needs a good template config, not the best (the real kernel, with its own epilogue, tunes in
 # full later); unbounded, a max-autotune compile paid a search per distinct matmul twice.
 MM_PROBE_TUNE_S = 10.0
@@ -151,10 +157,15 @@ def mm_runners(problem, device) -> dict:
             out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
         fx.output((fx.call_function(aten.relu.default, (out,)),))
         gm = torch.fx.GraphModule({}, fx)
+        # the probe's kernels tune within MM_PROBE_TUNE_S, or less where TUNER_TUNE_BUDGET_S
+        # allows less
+        from tuner.settings import settings
+        user = settings.tune_budget_s
+        budget = min(MM_PROBE_TUNE_S, user) if user > 0 else MM_PROBE_TUNE_S
         fns = {}
         for choice in ("extern", "template"):
             opts = {"mm": choice, "pad_mm": "never", "cudagraphs": False, "_inference": True,
-                    "_probe": True, "_tune_budget_s": MM_PROBE_TUNE_S}
+                    "_probe": True, "_tune_budget_s": budget}
             try:
                 call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs", opts)
                 call(list(inputs))

@@ -138,7 +138,7 @@ class Launcher:
             discard(d, f"{type(e).__name__}: {e}")
             self.config = dict(self.default)
             k = self._launch(self.config, args)
-            self.config = self._tune(args)
+            self.config = self._retune(args)
             return
         if self.stats is not None:
             self.stats.jit_seconds += time.perf_counter() - start
@@ -161,6 +161,10 @@ class Launcher:
             return [torch.empty(16, dtype=getattr(torch, d), device=device) for d in self.meta.dtypes]
         except (AttributeError, TypeError):
             return None
+
+    def _retune(self, args):
+        """Tune again after a cached or heuristic config failed to launch."""
+        return self._tune(args)
 
     def _const(self, name):
         """A constexpr argument's value for the direct launch."""
@@ -186,7 +190,8 @@ class Launcher:
 
     def problem(self, args=()):
         """The tuning cache's problem key for these arguments (the point's `problem_key`)."""
-        return point.problem_key(self.meta, point.dtype_names(args))
+        dtypes = tuple(self.meta.dtypes) if self.meta.kind == "foreach" else point.dtype_names(args)
+        return point.problem_key(self.meta, dtypes)
 
     def _tune(self, args):
         """The point's decision for this kernel (its config dict); counted in the graph's
@@ -253,6 +258,9 @@ class ForeachLauncher(Launcher):
         self._ptrs: dict = {}
         self._blocks: dict = {}
         self._consts_t = None
+        self._spares: list = []      # (pinned, device) table pairs for CUDA graph captures
+        self._captured: list = []    # the pairs captured graphs read on every replay
+        self._tensors = None
 
     def __call__(self, *tensors):
         key = tuple(map(_DATA_PTR, tensors))
@@ -267,7 +275,14 @@ class ForeachLauncher(Launcher):
         if misaligned:   # a part's tensor off 16 bytes (a view): the unvectorized variant
             self._launch(self.config, (ptrs,), misaligned=True)
             return
-        super().__call__(ptrs, part_of, block_of, numels, body_of)
+        self._tensors = tensors   # for a re-tune after a cached config fails (_retune)
+        try:
+            super().__call__(ptrs, part_of, block_of, numels, body_of)
+        finally:
+            self._tensors = None
+
+    def _retune(self, args):
+        return self._tune_foreach(self._tensors)
 
     def _const(self, name):
         return False if name == "MISALIGNED" else self.config[name]
@@ -275,20 +290,39 @@ class ForeachLauncher(Launcher):
     def placeholder_args(self, device):
         return [torch.zeros(self.table_size, dtype=torch.int64, device=device)]
 
+    def _pair(self, device):
+        """A pinned host buffer and a device buffer for one address table."""
+        host = torch.empty(self.table_size, dtype=torch.int64, pin_memory=True)
+        return host, torch.empty(self.table_size, dtype=torch.int64, device=device)
+
     def _ptr_table(self, key, device):
         table = [0] * self.table_size
         for slot, p in zip(self.slots, key):
             table[slot] = p
-        host = torch.tensor(table, dtype=torch.int64)
-        if device.type == "cuda":
-            # from pinned memory: a copy that is legal (and replayed) under CUDA graph capture
-            host = host.pin_memory()
-            t = torch.empty_like(host, device=device).copy_(host, non_blocking=True)
+        misaligned = any(p & 15 for p in key)
+        if device.type != "cuda":
+            entry = (torch.tensor(table, dtype=torch.int64), misaligned)
+        elif torch.cuda.is_current_stream_capturing():
+            # A graph being captured copies the table on every replay from the pinned buffer
+            # it was captured with: each capture takes a pair of its own (allocated before the
+            # capture, see below), kept for the launcher's life and never cached for eager calls
+            # (its device side is filled only when the graph replays).
+            host, dev = self._spares.pop() if self._spares else self._pair(device)
+            host.copy_(torch.tensor(table, dtype=torch.int64))
+            dev.copy_(host, non_blocking=True)
+            self._captured.append((host, dev))
+            return dev, misaligned
         else:
-            t = host
-        entry = (t, any(p & 15 for p in key))
-        # kept while the launcher lives (a CUDA graph captured over a table reads it on every
-        # replay); past 64 address sets (tensors that move every call) each call builds its own
+            host, dev = self._pair(device)
+            host.copy_(torch.tensor(table, dtype=torch.int64))
+            dev.copy_(host, non_blocking=True)
+            entry = (dev, misaligned)
+            # pairs for captures to come, allocated outside them (pinned memory allocated
+            # during a capture is not safe on every torch)
+            while len(self._spares) < 4:
+                self._spares.append(self._pair(device))
+        # kept while the launcher lives; past 64 address sets (tensors that move every call)
+        # each call builds its own
         if len(self._ptrs) < 64:
             self._ptrs[key] = entry
         return entry
@@ -325,18 +359,33 @@ class ForeachLauncher(Launcher):
 
     def _tune_foreach(self, tensors):
         """Tunes on copies of the tensors the kernel writes (their addresses in a scratch
-        table), so measuring leaves the real ones as they are."""
-        copies = {}
-        scratch = [copies.setdefault(id(t), t.clone()) if i in self.written else t
-                   for i, t in enumerate(tensors)]
+        table), so measuring leaves the real ones as they are. Where the copies would not fit
+        (an optimizer step's parameters and states of a large model: they are all copied at
+        once) the default config is kept, untuned."""
+        written = {id(t): t for i, t in enumerate(tensors) if i in self.written}
+        need = sum((1 + sum((n - 1) * st for n, st in zip(t.shape, t.stride()))) * t.element_size()
+                   for t in written.values() if t.numel())
+        device = tensors[0].device
+        if device.type == "cuda" and need > torch.cuda.mem_get_info(device)[0] // 2:
+            log.info("foreach kernel: %d MB of written tensors to copy for tuning; kept the default",
+                     need >> 20)
+            return dict(self.default)
+        copies = {k: clone_strided(t) for k, t in written.items()}
+        scratch = [copies.get(id(t), t) if i in self.written else t for i, t in enumerate(tensors)]
         key = tuple(map(_DATA_PTR, scratch))
-        table, misaligned = self._ptr_table(key, tensors[0].device)
+        table, misaligned = self._ptr_table(key, device)
         self._ptrs.pop(key, None)
         if misaligned:   # only the vectorized variant tunes; misaligned calls are rare
             return dict(self.default)
         part_of, block_of = self._tables(self.default["XBLOCK"], table.device)
         numels, body_of = self._consts_t
         return self._tune((table, part_of, block_of, numels, body_of))
+
+
+def clone_strided(t: torch.Tensor) -> torch.Tensor:
+    """A copy with t's sizes and strides (clone() makes a non-dense view dense, and a kernel
+    indexing it with the view's strides would run past its end)."""
+    return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
 
 
 def precompile(launchers, device) -> int:
@@ -351,16 +400,17 @@ def precompile(launchers, device) -> int:
         return 0
     if device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())
-    from tuner.bench import compile_all
+    from tuner.bench import compile_all, real_tensors
     jobs = {}
-    for launcher in launchers:
-        if launcher.config is None:
-            continue
-        key = (id(launcher.fn), tuple(sorted(launcher.config.items())))
-        if key not in jobs:
-            args = launcher.placeholder_args(device)
-            if args is not None:
-                jobs[key] = (launcher, args)
+    with real_tensors():   # a compiler tracing under a FakeTensorMode would get fake stand-ins
+        for launcher in launchers:
+            if launcher.config is None:
+                continue
+            key = (id(launcher.fn), tuple(sorted(launcher.config.items())))
+            if key not in jobs:
+                args = launcher.placeholder_args(device)
+                if args is not None:
+                    jobs[key] = (launcher, args)
 
     def build(key):
         launcher, args = jobs[key]

@@ -224,3 +224,75 @@ def test_optimizer_step_under_cuda_graphs():
         ropt.step()
     for p, r in zip(ps, ref):
         torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
+
+
+@pytest.mark.parametrize("tables", [True, False])
+def test_a_cached_config_that_fails_retunes_on_copies_not_on_the_tensors(monkeypatch, tables):
+    # the cache answers a config that does not launch: the call runs the default once and the
+    # kernel re-tunes on copies of what it writes (tuning on the caller's tensors would apply
+    # the update once per measurement)
+    import tuner.points.triton_kernel as point
+    from tuner.engine import Decision
+    real, calls = point.decide_config, []
+
+    def cached_then_real(meta, args, launch, **kw):
+        calls.append(meta.kind)
+        if len(calls) == 1:   # XBLOCK 100: not a power of two, the launch raises
+            return Decision(point.to_config({"XBLOCK": 100, "num_warps": 1, "num_stages": 1}), None,
+                            None, "cache", namespace="triton_kernel", problem="p")
+        return real(meta, args, launch, **kw)
+    monkeypatch.setattr(point, "decide_config", cached_then_real)
+
+    def f(xs):
+        torch._foreach_add_(xs, 1.0)
+    xs = [torch.zeros(n) for n in (5, 17, 300, 64)]
+    opts = {"max_autotune": True, "cudagraphs": False, "foreach_kernels": tables}
+    torch.compile(f, backend="tuner", options=opts)(xs)
+    assert len(calls) == 2
+    for x in xs:
+        assert torch.equal(x, torch.ones_like(x))
+
+
+def test_tuning_copies_keep_the_strides_of_non_dense_outputs():
+    # what a kernel writes is copied for tuning with its own strides: a dense clone of a
+    # column slice would be indexed past its end
+    def f(xs):
+        torch._foreach_mul_(xs, 2.0)
+    bases = [torch.randn(64, 64) for _ in range(4)]
+    xs = [b[:, :5] for b in bases]
+    ref = [b.clone() for b in bases]
+    for r in ref:
+        r[:, :5] *= 2
+    torch.compile(f, backend="tuner", options={"max_autotune": True, "cudagraphs": False})(xs)
+    for b, r in zip(bases, ref):
+        assert torch.equal(b, r)
+
+
+@pytest.mark.gpu
+def test_foreach_tables_built_during_cuda_graph_capture_replay_right():
+    # intermediates live at other addresses during capture (the graph's pool) than in the
+    # warm-up, and an optimizer's gradients move when zero_grad sets them to None: both build
+    # a pointer table while a graph is being captured, from a pinned buffer of its own
+    xs = [torch.randn(n, device="cuda") for n in (5, 17, 300, 64, 1000)]
+    f = torch.compile(lambda *xs: [(x + 1) * 2 for x in [y.sin() for y in xs]], backend="tuner",
+                      mode="reduce-overhead")
+    for _ in range(4):
+        for x in xs:
+            x.copy_(torch.randn_like(x))
+        for got, x in zip(f(*xs), xs):
+            torch.testing.assert_close(got, (x.sin() + 1) * 2)
+    torch.manual_seed(0)
+    ps = [torch.randn(s, device="cuda", requires_grad=True) for s in [(256, 64), (64,), (3, 3), (7,)]]
+    ref = [p.detach().clone().requires_grad_() for p in ps]
+    kw = dict(lr=1e-2, foreach=True, capturable=True)
+    opt, ropt = torch.optim.Adam(ps, **kw), torch.optim.Adam(ref, **kw)
+    step = torch.compile(opt.step, backend="tuner", mode="reduce-overhead")
+    for _ in range(6):
+        opt.zero_grad(set_to_none=True)
+        for p, r in zip(ps, ref):
+            g = torch.randn(p.shape, device="cuda")
+            p.grad, r.grad = g.clone(), g.clone()   # new gradient tensors every step
+        step()
+        ropt.step()
+    for p, r in zip(ps, ref):
+        torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)

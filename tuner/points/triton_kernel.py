@@ -367,8 +367,9 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     space = config_space(meta)
     configs = [to_config(c) for c in initial_configs(meta, space, strategy)]
     scratch = list(args)
-    for i in out_args:
-        scratch[i] = args[i].clone()
+    for i in out_args:   # same sizes and strides (a clone of a non-dense view is dense)
+        a = args[i]
+        scratch[i] = torch.empty_strided(a.size(), a.stride(), dtype=a.dtype, device=a.device).copy_(a)
     device = "cuda" if torch.cuda.is_available() else "cpu"
 
     def measure(cfg):
@@ -383,7 +384,8 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         # batch of candidates at once instead of one per measurement
         compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch)
 
-    dtypes = dtype_names(args)
+    # a foreach kernel's arguments are its tables: its tensors' dtypes are the meta's
+    dtypes = tuple(meta.dtypes) if meta.kind == "foreach" else dtype_names(args)
     return decide(meta.namespace, problem_key(meta, dtypes), configs, measure, space=space,
                   search=search, heuristic=heuristic, features=features(meta, dtypes),
                   prepare=precompile if warmup is not None else None,
