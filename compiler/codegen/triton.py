@@ -249,7 +249,15 @@ class TritonKernel:
                 return self.red_result[name]
             if name in self.values:
                 return self.values[name]
-            v = self.node_value(p)
+            # A fused producer is read at the kernel's own index, valid on every lane: its
+            # value is computed without the masks of the access that first needs it, since
+            # later accesses reuse it (a value first read inside `masked` and then outside it,
+            # as slice_scatter reads its input at the same element, was zero off the mask).
+            saved, self.mask_stack = self.mask_stack, []
+            try:
+                v = self.node_value(p)
+            finally:
+                self.mask_stack = saved
             self.values[name] = v
             return v
         buf = self.sched.graph.buffers[name]

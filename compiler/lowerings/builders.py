@@ -151,6 +151,50 @@ def _masked_from(pos, lo, body):
     return ops.masked(cond, body, 0)
 
 
+@register(aten.slice_scatter.default)
+def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
+    """x with src written over x[..., start:end:step, ...] along dim: one pointwise value (what
+    functionalization makes of `t[:, a:b] = v`, KV-cache updates), fused with its consumers
+    instead of an ATen copy of the whole of x."""
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    size = x.size[dim]
+    start = 0 if start is None else (start + size if start < 0 else start)
+    end = size if end is None else (end + size if end < 0 else end)
+    start, end = max(0, min(start, size)), max(0, min(end, size))
+    if step != 1:
+        raise NotImplementedError("slice_scatter with a step")   # ATen runs it
+    if end <= start:
+        return x
+    ldx = x.loader()
+    lds = loader_for(src, src.size, x.dtype)
+
+    def inner(idx):
+        pos = ops.index_expr(idx[dim], torch.int64)
+        cond = _in_range(pos, start, end)
+        shifted = list(idx)
+        shifted[dim] = idx[dim] - start
+        return ops.where(cond, ops.masked(cond, lambda: lds(shifted), 0), ldx(idx))
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
+
+
+@register(aten.select_scatter.default)
+def select_scatter(x, src, dim, index):
+    """x with src written over x.select(dim, index)."""
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    index = index + x.size[dim] if index < 0 else index
+    ldx = x.loader()
+    lds = loader_for(src, src.size, x.dtype)
+
+    def inner(idx):
+        pos = ops.index_expr(idx[dim], torch.int64)
+        cond = ops.eq(pos, ops.constant(index, torch.int64))
+        rest = list(idx[:dim]) + list(idx[dim + 1:])
+        return ops.where(cond, ops.masked(cond, lambda: lds(rest), 0), ldx(idx))
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
+
+
 @register(aten.constant_pad_nd)
 def constant_pad_nd(x, pad, value=0):
     n = len(x.size)
@@ -182,7 +226,9 @@ def constant_pad_nd(x, pad, value=0):
 
 @register(aten.copy.default, aten.copy)
 def copy(dst, src, non_blocking=False):
-    return make_pointwise(lambda d, s: s, [dst, src], dst.dtype, dst.dtype, shape=dst.size)
+    # src broadcast to dst's shape in dst's dtype; dst's values are never read (a read would
+    # tie this value to dst's producer: `t[:, i] = v` could not fuse)
+    return ir.Lazy(tuple(dst.size), dst.dtype, dst.device, loader_for(src, dst.size, dst.dtype))
 
 
 @register(aten.copy_.default, aten.copy_)

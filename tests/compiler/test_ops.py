@@ -221,3 +221,30 @@ def test_split_chunk_unbind_are_views_not_externs():
     s = compile_and_check(f, x)
     names = " ".join(map(str, s.externs))
     assert "split" not in names and "unbind" not in names, s.externs
+
+
+@pytest.mark.parametrize("dim,start,end", [(1, 2, 5), (0, None, 2), (-1, -3, None), (1, 0, 6)])
+def test_slice_assignment_is_one_fused_kernel_not_an_aten_copy(dim, start, end):
+    # functionalization turns `t[..., a:b] = v` into slice_scatter (KV-cache updates)
+    x = torch.randn(4, 6, 5)
+
+    def f(x, v):
+        t = x * 2
+        sl = [slice(None)] * 3
+        sl[dim] = slice(start, end)
+        t[tuple(sl)] = v.sin()
+        return t + 1
+    sl = [slice(None)] * 3
+    sl[dim] = slice(start, end)
+    v = torch.randn(x[tuple(sl)].shape)
+    s = compile_and_check(f, x, v)
+    assert not s.externs and not s.fallbacks and s.kernels == 1, (s.externs, s.fallbacks, s.kernels)
+
+
+def test_select_assignment_is_one_fused_kernel():
+    def f(x, v):
+        t = x * 2
+        t[:, -1] = v
+        return t.relu()
+    s = compile_and_check(f, torch.randn(4, 6, 5), torch.randn(4, 5))
+    assert not s.externs and not s.fallbacks and s.kernels == 1, (s.externs, s.fallbacks, s.kernels)
