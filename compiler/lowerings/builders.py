@@ -236,3 +236,88 @@ def copy_(dst, src, non_blocking=False):
     if not isinstance(dst, ir.View):
         dst = realize(dst)
     return graph().write_into(dst, loader_for(src, dst.size, dst.dtype))
+
+
+def _pair(v, default=None):
+    if v is None or (isinstance(v, (list, tuple)) and len(v) == 0):
+        return default
+    if isinstance(v, (list, tuple)):
+        return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
+    return (v, v)
+
+
+def _pool_out(size, k, s, p, d, ceil_mode):
+    span = size + 2 * p - d * (k - 1) - 1
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    if ceil_mode and (out - 1) * s >= size + p:   # the last window must start inside
+        out -= 1
+    return out
+
+
+@register(aten.max_pool2d_with_indices.default)
+def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """Max pooling as two pointwise values over the output (the window unrolled: each output
+    element reads its kh*kw inputs, padding reads as -inf): it fuses with the activation before
+    it (ResNet's stem) instead of an ATen kernel re-reading the activation. The indices (flat
+    h*W + w of the first maximum, as eager) are only computed where something reads them (the
+    backward)."""
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride, (kh, kw))
+    ph, pw = _pair(padding)
+    dh, dw = _pair(dilation)
+    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point:
+        raise NotImplementedError("max_pool2d of this rank or dtype")   # ATen runs it
+    lead, (H, W) = list(x.size[:-2]), x.size[-2:]
+    OH, OW = _pool_out(H, kh, sh, ph, dh, ceil_mode), _pool_out(W, kw, sw, pw, dw, ceil_mode)
+    size = tuple(lead) + (OH, OW)
+    ld = x.loader()
+
+    def taps(idx):
+        """(in-bounds condition or None, loader of the tap, flat index) per window element."""
+        *rest, oh, ow = idx
+        out = []
+        for i in range(kh):
+            for j in range(kw):
+                h, w = oh * sh - ph + i * dh, ow * sw - pw + j * dw
+                conds = []
+                for e, lo_min, hi_max, n in ((h, -ph + i * dh, (OH - 1) * sh - ph + i * dh, H),
+                                             (w, -pw + j * dw, (OW - 1) * sw - pw + j * dw, W)):
+                    pos = None
+                    if lo_min < 0 or hi_max >= n:
+                        pos = ops.index_expr(e, torch.int64)
+                    if lo_min < 0:
+                        conds.append(ops.ge(pos, ops.constant(0, torch.int64)))
+                    if hi_max >= n:
+                        conds.append(ops.lt(pos, ops.constant(n, torch.int64)))
+                cond = functools.reduce(ops.logical_and, conds) if conds else None
+                out.append((cond, [*rest, h, w], h * W + w))
+        return out
+
+    def value(cond, at):
+        if cond is None:
+            return ld(at)
+        return ops.masked(cond, lambda: ld(at), float("-inf"))
+
+    def values(idx):
+        best = None
+        for cond, at, _ in taps(idx):
+            v = value(cond, at)
+            best = v if best is None else ops.maximum(best, v)
+        return best
+
+    def indices(idx):
+        best = best_i = None
+        for cond, at, flat in taps(idx):
+            v = value(cond, at)
+            i = ops.index_expr(flat, torch.int64)
+            if best is None:
+                best, best_i = v, i
+                continue
+            # a later tap wins only if strictly greater, or NaN where the best is not (eager
+            # keeps the first maximum and propagates NaN)
+            take = ops.logical_or(ops.gt(v, best),
+                                  ops.logical_and(ops.ne(v, v), ops.eq(best, best)))
+            best_i = ops.where(take, i, best_i)
+            best = ops.where(take, v, best)
+        return best_i
+    return (ir.Lazy(size, x.dtype, x.device, values), ir.Lazy(size, torch.int64, x.device, indices))

@@ -1,8 +1,9 @@
 """Each lowering against eager: dtypes, odd sizes, non-contiguous inputs, broadcasting, 0-d."""
 import pytest
 import torch
+import torch.nn.functional as F
 
-from helpers import compile_and_check
+from helpers import assert_close, compile_and_check
 
 torch.manual_seed(0)
 FLOATS = [torch.float32, torch.float16, torch.bfloat16]
@@ -248,3 +249,37 @@ def test_select_assignment_is_one_fused_kernel():
         return t.relu()
     s = compile_and_check(f, torch.randn(4, 6, 5), torch.randn(4, 5))
     assert not s.externs and not s.fallbacks and s.kernels == 1, (s.externs, s.fallbacks, s.kernels)
+
+
+@pytest.mark.parametrize("kernel,stride,padding,dilation,ceil", [
+    (3, 2, 1, 1, False), (2, 2, 0, 1, False), (3, 2, 1, 1, True), (3, 1, 1, 2, False), ((2, 3), (1, 2), (1, 0), 1, True)])
+def test_max_pool_fuses_with_the_activation_before_it(kernel, stride, padding, dilation, ceil):
+    x = torch.randn(2, 3, 9, 10)
+    x[0, 0, 2, 3] = float("nan")
+
+    def f(x):
+        return F.max_pool2d(torch.relu(x * 2 - 0.5), kernel, stride, padding, dilation, ceil_mode=ceil)
+    s = compile_and_check(f, x)
+    assert not s.externs and not s.fallbacks and s.kernels == 1, (s.externs, s.fallbacks, s.kernels)
+
+
+def test_max_pool_indices_and_its_backward_match_eager():
+    x = torch.randn(2, 3, 8, 8, requires_grad=True)
+    x2 = x.detach().clone().requires_grad_()
+    f = lambda t: F.max_pool2d(t.relu(), 3, 2, 1, return_indices=True)   # noqa: E731
+    cf = torch.compile(f, backend="tuner")
+    (out, idx), (rout, ridx) = cf(x), f(x2)
+    assert torch.equal(idx, ridx)
+    assert_close(out, rout)
+    out.square().sum().backward()
+    rout.square().sum().backward()
+    assert_close(x.grad, x2.grad)
+
+
+def test_max_pool_keeps_a_channels_last_layout():
+    x = torch.randn(2, 8, 10, 10).to(memory_format=torch.channels_last)
+    f = lambda x: F.max_pool2d(torch.relu(x), 3, 2, 1)   # noqa: E731
+    torch._dynamo.reset()
+    out = torch.compile(f, backend="tuner")(x)
+    assert out.stride() == f(x).stride()
+    assert_close(out, f(x))
