@@ -229,17 +229,23 @@ class Scheduler:
                 continue
             if n.deps & members:
                 start.add(n.name)
+        # Groups run as one kernel: reaching any node of a fused group reaches all of it (a
+        # group G with one node reading a and another read by b puts G between a and b even
+        # when no single node path does; checking nodes alone let ASGD's step fuse into a cycle)
         seen, stack = set(), list(start)
-        dependents = self.dependents
+        dependents, group_of = self.dependents, self.group_of
         while stack:
             cur = stack.pop()
             if cur in seen:
                 continue
-            seen.add(cur)
-            for d in dependents.get(cur, ()):
-                if d in members:
-                    return True
-                stack.append(d)
+            g = group_of.get(cur)
+            for name in ([n.name for n in g.nodes] if g is not None else [cur]):
+                seen.add(name)
+                for d in dependents.get(name, ()):
+                    if d in members:
+                        return True
+                    if d not in seen:
+                        stack.append(d)
         return False
 
     # -- fusion ----------------------------------------------------------------------

@@ -43,13 +43,21 @@ def _step_against_eager(opt_cls, steps=3, contiguous=True, **kw):
     (torch.optim.SGD, dict(lr=0.1, momentum=0.9, foreach=True)),
     (torch.optim.Adagrad, dict(lr=0.1, foreach=True)),
     (torch.optim.RMSprop, dict(lr=0.01, momentum=0.5, foreach=True)),
-], ids=["adam", "adamw", "sgd_momentum", "adagrad", "rmsprop"])
+    # ASGD: a fused group between two others once fused into a cycle (scheduler._creates_cycle
+    # checked node paths only); the whole graph fell back to ATen
+    (torch.optim.ASGD, dict(lr=0.01, foreach=True)),
+], ids=["adam", "adamw", "sgd_momentum", "adagrad", "rmsprop", "asgd"])
 def test_optimizer_step_matches_eager_in_two_launches(opt_cls, kw):
     graphs = _step_against_eager(opt_cls, **kw)
     for g in graphs:
         assert not g.externs, g.externs        # every _foreach_* op lowered
-        # the per-tensor kernels (step counters, then the update) share launches
-        assert g.kernels <= 2 and set(g.kernel_kinds) == {"foreach"}, g.kernel_kinds
+        assert not g.graph_fallback, g.graph_fallback
+        # the per-tensor kernels (step counters, then the update) share launches; ASGD's
+        # per-parameter eta and mu updates read the new step: one level more
+        limit = 3 if opt_cls is torch.optim.ASGD else 2
+        assert g.kernels <= limit and "foreach" in g.kernel_kinds, g.kernel_kinds
+        kinds = {"foreach", "pointwise"} if opt_cls is torch.optim.ASGD else {"foreach"}
+        assert set(g.kernel_kinds) <= kinds, g.kernel_kinds
 
 
 def test_optimizer_with_a_transposed_parameter():
