@@ -124,13 +124,21 @@ def _compile_graph(gm, example_inputs, mode, options):
                                body_key=body_key if options.get("foreach_kernels", True) else None)
     def add_kernel(i, grp, k, src, kind, label):
         """Load a generated kernel, give the wrapper its launcher and record it in stats."""
-        mod = load_source(KERNEL_PRELUDE + src, "k")
+        fn = getattr(load_source(KERNEL_PRELUDE + src, "k"), k.name)
         kname = f"kernel{i}"
-        arg_names = list(k.args)
-        outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-        ns[kname] = Launcher(getattr(mod, k.name), k.meta(src, dynamic), outs, autotune, stats=stats,
-                             budget_s=budget_s)
-        steps.append(("kernel", grp, kname, arg_names, [arg_names[j] for j in outs]))
+        if kind == "foreach":   # every part's buffers, part-major; addresses go in a table
+            arg_names = k.arg_names
+            ns[kname] = ForeachLauncher(fn, k.meta(src, dynamic), k.slots, len(grp) * k.ncol,
+                                        k.body_of, k.written, autotune, stats=stats,
+                                        budget_s=budget_s)
+            stored = [n for n in k.args if k.arg_kind[n] != "in"]
+        else:
+            arg_names = list(k.args)
+            outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
+            ns[kname] = Launcher(fn, k.meta(src, dynamic), outs, autotune, stats=stats,
+                                 budget_s=budget_s)
+            stored = [arg_names[j] for j in outs]
+        steps.append(("kernel", grp, kname, arg_names, stored))
         kernel_sources.append(f"# {kname}: {label}\n" + src)
         stats.kernels += 1
         stats.kernel_names.append(kname)
@@ -139,19 +147,8 @@ def _compile_graph(gm, example_inputs, mode, options):
     for i, grp in enumerate(groups):
         if isinstance(grp, list) and all(id(m) in bodies for m in grp):   # a table kernel
             k = combo.ForeachKernel([bodies[id(m)][1] for m in grp], [bodies[id(m)][0] for m in grp])
-            src = k.codegen()
-            mod = load_source(KERNEL_PRELUDE + src, "k")
-            kname = f"kernel{i}"
-            ns[kname] = ForeachLauncher(getattr(mod, k.name), k.meta(src, dynamic), k.slots,
-                                        len(grp) * k.ncol, k.body_of, k.written, autotune,
-                                        stats=stats, budget_s=budget_s)
-            stored = [n for n in k.args if k.arg_kind[n] != "in"]
-            steps.append(("kernel", grp, kname, k.arg_names, stored))
-            kernel_sources.append(f"# {kname}: foreach of {len(grp)} ({len(k.bodies)} bodies) "
-                                  f"over {k.numels}\n" + src)
-            stats.kernels += 1
-            stats.kernel_names.append(kname)
-            stats.kernel_kinds.append("foreach")
+            add_kernel(i, grp, k, k.codegen(), "foreach",
+                       f"foreach of {len(grp)} ({len(k.bodies)} bodies) over {k.numels}")
             continue
         if isinstance(grp, list):   # independent pointwise groups in one launch
             k = combo.ComboKernel([probes[id(m)] for m in grp], name="tk_combo")

@@ -26,10 +26,8 @@ On CPU (tiny shapes, Triton's interpreter):
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -214,16 +212,10 @@ def main(argv=None):
         os.environ.setdefault("TRITON_INTERPRET", "1")
         variants = [v for v in variants if v.startswith("tuner") or v == "eager"]
     import torch
-    import triton
     device = "cuda" if torch.cuda.is_available() and not a.smoke else "cpu"
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    doc = {"command": " ".join([Path(sys.argv[0]).name] + (argv if argv is not None else sys.argv[1:])),
-           "date": stamp, "python": platform.python_version(), "torch": torch.__version__,
-           "triton": triton.__version__,
-           "gpu": torch.cuda.get_device_name() if device == "cuda" else None, "cases": []}
-    path = out / f"mm_{stamp}.json"
+    sys.path.insert(0, str(Path(__file__).resolve().parent))   # run with python3 -P too
+    from results_doc import new_document
+    doc, path = new_document("mm", argv, device, a.out)
     for name in names:
         doc["cases"].append(run_case(name, variants, a.smoke, device))
         path.write_text(json.dumps(doc, indent=1))

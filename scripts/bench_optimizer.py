@@ -23,10 +23,8 @@ from __future__ import annotations
 
 import argparse
 import copy
-import datetime as _dt
 import json
 import os
-import platform
 import statistics
 import sys
 import time
@@ -214,16 +212,10 @@ def main(argv=None):
         sel["params"], sel["dtypes"] = sel["params"][:1], ["fp32"]
         sel["variants"] = [v for v in sel["variants"] if v in ("eager", "tuner")]
     import torch
-    import triton
     device = "cuda" if torch.cuda.is_available() and not a.smoke else "cpu"
-    out = Path(a.out)
-    out.mkdir(parents=True, exist_ok=True)
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    doc = {"command": " ".join([Path(sys.argv[0]).name] + (argv if argv is not None else sys.argv[1:])),
-           "date": stamp, "python": platform.python_version(), "torch": torch.__version__,
-           "triton": triton.__version__,
-           "gpu": torch.cuda.get_device_name() if device == "cuda" else None, "cases": []}
-    path = out / f"optimizer_{stamp}.json"
+    sys.path.insert(0, str(Path(__file__).resolve().parent))   # run with python3 -P too
+    from results_doc import new_document
+    doc, path = new_document("optimizer", argv, device, a.out)
     for params in sel["params"]:
         for dt in sel["dtypes"]:
             for opt in sel["optimizers"]:

@@ -38,63 +38,40 @@ def _source_line(path: str, doc: dict) -> str:
             f"{doc.get('triton', '?')}, {doc.get('date', '?')}; `{doc.get('command', '?')}`).")
 
 
-def render_optimizer(paths: list[str], docs: list[dict]) -> str:
-    """ms per step per variant (kernels per step, first step s, % of copy bandwidth)."""
+def _tables(paths: list[str], docs: list[dict], case_name, cell) -> str:
+    """One table per document: a row per case (`case_name(case)`), a column per variant in
+    first-seen order, `cell(row)` for a measured variant, "error" or "-" otherwise, then the
+    document's source line."""
     out = []
     for path, doc in zip(paths, docs):
-        variants = []
-        for c in doc["cases"]:
-            for r in c["variants"]:
-                if r["variant"] not in variants:
-                    variants.append(r["variant"])
+        variants = list(dict.fromkeys(r["variant"] for c in doc["cases"] for r in c["variants"]))
         out.append("| case | " + " | ".join(variants) + " |")
         out.append("| --- |" + " --- |" * len(variants))
         for c in doc["cases"]:
             by = {r["variant"]: r for r in c["variants"]}
-            cells = []
-            for v in variants:
-                r = by.get(v)
-                if r is None or "ms" not in r:
-                    cells.append("-" if r is None else "error")
-                    continue
-                extra = [f"{r['kernels_per_step']} kernels" if r.get("kernels_per_step") else None,
-                         f"first {r['first_step_s']:.1f} s" if (r.get("first_step_s") or 0) >= 0.5 else None,
-                         f"{r['pct_copy']:.0f}% of copy" if r.get("pct_copy") else None]
-                extra = [e for e in extra if e]
-                cells.append(f"{r['ms']:.3f}" + (f" ({', '.join(extra)})" if extra else ""))
-            name = f"{c['params']} {c['dtype']} {c['optimizer']} ({c['tensors']} tensors)"
-            out.append(f"| {name} | " + " | ".join(cells) + " |")
-        out.append("")
-        out.append(_source_line(path, doc))
-        out.append("")
+            cells = ["-" if v not in by else ("error" if "ms" not in by[v] else cell(by[v]))
+                     for v in variants]
+            out.append(f"| {case_name(c)} | " + " | ".join(cells) + " |")
+        out += ["", _source_line(path, doc), ""]
     return "\n".join(out).rstrip()
+
+
+def render_optimizer(paths: list[str], docs: list[dict]) -> str:
+    """ms per step per variant (kernels per step, first step s, % of copy bandwidth)."""
+    def cell(r):
+        extra = [f"{r['kernels_per_step']} kernels" if r.get("kernels_per_step") else None,
+                 f"first {r['first_step_s']:.1f} s" if (r.get("first_step_s") or 0) >= 0.5 else None,
+                 f"{r['pct_copy']:.0f}% of copy" if r.get("pct_copy") else None]
+        extra = [e for e in extra if e]
+        return f"{r['ms']:.3f}" + (f" ({', '.join(extra)})" if extra else "")
+    return _tables(paths, docs, lambda c: f"{c['params']} {c['dtype']} {c['optimizer']} "
+                   f"({c['tensors']} tensors)", cell)
 
 
 def render_mm(paths: list[str], docs: list[dict]) -> str:
     """ms and TF/s per case and variant."""
-    out = []
-    for path, doc in zip(paths, docs):
-        variants = []
-        for c in doc["cases"]:
-            for r in c["variants"]:
-                if r["variant"] not in variants:
-                    variants.append(r["variant"])
-        out.append("| case | " + " | ".join(variants) + " |")
-        out.append("| --- |" + " --- |" * len(variants))
-        for c in doc["cases"]:
-            by = {r["variant"]: r for r in c["variants"]}
-            cells = []
-            for v in variants:
-                r = by.get(v)
-                if r is None or "ms" not in r:
-                    cells.append("-" if r is None else "error")
-                else:
-                    cells.append(f"{r['ms']:.4f} ms, {_num(r.get('tflops'), '.0f')} TF/s")
-            out.append(f"| {c.get('description', c['case'])} | " + " | ".join(cells) + " |")
-        out.append("")
-        out.append(_source_line(path, doc))
-        out.append("")
-    return "\n".join(out).rstrip()
+    return _tables(paths, docs, lambda c: c.get("description", c["case"]),
+                   lambda r: f"{r['ms']:.4f} ms, {_num(r.get('tflops'), '.0f')} TF/s")
 
 
 RENDERERS = {"optimizer": render_optimizer, "mm": render_mm}

@@ -190,8 +190,7 @@ class Launcher:
 
     def problem(self, args=()):
         """The tuning cache's problem key for these arguments (the point's `problem_key`)."""
-        dtypes = tuple(self.meta.dtypes) if self.meta.kind == "foreach" else point.dtype_names(args)
-        return point.problem_key(self.meta, dtypes)
+        return point.problem_key(self.meta, point.key_dtypes(self.meta, args))
 
     def _tune(self, args):
         """The point's decision for this kernel (its config dict); counted in the graph's
@@ -302,20 +301,18 @@ class ForeachLauncher(Launcher):
         misaligned = any(p & 15 for p in key)
         if device.type != "cuda":
             entry = (torch.tensor(table, dtype=torch.int64), misaligned)
-        elif torch.cuda.is_current_stream_capturing():
+        else:
             # A graph being captured copies the table on every replay from the pinned buffer
             # it was captured with: each capture takes a pair of its own (allocated before the
             # capture, see below), kept for the launcher's life and never cached for eager calls
             # (its device side is filled only when the graph replays).
-            host, dev = self._spares.pop() if self._spares else self._pair(device)
+            capturing = torch.cuda.is_current_stream_capturing()
+            host, dev = (self._spares.pop() if capturing and self._spares else self._pair(device))
             host.copy_(torch.tensor(table, dtype=torch.int64))
             dev.copy_(host, non_blocking=True)
-            self._captured.append((host, dev))
-            return dev, misaligned
-        else:
-            host, dev = self._pair(device)
-            host.copy_(torch.tensor(table, dtype=torch.int64))
-            dev.copy_(host, non_blocking=True)
+            if capturing:
+                self._captured.append((host, dev))
+                return dev, misaligned
             entry = (dev, misaligned)
             # pairs for captures to come, allocated outside them (pinned memory allocated
             # during a capture is not safe on every torch)

@@ -271,6 +271,12 @@ def dtype_names(args: Sequence[Any]) -> tuple[str, ...]:
     return tuple(str(a.dtype).replace("torch.", "") for a in args)
 
 
+def key_dtypes(meta: KernelMeta, args: Sequence[Any]) -> tuple[str, ...]:
+    """The dtypes a decision is keyed and described by: the arguments', except for a foreach
+    kernel, whose arguments are its tables (its tensors' dtypes are in the meta)."""
+    return tuple(meta.dtypes) if meta.kind == "foreach" else dtype_names(args)
+
+
 def features(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict:
     out: dict[str, Any] = {"kind": meta.kind, "xnumel": meta.xnumel}
     if meta.ynumel is not None:
@@ -384,8 +390,7 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         # batch of candidates at once instead of one per measurement
         compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch)
 
-    # a foreach kernel's arguments are its tables: its tensors' dtypes are the meta's
-    dtypes = tuple(meta.dtypes) if meta.kind == "foreach" else dtype_names(args)
+    dtypes = key_dtypes(meta, args)
     return decide(meta.namespace, problem_key(meta, dtypes), configs, measure, space=space,
                   search=search, heuristic=heuristic, features=features(meta, dtypes),
                   prepare=precompile if warmup is not None else None,
