@@ -6,10 +6,9 @@ from pathlib import Path
 
 import click
 
-# the defaults learn() applies, shown in --help as values (the options stay None so that
-# learn() reads them at call time)
-from tuner.heuristics.learn import (DEFAULT_CALIBRATION, DEFAULT_ENSEMBLE, DEFAULT_LEAF_MARGIN,
-                                    DEFAULT_LEAF_RULE)
+# the default learn() applies, shown in --help as a value (the option stays None: learn()'s
+# own default applies)
+from tuner.heuristics.recipe import DEFAULT_LEAF_MARGIN
 
 
 def _ints(text: str) -> tuple[int, ...]:
@@ -50,21 +49,6 @@ def _ints(text: str) -> tuple[int, ...]:
               help="With leaf agreement, a leaf answers only if each of its training problems was "
                    "won by more than this fraction (a leaf of near-ties cannot vouch for new "
                    f"problems).  [default: {DEFAULT_LEAF_MARGIN}]")
-@click.option("--leaf-rule", type=click.Choice(["margin", "no-loss"]), default=None,
-              help="Which leaves may answer (with leaf agreement): 'margin', each training problem "
-                   "won by more than --leaf-margin; 'no-loss', no training problem losing more "
-                   f"than --tolerance under the leaf's choice.  [default: {DEFAULT_LEAF_RULE}]")
-@click.option("--ensemble", type=int, default=None, metavar="B",
-              help="Trees that must agree: the main tree plus B-1 trees of the same hyper-parameters "
-                   "fitted on seeded bootstrap samples of the training problems; an answer needs "
-                   "every tree's leaf to favour the same choice. 1: the main tree alone.  "
-                   f"[default: {DEFAULT_ENSEMBLE}]")
-@click.option("--calibration", type=click.Choice(["thresholds", "leaves"]), default=None,
-              help="How validation makes the tree safe: 'thresholds', each choice's threshold is the "
-                   "smallest with no wrong validation answer; 'leaves', first silence exactly the "
-                   "leaves that answer wrong on the validation split (and those it barely sees, "
-                   "K chosen on a two-fold split of it), then thresholds only if still needed.  "
-                   f"[default: {DEFAULT_CALIBRATION}]")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,
@@ -86,9 +70,8 @@ def _ints(text: str) -> tuple[int, ...]:
                    "collector) instead of refusing it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, leaf_margin, leaf_rule, ensemble, calibration, per_choice_thresholds,
-              derived_features, min_dim, min_problems, check_seeds, install, no_plot, allow_truncated,
-              as_json):
+              leaf_agreement, leaf_margin, per_choice_thresholds, derived_features, min_dim,
+              min_problems, check_seeds, install, no_plot, allow_truncated, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
     Merges the files (refusing ones whose metadata disagree), drops noisy problems, splits
@@ -111,8 +94,6 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         min_reps=min_reps, max_spread=max_spread, tolerance=tolerance, clip=clip,
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
                         **({} if leaf_margin is None else {"leaf_margin": leaf_margin}),
-                        **({} if ensemble is None else {"ensemble": ensemble}),
-                        leaf_rule=leaf_rule, calibration=calibration,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds,
                         allow_truncated=allow_truncated)

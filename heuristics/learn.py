@@ -5,11 +5,8 @@ regression tree predicts, per problem, score = log(time(a) / time(b)) (clipped t
 +-log(clip): past a clear win the size of the win does not matter, and the tree should spend
 its splits on where the winner changes). Then three rules decide when it answers:
 
-- leaf agreement: a leaf answers only if its training problems vouch for its choice, else it
-  scores 0 and is always "unsure". Rule "margin": every problem was won by that choice by
-  more than the leaf margin (10%). Rule "no-loss": no problem loses more than the tolerance
-  under that choice (near-ties allowed) and the choice wins the leaf's mean (optionally also
-  a minimum share of wins by more than the margin);
+- leaf agreement: a leaf answers only if every one of its training problems was won by the
+  leaf's choice by more than the leaf margin (10%), else it scores 0 and is always "unsure";
 - per-choice thresholds: it answers b when score >= log(threshold_b), a when
   -score >= log(threshold_a); each is the smallest that leaves no wrong answer of that
   choice on the validation split;
@@ -17,21 +14,13 @@ its splits on where the winner changes). Then three rules decide when it answers
   choices that tie are both right); max_wrong_speedup still reports the largest loss of any
   answer, so a loss beyond the tolerance is always visible.
 
-Optionally per-leaf validation (`calibration="leaves"`): before the thresholds, silence exactly
-the leaves that answer wrong on the validation split (and those it barely sees); a two-fold
-split of the validation problems then estimates the result and picks K and the model, since
-validation itself has no wrong answer left.
-
-Optionally an ensemble (`ensemble` = B > 1): B-1 more trees of the same hyper-parameters, each
-fitted on a seeded bootstrap sample of the training problems with its own leaf agreement; an
-answer needs the main tree's answer and every other tree's leaf to favour the same choice (the
-thresholds are then picked on these agreed scores). A problem on which trees fitted to
-slightly different data disagree lies near a boundary none of them has seen well.
-
 Optionally a domain (a minimum for m, k and n) restricts learning and answers to large
 problems, as the published A100 reference did; outside it the module says "unsure".
 The model with the most correct validation answers wins; its test row is the honest estimate
 (the test split is never used for a choice). Imports scikit-learn (training only).
+The alternatives tried and not adopted (ensembles, per-leaf validation, the no-loss leaf rule)
+are described, with their numbers, in heuristics/README.md ("Alternatives tried"); their code
+was last present at commit b4f5d20.
 """
 from __future__ import annotations
 
@@ -43,16 +32,12 @@ import numpy as np
 
 from tuner.heuristics.dataset import DatasetError, read_datasets
 # the stages, one module each; their names stay importable from here (tests, the CLI)
-from tuner.heuristics.fit import (best_model, decisions, evaluate, fit_grid, leaf_errors,
-                                  leaf_values, Model, pick_threshold, pick_thresholds,
-                                  silence_leaves, two_fold)
+from tuner.heuristics.fit import (best_model, decisions, evaluate, fit_grid, leaf_values, Model,
+                                  pick_threshold, pick_thresholds)
 from tuner.heuristics.problems import (build_problems, domain_for, LearnError, Problems, split,
                                        stream_of, table_columns)
-from tuner.heuristics.recipe import (BASE_COLUMNS, CALIBRATIONS, DEFAULT_CALIBRATION, DEFAULT_CLIP,
-                                     DEFAULT_DEPTHS, DEFAULT_ENSEMBLE, DEFAULT_LEAF_MARGIN,
-                                     DEFAULT_LEAF_MIN_CLEAR, DEFAULT_LEAF_MIN_VAL,
-                                     DEFAULT_LEAF_RULE, DEFAULT_LEAVES, DEFAULT_TOLERANCE,
-                                     LEAF_RULES, OUTLIER_LOSS)
+from tuner.heuristics.recipe import (BASE_COLUMNS, DEFAULT_CLIP, DEFAULT_DEPTHS, DEFAULT_LEAF_MARGIN,
+                                     DEFAULT_LEAVES, DEFAULT_TOLERANCE, FIXED_RULES, OUTLIER_LOSS)
 from tuner.heuristics.report import (STREAM_COLUMNS, _module_doc, _plot, _report, _thr, dumps,
                                      format_table, json_safe, markdown_table, outliers, seed_check,
                                      seed_columns, seed_row, slug, stream_rows, stream_table,
@@ -62,17 +47,12 @@ from tuner.heuristics.report import (STREAM_COLUMNS, _module_doc, _plot, _report
 def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed: int = 0,
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-          leaf_margin: float = DEFAULT_LEAF_MARGIN, leaf_rule: str | None = None,
-          leaf_min_clear: float | None = None, ensemble: int = DEFAULT_ENSEMBLE,
-          calibration: str | None = None, leaf_min_val=None, derived: bool = True,
+          leaf_margin: float = DEFAULT_LEAF_MARGIN, derived: bool = True,
           min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
           check_seeds=(), allow_truncated: bool = False) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir.
-    check_seeds: other split seeds to re-run the same rules on (reported, never used).
-    leaf_rule / leaf_min_clear / calibration: None takes DEFAULT_LEAF_RULE /
-    DEFAULT_LEAF_MIN_CLEAR / DEFAULT_CALIBRATION (read at call time). leaf_min_val: the
-    candidates for K with calibration "leaves" (see fit_grid; None: DEFAULT_LEAF_MIN_VAL)."""
+    check_seeds: other split seeds to re-run the same rules on (reported, never used)."""
     from tuner.heuristics.contexts import DERIVED
     from tuner.heuristics.render import render_module
 
@@ -106,23 +86,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
     if not (0 <= leaf_margin < 1):
         raise LearnError(f"--leaf-margin must be a fraction in [0, 1), got {leaf_margin}")
-    leaf_rule = DEFAULT_LEAF_RULE if leaf_rule is None else leaf_rule
-    leaf_min_clear = DEFAULT_LEAF_MIN_CLEAR if leaf_min_clear is None else leaf_min_clear
-    if leaf_rule not in LEAF_RULES:
-        raise LearnError(f"--leaf-rule must be one of {', '.join(LEAF_RULES)}, got {leaf_rule!r}")
-    if not (0 <= leaf_min_clear <= 1):
-        raise LearnError(f"--leaf-min-clear must be a share in [0, 1], got {leaf_min_clear}")
-    calibration = DEFAULT_CALIBRATION if calibration is None else calibration
-    if calibration not in CALIBRATIONS:
-        raise LearnError(f"--calibration must be one of {', '.join(CALIBRATIONS)}, got {calibration!r}")
-    leaf_min_val = tuple(DEFAULT_LEAF_MIN_VAL if leaf_min_val is None else leaf_min_val)
-    if not leaf_min_val or any(not isinstance(k, int) or k < 0 for k in leaf_min_val):
-        raise LearnError(f"leaf_min_val must be integers >= 0, got {leaf_min_val}")
-    if not (isinstance(ensemble, int) and 1 <= ensemble <= 64):
-        raise LearnError(f"--ensemble must be a number of trees from 1 to 64, got {ensemble}")
-    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-              leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble,
-              calibration=calibration, leaf_min_val=leaf_min_val)
+    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -152,10 +116,9 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     a, b = p.choices
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
                 "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
-                "leaf_rule": leaf_rule, "leaf_min_clear": leaf_min_clear, "ensemble": ensemble,
-                "per_choice_thresholds": per_choice, "calibration": calibration,
-                **({"leaf_min_val": best.calibration["min_val"]} if best.calibration else {}),
-                "derived_features": derived, "min_dim": min_dim,
+                "leaf_rule": FIXED_RULES["leaf_rule"], "leaf_min_clear": FIXED_RULES["leaf_min_clear"],
+                "ensemble": FIXED_RULES["ensemble"], "per_choice_thresholds": per_choice,
+                "calibration": FIXED_RULES["calibration"], "derived_features": derived, "min_dim": min_dim,
                 "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
     summary = {
         "point": header["point"], "gpu_name": header.get("gpu_name"), "module": f"{name}.py",
@@ -168,7 +131,6 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                  "leaves": best.n_leaves, "answering_leaves": best.answering_leaves,
                  "val": best.rows["val"], "test": test, "train": best.rows["train"],
                  "test_dims_ge_512": large,
-                 **({"calibration": best.calibration} if best.calibration else {}),
                  "test_by_stream": stream_rows(best, p, parts["test"], tolerance),
                  "val_by_stream": stream_rows(best, p, parts["val"], tolerance)},
         "test_outliers": outliers(best, p, parts["test"]),
@@ -181,7 +143,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                                  *seed_check(p, others, depths, leaves, tolerance, **kw)]
     source = render_module(best.tree, best.values, p.features, header, best.log_thresholds, p.choices,
                            raw=p.raw_features, derived=p.derived, domain=p.domain,
-                           training=settings, doc=_module_doc(summary), members=best.members)
+                           training=settings, doc=_module_doc(summary))
     (out / f"{name}.py").write_text(source)
     (out / "eval_table.txt").write_text(format_table(rows, columns) + "\n")
     if plot:

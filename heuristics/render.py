@@ -40,10 +40,10 @@ def tree_source(tree, features: list[str], values=None, *, depth: int = 1) -> li
     return lines
 
 
-def used_features(tree, features: list[str], *more) -> list[str]:
-    """The features any of the trees splits on, in the order of `features`."""
-    used = {int(f) for t in (tree, *more)
-            for f, left in zip(t.tree_.feature, t.tree_.children_left) if left != -1}
+def used_features(tree, features: list[str]) -> list[str]:
+    """The features the tree splits on, in the order of `features`."""
+    t = tree.tree_
+    used = {int(f) for f, left in zip(t.feature, t.children_left) if left != -1}
     return [name for i, name in enumerate(features) if i in used]
 
 
@@ -55,18 +55,16 @@ def _tuple_lines(name: str, items) -> list[str]:
 
 def render_module(tree, values, features: list[str], header: dict, log_thresholds,
                   choices: tuple[str, str], *, raw=None, derived=(), domain=None,
-                  training=None, doc: str = "", members=()) -> str:
+                  training=None, doc: str = "") -> str:
     """Source of a heuristic module for the point and GPU described by a dataset header.
-    log_thresholds: (to answer choices[1], to answer choices[0]). members: (tree, values) of
-    the other ensemble trees; the module then answers only where each of their leaves
-    favours the main tree's choice (learn.Model.scores)."""
+    log_thresholds: (to answer choices[1], to answer choices[0])."""
     a, b = choices
     cap = tuple(int(x) for x in header.get("compute_capability", (0, 0)))
     pre = (f"Precondition(point={header['point']!r}, capability={cap!r}, "
            f"shared_memory={int(header.get('shared_memory_per_block', 0))}, "
            f"feature_schema={int(header.get('feature_schema', 1))}, "
            f"gpu_name={header.get('gpu_name', '')!r})")
-    used = used_features(tree, features, *(t for t, _ in members))
+    used = used_features(tree, features)
     derived_names = {n for n, _ in derived}
     if not any(u in derived_names for u in used):
         derived = ()                  # nothing derived is needed: read the raw features only
@@ -97,7 +95,6 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
         *tree_source(tree, features, values),
         "",
         "",
-        *_member_lines(members, features, a, b),
         "def features_of(features):",
         '    """The tree\'s inputs from the point\'s feature dict, rounded as the tree saw them."""',
         "    f = derive_features(features, RAW, DERIVED)",
@@ -108,40 +105,12 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
         f'    """{b!r}, {a!r}, or None when unsure. `features`: the point\'s feature dict."""',
         "    if not in_domain(features, DOMAIN):",
         "        return None",
-        f"    return two_way_choice({'agreed_score' if members else 'score'}(features_of(features)), "
+        f"    return two_way_choice(score(features_of(features)), "
         f"LOG_THRESHOLD_{b.upper()}, positive={b!r},",
         f"                          negative={a!r}, log_threshold_negative=LOG_THRESHOLD_{a.upper()})",
         "",
     ]
     return "\n".join(out)
-
-
-def _member_lines(members, features: list[str], a: str, b: str) -> list[str]:
-    """score_1 ... score_N for the other ensemble trees, MEMBERS and agreed_score (nothing
-    without members, so a single-tree module reads as before)."""
-    if not members:
-        return []
-    out: list[str] = []
-    for j, (tree, values) in enumerate(members, 1):
-        out += [f"def score_{j}(f):",
-                f'    """Ensemble tree {j} (a bootstrap sample of the training problems); 0.0: unsure."""',
-                *tree_source(tree, features, values), "", ""]
-    names = ", ".join(f"score_{j}" for j in range(1, len(members) + 1))
-    out += [f"MEMBERS = ({names},)",
-            "",
-            "",
-            "def agreed_score(f):",
-            f'    """score(f) where every member tree favours the same choice ({b!r} above 0, {a!r}',
-            '    below); else 0.0 (unsure)."""',
-            "    s = score(f)",
-            "    for member in MEMBERS:",
-            "        m = member(f)",
-            "        if not ((s > 0 and m > 0) or (s < 0 and m < 0)):",
-            "            return 0.0",
-            "    return s",
-            "",
-            ""]
-    return out
 
 
 def load_module(path, name: str | None = None):

@@ -9,11 +9,9 @@ from pathlib import Path
 
 import numpy as np
 
-from tuner.heuristics.fit import (_outcome, best_model, chosen_two_fold, decisions, evaluate,
-                                  fit_grid, Model)
-from tuner.heuristics.problems import (Problems, split)
-from tuner.heuristics.recipe import (DEFAULT_CALIBRATION, DEFAULT_CLIP, DEFAULT_ENSEMBLE,
-                                     DEFAULT_LEAF_MIN_VAL, OUTLIER_LOSS)
+from tuner.heuristics.fit import _outcome, best_model, decisions, evaluate, fit_grid, Model
+from tuner.heuristics.problems import Problems, split
+from tuner.heuristics.recipe import DEFAULT_CLIP, OUTLIER_LOSS
 
 
 def outliers(m: Model, p: Problems, idx: np.ndarray, loss: float = OUTLIER_LOSS) -> list[dict]:
@@ -53,8 +51,6 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
 
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
                agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
-               leaf_rule: str = "margin", leaf_min_clear: float = 0.0, ensemble: int = DEFAULT_ENSEMBLE,
-               calibration: str = DEFAULT_CALIBRATION, leaf_min_val=DEFAULT_LEAF_MIN_VAL,
                workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
     seed with its outliers. A check of the method's robustness; it picks nothing."""
@@ -63,9 +59,7 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
     def one(seed: int) -> dict:
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
-                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-                                   leaf_rule=leaf_rule, leaf_min_clear=leaf_min_clear, ensemble=ensemble,
-                                   calibration=calibration, leaf_min_val=leaf_min_val))
+                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
@@ -162,40 +156,13 @@ def _module_doc(s: dict) -> str:
     b, t = s["best"], s["best"]["test"]
     a, c = s["choices"]
     dom = f" Domain: {s['domain']} (outside it: None)." if s["domain"] else ""
-    cal = (f"\nPer-leaf validation: leaves that answered wrong on the validation split (or saw fewer than "
-           f"{2 * s['settings']['leaf_min_val']} of its problems) are silenced."
-           if s["settings"].get("calibration") == "leaves" else "")
-    ens = s["settings"].get("ensemble", 1)
-    ens = (f"\nEnsemble: {ens - 1} more trees of the same hyper-parameters (bootstrap samples of the "
-           f"training problems) must each favour the main tree's answer." if ens > 1 else "")
     return (f"{s['point']} heuristic for {s['gpu_name']}, learned by `tuner learn` from {s['problems']} problems.\n\n"
             f"Regression tree max_depth={b['max_depth']}, min_samples_leaf={b['min_samples_leaf']} "
             f"({b['leaves']} leaves, {b['answering_leaves']} of them agree and may answer); "
-            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}{cal}{ens}\n"
+            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}\n"
             f"Held-out test split ({s['tolerance']:.0%} tolerance): {t['correct']} correct, {t['wrong']} wrong, "
             f"{t['unsure']} unsure of {t['total']}; largest loss of any answer "
             f"{_fmt(t['max_wrong_speedup'])}.\nGenerated code: re-run `tuner learn` instead of editing it.")
-
-
-def _leaf_rule_text(st: dict) -> str:
-    if st.get("leaf_rule", "margin") == "margin":
-        return ("- a leaf answers only if every training problem in it was won by the same choice"
-                f" (by more than {st.get('leaf_margin', 0):.0%});")
-    clear = st.get("leaf_min_clear", 0)
-    return ("- a leaf answers its choice only if none of its training problems loses more than "
-            f"{st['tolerance']:.0%} under it (near-ties allowed) and it wins the leaf's mean"
-            + (f", with at least {clear:.0%} of the problems won by more than {st.get('leaf_margin', 0):.0%};"
-               if clear else ";"))
-
-
-def _calibration_text(c: dict) -> str:
-    k, cv = c["min_val"], chosen_two_fold(c)
-    return (f"- per-leaf validation: {c['silenced_leaves']} leaves silenced, {c['erring_leaves']} of them "
-            f"for a wrong validation answer" + (f", the others for seeing fewer than {2 * k} validation "
-                                               "problems" if k else "")
-            + f" (K={k} per half, chosen by the two-fold estimate: silenced on one half of the "
-            f"validation split, the other half got {cv['correct']} correct, {cv['wrong']} wrong, "
-            f"{cv['over_10pct']} losing > 10%, {cv['unsure']} unsure, both ways summed);")
 
 
 def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot: bool) -> str:
@@ -219,11 +186,9 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         "How it answers:",
         f"- the tree predicts log(time({a}) / time({c})), trained on that target clipped to "
         f"+-log({st['clip']});" + (" it also sees the derived features of contexts.py;" if st["derived_features"] else ""),
-        (_leaf_rule_text(st) if st["leaf_agreement"] else "- every leaf answers (no leaf agreement);"),
-        (f"- ensemble: {st['ensemble'] - 1} more trees of the same hyper-parameters, each fitted on a "
-         "bootstrap sample of the training problems with its own leaf agreement, must each favour "
-         "the main tree's answer;" if st.get("ensemble", 1) > 1 else ""),
-        (_calibration_text(b["calibration"]) if b.get("calibration") else ""),
+        ("- a leaf answers only if every training problem in it was won by the same choice"
+         f" (by more than {st['leaf_margin']:.0%});" if st["leaf_agreement"]
+         else "- every leaf answers (no leaf agreement);"),
         (f"- {c} needs a predicted speedup >= {b[f'threshold_{c}']:.4f}, {a} >= {b[f'threshold_{a}']:.4f} "
          "(each the smallest with no wrong validation answer of that choice)."),
         "",
@@ -231,9 +196,8 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         "(tolerance: near-ties are right either way). max_wrong_speedup is the largest loss of any "
         "answer on the true times, within the tolerance or not; gmean_wrong_speedup is over wrong answers.",
         "",
-        ("Chosen model (two-fold estimate: fewest held-out answers losing > 10%, then most held-out "
-         "correct): " if b.get("calibration") else "Chosen model (most correct on validation): ")
-        + f"max_depth={b['max_depth']}, "
+        "Chosen model (most correct on validation): "
+        f"max_depth={b['max_depth']}, "
         f"min_samples_leaf={b['min_samples_leaf']}, {b['leaves']} leaves ({b['answering_leaves']} answer).",
         "",
         markdown_table(mine, columns),

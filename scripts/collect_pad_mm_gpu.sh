@@ -25,7 +25,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 
-OUTDIR=${OUT:-bench/results/pad_mm}
+OUTDIR=${OUT:-/tmp/pad_mm_collect}   # not bench/results: keep report.md and summary.json from it there
 SECONDS_TOTAL=380
 DEVICE=cuda
 FOCUS=skinny

@@ -191,6 +191,21 @@ def test_outliers_lists_answers_losing_more_than_ten_percent():
     assert [(o["problem"], o["answer"], o["loss"], o["x"]) for o in got] == [("e", "pad", 1.3, 1.0)]
 
 
+def test_best_model_is_the_most_correct_on_validation_then_the_smaller_tree():
+    from sklearn.tree import DecisionTreeRegressor
+    from tuner.heuristics.learn import Model, best_model
+    small = DecisionTreeRegressor(max_depth=1).fit([[0.0], [1.0]], [0.4, -0.4])
+    big = DecisionTreeRegressor(max_depth=2).fit([[0.0], [1.0], [2.0]], [0.4, -0.4, 0.9])
+
+    def model(depth, tree, val_correct):
+        return Model(depth, 1, tree, tree.tree_.value[:, 0, 0].copy(), (0.0, 0.0),
+                     {"val": {"correct": val_correct}})
+
+    assert best_model([model(1, small, 10), model(2, big, 20)]).max_depth == 2
+    assert best_model([model(2, big, 20), model(1, small, 20)]).max_depth == 1   # fewer leaves
+    assert best_model([model(4, small, 20), model(3, small, 20)]).max_depth == 3  # then shallower
+
+
 def test_check_seeds_reports_every_seed_and_picks_nothing(tmp_path):
     write_synthetic(tmp_path / "d.jsonl", 200, seed=6)
     s = learn([tmp_path / "d.jsonl"], tmp_path / "out", **GRID, plot=False, check_seeds=(3, 0, 1, 3))
