@@ -15,7 +15,9 @@ pointwise kernels share launches; default True), "combo_max_subkernels": int (de
 (combined kernels of few distinct bodies take their pointers from a table: one compiled body
 per launch, any number of tensors; default True), "precompile": bool (build every kernel of a
 graph in a thread pool when it is compiled, not one by one on its first call; default False,
-not yet measured)}. torch.compile takes a
+not yet measured), "round_intermediates": bool (round every half/bfloat16 op result to its
+dtype as eager does; default False: fused values stay in fp32 until they are stored, as the
+stock compiler keeps them; explicit casts always round)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.

@@ -112,13 +112,24 @@ def device_of(*args):
     return graph().device
 
 
+def _round_intermediates():
+    g = getattr(_local, "graph", None)
+    opts = getattr(g, "options", None) or {}
+    return bool(opts.get("round_intermediates", False))
+
+
 def make_pointwise(fn, args, out_dtype, compute_dtype=None, shape=None):
     """Lazy value computing fn(*loaded args) elementwise, with broadcasting."""
     shape = shape if shape is not None else broadcast_shapes(*[a.size for a in args if is_tensor(a)])
     loaders = [loader_for(a, shape, compute_dtype) if a is not None else None for a in args]
+    # The op's result in its storage dtype. Eager rounds every half/bfloat16 result; fused,
+    # the value stays in fp32 until it is stored (as the stock compiler does: fewer
+    # instructions, closer to the fp32 result) unless the graph asks for eager's roundings.
+    implicit = not _round_intermediates()
 
     def inner(idx):
-        return ops.to_dtype(fn(*[ld(idx) if ld is not None else None for ld in loaders]), out_dtype)
+        v = fn(*[ld(idx) if ld is not None else None for ld in loaders])
+        return ops.to_dtype(v, out_dtype, implicit=True) if implicit else ops.to_dtype(v, out_dtype)
 
     return ir.Lazy(tuple(shape), out_dtype, device_of(*args), inner)
 

@@ -11,7 +11,8 @@ them), kernels per step (torch.profiler, one step), compile seconds, and the lar
 relative difference from eager foreach after the same two steps from the same state.
 
 Variants: eager (foreach), fused (fused=True), stock (torch.compile of the step), tuner
-(ours, default mode), tuner-max-autotune (CUDA graphs), tuner-max-autotune-no-cudagraphs.
+(ours, default mode), tuner-round (ours, every bf16 op result rounded as eager does),
+tuner-max-autotune (CUDA graphs), tuner-max-autotune-no-cudagraphs.
 
 On the GPU machine:
     source scripts/device/env.sh && python3 scripts/bench_optimizer.py --out $OUT
@@ -30,7 +31,8 @@ import sys
 import time
 from pathlib import Path
 
-VARIANTS = ("eager", "fused", "stock", "tuner", "tuner-max-autotune", "tuner-max-autotune-no-cudagraphs")
+VARIANTS = ("eager", "fused", "stock", "tuner", "tuner-round", "tuner-max-autotune",
+            "tuner-max-autotune-no-cudagraphs")
 PARAMS = ("gpt2", "resnet50")
 OPTIMIZERS = ("adam", "adamw")
 DTYPES = ("fp32", "bf16")
@@ -81,12 +83,15 @@ def build(variant, opt_name, ps, device):
     if variant == "stock":
         return opt, torch.compile(opt.step)
     mode = variant.partition("-")[2] or None
+    options = None
+    if variant == "tuner-round":     # default mode, every bf16 op result rounded as eager does
+        mode, options = None, {"round_intermediates": True}
     from tuner.compiler.backend import tuner_backend
 
     def backend(gm, inputs):   # ours, with its time (AOTAutograd + our compile) recorded
         t = time.perf_counter()
         try:
-            return tuner_backend(gm, inputs, mode=mode)
+            return tuner_backend(gm, inputs, mode=mode, options=options)
         finally:
             BACKEND_S[0] += time.perf_counter() - t
     return opt, torch.compile(opt.step, backend=backend)
@@ -175,6 +180,13 @@ def run_case(params, dtype_name, opt_name, variants, smoke, device):
                                      for q, r in zip(ps, ref))
             built[v] = (ps, opt, step)
             row["kernels_per_step"] = kernels_per_step(step, device)
+            # a step under the profiler compiles a graph of its own, and the first one after
+            # it recompiled (seen as one ~0.6 s-per-step timing round): take those here
+            t = time.perf_counter()
+            for _ in range(2):
+                step()
+            sync(device)
+            row["after_profile_s"] = time.perf_counter() - t
         except Exception as e:
             row["error"] = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
         rows[v] = row

@@ -80,7 +80,7 @@ def _csv(raw: str) -> frozenset[str]:
 LOG_NAMES = ("autotune", "decisions", "output_code")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
-                   "combo_max_args", "foreach_kernels", "mm", "precompile")
+                   "combo_max_args", "foreach_kernels", "mm", "precompile", "round_intermediates")
 
 
 def unknown_names(given, valid, what: str) -> str | None:

@@ -290,12 +290,16 @@ class TritonKernel:
             return self.constant(int(expr), dtype)
         return self.cse(f"({S.texpr(expr)}).to({TL[compute_dtype(dtype)]})", dtype)
 
-    def to_dtype(self, v, dtype):
+    def to_dtype(self, v, dtype, implicit=False):
         if v.dtype == dtype:
             return v
         if dtype == torch.bool:
             return self.cse(f"({v} != 0)", dtype)
         ct = compute_dtype(dtype)
+        if implicit and ct != dtype and v.dtype == ct:
+            # an op's own result (not an explicit cast): the fp32 value stands for the
+            # half/bfloat16 one until a store rounds it
+            return CSEVar(v.name, dtype)
         if ct != dtype:   # half/bfloat16: round through the storage type, compute in fp32
             return self.cse(f"{v}.to({TL[dtype]}).to(tl.float32)", dtype)
         return self.cse(f"{v}.to({TL[ct]})", dtype)

@@ -283,3 +283,25 @@ def test_max_pool_keeps_a_channels_last_layout():
     out = torch.compile(f, backend="tuner")(x)
     assert out.stride() == f(x).stride()
     assert_close(out, f(x))
+
+
+def test_bf16_op_results_stay_fp32_until_stored_unless_asked_to_round():
+    # An AdamW-like bf16 chain: by default the fused kernel computes in fp32 and rounds only
+    # at its store (no `.to(tl.bfloat16).to(tl.float32)` per op: on the H100 those
+    # instructions made a bf16 optimizer step no faster than the fp32 one);
+    # round_intermediates=True rounds every op result as eager does. Explicit casts round
+    # either way.
+    x, m = torch.randn(300).bfloat16(), torch.randn(300).bfloat16()
+
+    def f(a, b):
+        b2 = b * 0.9 + a * 0.1
+        return (a - 1e-3 * b2 / (b2.abs().sqrt() + 1e-8)), b2
+
+    rounding = ".to(tl.bfloat16).to(tl.float32)"
+    s = compile_and_check(f, x, m, dtype=torch.bfloat16)
+    assert rounding not in s.source and s.kernels == 1
+    s = compile_and_check(f, x, m, dtype=torch.bfloat16, options={"round_intermediates": True})
+    assert rounding in s.source
+    # an explicit downcast inside the kernel is eager's rounding, kept
+    s = compile_and_check(lambda a: (a.float() * 3).bfloat16().float() * 2, x, dtype=torch.bfloat16)
+    assert rounding in s.source

@@ -328,11 +328,12 @@ def test_features_name_the_kind_extents_and_dtypes():
     assert isinstance(point.to_config({"XBLOCK": 4, "num_warps": 2, "num_stages": 1}), Config)
 
 
-def test_foreach_default_moves_4kb_of_each_tensor_per_program():
+def test_foreach_default_gives_each_thread_four_elements_of_any_dtype():
     parts = (768 * 768, 3072, 768)
     fp32 = KernelMeta("foreach", xnumel=sum(parts), parts=parts, dtypes=("float32",) * 5)
     bf16 = KernelMeta("foreach", xnumel=sum(parts), parts=parts, dtypes=("bfloat16",) * 4 + ("float32",))
     small = KernelMeta("foreach", xnumel=300, parts=(100, 200), dtypes=("bfloat16",))
-    assert point.default_config(fp32)["XBLOCK"] == 1024
-    assert point.default_config(bf16)["XBLOCK"] == 2048
-    assert point.default_config(small)["XBLOCK"] == 256   # no block past the largest part
+    for meta in (fp32, bf16):
+        assert point.default_config(meta) == {"XBLOCK": 512, "num_warps": 4, "num_stages": 1}
+    # no block past the largest part, still 4 elements per thread
+    assert point.default_config(small) == {"XBLOCK": 256, "num_warps": 2, "num_stages": 1}
