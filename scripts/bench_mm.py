@@ -139,8 +139,11 @@ def run_case(name, variants, smoke, device):
     x0, x1 = _inputs(shapes, device, dtype, 0), _inputs(shapes, device, dtype, 1)
     ref = fn(*[t.float() for t in x1])
     rows = {}
+    # one reset per case, none between variants (a reset drops the variants compiled before
+    # it, which would recompile inside their first timing); dynamo's backend guard keeps
+    # each variant's compiled code apart
+    torch._dynamo.reset()
     for v in variants:
-        torch._dynamo.reset()
         os.environ.pop("TUNER_MM", None)
         row = {"variant": v}
         try:

@@ -150,8 +150,11 @@ def run_case(params, dtype_name, opt_name, variants, smoke, device):
     ref_step()
     ref = [r.detach().clone() for r in ref_ps]
     del ref_ps, ref_step
+    # one reset per case, none between variants: a reset drops the variants built before it,
+    # whose first timed round then recompiled (~0.6 s per step in the round); each variant's
+    # step is its own optimizer instance and backend, which dynamo's guards tell apart
+    torch._dynamo.reset()
     for v in variants:
-        torch._dynamo.reset()
         ps = make_state(shapes, dtype, device, seed=0)
         row = {"variant": v}
         try:
@@ -180,9 +183,7 @@ def run_case(params, dtype_name, opt_name, variants, smoke, device):
                                      for q, r in zip(ps, ref))
             built[v] = (ps, opt, step)
             row["kernels_per_step"] = kernels_per_step(step, device)
-            # a step under the profiler compiles a graph of its own, and the first one after
-            # it recompiled (seen as one ~0.6 s-per-step timing round): take those here
-            t = time.perf_counter()
+            t = time.perf_counter()   # steps after the profiled one (checks no recompile)
             for _ in range(2):
                 step()
             sync(device)

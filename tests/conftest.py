@@ -16,6 +16,9 @@ def _isolated_tuner_env(tmp_path, monkeypatch):
     monkeypatch.setenv("TUNER_PAD_MM", "never")
     # likewise the mm point (auto: template or ATen, measured in max-autotune)
     monkeypatch.setenv("TUNER_MM", "extern")
+    # template configs remembered by matmul within a process (tuner/points/triton_kernel.py)
+    from tuner.points.triton_kernel import forget_templates
+    forget_templates()
     yield
 
 

@@ -94,6 +94,19 @@ def test_template_tunes_in_max_autotune():
     assert s.kernel_kinds == ["template"]
 
 
+def test_a_matmul_tuned_once_serves_its_other_epilogues(monkeypatch):
+    # The same matmul with another fused epilogue (the mm point's probe, then the model's
+    # graph; a repeated layer) takes the config already measured: no second search. Another
+    # operand layout or size is a new matmul and searches.
+    x, w = torch.randn(40, 24), torch.randn(24, 36)
+    s = _check(lambda x, w: (x @ w).tanh(), x, w, mode="max-autotune-no-cudagraphs")
+    assert s.kernel_kinds == ["template"] and s.decisions_measured == 1
+    s = _check(lambda x, w: (x @ w).relu() * 3, x, w, mode="max-autotune-no-cudagraphs")
+    assert s.decisions_measured == 0 and s.decisions_heuristic == 1
+    s = _check(lambda x, w: (x @ w).relu() * 3, x, w.t().contiguous().t(), mode="max-autotune-no-cudagraphs")
+    assert s.decisions_measured == 1
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
 @pytest.mark.parametrize("m,k,n", [(4096, 768, 3072), (4095, 4093, 4097), (1, 4096, 4096), (8192, 1023, 1024)])
