@@ -192,7 +192,8 @@ def test_reductions_search_rows_chunk_and_warps_persistent_ones_keep_the_whole_r
     assert {"XBLOCK", "YBLOCK", "num_warps"} <= set(tiled.tunable_fields)
     mm = point.config_space(KernelMeta("template", xnumel=1, mm=(1, 512, 512, 512), mm_dtype="float16"))
     assert {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_warps", "num_stages"} == set(mm.tunable_fields)
-    assert point.search_options(KernelMeta("template", mm=(1, 512, 512, 512)), mm)["check_pairs"]
+    assert point.search_options(KernelMeta("template", mm=(1, 512, 512, 512)), mm) == \
+        {"check_all_directions": False, "check_pairs": False, "max_plateau_walks": 0}
 
 
 def test_problem_key_names_source_extents_and_dtypes_and_buckets_dynamic_sizes():
@@ -273,9 +274,9 @@ def test_exhaustive_sweeps_the_candidates_and_budgeted_stops(fake_bench, monkeyp
     assert fake_bench.launched[0] == point.default_config(LOOPED)
 
 
-def test_template_searches_pairs_not_every_joint_move(fake_bench, monkeypatch):
-    # five tunable fields: 3^5 - 1 joint moves at the end of a descent would cost more than the
-    # descent; the moves of two fields at once are tried instead
+def test_template_descends_from_its_seed_set_one_field_at_a_time(fake_bench, monkeypatch):
+    # six fields, each candidate a compile of seconds: the seed set (default first, then the
+    # hand-written configs that fit the space) is measured, then single-field moves only
     import tuner.search as search
     seen = {}
     cd = search.STRATEGIES["coordinate_descent"]
@@ -288,7 +289,10 @@ def test_template_searches_pairs_not_every_joint_move(fake_bench, monkeypatch):
     d = point.decide_config(meta, ARGS, lambda cfg, args: fake_bench.launched.append(
         dict(cfg, XBLOCK=cfg["BLOCK_M"] // 16, RBLOCK=cfg["BLOCK_K"] * 16)))
     assert d.source == "coordinate_descent"
-    assert seen["check_all_directions"] is False and seen["check_pairs"] is True
+    assert seen["check_all_directions"] is False and seen["check_pairs"] is False
+    assert seen["max_plateau_walks"] == 0
+    seeds = point.initial_configs(meta, point.config_space(meta), "coordinate_descent")
+    assert seeds[0] == point.default_config(meta) and len(seeds) > 1
     assert fake_bench.launched[0]["BLOCK_M"] == point.default_config(meta)["BLOCK_M"]
 
 
