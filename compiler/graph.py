@@ -30,6 +30,9 @@ class GraphLowering(torch.fx.Interpreter):
         self.inputs: list = []
         self.outputs: list = []
         self.mutated_inputs: set[str] = set()
+        # copy_(input, value) of the graph's mutation epilogue, applied after the outputs
+        # (write_into): (dst view, value)
+        self.deferred_writes: list = []
         # buffers of padded matmuls (pad_mm): an inference graph returns their [:m, :n] view
         # as is instead of copying it into the unpadded strides (a logits-sized copy)
         self.padded_results: set[str] = set()
@@ -128,19 +131,100 @@ class GraphLowering(torch.fx.Interpreter):
             return None
         return _dense_strides(size, best[1])
 
-    def write_into(self, dst: ir.View, value_loader):
+    def write_into(self, dst: ir.View, value_loader, src=None):
         """dst[...] = value (in place): the buffer keeps its name, readers see the new data.
         A write of a whole input buffer is a Pointwise node storing into it (fusible with the
-        kernel that computes the value); anything else a Scatter."""
+        kernel that computes the value); anything else a Scatter. The whole-input writes of
+        the graph's mutation epilogue (AOTAutograd's copy_ of every mutated input, after
+        which only such copies and the output follow) wait until the outputs are realized
+        (`apply_deferred_writes`): a lazy output or value still reading an input's old
+        contents must not see the new ones."""
         if dst.is_whole_buffer() and isinstance(dst.buffer, ir.InputBuffer) and dst.numel > 0:
-            b = dst.buffer
-            out = ir.MutationBuffer(f"buf{next(self._names)}", b.dtype, b.device, b.size, b.stride,
-                                    target=b)
-            self.buffers[out.name] = out
-            self.add_node(ir.pointwise_in_memory_order(self.node_name(), out, dst.size, value_loader))
+            if src is not None and self._in_mutation_epilogue():
+                self.deferred_writes.append((dst, src))
+                return dst
+            self._mutation_node(dst, value_loader)
             return dst
         return self.scatter_into(dst, dst.size, lambda idx: S.linear(idx, dst.stride, dst.offset),
                                  value_loader, None)
+
+    def _mutation_node(self, dst: ir.View, value_loader):
+        b = dst.buffer
+        out = ir.MutationBuffer(f"buf{next(self._names)}", b.dtype, b.device, b.size, b.stride,
+                                target=b)
+        self.buffers[out.name] = out
+        self.add_node(ir.pointwise_in_memory_order(self.node_name(), out, dst.size, value_loader))
+
+    def _in_mutation_epilogue(self) -> bool:
+        """The current FX node (a copy_ into an input) is followed only by copies into other
+        inputs and the output."""
+        cur = self.current
+        if cur is None or not cur.args:
+            return False
+        n = cur.next
+        while n is not None and n.op != "output":
+            if n.target is not torch.ops.aten.copy_.default or not n.args or n.args[0] is cur.args[0]:
+                return False
+            n = n.next
+        return n is not None
+
+    def apply_deferred_writes(self):
+        """The epilogue's input writes, after the outputs: a value that reads another input
+        written here is realized first (it reads the old contents); then each write stores
+        through `_retarget` or a mutation node."""
+        writes, self.deferred_writes = self.deferred_writes, []
+        targets = {dst.buffer.name for dst, _ in writes}
+        ready = []
+        for dst, src in writes:
+            if isinstance(src, ir.TensorValue) and self._reads_of(src) & (targets - {dst.buffer.name}):
+                src = self.realize(src, force=True)
+            ready.append((dst, src))
+        for dst, src in ready:
+            if not self._retarget(dst.buffer, src):
+                self._mutation_node(dst, lowering.loader_for(src, dst.size, dst.dtype))
+
+    @staticmethod
+    def _reads_of(value) -> set:
+        rec = Recorder()
+        with use(rec):
+            value.loader()([S.sym(f"q{i}") for i in range(len(value.size))])
+        return {n for n, _ in rec.reads}
+
+    def _retarget(self, target: ir.InputBuffer, src) -> bool:
+        """copy_(input, buf) where buf was computed (and realized) for other readers as well,
+        e.g. an optimizer's new step counter, read by the update of every parameter: buf's
+        node stores into the input itself and buf's readers read the input, instead of a
+        temporary per counter allocated on every call plus a second store. Only for a
+        pointwise buf of the input's exact layout, not an output, read by generated kernels
+        only, when every reader of the input's old contents comes before buf's node (which
+        is then ordered after them). True when done (no mutation node is needed)."""
+        if not isinstance(src, ir.View) or type(src.buffer) is not ir.Buffer or not src.is_whole_buffer():
+            return False
+        buf = src.buffer
+        if (buf.dtype, tuple(buf.size), tuple(buf.stride), buf.device) != \
+                (target.dtype, tuple(target.size), tuple(target.stride), target.device) \
+                or target.name in self.last_writer or target.name in self.mutated_inputs:
+            return False
+        writer = self.node_by_name.get(self.last_writer.get(buf.name, ""))
+        if not isinstance(writer, ir.Pointwise) or writer.buffer is not buf:
+            return False
+        if any(isinstance(o, ir.View) and o.buffer.name == buf.name for o in self.outputs):
+            return False
+        pos = {node.name: i for i, node in enumerate(self.nodes)}
+        at = pos[writer.name]
+        if any(pos.get(r, at) > at for r in self.readers[target.name]):
+            return False   # the old contents are read after buf is computed
+        if any(not isinstance(self.node_by_name[r], (ir.Pointwise, ir.Reduction))
+               for r in self.readers[buf.name]):
+            return False   # externs, templates and scatters address buffers by their own name
+        moved = ir.MutationBuffer(buf.name, buf.dtype, buf.device, buf.size, buf.stride, target=target)
+        self.buffers[buf.name] = moved
+        writer.buffer = moved
+        writer.deps.update(r for r in self.readers[target.name] if r != writer.name)
+        self.readers[target.name] = []
+        self.last_writer[target.name] = writer.name
+        self.mutated_inputs.add(target.name)
+        return True
 
     def scatter_into(self, dst: ir.View, ranges, index_fn, value_fn, mode):
         node = ir.Scatter(self.node_name(), dst.buffer, tuple(ranges), index_fn, value_fn, mode)
@@ -273,6 +357,7 @@ class GraphLowering(torch.fx.Interpreter):
                 val = fo.meta.get("val") if isinstance(fo, torch.fx.Node) else None
                 o = self.realize_as(o, tuple(val.stride()) if isinstance(val, torch.Tensor) else None)
             self.outputs.append(o)
+        self.apply_deferred_writes()
         return self.outputs
 
     def realize_as(self, value, stride):

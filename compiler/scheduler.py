@@ -412,7 +412,8 @@ class Scheduler:
             if n.kind not in ("pointwise", "reduction", "template"):
                 continue
             name = n.buffer.name
-            if name in self.output_names or name in self.scatter_targets:
+            if name in self.output_names or name in self.scatter_targets or \
+                    isinstance(n.buffer, ir.MutationBuffer):   # an input's new contents: stored
                 continue
             readers = self.readers.get(name, set())
             if readers and readers <= group.names:

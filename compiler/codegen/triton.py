@@ -261,7 +261,7 @@ class TritonKernel:
             self.values[name] = v
             return v
         buf = self.sched.graph.buffers[name]
-        ptr = self.arg(name, "in")
+        ptr = self.arg(ir.storage_name(buf), "in")   # a retargeted buffer lives in its input
         idx = S.texpr(index)
         if self.reduction and not self.in_epilogue and "r" not in S.free_names(index) and \
                 any(n.startswith("t") for n in S.free_names(index)):

@@ -235,7 +235,7 @@ def copy(dst, src, non_blocking=False):
 def copy_(dst, src, non_blocking=False):
     if not isinstance(dst, ir.View):
         dst = realize(dst)
-    return graph().write_into(dst, loader_for(src, dst.size, dst.dtype))
+    return graph().write_into(dst, loader_for(src, dst.size, dst.dtype), src=src)
 
 
 def _pair(v, default=None):

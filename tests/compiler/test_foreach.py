@@ -93,6 +93,59 @@ def test_in_place_update_read_elsewhere_is_not_fused_across_elements():
     assert_close(x, xr)
 
 
+def test_an_output_reading_an_input_before_its_update_sees_the_old_contents():
+    # AOTAutograd's copy_ into x comes before the lazily built output in lowering order:
+    # the output (x * 3 of the old x) once read the new x
+    def f(x):
+        n = x + 1
+        out = n * 2 + x * 3
+        x.copy_(n)
+        return out
+    x = torch.randn(8)
+    xr = x.clone()
+    out = torch.compile(f, backend="tuner")(x)
+    assert_close(out, f(xr))
+    assert_close(x, xr)
+
+
+def test_inputs_that_swap_contents_read_each_others_old_values():
+    def f(a, b):
+        t = a.clone()
+        a.copy_(b * 2)
+        b.copy_(t)
+    a, b = torch.randn(5), torch.randn(5)
+    ar, br = a.clone(), b.clone()
+    torch.compile(f, backend="tuner")(a, b)
+    f(ar, br)
+    assert_close(a, ar)
+    assert_close(b, br)
+
+
+def test_new_step_counters_are_written_in_place_not_into_temporaries():
+    # capturable Adam's step += 1 is read by every parameter's update: the incremented value
+    # is stored into the step tensor itself and read from there, not into a per-call 0-d
+    # temporary per parameter (161 allocations per ResNet-50 step, ~0.3 ms of host time)
+    ps = _params(SHAPES)
+    ref = [p.detach().clone().requires_grad_() for p in ps]
+    kw = dict(lr=0.01, foreach=True, weight_decay=0.1)   # eager refuses capturable on CPU
+    opt, ropt = torch.optim.AdamW(ps, capturable=True, **kw), torch.optim.AdamW(ref, **kw)
+    step = torch.compile(opt.step, backend="tuner")
+    stats.reset()
+    for _ in range(3):
+        for p, r in zip(ps, ref):
+            g = torch.randn(p.shape)
+            p.grad, r.grad = g.clone(), g.clone()
+        step()
+        ropt.step()
+    for p, r in zip(ps, ref):
+        torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
+        for name, value in opt.state[p].items():
+            torch.testing.assert_close(value, ropt.state[r][name], rtol=1e-5, atol=1e-6)
+    s = stats.last()
+    assert s.kernels == 2
+    assert "empty_strided" not in s.source.split("def call")[1], s.source.split("def call")[1]
+
+
 def test_clip_grad_norm_foreach_matches_eager():
     ps = _params(SHAPES)
     ref = [p.detach().clone() for p in ps]
