@@ -150,3 +150,45 @@ PAD_MM_DERIVED = (
     ("padded_flops_ratio", "pm * pk * pn / (m * k * n)"),
 )
 DERIVED = {"pad_mm": PAD_MM_DERIVED}
+
+
+# -- mm_backend: a matmul as ATen + its epilogue kernel, or our template with it fused --------
+
+MM_BACKEND_FEATURE_SCHEMA = 1
+MM_BACKEND_CHOICES = ("extern", "template")
+
+
+def mm_backend_features(op: str, batch: int, m: int, n: int, k: int, dtype: str,
+                        mat1_transposed: bool, mat2_transposed: bool) -> dict[str, float]:
+    """The mm point's features (tuner/points/mm.py MMProblem.features): numbers only."""
+    return {
+        "m": m, "k": k, "n": n, "batch": batch,
+        "op_bmm": int(op == "bmm"), "op_addmm": int(op == "addmm"),
+        "dtype_fp16": int(dtype == "float16"), "dtype_bf16": int(dtype == "bfloat16"),
+        "dtype_fp32": int(dtype == "float32"),
+        "itemsize": 4 if dtype == "float32" else 2,
+        "mat1_transposed": int(mat1_transposed), "mat2_transposed": int(mat2_transposed),
+        "mk": m * k, "kn": k * n, "mn": m * n,
+        "arith_intensity": (m * k * n) / (m * k + k * n + m * n),
+    }
+
+
+def mm_backend_feature_types() -> dict[str, str]:
+    sample = mm_backend_features("mm", 1, 3, 5, 7, "float16", False, False)
+    return {k: ("float" if isinstance(v, float) else "int") for k, v in sample.items()}
+
+
+# What decides template vs cuBLAS: how many output tiles there are to spread over the SMs
+# (few: the template's epilogue fusion and launch savings dominate; many: cuBLAS's kernels
+# win), the K loop's length, and the bytes the separate epilogue moves relative to the
+# matmul's work. ceil(x / t) is written (x + (-x) % t) / t.
+MM_BACKEND_DERIVED = (
+    ("flops", "2.0 * batch * m * n * k"),
+    ("tiles_128", "batch * ((m + (-m) % 128) / 128) * ((n + (-n) % 128) / 128)"),
+    ("tiles_64", "batch * ((m + (-m) % 64) / 64) * ((n + (-n) % 64) / 64)"),
+    ("k_steps_64", "(k + (-k) % 64) / 64"),
+    ("out_bytes", "itemsize * batch * m * n"),
+    ("epilogue_per_flop", "2.0 * itemsize * batch * m * n / flops"),
+    ("aligned_16b", "((k * itemsize) % 16 == 0) * ((n * itemsize) % 16 == 0) * 1.0"),
+)
+DERIVED["mm_backend"] = MM_BACKEND_DERIVED

@@ -14,12 +14,12 @@ import threading
 import warnings
 from types import ModuleType
 
-from tuner.heuristics.contexts import PAD_MM_FEATURE_SCHEMA
+from tuner.heuristics.contexts import MM_BACKEND_FEATURE_SCHEMA, PAD_MM_FEATURE_SCHEMA
 from tuner.heuristics.interface import DeviceInfo
 
 ARTIFACTS = "tuner.heuristics.artifacts"
 # Feature schema per point, for contexts given as plain dicts.
-SCHEMAS = {"pad_mm": PAD_MM_FEATURE_SCHEMA}
+SCHEMAS = {"pad_mm": PAD_MM_FEATURE_SCHEMA, "mm_backend": MM_BACKEND_FEATURE_SCHEMA}
 
 
 @functools.lru_cache(maxsize=None)

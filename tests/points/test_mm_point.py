@@ -11,7 +11,9 @@ def test_problem_from_layout_reads_sizes_and_column_major_operands():
     p = problem_from_layout("mm", (64, 32), (1, 64), (32, 16), (16, 1), "torch.bfloat16")
     assert p == MMProblem("mm", 1, 64, 16, 32, "bfloat16", True, False)
     assert p.signature() == "mm:b1:m64:n16:k32:bfloat16:t10"
-    assert p.features()["flops"] == 2 * 64 * 16 * 32
+    f = p.features()   # numbers only: a learned module's input
+    assert (f["m"], f["n"], f["k"], f["dtype_bf16"], f["mat1_transposed"]) == (64, 16, 32, 1, 1)
+    assert all(isinstance(v, (int, float)) for v in f.values())
     q = problem_from_layout("bmm", (4, 8, 2), (16, 2, 1), (4, 2, 8), (16, 1, 2), "float16")
     assert (q.batch, q.m, q.k, q.n, q.mat2_transposed) == (4, 8, 2, 8, True)
 

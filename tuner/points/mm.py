@@ -14,7 +14,7 @@ asked and a miss answers "extern" (ATen), so default-mode compiles never benchma
 """
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import dataclass
 from typing import Callable
 
 NAMESPACE = "mm_backend"
@@ -47,10 +47,17 @@ class MMProblem:
         return (f"{self.op}:b{self.batch}:m{self.m}:n{self.n}:k{self.k}:{self.dtype}:"
                 f"t{int(self.mat1_transposed)}{int(self.mat2_transposed)}")
 
+    @property
+    def feature_schema(self) -> int:
+        from tuner.heuristics.contexts import MM_BACKEND_FEATURE_SCHEMA
+        return MM_BACKEND_FEATURE_SCHEMA
+
     def features(self) -> dict:
-        f = asdict(self)
-        f["flops"] = 2 * self.batch * self.m * self.n * self.k
-        return f
+        """Numbers only (a learned module's input; datasets' rows): see
+        tuner.heuristics.contexts.mm_backend_features."""
+        from tuner.heuristics.contexts import mm_backend_features
+        return mm_backend_features(self.op, self.batch, self.m, self.n, self.k, self.dtype,
+                                   self.mat1_transposed, self.mat2_transposed)
 
 
 def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype) -> MMProblem | None:

@@ -1,0 +1,146 @@
+"""mm_backend problem generator and measurement for `tuner collect mm`.
+
+The mm point (tuner/points/mm.py) chooses, per matmul, between the ATen call followed by a
+kernel for its pointwise consumers ("extern") and our Triton template with them fused
+("template", its config tuned by the kernel-config point). A row per (problem, choice) holds
+the time of the compiler's own runner for that choice (compiler/lowerings/matmul.py
+`mm_runners`: the matmul and a ReLU epilogue, compiled and tuned as max-autotune would), so a
+learned module answers the question the point asks.
+
+Problem i of a stream depends only on (seed, i, spec). Shapes mix three sources: sizes of
+real models' projections and attention (GPT-2, BERT, LLaMA, ViT at several batch and
+sequence sizes), powers of two and their odd neighbours, and log-uniform sizes; ops mm,
+addmm and bmm; fp16, bf16 and fp32; operands row- or column-major.
+"""
+from __future__ import annotations
+
+import math
+import random
+import statistics
+import time
+from dataclasses import asdict, dataclass
+
+from tuner.heuristics.contexts import MM_BACKEND_CHOICES, MM_BACKEND_FEATURE_SCHEMA, mm_backend_feature_types
+from tuner.points.mm import MMProblem
+
+POINT = "mm_backend"
+CHOICES = MM_BACKEND_CHOICES
+FEATURE_SCHEMA = MM_BACKEND_FEATURE_SCHEMA
+
+# (k, n) of real models' linear layers (hidden -> hidden, qkv, MLP up and down) and the
+# attention matmuls' (head dim, sequence) pairs
+_MODEL_KN = ((768, 768), (768, 2304), (768, 3072), (3072, 768), (1024, 1024), (1024, 4096),
+             (4096, 1024), (4096, 4096), (4096, 12288), (4096, 11008), (11008, 4096),
+             (512, 512), (512, 2048), (2048, 512), (64, 128), (64, 512), (128, 512),
+             (512, 64), (1024, 64))
+_MODEL_M = (1, 8, 16, 32, 64, 128, 197, 256, 512, 1024, 2048, 4096, 8192)
+
+
+@dataclass(frozen=True)
+class GeneratorSpec:
+    min_dim: int
+    max_dim: int
+    max_batch: int
+    max_flops: float       # 2*b*m*n*k of the largest problem
+    max_bytes: int         # operands + output
+
+    @classmethod
+    def for_device(cls, device: str, focus: str | None = None) -> "GeneratorSpec":
+        if focus is not None:
+            raise ValueError("mm has no focused streams")
+        if device == "cpu":
+            # Triton's interpreter: a few thousand multiply-adds per problem
+            return cls(1, 40, 2, 2 * 40 ** 3, 1 << 20)
+        return cls(1, 8192, 64, 2 * 8192 ** 3, 1 << 30)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _dim(rng: random.Random, spec: GeneratorSpec) -> int:
+    r = rng.random()
+    if r < 0.4:     # a power of two or an odd neighbour
+        e = rng.randint(max(0, math.ceil(math.log2(max(spec.min_dim, 1)))), int(math.log2(spec.max_dim)))
+        return max(spec.min_dim, min(spec.max_dim, (1 << e) + rng.choice((0, 0, 0, -1, 1, 7))))
+    lo, hi = math.log(spec.min_dim), math.log(spec.max_dim)
+    return max(spec.min_dim, min(spec.max_dim, int(round(math.exp(rng.uniform(lo, hi))))))
+
+
+def _sample(rng: random.Random, spec: GeneratorSpec) -> MMProblem:
+    op = rng.choices(("mm", "addmm", "bmm"), weights=(4, 4, 2))[0]
+    dtype = rng.choices(("bfloat16", "float16", "float32"), weights=(5, 3, 2))[0]
+    batch = rng.randint(2, spec.max_batch) if op == "bmm" else 1
+    if rng.random() < 0.45 and spec.max_dim >= 4096:      # a real model's layer
+        k, n = rng.choice(_MODEL_KN)
+        m = rng.choice(_MODEL_M) * (1 if op != "bmm" else 1)
+    else:
+        m, n, k = _dim(rng, spec), _dim(rng, spec), _dim(rng, spec)
+    t1, t2 = rng.random() < 0.2, rng.random() < 0.35
+    return MMProblem(op, batch, m, n, k, dtype, t1, t2)
+
+
+def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
+    """The index-th problem of the stream: deterministic, independent of shards."""
+    rng = random.Random(f"{POINT}:{seed}:{index}")
+    for _ in range(10_000):
+        p = _sample(rng, spec)
+        item = 4 if p.dtype == "float32" else 2
+        nbytes = item * p.batch * (p.m * p.k + p.k * p.n + p.m * p.n)
+        if 2 * p.batch * p.m * p.n * p.k <= spec.max_flops and nbytes <= spec.max_bytes:
+            return p
+    raise RuntimeError(f"{POINT}: no problem fits the budget for seed {seed} index {index}")
+
+
+def header_fields(spec: GeneratorSpec) -> dict:
+    return {"point": POINT, "features": mm_backend_feature_types(), "choices": list(CHOICES),
+            "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json(),
+            "runner": "compiler.lowerings.matmul.mm_runners (matmul + ReLU; template tuned)"}
+
+
+def measure(p: MMProblem, device: str, *, reps: int = 3, inner: int = 10, warmup: int = 3,
+            seed: int = 0) -> list[dict]:
+    """Build both runners (compiling and tuning them, as the point does), then time them
+    `reps` times each, alternating. One row per choice; a runner that fails scores inf."""
+    from tuner.bench import benchmark
+    from tuner.compiler.lowerings.matmul import mm_runners
+
+    t0 = time.perf_counter()
+    failed = None
+    samples: dict[str, list[float]] = {c: [] for c in CHOICES}
+    try:
+        fns = mm_runners(p, device)
+        build_s = time.perf_counter() - t0
+        for r in range(reps):
+            for c in (CHOICES if r % 2 == 0 else CHOICES[::-1]):
+                fn = fns.get(c)
+                if fn is None:
+                    samples[c].append(math.inf)
+                    continue
+                if device == "cpu":
+                    fn()
+                    ts = []
+                    for _ in range(inner):
+                        t = time.perf_counter()
+                        fn()
+                        ts.append((time.perf_counter() - t) * 1e3)
+                    samples[c].append(statistics.median(ts))
+                else:
+                    samples[c].append(float(benchmark(fn, warmup=warmup if r == 0 else 1, reps=inner)))
+    except (RuntimeError, MemoryError) as e:   # OOM: both score infinity
+        failed = (str(e).splitlines() or [type(e).__name__])[0][:200]
+        build_s = time.perf_counter() - t0
+        for c in CHOICES:
+            samples[c] = samples[c] or [math.inf]
+    feats = p.features()
+    rows = []
+    for c in CHOICES:
+        ts = samples[c]
+        med = statistics.median(ts)
+        spread = (max(ts) - min(ts)) / med if math.isfinite(med) and med > 0 else None
+        row = {"choice": c, "time_ms": med, "reps": len(ts), "spread": spread, "min_ms": min(ts),
+               "max_ms": max(ts), "bench_s": (time.perf_counter() - t0) / max(1, reps),
+               "build_s": build_s, "op": p.op, "dtype": p.dtype, **feats}
+        if failed:
+            row["error"] = failed
+        rows.append(row)
+    return rows

@@ -1,0 +1,42 @@
+"""`tuner collect mm` on CPU (Triton's interpreter, tiny shapes): the mm point's dataset."""
+import json
+
+from click.testing import CliRunner
+
+from tuner.cli import main
+from tuner.datagen.mm import GeneratorSpec, problem
+from tuner.heuristics.dataset import read_dataset
+from tuner.heuristics.registry import SCHEMAS
+
+
+def test_collect_mm_times_both_choices_of_the_point_with_numeric_features(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    monkeypatch.setenv("TUNER_TUNE_BUDGET_S", "0.2")   # the template's tuning, kept short
+    out = tmp_path / "mm.jsonl"
+    r = CliRunner().invoke(main, ["collect", "mm", "--device", "cpu", "--quiet", "--samples", "2",
+                                  "--reps", "1", "--inner", "1", "--out", str(out), "--json"])
+    assert r.exit_code == 0, r.output
+    assert json.loads(r.output[r.output.index("{"):])["measured"] == 2
+    ds = read_dataset(out)
+    h = ds.header
+    assert h["point"] == "mm_backend" and h["choices"] == ["extern", "template"]
+    assert h["feature_schema"] == SCHEMAS["mm_backend"]
+    probs = ds.complete_problems()
+    assert len(probs) == 2 and all(len(rs) == 2 for rs in probs.values())
+    for row in ds.rows:
+        assert row["time_ms"] > 0 and "error" not in row
+        assert all(isinstance(row[f], (int, float)) for f in h["features"])
+
+
+def test_mm_stream_is_seeded_and_bounded():
+    spec = GeneratorSpec.for_device("cuda")
+    ps = [problem(0, i, spec) for i in range(300)]
+    assert ps == [problem(0, i, spec) for i in range(300)]
+    assert {p.op for p in ps} == {"mm", "addmm", "bmm"}
+    assert {p.dtype for p in ps} == {"bfloat16", "float16", "float32"}
+    assert any(p.mat1_transposed for p in ps) and any(p.mat2_transposed for p in ps)
+    assert any((p.k, p.n) == (768, 3072) for p in ps)            # real models' layers
+    for p in ps:
+        item = 4 if p.dtype == "float32" else 2
+        assert 2 * p.batch * p.m * p.n * p.k <= spec.max_flops
+        assert item * p.batch * (p.m * p.k + p.k * p.n + p.m * p.n) <= spec.max_bytes
