@@ -15,10 +15,19 @@ benchmarker's run-ahead: host launch speed drops out). Variants:
   inductor       stock torch.compile, automatic dynamic
 Writes JSON under --out after every variant and prints a table last.
 
+--paired (the "within 5% of static shapes" check): per model, in one process, ours with
+automatic dynamic and ours with dynamic=False (each its own model copy and counting
+backend) are called at every shape; per shape both are timed round-robin, three rounds of
+GPU time (wall time on CPU), median each, and the row gives dynamic / static. Separate
+processes could not compare: the GPUs drift 20-50% between calls, and HF models sync with
+the host inside a call.
+
 On the GPU machine:
     source scripts/device/env.sh && python3 scripts/bench_dynamic.py --out $OUT
+    python3 scripts/bench_dynamic.py --paired --models gpt2,bert --out $OUT
 On CPU (tiny models, Triton's interpreter):
     python3 scripts/bench_dynamic.py --smoke --variants tuner,tuner-static
+    python3 scripts/bench_dynamic.py --smoke --paired --models bert
 """
 from __future__ import annotations
 
@@ -135,6 +144,69 @@ def worker(model_name, variant, smoke):
     return rows
 
 
+def paired(model_name, smoke):
+    """Ours dynamic vs ours static at every shape, in this process, timed interleaved."""
+    import copy
+
+    import torch
+    from tuner.compiler.backend import tuner_backend
+    device = "cuda" if torch.cuda.is_available() and not smoke else "cpu"
+    base, vocab = build(model_name, smoke)
+    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    base = base.to(device=device, dtype=dtype)
+    # one frame per shape for the static side, plus the dynamic side's: past the default
+    # limit dynamo would run the model eagerly
+    for name in ("cache_size_limit", "recompile_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 64)
+    frames = {"dynamic": 0, "static": 0}
+
+    def counting(kind):
+        def backend(gm, example_inputs):
+            frames[kind] += 1
+            return tuner_backend(gm, example_inputs)
+        return backend
+    models = {"dynamic": copy.deepcopy(base), "static": copy.deepcopy(base)}
+    compiled = {"dynamic": torch.compile(models["dynamic"], backend=counting("dynamic")),
+                "static": torch.compile(models["static"], backend=counting("static"), dynamic=False)}
+
+    def timed(fn):
+        if device == "cuda":
+            from tuner.bench import benchmark
+            return benchmark(fn, device="cuda", warmup=3, reps=20)
+        return _median_ms(fn, device, 3)
+    rows = []
+    for b, s in shapes(smoke):
+        g = torch.Generator(device=device).manual_seed(b * 1000 + s)
+        x = torch.randint(0, vocab, (b, s), generator=g, device=device)
+        row = {"batch": b, "seq": s}
+        try:
+            with torch.no_grad():
+                ref = _first(base(x)).float()
+                for kind, cm in compiled.items():
+                    t = time.perf_counter()
+                    out = _first(cm(x)).float()
+                    if device == "cuda":
+                        torch.cuda.synchronize()
+                    row[f"{kind}_first_call_s"] = time.perf_counter() - t
+                    row[f"{kind}_rel_err"] = ((out - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
+                times = {k: [] for k in compiled}
+                for _ in range(3):
+                    for kind, cm in compiled.items():
+                        times[kind].append(timed(lambda: cm(x)))
+            for kind in compiled:
+                row[f"{kind}_ms_rounds"] = times[kind]
+                row[f"{kind}_ms"] = statistics.median(times[kind])
+            row["dynamic_over_static"] = row["dynamic_ms"] / row["static_ms"]
+            row["ok"] = max(row["dynamic_rel_err"], row["static_rel_err"]) < 5e-2
+        except Exception as e:
+            row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
+        row["frames_dynamic"], row["frames_static"] = frames["dynamic"], frames["static"]
+        rows.append(row)
+        print(json.dumps(row), flush=True)
+    return rows
+
+
 def main(argv=None):
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--models", default=",".join(MODELS), help=f"comma-separated, of {', '.join(MODELS)}")
@@ -142,15 +214,21 @@ def main(argv=None):
     p.add_argument("--smoke", action="store_true", help="tiny models on CPU (Triton interpreter)")
     p.add_argument("--out", default="bench/results/dynamic", help="folder for the JSON result")
     p.add_argument("--timeout-s", type=float, default=900, help="per (model, variant) subprocess")
+    p.add_argument("--paired", action="store_true",
+                   help="ours dynamic vs ours static in one process, interleaved per shape "
+                        "(--variants is ignored)")
     p.add_argument("--worker", nargs=2, metavar=("MODEL", "VARIANT"), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.worker:
-        rows = worker(a.worker[0], a.worker[1], a.smoke)
+        rows = paired(a.worker[0], a.smoke) if a.worker[1] == "paired" else \
+            worker(a.worker[0], a.worker[1], a.smoke)
         print("RESULT " + json.dumps(rows), flush=True)
         return 0
     models = [m.strip() for m in a.models.split(",") if m.strip()]
     variants = [v.strip() for v in a.variants.split(",") if v.strip()]
     bad = [m for m in models if m not in MODELS] + [v for v in variants if v not in VARIANTS]
+    if a.paired:
+        variants = ["paired"]
     if bad:
         p.error(f"unknown model or variant {', '.join(bad)}; models: {', '.join(MODELS)}; "
                 f"variants: {', '.join(VARIANTS)}")
@@ -191,6 +269,22 @@ def main(argv=None):
 
 
 def table(doc):
+    if doc["results"] and doc["results"][0]["variant"] == "paired":
+        lines = [f"{'model':6} {'shape':>8} {'dynamic ms':>11} {'static ms':>10} {'dyn/static':>10} frames"]
+        for r in doc["results"]:
+            for row in r["rows"]:
+                shape = f"{row['batch']}x{row['seq']}"
+                if "dynamic_ms" in row:
+                    lines.append(f"{r['model']:6} {shape:>8} {row['dynamic_ms']:11.3f} {row['static_ms']:10.3f} "
+                                 f"{row['dynamic_over_static']:10.3f} {row['frames_dynamic']}/{row['frames_static']}"
+                                 + ("" if row.get("ok") else "  differs from eager"))
+                else:
+                    lines.append(f"{r['model']:6} {shape:>8} error: {row.get('error', '')}")
+            if r["error"]:
+                lines.append(f"{r['model']:6} {r['error']}")
+        lines.append("median of three interleaved rounds (GPU time on CUDA); frames: dynamo compiles "
+                     "so far, dynamic/static")
+        return "\n".join(lines)
     lines = [f"{'model':6} {'variant':17} {'frames':>6} " + " ".join(f"{b}x{s:<8}" for b, s in doc["shapes"])]
     for r in doc["results"]:
         cells = []

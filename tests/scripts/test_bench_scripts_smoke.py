@@ -41,6 +41,19 @@ def test_bench_dynamic_smoke(tmp_path):
     assert res["rows"][-1]["frames"] <= 3
 
 
+def test_bench_dynamic_paired_smoke(tmp_path):
+    # ours dynamic vs ours static in one process: both correct at every shape, both timed
+    doc = _run(["scripts/bench_dynamic.py", "--smoke", "--paired", "--models", "bert"], tmp_path)
+    (res,) = doc["results"]
+    assert res["variant"] == "paired" and res["error"] is None
+    assert len(res["rows"]) == len(doc["shapes"])
+    for row in res["rows"]:
+        assert row["ok"] and len(row["dynamic_ms_rounds"]) == len(row["static_ms_rounds"]) == 3
+        assert row["dynamic_over_static"] > 0
+    last = res["rows"][-1]
+    assert last["frames_static"] == len(doc["shapes"]) and last["frames_dynamic"] <= 3
+
+
 def test_bench_mm_smoke(tmp_path):
     doc = _run(["scripts/bench_mm.py", "--smoke", "--cases", "gpt2_mlp_up,attn_qk,llama_swiglu"], tmp_path)
     assert [c["case"] for c in doc["cases"]] == ["gpt2_mlp_up", "attn_qk", "llama_swiglu"]
