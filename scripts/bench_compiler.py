@@ -371,6 +371,13 @@ def _efficientnet_b0(smoke):
     return timm.create_model("efficientnet_b0", pretrained=False)
 
 
+def _timm(name, **kw):
+    def build(smoke):
+        import timm
+        return timm.create_model(name, pretrained=False, **kw)
+    return build
+
+
 N = 8192
 CASES: tuple[Case, ...] = (
     Case(COPY_CASE, "reference", "device copy of 2 x 8192^2 bf16: the bandwidth ceiling",
@@ -423,9 +430,24 @@ CASES: tuple[Case, ...] = (
          _model_build(_efficientnet_b0, _images(128, 224, 2, 64), channels_last=True,
                       note="EfficientNet-B0"),
          needs=("timm",)),
+    # the vision models of issue 16 (bf16 inference, channels-last for the conv nets)
+    Case("regnety_016", "vision", "RegNetY-1.6GF (timm), batch 64, 224x224, channels-last",
+         _model_build(_timm("regnety_016"), _images(64, 224, 2, 64), channels_last=True,
+                      note="RegNetY-1.6GF"),
+         needs=("timm",)),
+    Case("convnextv2_nano", "vision", "ConvNeXt-V2-nano (timm), batch 64, 224x224, channels-last",
+         _model_build(_timm("convnextv2_nano"), _images(64, 224, 2, 64), channels_last=True,
+                      note="ConvNeXt-V2-nano"),
+         needs=("timm",)),
+    Case("swinv2_tiny", "vision", "Swin-V2-tiny (timm swinv2_tiny_window8_256), batch 32, 256x256",
+         _model_build(_timm("swinv2_tiny_window8_256"), _images(32, 256, 1, 256), note="Swin-V2-tiny"),
+         needs=("timm",)),
+    Case("maxvit_tiny", "vision", "MaxViT-tiny (timm maxvit_tiny_tf_224), batch 32, 224x224",
+         _model_build(_timm("maxvit_tiny_tf_224"), _images(32, 224, 1, 224), note="MaxViT-tiny"),
+         needs=("timm",)),
 )
 CASE_BY_NAME = {c.name: c for c in CASES}
-GROUPS = ("memory", "matmul", "model", "zoo")
+GROUPS = ("memory", "matmul", "model", "zoo", "vision")
 
 
 def _missing(needs: tuple[str, ...]) -> list[str]:
@@ -871,7 +893,7 @@ def main(argv: list[str] | None = None) -> int:
             f"{c.name} ({c.doc})" for c in CASES) + ".",
         formatter_class=argparse.ArgumentDefaultsHelpFormatter)
     ap.add_argument("--cases", default="all",
-                    help="comma list of case names or groups (all, memory, matmul, model); "
+                    help="comma list of case names or groups (all, memory, matmul, model, zoo, vision); "
                          "the copy reference is added when a memory case runs")
     ap.add_argument("--variants", default=None,
                     help="comma list: eager, or BACKEND[-MODE] with MODE in " + ", ".join(MODES)
