@@ -152,8 +152,14 @@ class GraphLowering(torch.fx.Interpreter):
         b = dst.buffer
         out = ir.MutationBuffer(f"buf{next(self._names)}", b.dtype, b.device, b.size, b.stride,
                                 target=b)
+        node = ir.pointwise_in_memory_order(self.node_name(), out, dst.size, value_loader)
+        if _reads_elsewhere(node, b.name):
+            # x.add_(x.roll(1)): a program would read elements another one already wrote;
+            # the value goes to a buffer of its own first, then is copied in
+            tmp = self.realize(ir.Lazy(tuple(dst.size), dst.dtype, dst.device, value_loader), force=True)
+            node = ir.pointwise_in_memory_order(self.node_name(), out, dst.size, tmp.loader())
         self.buffers[out.name] = out
-        self.add_node(ir.pointwise_in_memory_order(self.node_name(), out, dst.size, value_loader))
+        self.add_node(node)
 
     def _in_mutation_epilogue(self) -> bool:
         """The current FX node (a copy_ into an input) is followed only by copies into other
@@ -206,8 +212,9 @@ class GraphLowering(torch.fx.Interpreter):
                 or target.name in self.last_writer or target.name in self.mutated_inputs:
             return False
         writer = self.node_by_name.get(self.last_writer.get(buf.name, ""))
-        if not isinstance(writer, ir.Pointwise) or writer.buffer is not buf:
-            return False
+        if not isinstance(writer, ir.Pointwise) or writer.buffer is not buf \
+                or _reads_elsewhere(writer, target.name):
+            return False   # (writing in place, a program would overwrite what others read)
         if any(isinstance(o, ir.View) and o.buffer.name == buf.name for o in self.outputs):
             return False
         pos = {node.name: i for i, node in enumerate(self.nodes)}
@@ -380,6 +387,14 @@ class GraphLowering(torch.fx.Interpreter):
         finally:
             lowering.set_graph(prev)
         return self
+
+
+def _reads_elsewhere(node, name) -> bool:
+    """Whether a pointwise node reads buffer `name` at an element other than the one it
+    stores (same strides assumed: the node writes `name`'s memory in place)."""
+    syms = node.symbols()
+    store = node.store_index(syms)
+    return any(n == name and S.simplify(index - store) != 0 for n, index in node.read_index)
 
 
 _INLINE_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,

@@ -199,6 +199,12 @@ class Scheduler:
         targets = [ir.storage_name(m.buffer) for m in muts]
         if len(set(targets)) < len(targets):
             return False
+        if any(n.kind == "reduction" for n in nodes) and \
+                any(t in n.reads for t in targets for n in nodes):
+            # a looped reduction reads (or recomputes from) the target again in a later pass
+            # over R, after the first pass wrote it (persistent ones would be safe; codegen
+            # decides persistence later, so neither fuses)
+            return False
         for m, target in zip(muts, targets):
             store = accesses(m, space)[1]
             for n in nodes:

@@ -146,6 +146,58 @@ def test_new_step_counters_are_written_in_place_not_into_temporaries():
     assert "empty_strided" not in s.source.split("def call")[1], s.source.split("def call")[1]
 
 
+def _against_eager(f, *xs, options=None):
+    torch._dynamo.reset()
+    e_in, c_in = [x.clone() for x in xs], [x.clone() for x in xs]
+    ref = f(*e_in)
+    out = torch.compile(f, backend="tuner", options=options)(*c_in)
+    if ref is not None:
+        assert_close(out, ref)
+    for a, b in zip(c_in, e_in):
+        assert_close(a, b)
+
+
+def test_in_place_update_reading_other_elements_of_its_input():
+    # a program must not overwrite elements another program still reads (the roll reads the
+    # element before, across block boundaries; the broadcast reads row 0): the value is
+    # computed into a buffer first, whether the write is a copy node or a retargeted buffer
+    def shifted(x):
+        x.add_(torch.roll(x, 1, 0))
+        return x * 2                 # a second reader: the sum is realized, then retargeted
+
+    def shifted_alone(x):
+        x.add_(torch.roll(x, 1, 0))
+
+    def row0(x):
+        x.add_(x[0].clone())
+        return x * 2
+    _against_eager(shifted, torch.arange(4096.))
+    _against_eager(shifted_alone, torch.arange(4096.))
+    _against_eager(row0, torch.arange(64 * 64.).reshape(64, 64))
+
+
+def test_in_place_update_and_a_looped_reduction_over_the_same_input():
+    # a looped reduction passes over R more than once: fused with the input's write, a later
+    # pass read (or recomputed from) the new contents
+    def temperature_softmax(logits):
+        logits.div_(0.7)
+        return torch.softmax(logits, -1)
+
+    def normalize_then_scale(x):
+        out = x / x.sum(1, keepdim=True)
+        x.mul_(2)
+        return out
+
+    def shift_then_normalize(x):
+        x.add_(1)
+        return x / x.sum(1, keepdim=True)
+    looped = {"max_persistent_r": 64}
+    torch.manual_seed(0)
+    _against_eager(temperature_softmax, torch.randn(2, 257), options=looped)
+    _against_eager(normalize_then_scale, torch.rand(2, 257) + 0.5, options=looped)
+    _against_eager(shift_then_normalize, torch.rand(2, 257), options=looped)
+
+
 def test_clip_grad_norm_foreach_matches_eager():
     ps = _params(SHAPES)
     ref = [p.detach().clone() for p in ps]
