@@ -33,6 +33,10 @@ class GraphLowering(torch.fx.Interpreter):
         # copy_(input, value) of the graph's mutation epilogue, applied after the outputs
         # (write_into): (dst view, value)
         self.deferred_writes: list = []
+        # storage -> outputs of ATen calls that may be views of it (unfold of an input), and
+        # the reverse: a write to the storage orders after those outputs' readers too
+        self.aliases = collections.defaultdict(set)
+        self.alias_roots: dict[str, set] = {}
         # buffers of padded matmuls (pad_mm): an inference graph returns their [:m, :n] view
         # as is instead of copying it into the unpadded strides (a logits-sized copy)
         self.padded_results: set[str] = set()
@@ -65,14 +69,22 @@ class GraphLowering(torch.fx.Interpreter):
             if tgt in self.last_writer:
                 node.deps.add(self.last_writer[tgt])
             node.deps.update(self.readers[tgt])
+            for a in self.aliases.get(tgt, ()):
+                node.deps.update(self.readers[a])
             self.readers[tgt] = []
             self.last_writer[tgt] = node.name
             if isinstance(self.buffers[tgt], ir.InputBuffer):
                 self.mutated_inputs.add(tgt)
         elif isinstance(node, ir.Extern):
+            roots = set()
+            for r in node.reads:
+                roots |= {r} | self.alias_roots.get(r, set())
             for b in node.outputs:
                 if b is not None:
                     self.last_writer[b.name] = node.name
+                    self.alias_roots[b.name] = roots
+                    for root in roots:
+                        self.aliases[root].add(b.name)
         else:
             self.last_writer[node.buffer.name] = node.name
         for r in node.reads:
@@ -182,7 +194,9 @@ class GraphLowering(torch.fx.Interpreter):
         targets = {dst.buffer.name for dst, _ in writes}
         ready = []
         for dst, src in writes:
-            if isinstance(src, ir.TensorValue) and self._reads_of(src) & (targets - {dst.buffer.name}):
+            reads = self._reads_of(src) if isinstance(src, ir.TensorValue) else set()
+            reads = reads.union(*(self.alias_roots.get(r, set()) for r in reads))
+            if reads & (targets - {dst.buffer.name}):
                 src = self.realize(src, force=True)
             ready.append((dst, src))
         for dst, src in ready:
@@ -219,7 +233,10 @@ class GraphLowering(torch.fx.Interpreter):
             return False
         pos = {node.name: i for i, node in enumerate(self.nodes)}
         at = pos[writer.name]
-        if any(pos.get(r, at) > at for r in self.readers[target.name]):
+        old_readers = list(self.readers[target.name])
+        for a in self.aliases.get(target.name, ()):
+            old_readers += self.readers[a]
+        if any(pos.get(r, at) > at for r in old_readers):
             return False   # the old contents are read after buf is computed
         if any(not isinstance(self.node_by_name[r], (ir.Pointwise, ir.Reduction))
                for r in self.readers[buf.name]):
@@ -227,7 +244,7 @@ class GraphLowering(torch.fx.Interpreter):
         moved = ir.MutationBuffer(buf.name, buf.dtype, buf.device, buf.size, buf.stride, target=target)
         self.buffers[buf.name] = moved
         writer.buffer = moved
-        writer.deps.update(r for r in self.readers[target.name] if r != writer.name)
+        writer.deps.update(r for r in old_readers if r != writer.name)
         self.readers[target.name] = []
         self.last_writer[target.name] = writer.name
         self.mutated_inputs.add(target.name)

@@ -198,6 +198,22 @@ def test_in_place_update_and_a_looped_reduction_over_the_same_input():
     _against_eager(shift_then_normalize, torch.rand(2, 257), options=looped)
 
 
+def test_in_place_update_after_reads_through_an_aten_view_of_the_input():
+    # unfold runs in ATen and returns a view of x: its readers read x, so x's update waits
+    # for them (and a value copied into another input is computed before it)
+    def read_then_update(x):
+        v = x.unfold(0, 2, 1) * 2
+        x.add_(1)
+        return v.sum(1), x * 3
+
+    def copy_the_old_view(a, b):
+        t = a.unfold(0, 2, 1) * 2
+        a.add_(1)
+        b.copy_(t)
+    _against_eager(read_then_update, torch.arange(8.))
+    _against_eager(copy_the_old_view, torch.arange(8.), torch.zeros(7, 2))
+
+
 def test_clip_grad_norm_foreach_matches_eager():
     ps = _params(SHAPES)
     ref = [p.detach().clone() for p in ps]
