@@ -105,9 +105,11 @@ def graph_fallback(gm, err, stats=None, when=""):
 
 class FirstCallGuard:
     """Runs a compiled graph; if its first call fails (a generated kernel that Triton cannot
-    compile, say), the graph falls back to ATen for good and the call is retried there. The
-    inputs are only mutated by the graph's last kernels, so a failure before them leaves
-    nothing half-written; an error ATen raises too is the caller's and propagates."""
+    compile, say), the graph falls back to ATen for good and the call is retried there; an
+    error ATen raises too is the caller's and propagates. Known gap: an input written by an
+    earlier kernel of the graph (an optimizer's step counters, written by the first of its
+    two kernels) is written again by the retry when a later kernel is the one that failed;
+    compiling every kernel of such graphs before the first launch would close it."""
 
     def __init__(self, call, gm, stats):
         self.call, self.gm, self.stats = call, gm, stats
