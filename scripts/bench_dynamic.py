@@ -17,7 +17,7 @@ Writes JSON under --out after every variant and prints a table last.
 
 --paired (the "within 5% of static shapes" check): per model, in one process, ours with
 automatic dynamic and ours with dynamic=False (each its own model copy and counting
-backend) are called at every shape; per shape both are timed round-robin, three rounds of
+backend) are called at every shape; per shape both are timed round-robin, --rounds rounds (5) of
 GPU time (wall time on CPU), median each, and the row gives dynamic / static. Separate
 processes could not compare: the GPUs drift 20-50% between calls, and HF models sync with
 the host inside a call.
@@ -144,7 +144,7 @@ def worker(model_name, variant, smoke):
     return rows
 
 
-def paired(model_name, smoke):
+def paired(model_name, smoke, rounds=5):
     """Ours dynamic vs ours static at every shape, in this process, timed interleaved."""
     import copy
 
@@ -191,13 +191,20 @@ def paired(model_name, smoke):
                     row[f"{kind}_first_call_s"] = time.perf_counter() - t
                     row[f"{kind}_rel_err"] = ((out - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
                 times = {k: [] for k in compiled}
-                for _ in range(3):
+                walls = {k: [] for k in compiled}
+                for _ in range(rounds):
                     for kind, cm in compiled.items():
                         times[kind].append(timed(lambda: cm(x)))
+                        # wall time per call, host included (what a caller waits for): the
+                        # dynamic side's guards and shape dispatch are host work
+                        walls[kind].append(_median_ms(lambda: cm(x), device, 10))
             for kind in compiled:
                 row[f"{kind}_ms_rounds"] = times[kind]
                 row[f"{kind}_ms"] = statistics.median(times[kind])
+                row[f"{kind}_wall_ms_rounds"] = walls[kind]
+                row[f"{kind}_wall_ms"] = statistics.median(walls[kind])
             row["dynamic_over_static"] = row["dynamic_ms"] / row["static_ms"]
+            row["dynamic_over_static_wall"] = row["dynamic_wall_ms"] / row["static_wall_ms"]
             row["ok"] = max(row["dynamic_rel_err"], row["static_rel_err"]) < 5e-2
         except Exception as e:
             row["error"] = f"{type(e).__name__}: {str(e).splitlines()[0][:300] if str(e) else ''}"
@@ -217,10 +224,12 @@ def main(argv=None):
     p.add_argument("--paired", action="store_true",
                    help="ours dynamic vs ours static in one process, interleaved per shape "
                         "(--variants is ignored)")
+    p.add_argument("--rounds", type=int, default=5,
+                   help="--paired: interleaved timing rounds per shape (median; default 5)")
     p.add_argument("--worker", nargs=2, metavar=("MODEL", "VARIANT"), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.worker:
-        rows = paired(a.worker[0], a.smoke) if a.worker[1] == "paired" else \
+        rows = paired(a.worker[0], a.smoke, a.rounds) if a.worker[1] == "paired" else \
             worker(a.worker[0], a.worker[1], a.smoke)
         print("RESULT " + json.dumps(rows), flush=True)
         return 0
@@ -229,6 +238,8 @@ def main(argv=None):
     bad = [m for m in models if m not in MODELS] + [v for v in variants if v not in VARIANTS]
     if a.paired:
         variants = ["paired"]
+    if a.rounds < 1:
+        p.error(f"--rounds must be >= 1, got {a.rounds}")
     if bad:
         p.error(f"unknown model or variant {', '.join(bad)}; models: {', '.join(MODELS)}; "
                 f"variants: {', '.join(VARIANTS)}")
@@ -252,7 +263,8 @@ def main(argv=None):
                            TRITON_CACHE_DIR=os.path.join(tmp, "triton"))
                 if a.smoke:
                     env["TRITON_INTERPRET"] = "1"
-                cmd = [sys.executable, __file__, "--worker", model, variant] + (["--smoke"] if a.smoke else [])
+                cmd = [sys.executable, __file__, "--worker", model, variant, "--rounds", str(a.rounds)] \
+                    + (["--smoke"] if a.smoke else [])
                 print(f"== {model} {variant}", file=sys.stderr, flush=True)
                 try:
                     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout_s)
@@ -270,20 +282,23 @@ def main(argv=None):
 
 def table(doc):
     if doc["results"] and doc["results"][0]["variant"] == "paired":
-        lines = [f"{'model':6} {'shape':>8} {'dynamic ms':>11} {'static ms':>10} {'dyn/static':>10} frames"]
+        lines = [f"{'model':6} {'shape':>8} {'dynamic ms':>11} {'static ms':>10} {'dyn/static':>10} "
+                 f"{'wall dyn/st':>11} frames"]
         for r in doc["results"]:
             for row in r["rows"]:
                 shape = f"{row['batch']}x{row['seq']}"
                 if "dynamic_ms" in row:
                     lines.append(f"{r['model']:6} {shape:>8} {row['dynamic_ms']:11.3f} {row['static_ms']:10.3f} "
-                                 f"{row['dynamic_over_static']:10.3f} {row['frames_dynamic']}/{row['frames_static']}"
+                                 f"{row['dynamic_over_static']:10.3f} "
+                                 f"{row.get('dynamic_over_static_wall', float('nan')):11.3f} "
+                                 f"{row['frames_dynamic']}/{row['frames_static']}"
                                  + ("" if row.get("ok") else "  differs from eager"))
                 else:
                     lines.append(f"{r['model']:6} {shape:>8} error: {row.get('error', '')}")
             if r["error"]:
                 lines.append(f"{r['model']:6} {r['error']}")
-        lines.append("median of three interleaved rounds (GPU time on CUDA); frames: dynamo compiles "
-                     "so far, dynamic/static")
+        lines.append("median of interleaved rounds (GPU time on CUDA; wall: per-call time, host "
+                     "included); frames: dynamo compiles so far, dynamic/static")
         return "\n".join(lines)
     lines = [f"{'model':6} {'variant':17} {'frames':>6} " + " ".join(f"{b}x{s:<8}" for b, s in doc["shapes"])]
     for r in doc["results"]:

@@ -292,7 +292,9 @@ def test_direct_launch_path_respecializes_on_alignment():
     base = torch.randn(4097 * 2, device="cuda", dtype=torch.bfloat16)
     b = torch.randn(4096, device="cuda", dtype=torch.bfloat16)
     for a in (base[:4096], base[:4096].clone(), base[1:4097], base[3:4099]):
-        torch.testing.assert_close(cf(a, b).float(), f(a, b).float(), atol=2e-2, rtol=2e-2)
+        # vs fp32: the fused kernel keeps a * 2 + b in fp32 until the store (eager in bf16
+        # rounds it before sin, one bf16 ulp of sin's argument away)
+        torch.testing.assert_close(cf(a, b).float(), f(a.float(), b.float()), atol=1e-2, rtol=1e-2)
     assert launch._FAST is not None    # the direct path was considered (True on Triton >= 3.3)
     # and taken: repeated calls with one alignment pattern go through JITFunction.run once
     a = base[:4096].clone()
