@@ -160,8 +160,9 @@ def test_masked_load_at_constant_index():
 def test_split_reductions_match(dtype):
     # Few outputs over a long reduced range: two kernels (partials over chunks, then the
     # chunks), for leading-dim (x-contiguous) and trailing-dim and full reductions.
-    x = torch.randn(1030, 3).to(dtype)   # 1030 = 2 * 515: only a 2-way split divides it
-    y = torch.randn(2048, 5).to(dtype)
+    # (sizes above SMALL_REDUCTION_NUMEL elements: smaller ones are not split)
+    x = torch.randn(518, 130).to(dtype)   # 518 = 2 * 259: only a 2-way split divides it
+    y = torch.randn(16384, 5).to(dtype)
     s = compile_and_check(lambda a: a.sum(0), y, dtype=dtype)
     assert s.kernels == 2
     s = compile_and_check(lambda a: a.t().contiguous().sum(1), y, dtype=dtype)
