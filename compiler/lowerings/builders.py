@@ -197,6 +197,11 @@ def select_scatter(x, src, dim, index):
 
 @register(aten.constant_pad_nd)
 def constant_pad_nd(x, pad, value=0):
+    if all(p == 0 for p in pad) and isinstance(x, ir.View) and not _feeds_output():
+        # a zero-width pad ('same' padding that works out to nothing: MaxViT's avg pools) is x
+        # itself: no copy when an ATen call or several consumers need it in memory. (Not as a
+        # graph output: there eager returns a new tensor, which must not alias x.)
+        return x
     n = len(x.size)
     size = list(x.size)
     lows = [0] * n
@@ -222,6 +227,12 @@ def constant_pad_nd(x, pad, value=0):
             return ld(src)
         return ops.where(cond, ops.masked(cond, lambda: ld(src), value), ops.constant(value, x.dtype))
     return ir.Lazy(tuple(size), x.dtype, x.device, inner)
+
+
+def _feeds_output() -> bool:
+    """The FX node being lowered is one of the graph's outputs."""
+    cur = getattr(graph(), "current", None)
+    return cur is None or any(u.op == "output" for u in cur.users)
 
 
 @register(aten.copy.default, aten.copy)
@@ -279,16 +290,11 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
         for i in range(kh):
             for j in range(kw):
                 h, w = oh * sh - ph + i * dh, ow * sw - pw + j * dw
-                conds = []
-                for e, lo_min, hi_max, n in ((h, -ph + i * dh, (OH - 1) * sh - ph + i * dh, H),
-                                             (w, -pw + j * dw, (OW - 1) * sw - pw + j * dw, W)):
-                    pos = None
-                    if lo_min < 0 or hi_max >= n:
-                        pos = ops.index_expr(e, torch.int64)
-                    if lo_min < 0:
-                        conds.append(ops.ge(pos, ops.constant(0, torch.int64)))
-                    if hi_max >= n:
-                        conds.append(ops.lt(pos, ops.constant(n, torch.int64)))
+                conds = [_in_bounds(h, -ph + i * dh, (OH - 1) * sh - ph + i * dh, 0, H),
+                         _in_bounds(w, -pw + j * dw, (OW - 1) * sw - pw + j * dw, 0, W)]
+                if any(c is False for c in conds):
+                    continue   # in the padding for every output (a single output row/column)
+                conds = [c for c in conds if c is not True]
                 cond = functools.reduce(ops.logical_and, conds) if conds else None
                 out.append((cond, [*rest, h, w], h * W + w))
         return out
@@ -321,3 +327,94 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
             best = ops.where(take, v, best)
         return best_i
     return (ir.Lazy(size, x.dtype, x.device, values), ir.Lazy(size, torch.int64, x.device, indices))
+
+
+# avg_pool2d's window is unrolled into the output's pointwise body: one masked load and add per
+# window element, each input element re-read by every window covering it (from L1/L2). Up to
+# 64 taps (8x8; the pools of vision models are 2x2 and 3x3, old ResNet heads' 7x7 is 49) the
+# body stays a few hundred lines that Triton compiles in seconds; a larger window (a global
+# pool of a 14x14 map as avg_pool2d(14): 196 loads per output) wants a reduction over the
+# window, not an unrolled sum, so ATen runs it.
+MAX_POOL_WINDOW = 64
+
+
+def _in_bounds(e, lo_min, hi_max, lo, hi):
+    """The condition lo <= e < hi for an index expression e that ranges over [lo_min, hi_max]
+    on the output: True or False where that decides it for every output (a single output
+    row has a constant e: the kernel would get a 0-d mask, which the Triton interpreter
+    refuses in a load), else an op."""
+    if lo <= lo_min and hi_max < hi:
+        return True
+    if hi_max < lo or lo_min >= hi:
+        return False
+    conds, pos = [], ops.index_expr(e, torch.int64)
+    if lo_min < lo:
+        conds.append(ops.ge(pos, ops.constant(lo, torch.int64)))
+    if hi_max >= hi:
+        conds.append(ops.lt(pos, ops.constant(hi, torch.int64)))
+    return functools.reduce(ops.logical_and, conds)
+
+
+@register(aten.avg_pool2d.default)
+def avg_pool2d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
+               divisor_override=None):
+    """Average pooling as a pointwise value over the output (the window unrolled as in max
+    pooling, padding reads as 0): it fuses with its producer and consumers instead of an ATen
+    kernel reading a realized input. The divisor is eager's: divisor_override, else the window
+    clipped to the padded input (count_include_pad; smaller only at a ceil_mode edge) or to the
+    input itself, computed per output row/column only where it varies. The output's layout
+    (channels-last kept) comes from the FX node's strides, as for any lazy value."""
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride, (kh, kw))
+    ph, pw = _pair(padding)
+    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point:
+        raise NotImplementedError("avg_pool2d of this rank or dtype")   # ATen runs it
+    if kh * kw > MAX_POOL_WINDOW:
+        raise NotImplementedError("avg_pool2d window too large to unroll")
+    lead, (H, W) = list(x.size[:-2]), x.size[-2:]
+    OH, OW = _pool_out(H, kh, sh, ph, 1, ceil_mode), _pool_out(W, kw, sw, pw, 1, ceil_mode)
+    size = tuple(lead) + (OH, OW)
+    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    ld = x.loader()
+
+    def axis(o, k, s, p, n, out):
+        """Per window offset along one axis: (input index, load condition, count condition)."""
+        taps = []
+        for i in range(k):
+            e, lo_min, hi_max = o * s - p + i, -p + i, (out - 1) * s - p + i
+            load = _in_bounds(e, lo_min, hi_max, 0, n)
+            count = _in_bounds(e, lo_min, hi_max, -p, n + p) if count_include_pad else load
+            taps.append((e, load, count))
+        return taps
+
+    def count(taps):
+        """The window's extent along one axis: the taps whose count condition holds."""
+        n = ops.constant(sum(c is True for _, _, c in taps), torch.int64)
+        for c in (c for _, _, c in taps if c is not True and c is not False):
+            n = ops.add(n, ops.where(c, ops.constant(1, torch.int64), ops.constant(0, torch.int64)))
+        return n
+
+    def inner(idx):
+        *rest, oh, ow = idx
+        hs, ws = axis(oh, kh, sh, ph, H, OH), axis(ow, kw, sw, pw, W, OW)
+        total = None
+        for h, hc, _ in hs:
+            for w, wc, _ in ws:
+                if hc is False or wc is False:
+                    continue   # padding for every output: adds 0
+                conds = [c for c in (hc, wc) if c is not True]
+                at = [*rest, h, w]
+                if conds:
+                    cond = functools.reduce(ops.logical_and, conds)
+                    v = ops.masked(cond, lambda at=at: ops.to_dtype(ld(at), acc), 0.0)
+                else:
+                    v = ops.to_dtype(ld(at), acc)
+                total = v if total is None else ops.add(total, v)
+        if divisor_override:
+            div = ops.constant(float(divisor_override), acc)
+        elif all(c is True for _, _, c in hs + ws):
+            div = ops.constant(float(kh * kw), acc)
+        else:
+            div = ops.to_dtype(ops.mul(count(hs), count(ws)), acc)
+        return ops.to_dtype(ops.truediv(total, div), x.dtype)
+    return ir.Lazy(size, x.dtype, x.device, inner)

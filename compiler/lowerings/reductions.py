@@ -88,6 +88,24 @@ TARGET_PROGRAMS = 1024      # programs for the first stage to aim at (several wa
 # bench/results/compiler/sweep_reductions_20261122-175158.json)
 OUTER_TARGET_PROGRAMS = 4096
 MIN_CHUNK = 256             # reduced elements per chunk, at least
+# When not to split (the rule of split_factor):
+# - Small reductions: outputs x reduced length <= SMALL_REDUCTION_NUMEL. A split buys
+#   parallelism for the reads, but its second kernel costs a launch (~2-4 us of host time, ~1 us
+#   in a CUDA graph) plus a round trip of the partials, and it cuts a multi-phase consumer in
+#   pieces: ConvNeXt's head LayerNorm on 64 x 640 became 6 kernels (each phase's partials, then
+#   each phase's chunks) instead of one persistent kernel. Unsplit, one program reads a whole
+#   row: at a rough ~50 GB/s for one SM alone, even a full reduction of 2^16 fp32 (256 KB, one
+#   row) takes ~5 us, about what the extra launch and pass cost; the rows of a reduction with
+#   several outputs are shorter still, and run in parallel. (Reasoned from H100 figures, not
+#   swept: a sweep over (rows, length) would place the bound.)
+# - Enough rows to fill the GPU: at least FILL_PROGRAMS programs of the unsplit kernel, about
+#   two per SM of an H100's 132 (each SM has a second program to overlap the first's tail;
+#   256, not 264, as before this rule: a 256-row LayerNorm stays one kernel). Inner reductions
+#   run a row per program; outer (x-contiguous) ones a tile of 128 outputs, whose first stages
+#   aim at OUTER_TARGET_PROGRAMS, so they stay unsplit only from a quarter of it.
+NUM_SMS = 132
+FILL_PROGRAMS = 256
+SMALL_REDUCTION_NUMEL = 1 << 16
 
 
 def is_outer(ranges, rranges, body):
@@ -108,15 +126,20 @@ def is_outer(ranges, rranges, body):
 
 
 def split_factor(ranges, rranges, rtype, body):
+    """How many chunks to split the reduced range into (1: no split). Not split: small
+    reductions (outputs x length <= SMALL_REDUCTION_NUMEL), short rows (< 2 * MIN_CHUNK) and
+    reductions whose unsplit kernel fills the GPU (FILL_PROGRAMS, or a quarter of
+    OUTER_TARGET_PROGRAMS tiles for outer ones); else powers of two until the first stage
+    reaches its target programs, chunks of MIN_CHUNK at least."""
     if rtype not in SPLITTABLE:
         return 1
     xnumel, rnumel = math.prod(ranges), math.prod(rranges)
-    if rnumel < 2 * MIN_CHUNK:
+    if rnumel < 2 * MIN_CHUNK or xnumel * rnumel <= SMALL_REDUCTION_NUMEL:
         return 1
     outer = is_outer(ranges, rranges, body)
     programs = max(1, xnumel // 128) if outer else xnumel
     target = OUTER_TARGET_PROGRAMS if outer else TARGET_PROGRAMS
-    if programs >= target // 4:
+    if programs >= (OUTER_TARGET_PROGRAMS // 4 if outer else FILL_PROGRAMS):
         return 1
     split = 1
     while programs * split < target and rnumel % (2 * split) == 0 \

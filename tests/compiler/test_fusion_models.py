@@ -27,6 +27,43 @@ def test_layer_norm_and_rms_norm_one_kernel_each():
     assert s.kernels == 1
 
 
+def test_small_reductions_are_not_split():
+    # ConvNeXt's head LayerNorm (64 x 640): 64 rows over 640 is below SMALL_REDUCTION_NUMEL,
+    # so the norm is one persistent kernel (split, it was 6)
+    x, w, b = torch.randn(64, 640), torch.randn(640), torch.randn(640)
+    s = compile_and_check(lambda x, w, b: F.layer_norm(x, (640,), w, b, 1e-6), x, w, b)
+    assert s.kernels == 1 and not s.fallbacks, (s.kernels, s.fallbacks)
+    # and its channels-first form after the global pool (timm's LayerNorm2d head)
+    y = torch.randn(64, 640, 2, 2)
+    s = compile_and_check(lambda y, w, b: F.layer_norm(y.mean((2, 3), keepdim=True).permute(0, 2, 3, 1),
+                                                       (640,), w, b, 1e-6), y, w, b)
+    assert s.kernels == 2, s.kernels   # the pool, then the norm (split, 7)
+    # a small full reduction: one kernel
+    s = compile_and_check(lambda x: x.sum(), torch.randn(200, 300))
+    assert s.kernels == 1
+
+
+def test_large_reductions_with_few_outputs_still_split():
+    from tuner.compiler.lowerings.reductions import split_factor
+    from tuner.compiler.ops import ops
+
+    # the rule on real sizes: x.sum(0) and x.sum() of 8192 x 8192 split; 64 x 640 rows, or
+    # 8192 rows of 8192, do not
+    def by_rows(n):
+        return lambda idx, ridx: ops.load("x", idx[0] * n + ridx[0])
+    assert split_factor([8192], [8192], "sum", lambda idx, ridx: ops.load("x", ridx[0] * 8192 + idx[0])) > 1
+    assert split_factor([], [8192 * 8192], "sum", lambda idx, ridx: ops.load("x", ridx[0])) > 1
+    assert split_factor([64], [640], "sum", by_rows(640)) == 1
+    assert split_factor([8192], [8192], "sum", by_rows(8192)) == 1
+    assert split_factor([64], [8192], "sum", by_rows(8192)) > 1
+    # compiled: a full sum and a leading-dim sum above the bound are two kernels each
+    x = torch.randn(512, 256)
+    s = compile_and_check(lambda x: x.sum(), x)
+    assert s.kernels == 2, s.kernels
+    s = compile_and_check(lambda x: x.sum(0), x)
+    assert s.kernels == 2, s.kernels
+
+
 def test_pointwise_chain_one_kernel_and_sibling_reductions_fuse():
     s = compile_and_check(lambda x: ((x * 2).sin() + 1).exp().relu(), torch.randn(33))
     assert s.kernels == 1

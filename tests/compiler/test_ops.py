@@ -3,6 +3,7 @@ import pytest
 import torch
 import torch.nn.functional as F
 
+import tuner.compiler.stats as stats
 from helpers import assert_close, compile_and_check
 
 torch.manual_seed(0)
@@ -159,8 +160,9 @@ def test_masked_load_at_constant_index():
 def test_split_reductions_match(dtype):
     # Few outputs over a long reduced range: two kernels (partials over chunks, then the
     # chunks), for leading-dim (x-contiguous) and trailing-dim and full reductions.
-    x = torch.randn(1030, 3).to(dtype)   # 1030 = 2 * 515: only a 2-way split divides it
-    y = torch.randn(2048, 5).to(dtype)
+    # (sizes above SMALL_REDUCTION_NUMEL elements: smaller ones are not split)
+    x = torch.randn(518, 130).to(dtype)   # 518 = 2 * 259: only a 2-way split divides it
+    y = torch.randn(16384, 5).to(dtype)
     s = compile_and_check(lambda a: a.sum(0), y, dtype=dtype)
     assert s.kernels == 2
     s = compile_and_check(lambda a: a.t().contiguous().sum(1), y, dtype=dtype)
@@ -283,6 +285,91 @@ def test_max_pool_keeps_a_channels_last_layout():
     out = torch.compile(f, backend="tuner")(x)
     assert out.stride() == f(x).stride()
     assert_close(out, f(x))
+
+
+AVG_POOLS = [   # kernel, stride, padding, ceil_mode, count_include_pad, divisor_override
+    (2, 2, 0, False, True, None), (3, 2, 1, False, True, None), (3, 2, 1, False, False, None),
+    (3, 2, 1, True, True, None), (3, 2, 1, True, False, None), (3, 1, 1, False, False, None),
+    ((2, 3), (1, 2), (1, 0), True, True, None), ((3, 2), (2, 3), (1, 1), True, False, None),
+    (3, 2, 1, True, False, 5), (2, 2, 0, True, True, 3)]
+
+
+@pytest.mark.parametrize("kernel,stride,padding,ceil,include,divisor", AVG_POOLS)
+@pytest.mark.parametrize("channels_last", [False, True], ids=["nchw", "nhwc"])
+def test_avg_pool_is_a_fused_pointwise_value(kernel, stride, padding, ceil, include, divisor,
+                                             channels_last):
+    # odd sizes (9 x 10, 11 x 7): ceil_mode adds a clipped last window on some axes only
+    for shape in ((2, 3, 9, 10), (1, 4, 11, 7)):
+        x = torch.randn(*shape)
+        if channels_last:
+            x = x.to(memory_format=torch.channels_last)
+
+        def f(x):
+            return F.avg_pool2d(torch.relu(x * 2 - 0.5), kernel, stride, padding, ceil_mode=ceil,
+                                count_include_pad=include, divisor_override=divisor) + 1
+        s = compile_and_check(f, x)
+        assert not s.externs and not s.fallbacks and s.kernels == 1, (s.externs, s.fallbacks, s.kernels)
+        torch._dynamo.reset()
+        assert torch.compile(f, backend="tuner")(x).stride() == f(x).stride()
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16, torch.float64])
+def test_avg_pool_dtypes_and_3d_input(dtype):
+    x = torch.randn(3, 9, 9).to(dtype)   # (C, H, W)
+    s = compile_and_check(lambda t: F.avg_pool2d(t, 3, 2, 1, ceil_mode=True, count_include_pad=False), x,
+                          dtype=dtype)
+    assert not s.externs and s.kernels == 1
+
+
+def test_avg_pool_backward_matches_eager():
+    # the forward is generated; avg_pool2d_backward stays an ATen call
+    x = torch.randn(2, 3, 9, 9, requires_grad=True)
+    x2 = x.detach().clone().requires_grad_()
+    f = lambda t: F.avg_pool2d(t.relu(), 3, 2, 1, ceil_mode=True, count_include_pad=False)   # noqa: E731
+    torch._dynamo.reset()
+    out, ref = torch.compile(f, backend="tuner")(x), f(x2)
+    assert_close(out, ref)
+    out.square().sum().backward()
+    ref.square().sum().backward()
+    assert_close(x.grad, x2.grad)
+
+
+def test_pools_with_a_single_output_row_decide_their_padding_taps_statically():
+    # one output row: the padding row's condition is a constant, decided in the lowering (as
+    # a 0-d mask in a load, the Triton interpreter refused it and the graph ran in ATen)
+    x = torch.randn(2, 3, 4, 9)
+    s = compile_and_check(lambda t: F.avg_pool2d(t, (3, 4), (4, 3), (1, 0), count_include_pad=False), x)
+    assert not s.externs and not s.fallbacks and s.kernels == 1
+    torch._dynamo.reset()
+    f = lambda t: F.max_pool2d(t, (3, 4), (4, 3), (1, 0), return_indices=True)   # noqa: E731
+    (out, idx), (rout, ridx) = torch.compile(f, backend="tuner")(x), f(x)
+    assert torch.equal(idx, ridx) and torch.equal(out, rout)
+    assert not stats.last().fallbacks and stats.last().kernels == 1
+
+
+def test_avg_pool_windows_too_large_to_unroll_run_in_aten():
+    x = torch.randn(2, 3, 14, 14)
+    s = compile_and_check(lambda t: F.avg_pool2d(t.relu(), 14), x)   # 196 taps
+    assert s.fallbacks == {"aten.avg_pool2d.default": 1}, s.fallbacks
+
+
+def test_a_zero_width_pad_is_a_view_not_a_copy():
+    # timm's 'same' padding before a stride-2 pool of an even map pads nothing (MaxViT): the
+    # pad is its input's buffer itself, so an ATen consumer (here the pool, run in ATen as too
+    # large) reads that buffer and no copy kernel is added
+    x = torch.randn(2, 3, 16, 16)
+    s = compile_and_check(lambda t: F.avg_pool2d(F.pad(t, (0, 0, 0, 0)), 16), x)
+    assert s.kernels == 0 and s.fallbacks == {"aten.avg_pool2d.default": 1}, (s.kernels, s.fallbacks)
+    # a pad with several consumers is no copy either; as a graph output it is one (eager's
+    # result is a new tensor, it must not alias the input)
+    s = compile_and_check(lambda t: (lambda p: p.sum(0) + p.amax(0))(F.pad(t, (0, 0))), x)
+    assert s.kernels == 1
+    out = torch.compile(lambda t: F.pad(t, (0, 0)), backend="tuner")(x)
+    assert out.data_ptr() != x.data_ptr()
+    assert_close(out, x)
+    # and MaxViT's pattern: a zero 'same' pad, then a 2x2 avg pool, fused with the producer
+    s = compile_and_check(lambda t: F.avg_pool2d(F.pad(t * 2, (0, 0, 0, 0)), 2, 2, count_include_pad=False), x)
+    assert not s.externs and not s.fallbacks and s.kernels == 1
 
 
 def test_bf16_op_results_stay_fp32_until_stored_unless_asked_to_round():
