@@ -66,13 +66,14 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         except Exception as e:   # a model never fails to compile because of us: ATen runs it
             return graph_fallback(gm_, e)
         st = getattr(call, "_tuner_stats", None)
+        mutated = getattr(call, "_mutated_inputs", ())
         launches = st.kernels + sum(st.externs.values()) if st is not None else min_launches
         # A graph of one launch saves a few microseconds of host time but may cost copies of
         # inputs at new addresses (and of outputs a caller keeps): it runs directly.
         if use_graphs and launches >= min_launches and any(getattr(t, "is_cuda", False) for t in inputs_):
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call, address_replay)
-        return FirstCallGuard(call, gm_, st)
+        return FirstCallGuard(call, gm_, st, mutated)
 
     def compiler(gm_, inputs_, inference=False):
         opts = dict(options, _inference=inference)
@@ -106,13 +107,18 @@ def graph_fallback(gm, err, stats=None, when=""):
 class FirstCallGuard:
     """Runs a compiled graph; if its first call fails (a generated kernel that Triton cannot
     compile, say), the graph falls back to ATen for good and the call is retried there; an
-    error ATen raises too is the caller's and propagates. Known gap: an input written by an
-    earlier kernel of the graph (an optimizer's step counters, written by the first of its
-    two kernels) is written again by the retry when a later kernel is the one that failed;
-    compiling every kernel of such graphs before the first launch would close it."""
+    error ATen raises too is the caller's and propagates.
 
-    def __init__(self, call, gm, stats):
+    A graph that writes its inputs in place (an optimizer step) may fail in a later kernel
+    after an earlier one wrote an input (the step counters): the retry would then apply the
+    update twice. Its first call therefore snapshots those inputs and restores them before the
+    retry. The snapshot is skipped when the inputs would not fit in half the free memory of
+    their device; the graph's kernels are then all compiled before the call (`precompile`), so
+    that a kernel Triton cannot build fails before anything ran."""
+
+    def __init__(self, call, gm, stats, mutated=()):
         self.call, self.gm, self.stats = call, gm, stats
+        self.mutated = tuple(mutated)     # indices of the inputs the graph writes in place
         self.checked = False
         self._tuner_stats = stats
         self._boxed_call = True
@@ -121,11 +127,14 @@ class FirstCallGuard:
         if self.checked:
             return self.call(args)
         saved = list(args)
+        snapshot = _snapshot(saved, self.mutated)
         try:
             out = self.call(args)
         except torch.OutOfMemoryError:
             raise   # the caller's condition, not the compiler's: ATen would run out too
         except Exception as e:
+            for i, copy in snapshot.items():
+                saved[i].copy_(copy)   # undo what the kernels before the failing one wrote
             fallback = eager(self.gm)
             try:
                 out = fallback(saved)
@@ -134,3 +143,23 @@ class FirstCallGuard:
             self.call = graph_fallback(self.gm, e, self.stats, " (first call)")
         self.checked = True
         return out
+
+
+def _snapshot(args, indices):
+    """Copies of the tensors args[i] for i in indices ({} when there are none, or when they
+    would take more than half the free memory of their device)."""
+    tensors = {i: args[i] for i in indices if isinstance(args[i], torch.Tensor)}
+    if not tensors:
+        return {}
+    need = sum(t.untyped_storage().nbytes() for t in tensors.values())
+    devices = {t.device for t in tensors.values()}
+    for dev in devices:
+        if dev.type == "cuda":
+            free, _ = torch.cuda.mem_get_info(dev)
+            if need > free // 2:
+                return {}
+    try:
+        with torch.no_grad():
+            return {i: t.detach().clone() for i, t in tensors.items()}
+    except torch.OutOfMemoryError:
+        return {}

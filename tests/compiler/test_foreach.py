@@ -425,3 +425,43 @@ def test_foreach_tables_built_during_cuda_graph_capture_replay_right():
         ropt.step()
     for p, r in zip(ps, ref):
         torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
+
+
+def test_a_kernel_failing_on_the_first_call_after_inputs_were_written_applies_the_step_once(monkeypatch):
+    # Adam's step: the first kernel increments the step counters (inputs, in place), the
+    # second does the update. When the second fails on the graph's first call, the graph
+    # falls back to ATen and the call is retried there: the counters written by the first
+    # kernel must be restored first, or the retry counts the step twice (bias correction off).
+    from tuner.compiler.runtime import launch
+    calls = [0]
+    real = {cls: cls.__call__ for cls in (launch.Launcher, launch.ForeachLauncher)}
+
+    def failing_second(cls):
+        def call(self, *args):
+            calls[0] += 1
+            if calls[0] == 2:
+                raise RuntimeError("injected: the second kernel does not build")
+            return real[cls](self, *args)
+        return call
+    for cls in real:
+        monkeypatch.setattr(cls, "__call__", failing_second(cls))
+    # three parameters of different sizes: per-tensor kernels, the first writing a counter
+    ps = _params([(4, 5), (7,), (6, 3)])
+    ref = [p.detach().clone().requires_grad_() for p in ps]
+    opt = torch.optim.Adam(ps, lr=0.01, foreach=True)
+    ropt = torch.optim.Adam(ref, lr=0.01, foreach=True)
+    for p, r in zip(ps, ref):
+        g = torch.randn(p.shape)
+        p.grad, r.grad = g.clone(), g.clone()
+    opt.step()     # the states exist before the compiled step (the counters are graph inputs)
+    ropt.step()
+    step = torch.compile(opt.step, backend="tuner")
+    stats.reset()
+    with pytest.warns(RuntimeWarning, match="injected"):
+        step()
+    ropt.step()
+    assert calls[0] >= 2, "the injected failure never ran"
+    assert "injected" in stats.last().graph_fallback
+    for p, r in zip(ps, ref):
+        assert opt.state[p]["step"].item() == ropt.state[r]["step"].item() == 2
+        torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
