@@ -142,7 +142,7 @@ def pointwise_in_memory_order(name, buffer, size, loader):
     def inner(it):
         return loader([it[inv[i]] for i in range(len(size))])
     return Pointwise(name, buffer, tuple(size[p] for p in perm), inner,
-                     iter_stride=tuple(buffer.stride[p] for p in perm))
+                     iter_stride=tuple(buffer.stride[p] for p in perm), perm=tuple(perm))
 
 
 class Node:
@@ -182,6 +182,7 @@ class Pointwise(Node):
     ranges: tuple
     inner_fn: Callable
     iter_stride: tuple | None = None   # buffer strides in `ranges` order (None: buffer.stride)
+    perm: tuple | None = None   # the logical dim at each loop position (None: ranges are logical)
     kind = "pointwise"
 
     def symbols(self):
@@ -192,6 +193,19 @@ class Pointwise(Node):
 
     def store_index(self, index):
         return S.linear(index, self.iter_stride or self.buffer.stride, self.buffer.offset)
+
+    def logical_ranges(self):
+        """The loop sizes in logical dim order (ranges undone of the memory-order permutation)."""
+        if self.perm is None:
+            return self.ranges
+        out = [1] * len(self.ranges)
+        for j, p in enumerate(self.perm):
+            out[p] = self.ranges[j]
+        return tuple(out)
+
+    def from_logical(self, index):
+        """Loop indices (memory order) from indices in logical dim order."""
+        return list(index) if self.perm is None else [index[p] for p in self.perm]
 
     @property
     def numel(self):

@@ -6,7 +6,9 @@ saves and fused greedily, best first, while `can_fuse` holds:
 
 - same iteration space: pointwise groups of equal numel; a reduction group (X, R) takes
   reductions over (X, R), pointwise nodes over X*R whose shape splits into an X prefix and an
-  R suffix, and pointwise nodes over X (epilogues such as softmax's divide);
+  R suffix (in memory order, else in logical order: a channels-last NHWC node reduced over
+  H, W is indexed as (N, C) x (H, W)), and pointwise nodes over X (epilogues such as
+  softmax's divide);
 - no cycle through a group outside the pair;
 - every read of a buffer produced inside the group is of the element being computed at that
   point of the loop (a reduction's result may be read only per row).
@@ -84,9 +86,17 @@ def node_index(node, space):
     if node.numel != xn * rn:
         return None
     split = split_prefix(node.ranges, xn)
+    if split is not None:
+        return S.unflatten(X, split[0]) + S.unflatten(R, split[1])
+    if node.perm is None:
+        return None
+    # A permuted (channels-last) node whose memory-order loops do not split at X: index it by
+    # its logical dims, which a reduction over trailing logical dims splits (NHWC's mean over
+    # H, W: X = (N, C), R = (H, W)); its loads and store keep their strides, C stays x-contiguous
+    split = split_prefix(node.logical_ranges(), xn)
     if split is None:
         return None
-    return S.unflatten(X, split[0]) + S.unflatten(R, split[1])
+    return node.from_logical(S.unflatten(X, split[0]) + S.unflatten(R, split[1]))
 
 
 def accesses(node, space):

@@ -263,6 +263,92 @@ def test_resnet_like_channels_last_inference_matches_eager_without_layout_change
     assert "pointwise_tiled" not in s.kernel_kinds and s.kernel_kinds.count("pointwise") >= 9
 
 
+
+class _ConvSE(torch.nn.Module):
+    """RegNetY's conv -> batch norm -> SiLU, then its squeeze-excite: the spatial mean, 1x1 conv
+    -> ReLU -> 1x1 conv -> sigmoid gate, multiplied back into the activation."""
+
+    def __init__(self, c=8, mid=4):
+        super().__init__()
+        self.conv, self.bn = torch.nn.Conv2d(3, c, 3, padding=1), torch.nn.BatchNorm2d(c)
+        self.fc1, self.fc2 = torch.nn.Conv2d(c, mid, 1), torch.nn.Conv2d(mid, c, 1)
+
+    def forward(self, x):
+        y = torch.nn.functional.silu(self.bn(self.conv(x)))
+        g = self.fc2(self.fc1(y.mean((2, 3), keepdim=True)).relu()).sigmoid()
+        return y * g
+
+
+@pytest.mark.parametrize("hw", [(5, 7), (12, 12)])
+@pytest.mark.parametrize("fmt", ["channels_last", "nchw"])
+def test_squeeze_excite_spatial_mean_fuses_with_its_producer(fmt, hw):
+    # The BN + SiLU output y is read by the mean and again by the gate multiply (after the
+    # 1x1 convs). Its kernel is the mean's: y is computed, stored once and reduced in one pass.
+    # Channels-last y loops (N, H, W, C) in memory order, which does not split into the mean's
+    # (N, C) x (H, W): it is indexed by its logical dims instead (4 kernels before, as NCHW's 3).
+    torch.manual_seed(0)
+    m = _random_bn_stats(_ConvSE()).eval()
+    x = torch.randn(2, 3, *hw)
+    if fmt == "channels_last":
+        m, x = m.to(memory_format=CL), x.to(memory_format=CL)
+    s = _compile_no_grad_matches_eager(m, x)    # values and strides (channels-last out) as eager
+    # an outer (channels-last) reduction is persistent up to R = 64, an inner one further
+    looped = fmt == "channels_last" and hw == (12, 12)
+    assert s.kernel_kinds == ["reduction" if looped else "persistent_reduction",
+                              "pointwise", "pointwise"], s.kernel_kinds
+    assert s.externs["aten.convolution.default"] == 3
+    big = [a for a in _allocations(s.source) if a[0][2:] == hw]   # y and the output, no more
+    assert len(big) == 2 and all(st == torch.empty(sz, memory_format=CL if fmt == "channels_last"
+                                                   else torch.contiguous_format).stride()
+                                 for sz, st in big), big
+
+
+@pytest.mark.parametrize("fmt", ["channels_last", "nchw"])
+def test_spatial_mean_gate_of_a_multi_user_producer_is_one_kernel(fmt):
+    # The producer feeds the mean and the gate multiply after it: one kernel, y never stored
+    # (a second loop over R recomputes it); channels-last or not, and the output keeps x's layout
+    scale, shift = torch.randn(1, 8, 1, 1), torch.randn(1, 8, 1, 1)
+
+    def f(x):
+        y = torch.nn.functional.silu(x * scale + shift)
+        return y * torch.sigmoid(y.mean((2, 3), keepdim=True))
+
+    x = torch.randn(2, 8, 12, 12)
+    if fmt == "channels_last":
+        x = x.to(memory_format=CL)
+    s = compile_and_check(f, x)
+    assert s.kernel_kinds == ["reduction" if fmt == "channels_last" else "persistent_reduction"]
+    with torch.no_grad():
+        _same_strides(torch.compile(f, backend="tuner")(x), f(x))
+
+
+def test_channels_last_spatial_mean_kernel_is_outer_and_coalesced():
+    # x.float().mean((2, 3)) of a channels-last half tensor whose pointwise producer is also an
+    # output: one kernel that loads x, stores y and reduces, with x-major (outer) tiles, x
+    # running over (N, C) with C innermost: every load and store is contiguous along x.
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from tuner.compiler.codegen.triton import TritonKernel
+    from tuner.compiler.graph import GraphLowering
+    from tuner.compiler.scheduler import Scheduler
+
+    def f(x):
+        y = torch.sigmoid(x) * x
+        return y, y.float().mean((2, 3))
+
+    x = torch.randn(2, 8, 12, 12, dtype=torch.float16).to(memory_format=CL)
+    s = compile_and_check(f, x, dtype=torch.float16)   # the mean sums y before its rounding
+    assert s.kernel_kinds == ["reduction"]
+    g = GraphLowering(make_fx(f)(x), [x], stats.new()).lower()
+    sched = Scheduler(g)
+    grp, = sched.fuse()
+    k = TritonKernel(grp, sched)
+    src = k.codegen()
+    assert k.space == (16, 144) and k.outer
+    accesses = re.findall(r"tl\.(?:load|store)\(\w+ \+ (.*?), ", src)
+    assert len(accesses) == 3, src   # x, y, the mean
+    assert accesses[:2] == ["((1152 * (x // 8)) + (8 * r) + (x % 8))"] * 2, accesses
+
 @pytest.mark.gpu
 def test_gpu_tiled_transpose_and_channels_last_bn_relu():
     # Real-sized layouts on the GPU: the tiled transpose (coalescing both sides is the point)
