@@ -49,6 +49,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.current = None
         self.constants: dict[str, torch.Tensor] = {}   # ConstantBuffer name -> tensor
         self._writes = None   # FX nodes written in place (`_written_fx`)
+        self._written_inputs = None   # and the names of the graph inputs among them
 
     # -- buffers and nodes ------------------------------------------------------------
     def new_buffer(self, dtype, device, size, stride=None):
@@ -372,10 +373,12 @@ class GraphLowering(torch.fx.Interpreter):
         if reads & self._written_buffers():
             return False   # it must read the contents from before a later in-place write
         # memory passes over the value's size (in its bytes): recomputing reads the sources
-        # once per consumer kernel (k * passes); storing reads them once and writes the value
-        # in the kernel of one consumer, which it fuses with, and the other k - 1 read it back
-        # (passes + 1 + k - 1). Recompute only when that reads strictly less (two full-size
-        # sources and two consumers tie: stored, as fewer ops and pointers)
+        # once per consumer kernel (k * passes); storing reads them once and writes the value,
+        # at best in the kernel of a consumer it fuses with, the other k - 1 reading it back
+        # (passes + k), else in a kernel of its own that every consumer reads (passes + 1 + k:
+        # MaxViT's residual adds before a layout-changing copy). Recompute when that reads no
+        # more than the best case: a tie (two full-size sources, two consumers) still saves
+        # the store and its kernel whenever the store would not fuse
         want = value.numel * value.dtype.itemsize
         passes = 0.0
         for name in cost.reads:
@@ -384,7 +387,7 @@ class GraphLowering(torch.fx.Interpreter):
                 return False
             passes += min(buf.numel, value.numel) * buf.dtype.itemsize / max(want, 1)
         k = len(sinks)
-        return k * passes < passes + k
+        return k * passes <= passes + k
 
     def _consumers(self, n, numel):
         """The FX nodes the lazy value of `n` ends in: each user, followed while it is a
@@ -461,12 +464,16 @@ class GraphLowering(torch.fx.Interpreter):
     def _written_buffers(self) -> set:
         """Names of the buffers behind the FX nodes that are written in place: graph inputs
         and the buffers those nodes' values (already lowered) live in."""
-        out = set()
-        placeholders = [m for m in self.module.graph.nodes if m.op == "placeholder"]
-        for i, x in enumerate(placeholders):
-            if x in self._written_fx() and i < len(self.inputs) and self.inputs[i] is not None:
-                out.add(self.inputs[i].name)
-        for x in self._written_fx():
+        written = self._written_fx()
+        if self._written_inputs is None:
+            placeholders = [m for m in self.module.graph.nodes if m.op == "placeholder"]
+            self._written_inputs = {self.inputs[i].name for i, x in enumerate(placeholders)
+                                    if x in written and i < len(self.inputs)
+                                    and self.inputs[i] is not None}
+        out = set(self._written_inputs)
+        for x in written:
+            if x.op == "placeholder":
+                continue
             v = self.env.get(x)
             for y in (v if isinstance(v, (list, tuple)) else [v]):
                 if isinstance(y, ir.View):
@@ -621,7 +628,10 @@ _REDUCTIONS = frozenset({
     _aten.any.dim, _aten.any.default, _aten.all.dim, _aten.all.default})
 _INDEXED_ONCE = frozenset({_aten.constant_pad_nd.default, _aten.cat.default})
 _SHAPE_ONLY = frozenset({_aten.full_like.default, _aten.zeros_like.default,
-                         _aten.ones_like.default, _aten.empty_like.default})
+                         _aten.ones_like.default, _aten.empty_like.default,
+                         _aten.sym_size.int, _aten.sym_size.default, _aten.sym_stride.int,
+                         _aten.sym_stride.default, _aten.sym_numel.default,
+                         _aten.sym_storage_offset.default})
 _MATMULS = frozenset({_aten.mm.default, _aten.bmm.default, _aten.addmm.default})
 _VIEWS = frozenset({
     _aten.view.default, _aten._unsafe_view.default, _aten.reshape.default,

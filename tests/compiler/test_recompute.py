@@ -22,7 +22,9 @@ def test_grn_recomputes_gelu_in_each_consumer():
     # stored, the GELU was its own kernel (4: GELU, sum of squares, channel mean, apply);
     # recomputed, the sum of squares and the apply each read x: 3 kernels, as stock
     for n, h, c in ((2, 6, 16), (3, 5, 24)):
-        x = torch.randn(n, c, h, h).permute(0, 2, 3, 1)   # channels-last memory, NHWC view
+        # timm's GRN input: a channels-last NCHW activation permuted to NHWC (C innermost)
+        x = torch.randn(n, c, h, h).to(memory_format=torch.channels_last).permute(0, 2, 3, 1)
+        assert x.is_contiguous()
         s = compile_and_check(_grn, x, torch.randn(c), torch.randn(c))
         assert s.kernels == 3, s.kernel_kinds
         assert s.recomputed >= 1
@@ -156,3 +158,15 @@ def test_value_reading_an_input_written_mid_graph_is_stored():
     out = torch.compile(f, backend="tuner")(x, got_s)
     assert_close(out, ref)
     assert_close(got_s, ref_s)
+
+
+def test_two_sources_two_consumers_recomputed():
+    # a residual add read by a reduction and by a transposing copy (MaxViT between its conv
+    # and attention sections): recomputing reads 2 x 2 passes, no more than the store fused
+    # into the reduction (2 + 1 + 1) did, and there is no store (2 IR nodes, not 3)
+    def f(a, b):
+        y = a + b
+        return y.sum(1), y.t().contiguous() * 2
+
+    s = compile_and_check(f, torch.randn(12, 20), torch.randn(12, 20))
+    assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2, s.kernel_kinds
