@@ -48,6 +48,8 @@ class GraphLowering(torch.fx.Interpreter):
         self.device = devs[0] if devs else torch.device("cpu")
         self.current = None
         self.constants: dict[str, torch.Tensor] = {}   # ConstantBuffer name -> tensor
+        self._writes = None   # FX nodes written in place (`_written_fx`)
+        self._written_inputs = None   # and the names of the graph inputs among them
 
     # -- buffers and nodes ------------------------------------------------------------
     def new_buffer(self, dtype, device, size, stride=None):
@@ -342,7 +344,144 @@ class GraphLowering(torch.fx.Interpreter):
                     and _dense(out.size, tuple(val.stride())):
                 out.stride_hint = tuple(val.stride())
         if n.op == "call_function" and isinstance(out, ir.Lazy) and len(n.users) > 1:
-            out = self.realize(out)
+            if self._recompute(n, out):
+                self.stats.recomputed += 1
+            else:
+                out = self.realize(out)
+        return out
+
+    # -- multi-user values: store once or recompute in each consumer ---------------------
+    def _recompute(self, n, value) -> bool:
+        """Whether a lazy value with several FX users stays lazy, each consumer recomputing
+        it, instead of being stored once and read back by each (see RECOMPUTE_MAX_OPS).
+        Consumers are counted as the kernels they can end in (`_consumers`): users that are
+        single-user pointwise chains into one node count once."""
+        sinks = self._consumers(n, value.numel)
+        if sinks is None or n in self._written_fx():
+            return False
+        cost = _Cost()
+        try:
+            with use(cost):
+                value.loader()([S.sym(f"q{i}") for i in range(len(value.size))])
+        except Exception:   # a loader that cannot run symbolically: store it
+            return False
+        if cost.blocked or cost.calls > RECOMPUTE_MAX_CALLS or len(cost.ops) > RECOMPUTE_MAX_OPS \
+                or len(cost.reads) > RECOMPUTE_MAX_READS:
+            return False
+        reads = set(cost.reads)
+        reads = reads.union(*(self.alias_roots.get(r, set()) for r in reads))
+        if reads & self._written_buffers():
+            return False   # it must read the contents from before a later in-place write
+        # memory passes over the value's size (in its bytes): recomputing reads the sources
+        # once per consumer kernel (k * passes); storing reads them once and writes the value,
+        # at best in the kernel of a consumer it fuses with, the other k - 1 reading it back
+        # (passes + k), else in a kernel of its own that every consumer reads (passes + 1 + k:
+        # MaxViT's residual adds before a layout-changing copy). Recompute when that reads no
+        # more than the best case: a tie (two full-size sources, two consumers) still saves
+        # the store and its kernel whenever the store would not fuse
+        want = value.numel * value.dtype.itemsize
+        passes = 0.0
+        for name in cost.reads:
+            buf = self.buffers.get(name)
+            if buf is None:
+                return False
+            passes += min(buf.numel, value.numel) * buf.dtype.itemsize / max(want, 1)
+        k = len(sinks)
+        return k * passes <= passes + k
+
+    def _consumers(self, n, numel):
+        """The FX nodes the lazy value of `n` ends in: each user, followed while it is a
+        pointwise op or a view with a single user (such a value stays lazy and inlines into
+        its one user, so the chain is one consumer) into a pointwise op or view; a chain ends
+        in a reduction, a pad or cat, a node with several users, or a member whose one user
+        stores it (an ATen call, a matmul, the output). None when the value must be stored
+        anyway (a user of `n` itself stores it), when some consumer reads elements more than
+        once (gathers, pooling windows), or when a member broadcasts it (more elements than
+        it has: each element would be recomputed many times)."""
+        def kind(u):
+            if u.op == "output" or lowering.lookup(u.target) is None or u.target in _MATMULS:
+                return "stores"
+            if u.op != "call_function":
+                return None
+            t = u.target
+            val = u.meta.get("val")
+            if not isinstance(val, torch.Tensor):
+                return None
+            if t in _INDEXED_ONCE:
+                return "end"       # larger than its input, but each element is read once
+            if val.numel() > numel:
+                return None
+            if t in _REDUCTIONS:
+                return "end"
+            if t in _VIEWS or t is _aten._to_copy.default or \
+                    (isinstance(t, torch._ops.OpOverload) and torch.Tag.pointwise in t.tags):
+                return "chain"
+            return None
+
+        sinks = set()
+        for u in n.users:
+            if u.op == "call_function" and u.target in _SHAPE_ONLY:
+                continue           # reads the size, not the data
+            k = kind(u)
+            view = k == "chain" and u.target in _VIEWS   # u holds the value itself
+            while k == "chain" and len(u.users) == 1:
+                w = next(iter(u.users))
+                kw = kind(w)
+                if kw is None:
+                    return None
+                if kw == "stores":
+                    if view:
+                        return None   # the value itself is stored: once, for every consumer
+                    break          # u, computed from it, is stored by its one user: one consumer
+                u, k = w, kw
+                view = view and w.target in _VIEWS
+            if k not in ("chain", "end"):
+                return None
+            sinks.add(_reduction_key(u))
+        return sinks
+
+    def _written_fx(self):
+        """FX nodes (graph inputs included) whose storage the graph writes in place (copy_,
+        index_put_, any op whose schema writes an argument), found through views."""
+        if self._writes is None:
+            written = set()
+            for m in self.module.graph.nodes:
+                t = m.target
+                if m.op != "call_function" or not isinstance(t, torch._ops.OpOverload) \
+                        or not t._schema.is_mutable:
+                    continue
+                for i, a in enumerate(t._schema.arguments):
+                    if a.alias_info is None or not a.alias_info.is_write:
+                        continue
+                    v = m.args[i] if i < len(m.args) and not a.kwarg_only else m.kwargs.get(a.name)
+                    for x in (v if isinstance(v, (list, tuple)) else [v]):
+                        while isinstance(x, torch.fx.Node):
+                            written.add(x)
+                            x = _view_base(x)
+            self._writes = written
+        return self._writes
+
+    def _written_buffers(self) -> set:
+        """Names of the buffers behind the FX nodes that are written in place: graph inputs
+        and the buffers those nodes' values (already lowered) live in."""
+        written = self._written_fx()
+        if self._written_inputs is None:
+            placeholders = [m for m in self.module.graph.nodes if m.op == "placeholder"]
+            self._written_inputs = {self.inputs[i].name for i, x in enumerate(placeholders)
+                                    if x in written and i < len(self.inputs)
+                                    and self.inputs[i] is not None}
+        out = set(self._written_inputs)
+        for x in written:
+            if x.op == "placeholder":
+                continue
+            v = self.env.get(x)
+            for y in (v if isinstance(v, (list, tuple)) else [v]):
+                if isinstance(y, ir.View):
+                    out.add(y.buffer.name)
+                    out.add(ir.storage_name(y.buffer))
+        for name in list(out):
+            for a in self.aliases.get(name, ()):
+                out.add(a)
         return out
 
     def call_function(self, target, args, kwargs):
@@ -404,6 +543,138 @@ class GraphLowering(torch.fx.Interpreter):
         finally:
             lowering.set_graph(prev)
         return self
+
+
+# Recomputing a multi-user lazy value in each consumer instead of storing it (`_recompute`).
+# A memory-bound kernel has spare arithmetic: a value of a few ops per element (GELU, a
+# BatchNorm affine, a cast, a scale-and-shift) costs less to recompute than a store and one load
+# per consumer. Past these limits it is stored, as every multi-user value was before.
+RECOMPUTE_MAX_OPS = 24      # distinct ops of the inlined tree (kernels CSE repeats; constants,
+                            # casts and index arithmetic not counted): recomputed per consumer;
+                            # an eval BatchNorm affine is 9, + tanh-GELU 18, erf-GELU 5
+RECOMPUTE_MAX_CALLS = 96    # op calls of the tree expanded (a value inlined into values inlined
+                            # again: the lowering walks the whole tree once per use, so nested
+                            # recomputed values multiply compile time before any kernel sees them)
+RECOMPUTE_MAX_READS = 6     # distinct buffers read (a BatchNorm affine reads 5: x, mean, var,
+                            # weight, bias): each is a pointer and a load per consumer kernel
+# Ops that are slow on a GPU (a libdevice series or loop, not a single instruction): never
+# recomputed. tanh, erf, exp, rsqrt and the like are one or a few instructions.
+RECOMPUTE_EXPENSIVE = frozenset({"pow", "lgamma", "erfinv", "atan2", "hypot", "fmod",
+                                 "remainder", "nextafter", "acosh", "asinh", "atanh"})
+
+
+class _Cost:
+    """An ops handler that measures an inner function for recomputation: distinct ops (as a
+    kernel's CSE would emit them), op calls (the tree expanded), buffers read, and whether it
+    gathers (indirect indexing) or uses an expensive op (`blocked`)."""
+
+    def __init__(self):
+        self.ops: set = set()
+        self.reads: set = set()
+        self.calls = 0
+        self.blocked = False
+        self._ids: dict = {}
+
+    def _token(self, key):
+        t = self._ids.get(key)
+        if t is None:
+            t = self._ids[key] = ("v", len(self._ids))
+        return t
+
+    def load(self, name, index):
+        self.reads.add(name)
+        return self._token(("load", name, index))
+
+    def constant(self, value, dtype):
+        return self._token(("constant", value, dtype))
+
+    def index_expr(self, expr, dtype):
+        return self._token(("index", expr, dtype))
+
+    def to_dtype(self, v, dtype, implicit=False):
+        return v if implicit else self._token(("to_dtype", v, dtype))
+
+    def indirect_indexing(self, value, size, check=True):
+        self.blocked = True   # a gather: its reads are not of the element being computed
+        return S.sym("ind")
+
+    def masked(self, mask, body, other):
+        return self._op("masked", (mask, body(), other))
+
+    def _op(self, name, args):
+        self.calls += 1
+        if name in RECOMPUTE_EXPENSIVE:
+            self.blocked = True
+        key = (name,) + tuple(a if isinstance(a, (tuple, int, float, bool, str, type(None)))
+                              else repr(a) for a in args)
+        self.ops.add(key)
+        return self._token(key)
+
+    def __getattr__(self, name):
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return lambda *a, **k: self._op(name, a)
+
+
+# FX targets a lazy value's consumer chain may pass through or end in (`_consumers`):
+# reductions read each element of their input once per output row; a pad or a cat reads
+# each element of an input at most once; views change the index only.
+_aten, _prims = torch.ops.aten, torch.ops.prims
+_REDUCTIONS = frozenset({
+    _aten.sum.dim_IntList, _aten.sum.default, _aten.mean.dim, _aten.mean.default,
+    _aten.amax.default, _aten.amin.default, _aten.prod.default, _aten.prod.dim_int,
+    _aten.var.correction, _aten.var.dim, _aten.var_mean.correction, _prims.sum.default,
+    _prims.var.default, _prims.amax.default, _prims.amin.default,
+    _aten.any.dim, _aten.any.default, _aten.all.dim, _aten.all.default})
+_INDEXED_ONCE = frozenset({_aten.constant_pad_nd.default, _aten.cat.default})
+_SHAPE_ONLY = frozenset({_aten.full_like.default, _aten.zeros_like.default,
+                         _aten.ones_like.default, _aten.empty_like.default,
+                         _aten.sym_size.int, _aten.sym_size.default, _aten.sym_stride.int,
+                         _aten.sym_stride.default, _aten.sym_numel.default,
+                         _aten.sym_storage_offset.default})
+_MATMULS = frozenset({_aten.mm.default, _aten.bmm.default, _aten.addmm.default})
+_VIEWS = frozenset({
+    _aten.view.default, _aten._unsafe_view.default, _aten.reshape.default,
+    _aten.permute.default, _aten.transpose.int, _aten.t.default, _aten.unsqueeze.default,
+    _aten.squeeze.dim, _aten.squeeze.dims, _aten.squeeze.default, _aten.expand.default,
+    _aten.slice.Tensor, _aten.select.int, _aten.alias.default, _aten.detach.default})
+
+
+def _reduction_key(node):
+    """A consumer's identity for counting kernels: reductions of equal-shaped inputs over the
+    same dims (a LayerNorm's sum and var, a softmax's max and sum) run in one kernel (the
+    scheduler fuses reductions of one iteration space that read the same data), so they
+    count once; any other node is itself."""
+    if node.target not in _REDUCTIONS or not node.args or not isinstance(node.args[0], torch.fx.Node):
+        return node
+    val = node.args[0].meta.get("val")
+    if not isinstance(val, torch.Tensor):
+        return node
+    dims = node.args[1] if len(node.args) > 1 else node.kwargs.get("dim", node.kwargs.get("dims"))
+    nd = val.dim()
+    if dims is None or dims == []:
+        dims = tuple(range(nd))
+    elif isinstance(dims, int):
+        dims = (dims % max(nd, 1),)
+    elif isinstance(dims, (list, tuple)) and all(isinstance(d, int) for d in dims):
+        dims = tuple(sorted({d % max(nd, 1) for d in dims}))
+    else:
+        return node
+    return ("reduction", tuple(val.shape), dims)
+
+
+def _view_base(node):
+    """The FX node a view op's output aliases (its self argument), else None."""
+    t = node.target
+    if node.op != "call_function" or not node.args:
+        return None
+    if t is operator.getitem:
+        return node.args[0] if isinstance(node.args[0], torch.fx.Node) else None
+    if isinstance(t, torch._ops.OpOverload) and t._schema.returns:
+        alias = t._schema.returns[0].alias_info
+        if alias is not None and not alias.is_write and isinstance(node.args[0], torch.fx.Node):
+            return node.args[0]
+    return None
 
 
 def _reads_elsewhere(node, name) -> bool:

@@ -74,13 +74,16 @@ def test_pointwise_output_follows_largest_dense_input():
     x = torch.randn(2, 5, 3, 7).to(memory_format=CL)
     b = torch.randn(5, 1, 1)
     big = torch.randn(2, 5, 3, 7)
+    w = torch.randn(4, 5, 1, 1)
 
-    def f(b, x, big):
+    def f(b, x, big, w):
         y = (b + x).relu()
-        return torch.mm(y.flatten(1).t(), y.flatten(1)), (big.sin() + x).sum()
+        return (torch.nn.functional.conv2d(y, w), torch.mm(y.flatten(1).t(), y.flatten(1)),
+                (big.sin() + x).sum())
 
-    s = compile_and_check(f, b, x, big)
-    # y feeds the mm extern, so it is a buffer: computed channels-last, like x
+    s = compile_and_check(f, b, x, big, w)
+    # y feeds an extern (the conv), so it is a buffer, not recomputed by its other users (the
+    # mm's contiguous copies): computed channels-last, like x
     allocs = [a for a in _allocations(s.source) if len(a[0]) == 4]
     assert allocs == [((2, 5, 3, 7), x.stride())], allocs
 

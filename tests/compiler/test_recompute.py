@@ -1,0 +1,172 @@
+"""Multi-user lazy values: cheap ones are recomputed by each consumer kernel instead of being
+stored and read back (GraphLowering._recompute); expensive ones, ones a consumer stores anyway,
+and ones reading an input the graph writes in place are still stored. Each case compares with
+eager on fresh random inputs and pins the kernel (and IR node) counts."""
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.stats as stats
+from helpers import assert_close, compile_and_check
+
+
+def _grn(x, gamma, beta):
+    # ConvNeXt-V2's GlobalResponseNorm on a channels-last activation (N, H, W, C): the GELU
+    # output y has three users (sum of squares, y * n, the residual)
+    y = F.gelu(x)
+    g = y.pow(2).sum(dim=(1, 2), keepdim=True).sqrt()
+    n = g / (g.mean(dim=-1, keepdim=True) + 1e-6)
+    return gamma * (y * n) + beta + y
+
+
+def test_grn_recomputes_gelu_in_each_consumer():
+    # stored, the GELU was its own kernel (4: GELU, sum of squares, channel mean, apply);
+    # recomputed, the sum of squares and the apply each read x: 3 kernels, as stock
+    for n, h, c in ((2, 6, 16), (3, 5, 24)):
+        # timm's GRN input: a channels-last NCHW activation permuted to NHWC (C innermost)
+        x = torch.randn(n, c, h, h).to(memory_format=torch.channels_last).permute(0, 2, 3, 1)
+        assert x.is_contiguous()
+        s = compile_and_check(_grn, x, torch.randn(c), torch.randn(c))
+        assert s.kernels == 3, s.kernel_kinds
+        assert s.recomputed >= 1
+
+
+def _bn_gelu_tanh(x, mean, var, w, b):
+    y = F.batch_norm(x, mean, var, w, b, training=False, eps=1e-5)
+    return F.gelu(y, approximate="tanh")
+
+
+def test_batchnorm_tanh_gelu_is_one_node():
+    # the tanh-GELU decomposition gives the BatchNorm output 4 FX users, all inside the GELU:
+    # one consumer, so BN is not stored (one IR node, not two)
+    c = 8
+    args = (torch.randn(2, c, 5, 5), torch.randn(c), torch.rand(c) + 0.5, torch.randn(c), torch.randn(c))
+    s = compile_and_check(_bn_gelu_tanh, *args)
+    assert s.kernels == 1 and s.nodes == 1 and s.recomputed >= 1
+
+
+def test_batchnorm_tanh_gelu_before_a_pad_is_one_kernel():
+    # MaxViT's stride-2 depthwise convs pad their input ('same'): the pad reads the GELU at
+    # shifted indices, so a stored BN output could not fuse with it (2 kernels before)
+    c = 8
+    w = torch.randn(c, 1, 3, 3)
+
+    def f(x, mean, var, g, b):
+        y = F.pad(_bn_gelu_tanh(x, mean, var, g, b), (0, 1, 0, 1))
+        return F.conv2d(y, w, stride=2, groups=c)
+    args = (torch.randn(2, c, 6, 6), torch.randn(c), torch.rand(c) + 0.5, torch.randn(c), torch.randn(c))
+    s = compile_and_check(f, *args)
+    assert s.kernels == 1 and sum(s.externs.values()) == 1
+
+
+def test_se_gate_input_recomputed_in_mean_and_scale():
+    # squeeze-excite on a BN + GELU output: the spatial mean and the gating multiply both
+    # recompute it (one read of x each) instead of a stored copy read twice
+    c = 8
+    w1, w2 = torch.randn(4, c), torch.randn(c, 4)
+
+    def f(x, mean, var, g, b):
+        y = _bn_gelu_tanh(x, mean, var, g, b)
+        gate = torch.sigmoid(F.linear(F.relu(F.linear(y.mean((2, 3)), w1)), w2))
+        return y * gate[:, :, None, None]
+    args = (torch.randn(2, c, 5, 5), torch.randn(c), torch.rand(c) + 0.5, torch.randn(c), torch.randn(c))
+    s = compile_and_check(f, *args)
+    assert s.recomputed >= 2
+    assert not any(k == "pointwise" for k in s.kernel_kinds[:1]), s.kernel_kinds   # no stored GELU
+
+
+def test_expensive_value_is_stored():
+    # three full-size sources and three consumer kernels: storing reads less (3 + 1 + 2 passes
+    # against 9); a tree of more than RECOMPUTE_MAX_OPS ops; an op that is slow on a GPU
+    a, b, c = (torch.randn(6, 10) for _ in range(3))
+    s = compile_and_check(lambda a, b, c: _three(a * b + c), a, b, c)
+    assert s.recomputed == 0
+
+    def y_of(x):
+        y = x
+        for i in range(30):
+            y = (y * 1.01 + 0.1).sin() if i % 2 else y.cos()
+        return y
+    s = compile_and_check(lambda x: _two(y_of(x)), torch.randn(6, 10))
+    assert s.recomputed == 0 and s.nodes == 3   # y stored by a node of its own
+    s = compile_and_check(lambda x: _two(x.abs().pow(2.5)), torch.randn(6, 10))
+    assert s.recomputed == 0
+
+
+def _three(y):
+    return y.sum(0), y.amax(1), y * 2
+
+
+def _two(y):
+    return y.sum(0), y.amax(1)
+
+
+def test_cheap_value_with_reductions_over_different_dims_is_recomputed():
+    # the counterpart of the above: one source, two consumer kernels
+    s = compile_and_check(lambda x: _two(F.gelu(x) * 2), torch.randn(6, 10))
+    assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2
+
+
+def test_gathered_value_is_stored():
+    # a value read through an index (a gather) is stored: its reads are not elementwise
+    idx = torch.randint(0, 7, (9,))
+    s = compile_and_check(lambda x, i: _two(x[i] * 2 + 1), torch.randn(7, 5), idx)
+    assert s.recomputed == 0
+
+
+def test_value_stored_by_a_consumer_is_not_recomputed():
+    # an output (and an ATen call) store the value anyway: others read that copy
+    w = torch.randn(5, 5)
+    s = compile_and_check(lambda x: (F.gelu(x), F.gelu(x).sum(0)), torch.randn(6, 5))
+    assert s.recomputed == 0
+    s = compile_and_check(lambda x: (F.gelu(x) @ w).sum(0) + F.gelu(x).sum(0), torch.randn(6, 5))
+    assert s.recomputed == 0
+
+
+def test_value_reading_an_input_written_in_place_is_stored():
+    # y reads s's old contents; s is then updated in place: y must not be recomputed after the
+    # write (its two consumers read the stored old-value copy)
+    def f(x, s):
+        y = s * 2 + 1
+        a = y.sum(0)
+        s.mul_(0.5).add_(x)
+        return a, (y * x).amax(1), s * 3
+
+    for _ in range(2):
+        x, s0 = torch.randn(6, 10), torch.randn(6, 10)
+        torch._dynamo.reset()
+        ref_s = s0.clone()
+        ref = f(x, ref_s)
+        got_s = s0.clone()
+        out = torch.compile(f, backend="tuner")(x, got_s)
+        assert_close(out, ref)
+        assert_close(got_s, ref_s)
+    assert stats.last().recomputed == 0
+
+
+def test_value_reading_an_input_written_mid_graph_is_stored():
+    # the write is not the graph's epilogue (more work follows it): still the old contents
+    def f(x, s):
+        y = torch.exp(s) + 1
+        s.copy_(x * 3)
+        z = s + 1
+        return y.sum(0) + z.sum(0), y.amax(1) * 2
+
+    x, s0 = torch.randn(6, 10), torch.randn(6, 10)
+    ref_s, got_s = s0.clone(), s0.clone()
+    ref = f(x, ref_s)
+    torch._dynamo.reset()
+    out = torch.compile(f, backend="tuner")(x, got_s)
+    assert_close(out, ref)
+    assert_close(got_s, ref_s)
+
+
+def test_two_sources_two_consumers_recomputed():
+    # a residual add read by a reduction and by a transposing copy (MaxViT between its conv
+    # and attention sections): recomputing reads 2 x 2 passes, no more than the store fused
+    # into the reduction (2 + 1 + 1) did, and there is no store (2 IR nodes, not 3)
+    def f(a, b):
+        y = a + b
+        return y.sum(1), y.t().contiguous() * 2
+
+    s = compile_and_check(f, torch.randn(12, 20), torch.randn(12, 20))
+    assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2, s.kernel_kinds
