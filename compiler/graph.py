@@ -264,6 +264,7 @@ class GraphLowering(torch.fx.Interpreter):
             if isinstance(a, (list, tuple)):
                 return type(a)(real(x) for x in a)
             return a
+        args, kwargs = self._aligned_attn_bias(op, args, kwargs)
         args, kwargs = real(args), {k: real(v) for k, v in kwargs.items()}
         if meta is None:
             meta = self._meta_run(op, args, kwargs)
@@ -280,6 +281,32 @@ class GraphLowering(torch.fx.Interpreter):
         self.stats.count_extern(op)
         views = [ir.View(b, b.size, b.stride, 0) if b is not None else m for b, m in zip(outs, flat)]
         return tuple(views) if isinstance(meta, (list, tuple)) else views[0]
+
+    def _aligned_attn_bias(self, op, args, kwargs):
+        """The attention bias of a fused SDPA kernel (efficient, cuDNN; forward and backward)
+        realized with every stride but the last a multiple of ATTN_BIAS_ALIGN elements: the
+        kernels refuse others at run time (MaxViT's 49 x 49 relative-position bias, stride
+        4802). A bias already in memory with such strides (a broadcast one: stride 0) is kept;
+        otherwise it is stored with its last dim padded, the padding never read."""
+        schema = getattr(op, "_schema", None)
+        if schema is None or "attention" not in schema.name:
+            return args, kwargs
+        names = [a.name for a in schema.arguments]
+        if "attn_bias" not in names:
+            return args, kwargs
+        i = names.index("attn_bias")
+        in_kwargs = i >= len(args)
+        bias = kwargs.get("attn_bias") if in_kwargs else args[i]
+        if not isinstance(bias, ir.TensorValue) or len(bias.size) < 2:
+            return args, kwargs
+        if isinstance(bias, ir.View) and bias.stride[-1] == 1 and \
+                all(st % ATTN_BIAS_ALIGN == 0 for st in bias.stride[:-1]) and \
+                bias.offset % ATTN_BIAS_ALIGN == 0:
+            return args, kwargs
+        bias = self.realize(bias, force=True, stride=aligned_strides(bias.size, ATTN_BIAS_ALIGN))
+        if in_kwargs:
+            return args, {**kwargs, "attn_bias": bias}
+        return type(args)(args[:i]) + (bias,) + type(args)(args[i + 1:]), kwargs
 
     def _device(self, m):
         return self.device if m.device.type == "meta" else m.device
@@ -543,6 +570,22 @@ class GraphLowering(torch.fx.Interpreter):
         finally:
             lowering.set_graph(prev)
         return self
+
+
+# Fused attention kernels read their bias in vectors: every stride but the last must be a
+# multiple of this many elements (16 bytes of fp32, 32 of bf16/fp16: covers both)
+ATTN_BIAS_ALIGN = 8
+
+
+def aligned_strides(size, align):
+    """Row-major strides for `size` with the last dim's row length rounded up to a multiple of
+    `align` (the storage is larger than the tensor; the padding is never read)."""
+    strides, step = [], 1
+    for i in range(len(size) - 1, -1, -1):
+        strides.append(step)
+        n = max(int(size[i]), 1)
+        step *= -(-n // align) * align if i == len(size) - 1 else n
+    return tuple(reversed(strides))
 
 
 # Recomputing a multi-user lazy value in each consumer instead of storing it (`_recompute`).

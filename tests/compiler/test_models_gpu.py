@@ -172,3 +172,24 @@ def test_gpt2_two_layer_amp_training_step_gradients_match_eager():
         if not t <= max(GRAD_FACTOR * e, GRAD_FLOOR):
             bad.append(f"{name}: tuner {t:.3g} eager {e:.3g}")
     assert not bad, "gradients off: " + "; ".join(bad)
+
+
+def test_sdpa_with_a_computed_49x49_bias_runs_compiled():
+    # MaxViT's window attention: a relative-position bias of 49 x 49 per head, computed in the
+    # graph, passed to the efficient-attention kernel, which refuses a bias whose strides are
+    # not multiples of 8 elements (49 * 49 * 2 = 4802). The graph ran in ATen after its first call.
+    import torch.nn.functional as F
+    import tuner.compiler.stats as stats
+    torch.manual_seed(0)
+    q, k, v = (torch.randn(8, 4, 49, 32, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+    table = torch.randn(4, 169, device="cuda", dtype=torch.bfloat16)
+    idx = torch.randint(0, 169, (49 * 49,), device="cuda")
+
+    def attn(q, k, v, table, idx):
+        bias = table[:, idx].view(1, 4, 49, 49) * 0.5
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=bias.expand(8, 4, 49, 49))
+    stats.reset()
+    out = torch.compile(attn, backend="tuner")(q, k, v, table, idx)
+    ref = attn(*(t.float() if t.is_floating_point() else t for t in (q, k, v, table, idx)))
+    assert not any(g.graph_fallback for g in stats.graphs()), [g.graph_fallback for g in stats.graphs()]
+    torch.testing.assert_close(out.float(), ref, atol=2e-2, rtol=2e-2)
