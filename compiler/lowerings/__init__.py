@@ -1,2 +1,2 @@
 """Lowerings by family; importing this package fills `tuner.compiler.lowering.LOWERINGS`."""
-from . import pointwise, views, reductions, builders, indexing, matmul, foreach  # noqa: F401
+from . import pointwise, views, reductions, builders, indexing, matmul, foreach, conv  # noqa: F401

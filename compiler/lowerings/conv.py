@@ -1,0 +1,31 @@
+"""Convolutions: an ATen (cuDNN) call without its bias, the bias a lazy pointwise add.
+
+ATen runs a convolution's bias as a separate elementwise kernel after many of its convolution
+kernels (depthwise and 1x1 convolutions in channels-last bf16, at least): ConvNeXt-V2-nano at
+b64 spent 1.46 of 4.94 ms of GPU time in 46 of them on the H100 (bench/results/compiler/
+profile_compiler_20261124-061137.json), which the stock compiler does not run. Left lazy, the
+bias add fuses into the convolution's consumers (a LayerNorm, an activation, a residual add)
+and costs no pass of its own.
+"""
+from __future__ import annotations
+
+from ..lowering import graph, lookup, register
+from ..torch_compat import aten
+
+
+@register(aten.convolution.default)
+def convolution(x, weight, bias, stride, padding, dilation, transposed, output_padding, groups):
+    out = graph().extern(aten.convolution.default,
+                         (x, weight, None, stride, padding, dilation, transposed, output_padding, groups),
+                         {}, None)
+    if bias is None:
+        return out
+    # the bias runs along the output channels, dim 1 (N, C, *spatial; C, *spatial unbatched)
+    nd = len(out.size)
+    cdim = 1 if nd > 2 else 0
+    if nd == len(weight.size) - 1:   # an unbatched input: (C, *spatial)
+        cdim = 0
+    shape = [1] * nd
+    shape[cdim] = out.size[cdim]
+    b = lookup(aten.view.default)(bias, shape)
+    return lookup(aten.add.Tensor)(out, b)
