@@ -113,8 +113,10 @@ class FirstCallGuard:
     after an earlier one wrote an input (the step counters): the retry would then apply the
     update twice. Its first call therefore snapshots those inputs and restores them before the
     retry. The snapshot is skipped when the inputs would not fit in half the free memory of
-    their device; the graph's kernels are then all compiled before the call (`precompile`), so
-    that a kernel Triton cannot build fails before anything ran."""
+    their device; such graphs still compile every kernel with a known config before the first
+    call (compile_graph's strict `precompile`), so a kernel Triton cannot build fails the
+    compile, not the call. Open there: a kernel that tunes on its first call (max-autotune)
+    or fails at launch after an earlier kernel wrote an input."""
 
     def __init__(self, call, gm, stats, mutated=()):
         self.call, self.gm, self.stats = call, gm, stats
@@ -131,10 +133,10 @@ class FirstCallGuard:
         try:
             out = self.call(args)
         except torch.OutOfMemoryError:
+            _restore(saved, snapshot)
             raise   # the caller's condition, not the compiler's: ATen would run out too
         except Exception as e:
-            for i, copy in snapshot.items():
-                saved[i].copy_(copy)   # undo what the kernels before the failing one wrote
+            _restore(saved, snapshot)   # undo what the kernels before the failing one wrote
             fallback = eager(self.gm)
             try:
                 out = fallback(saved)
@@ -143,6 +145,12 @@ class FirstCallGuard:
             self.call = graph_fallback(self.gm, e, self.stats, " (first call)")
         self.checked = True
         return out
+
+
+def _restore(args, snapshot):
+    with torch.no_grad():
+        for i, copy in snapshot.items():
+            args[i].copy_(copy)
 
 
 def _snapshot(args, indices):

@@ -190,9 +190,10 @@ def _compile_graph(gm, example_inputs, mode, options):
             ns["device_guard"] = torch.cuda.device   # one per call: two threads' calls stay apart
     if (options.get("precompile") or g.mutated_inputs) and dev is not None:
         # every kernel built now, in parallel, not one by one on the first call; always for a
-        # graph writing its inputs: a kernel Triton cannot build fails before any ran
-        # (FirstCallGuard restores written inputs from a snapshot where one fits in memory)
-        precompile([v for v in ns.values() if isinstance(v, Launcher)], dev)
+        # graph writing its inputs, where a kernel Triton cannot build fails the compile (the
+        # graph runs in ATen) before any kernel wrote an input (FirstCallGuard also restores
+        # written inputs from a snapshot where one fits in memory)
+        precompile([v for v in ns.values() if isinstance(v, Launcher)], dev, strict=bool(g.mutated_inputs))
     wrapper = wrapper_gen.generate()
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])

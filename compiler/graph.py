@@ -303,10 +303,35 @@ class GraphLowering(torch.fx.Interpreter):
                 all(st % ATTN_BIAS_ALIGN == 0 for st in bias.stride[:-1]) and \
                 bias.offset % ATTN_BIAS_ALIGN == 0:
             return args, kwargs
-        bias = self.realize(bias, force=True, stride=aligned_strides(bias.size, ATTN_BIAS_ALIGN))
+        fx = None
+        if self.current is not None and self.current.target is op:
+            fx = self.current.kwargs.get("attn_bias") if in_kwargs else \
+                (self.current.args[i] if i < len(self.current.args) else None)
+        val = fx.meta.get("val") if isinstance(fx, torch.fx.Node) else None
+        broadcast = set()
+        if isinstance(val, torch.Tensor) and tuple(val.shape) == tuple(bias.size):
+            broadcast = {d for d, (n, st) in enumerate(zip(val.shape, val.stride())) if st == 0 and n > 1}
+        bias = self._store_aligned(bias, broadcast)
         if in_kwargs:
             return args, {**kwargs, "attn_bias": bias}
         return type(args)(args[:i]) + (bias,) + type(args)(args[i + 1:]), kwargs
+
+    def _store_aligned(self, value, broadcast=()):
+        """value stored with aligned strides (aligned_strides); the dims it broadcasts (stride 0
+        in a View or in its FX value, `broadcast`: a mask expanded over heads) stay broadcast,
+        only the rest is stored."""
+        size = tuple(value.size)
+        bdims = set(broadcast)
+        if isinstance(value, ir.View):
+            bdims |= {i for i, (n, st) in enumerate(zip(size, value.stride)) if st == 0 and n > 1}
+        if not bdims:
+            return self.realize(value, force=True, stride=aligned_strides(size, ATTN_BIAS_ALIGN))
+        ld = value.loader()
+        small = tuple(1 if i in bdims else n for i, n in enumerate(size))
+        lazy = ir.Lazy(small, value.dtype, value.device,
+                       lambda idx: ld([0 if i in bdims else v for i, v in enumerate(idx)]))
+        out = self.realize(lazy, force=True, stride=aligned_strides(small, ATTN_BIAS_ALIGN))
+        return ir.View(out.buffer, size, tuple(0 if i in bdims else st for i, st in enumerate(out.stride)), 0)
 
     def _device(self, m):
         return self.device if m.device.type == "meta" else m.device

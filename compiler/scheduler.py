@@ -94,7 +94,9 @@ def node_index(node, space):
     # its logical dims, which a reduction over trailing logical dims splits (NHWC's mean over
     # H, W: X = (N, C), R = (H, W)); its loads and store keep their strides, C stays x-contiguous
     split = split_prefix(node.logical_ranges(), xn)
-    if split is None:
+    # only where the innermost memory dim is the last X dim (NHWC's C for a mean over H, W):
+    # x then runs contiguous in memory; a reduction over W alone would put x lanes W apart
+    if split is None or node.perm[-1] != len(split[0]) - 1:
         return None
     return node.from_logical(S.unflatten(X, split[0]) + S.unflatten(R, split[1]))
 

@@ -197,10 +197,12 @@ def select_scatter(x, src, dim, index):
 
 @register(aten.constant_pad_nd)
 def constant_pad_nd(x, pad, value=0):
-    if all(p == 0 for p in pad) and isinstance(x, ir.View) and not _feeds_output():
+    if all(p == 0 for p in pad) and isinstance(x, ir.View) and not _feeds_output() \
+            and not _written_in_place(x):
         # a zero-width pad ('same' padding that works out to nothing: MaxViT's avg pools) is x
-        # itself: no copy when an ATen call or several consumers need it in memory. (Not as a
-        # graph output: there eager returns a new tensor, which must not alias x.)
+        # itself: no copy when an ATen call or several consumers need it in memory. Not when
+        # it reaches a graph output (through views too: eager returns a new tensor, which must
+        # not alias x) or when x's storage is written in place later (it holds the old values)
         return x
     n = len(x.size)
     size = list(x.size)
@@ -230,9 +232,33 @@ def constant_pad_nd(x, pad, value=0):
 
 
 def _feeds_output() -> bool:
-    """The FX node being lowered is one of the graph's outputs."""
+    """The FX node being lowered reaches the graph's outputs, itself or through views of it
+    (a view of it returned would alias its input)."""
+    from ..graph import _view_base
     cur = getattr(graph(), "current", None)
-    return cur is None or any(u.op == "output" for u in cur.users)
+    if cur is None:
+        return True
+    todo, seen = [cur], set()
+    while todo:
+        n = todo.pop()
+        if n in seen:
+            continue
+        seen.add(n)
+        for u in n.users:
+            if u.op == "output":
+                return True
+            if _view_base(u) is n:
+                todo.append(u)
+    return False
+
+
+def _written_in_place(x) -> bool:
+    """Whether the storage behind view x is written in place anywhere in the graph."""
+    g = graph()
+    written = g._written_buffers() if hasattr(g, "_written_buffers") else None
+    if written is None:
+        return True
+    return x.buffer.name in written or ir.storage_name(x.buffer) in written
 
 
 @register(aten.copy.default, aten.copy)

@@ -20,12 +20,10 @@ def convolution(x, weight, bias, stride, padding, dilation, transposed, output_p
                          {}, None)
     if bias is None:
         return out
-    # the bias runs along the output channels, dim 1 (N, C, *spatial; C, *spatial unbatched)
+    # the bias runs along the output channels, dim 1 (aten.convolution's input is batched:
+    # F.conv*d add the batch dim of an unbatched input before calling it)
     nd = len(out.size)
-    cdim = 1 if nd > 2 else 0
-    if nd == len(weight.size) - 1:   # an unbatched input: (C, *spatial)
-        cdim = 0
     shape = [1] * nd
-    shape[cdim] = out.size[cdim]
+    shape[1] = out.size[1]
     b = lookup(aten.view.default)(bias, shape)
     return lookup(aten.add.Tensor)(out, b)

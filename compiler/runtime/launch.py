@@ -385,7 +385,7 @@ def clone_strided(t: torch.Tensor) -> torch.Tensor:
     return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
 
 
-def precompile(launchers, device) -> int:
+def precompile(launchers, device, strict=False) -> int:
     """Compile every launcher's kernel for its config now, in a thread pool (Triton compiles
     mostly outside the GIL), instead of one after another on the graph's first call; the first
     call then finds each in Triton's cache. Launchers that tune on their first call, or whose
@@ -414,4 +414,8 @@ def precompile(launchers, device) -> int:
         with torch.cuda.device(device):   # the current device is per thread
             launcher._warmup(launcher.config, args)
     errors = compile_all(build, list(jobs))
+    if strict:   # the caller wants a kernel that cannot build to fail the compile, not the call
+        for e in errors.values():
+            if e is not None:
+                raise e if isinstance(e, BaseException) else RuntimeError(str(e))
     return sum(1 for e in errors.values() if e is None)

@@ -398,3 +398,40 @@ def test_convolution_bias_is_added_in_the_consumer_kernel(fmt, groups):
     assert s.kernels == 1 and s.externs["aten.convolution.default"] == 1
     call = [ln for ln in s.source.splitlines() if "op0_op(" in ln]
     assert len(call) == 1 and ", None, " in call[0], call     # the bias argument is None
+
+
+def test_channels_last_reduction_over_w_alone_does_not_fuse_its_producer():
+    # indexing a channels-last producer by its logical dims fuses it with a mean over H, W
+    # (C stays the contiguous x dim); over W alone x lanes would be W apart in memory (every
+    # load and store uncoalesced): the producer keeps its own kernel
+    torch.manual_seed(0)
+    x, y0 = (torch.randn(2, 16, 4, 8).to(memory_format=CL) for _ in range(2))
+
+    def fn(x, y0):
+        y = (x * 2 + y0).sigmoid()
+        return y, y.sum(3)
+    stats.reset()
+    out = torch.compile(fn, backend="tuner")(x, y0)
+    for o, r in zip(out, fn(x, y0)):
+        torch.testing.assert_close(o, r)
+    assert stats.last().kernels == 2, stats.last().kernel_kinds
+
+
+def test_an_attention_bias_broadcast_over_heads_stays_broadcast_when_aligned():
+    # efficient attention wants bias strides in multiples of 8 elements; a (2, 1, 197, 197)
+    # mask expanded over 12 heads is stored once per batch (last dim padded to 200), not 12 times
+    from tuner.compiler.graph import ATTN_BIAS_ALIGN
+    q, k, v = (torch.randn(2, 12, 197, 64) for _ in range(3))
+    mask = torch.randn(2, 1, 197, 197)
+
+    def fn(q, k, v, mask):
+        return torch.ops.aten._scaled_dot_product_efficient_attention(
+            q, k, v, (mask * 2).expand(2, 12, 197, 197), False)[0]
+    stats.reset()
+    try:   # no CPU kernel for the op: the call fails, the compiled source is what is checked
+        torch.compile(fn, backend="tuner")(q, k, v, mask)
+    except Exception:
+        pass
+    src = stats.graphs()[0].source
+    assert "(2, 1, 197, 197), (39400, 39400, 200, 1)" in src, src
+    assert ATTN_BIAS_ALIGN == 8
