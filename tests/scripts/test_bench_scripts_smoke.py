@@ -43,13 +43,14 @@ def test_bench_dynamic_smoke(tmp_path):
 
 def test_bench_dynamic_paired_smoke(tmp_path):
     # ours dynamic vs ours static in one process: both correct at every shape, both timed
-    doc = _run(["scripts/bench_dynamic.py", "--smoke", "--paired", "--models", "bert"], tmp_path)
+    doc = _run(["scripts/bench_dynamic.py", "--smoke", "--paired", "--models", "bert", "--rounds", "2"], tmp_path)
     (res,) = doc["results"]
     assert res["variant"] == "paired" and res["error"] is None
     assert len(res["rows"]) == len(doc["shapes"])
     for row in res["rows"]:
-        assert row["ok"] and len(row["dynamic_ms_rounds"]) == len(row["static_ms_rounds"]) == 3
-        assert row["dynamic_over_static"] > 0
+        assert row["ok"] and len(row["dynamic_ms_rounds"]) == len(row["static_ms_rounds"]) == 2
+        assert len(row["dynamic_wall_ms_rounds"]) == len(row["static_wall_ms_rounds"]) == 2
+        assert row["dynamic_over_static"] > 0 and row["dynamic_over_static_wall"] > 0
     last = res["rows"][-1]
     assert last["frames_static"] == len(doc["shapes"]) and last["frames_dynamic"] <= 3
 
