@@ -422,7 +422,7 @@ class GraphLowering(torch.fx.Interpreter):
             return False
         reads = set(cost.reads)
         reads = reads.union(*(self.alias_roots.get(r, set()) for r in reads))
-        if reads & self._written_buffers():
+        if reads & self.written_buffers():
             return False   # it must read the contents from before a later in-place write
         # memory passes over the value's size (in its bytes): recomputing reads the sources
         # once per consumer kernel (k * passes); storing reads them once and writes the value,
@@ -509,11 +509,11 @@ class GraphLowering(torch.fx.Interpreter):
                     for x in (v if isinstance(v, (list, tuple)) else [v]):
                         while isinstance(x, torch.fx.Node):
                             written.add(x)
-                            x = _view_base(x)
+                            x = view_base(x)
             self._writes = written
         return self._writes
 
-    def _written_buffers(self) -> set:
+    def written_buffers(self) -> set:
         """Names of the buffers behind the FX nodes that are written in place: graph inputs
         and the buffers those nodes' values (already lowered) live in."""
         written = self._written_fx()
@@ -731,7 +731,7 @@ def _reduction_key(node):
     return ("reduction", tuple(val.shape), dims)
 
 
-def _view_base(node):
+def view_base(node):
     """The FX node a view op's output aliases (its self argument), else None."""
     t = node.target
     if node.op != "call_function" or not node.args:

@@ -234,7 +234,7 @@ def constant_pad_nd(x, pad, value=0):
 def _feeds_output() -> bool:
     """The FX node being lowered reaches the graph's outputs, itself or through views of it
     (a view of it returned would alias its input)."""
-    from ..graph import _view_base
+    from ..graph import view_base
     cur = getattr(graph(), "current", None)
     if cur is None:
         return True
@@ -247,17 +247,14 @@ def _feeds_output() -> bool:
         for u in n.users:
             if u.op == "output":
                 return True
-            if _view_base(u) is n:
+            if view_base(u) is n:
                 todo.append(u)
     return False
 
 
 def _written_in_place(x) -> bool:
     """Whether the storage behind view x is written in place anywhere in the graph."""
-    g = graph()
-    written = g._written_buffers() if hasattr(g, "_written_buffers") else None
-    if written is None:
-        return True
+    written = graph().written_buffers()
     return x.buffer.name in written or ir.storage_name(x.buffer) in written
 
 

@@ -103,7 +103,6 @@ MIN_CHUNK = 256             # reduced elements per chunk, at least
 #   256, not 264, as before this rule: a 256-row LayerNorm stays one kernel). Inner reductions
 #   run a row per program; outer (x-contiguous) ones a tile of 128 outputs, whose first stages
 #   aim at OUTER_TARGET_PROGRAMS, so they stay unsplit only from a quarter of it.
-NUM_SMS = 132
 FILL_PROGRAMS = 256
 SMALL_REDUCTION_NUMEL = 1 << 16
 

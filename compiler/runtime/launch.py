@@ -417,5 +417,5 @@ def precompile(launchers, device, strict=False) -> int:
     if strict:   # the caller wants a kernel that cannot build to fail the compile, not the call
         for e in errors.values():
             if e is not None:
-                raise e if isinstance(e, BaseException) else RuntimeError(str(e))
+                raise e
     return sum(1 for e in errors.values() if e is None)
