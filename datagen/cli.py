@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import importlib
 import json
+import os
 import queue as queue_mod
 import sys
 import time
@@ -78,12 +79,17 @@ def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = 
             device: str | None = None, devices: str | None = None, seed: int = 0,
             focus: str | None = None, reps: int = 3,
             inner: int = 10, warmup: int = 3, max_seconds: float | None = None,
-            progress: bool = True) -> dict:
-    """Measure this shard's problems not yet in `out`; returns a summary dict."""
+            progress: bool = True, jobs: int = 1) -> dict:
+    """Measure this shard's problems not yet in `out`; returns a summary dict.
+
+    jobs: worker processes per device. They prepare problems (compiles) at once and take
+    turns timing (TUNER_BENCH_LOCK), for points whose measurement is mostly compiling."""
     if point not in POINTS:
         raise ValueError(f"unknown point {point!r} (known: {', '.join(POINTS)})")
     if samples < 1 or reps < 1 or inner < 1:
         raise ValueError("--samples, --reps and --inner must be >= 1")
+    if jobs < 1:
+        raise ValueError(f"--jobs must be >= 1, got {jobs}")
     mod = importlib.import_module(POINTS[point])
     devs = _resolve_devices(device, devices)
     foci = getattr(mod, "FOCI", {})
@@ -122,14 +128,16 @@ def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = 
         with bar:
             what = f"{point}[{focus}]" if focus else point
             task = bar.add_task(f"{what} {summary['shard']} on {','.join(devs)}", total=len(todo))
-            if len(devs) == 1:
+            workers = [d for d in devs for _ in range(jobs)]
+            if len(workers) == 1:
                 for i in todo:
                     if deadline and time.monotonic() > deadline:
                         summary["stopped_early"] = True
                         break
                     emit(i, mod.measure(mod.problem(seed, i, spec), devs[0], seed=seed + i, **opts))
             else:
-                _collect_parallel(POINTS[point], spec, seed, todo, devs, opts, emit, deadline, summary)
+                _collect_parallel(POINTS[point], spec, seed, todo, workers, opts, emit, deadline,
+                                  summary, lock=jobs > 1)
     finally:
         writer.close()
     summary["remaining"] = len(todo) - summary["measured"]
@@ -137,10 +145,30 @@ def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = 
     return summary
 
 
-def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summary) -> None:
-    # One spawned process per device measures a round-robin slice; only this process writes.
+def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summary, *,
+                      lock: bool = False) -> None:
+    # One spawned process per entry of devs measures a round-robin slice; only this process
+    # writes. lock: workers share devices, so they time under one file lock (its path reaches
+    # the spawned children through the environment).
     import multiprocessing as mp
+    import tempfile
     ctx = mp.get_context("spawn")
+    saved = os.environ.get("TUNER_BENCH_LOCK")
+    lock_dir = tempfile.TemporaryDirectory(prefix="tuner-collect-") if lock else None
+    if lock_dir is not None:
+        os.environ["TUNER_BENCH_LOCK"] = os.path.join(lock_dir.name, "gpu.lock")
+    try:
+        _run_workers(ctx, module, spec, seed, todo, devs, opts, emit, deadline, summary)
+    finally:
+        if lock_dir is not None:
+            if saved is None:
+                os.environ.pop("TUNER_BENCH_LOCK", None)
+            else:
+                os.environ["TUNER_BENCH_LOCK"] = saved
+            lock_dir.cleanup()
+
+
+def _run_workers(ctx, module, spec, seed, todo, devs, opts, emit, deadline, summary) -> None:
     results, stop = ctx.Queue(), ctx.Event()
     procs = [ctx.Process(target=_worker, args=(module, spec, seed, todo[w::len(devs)], d, opts,
                                                results, stop), daemon=True)
@@ -186,6 +214,9 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
 @click.option("--device", type=click.Choice(["cuda", "cpu"]), default=None,
               help="Where to measure (default: cuda when present, else cpu with small sizes).")
 @click.option("--devices", default=None, help="Comma-separated GPU indices: one worker process per GPU.")
+@click.option("--jobs", "-j", type=int, default=1, show_default=True,
+              help="Worker processes per device: they compile at once and take turns timing "
+                   "(for points whose measurement is mostly compiling, e.g. mm).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the problem stream.")
 @click.option("--focus", default=None,
               help="Measure a focused stream instead of the default one: it over-samples a region "
@@ -199,8 +230,8 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
               help="Stop measuring after this long (the file stays complete and resumable).")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 @click.option("--quiet", "-q", is_flag=True, help="No progress bar.")
-def collect_cmd(point, samples, out, shard, resume, device, devices, seed, focus, reps, inner,
-                warmup, max_seconds, as_json, quiet):
+def collect_cmd(point, samples, out, shard, resume, device, devices, jobs, seed, focus, reps,
+                inner, warmup, max_seconds, as_json, quiet):
     """Measure every choice of POINT on a seeded stream of problems and write a dataset.
 
     Each problem is measured for every choice (--reps repetitions of --inner runs), and
@@ -211,7 +242,7 @@ def collect_cmd(point, samples, out, shard, resume, device, devices, seed, focus
     try:
         summary = collect(point, samples, out, shard=parse_shard(shard), resume=resume,
                           device=device, devices=devices, seed=seed, focus=focus, reps=reps, inner=inner,
-                          warmup=warmup, max_seconds=max_seconds, progress=not quiet)
+                          warmup=warmup, max_seconds=max_seconds, progress=not quiet, jobs=jobs)
     except (ValueError, DatasetError, RuntimeError) as e:
         raise click.ClickException(str(e))
     except KeyboardInterrupt:

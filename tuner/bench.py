@@ -23,6 +23,7 @@
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import hashlib
 import inspect
 import logging
@@ -103,13 +104,30 @@ def benchmark(fn: Callable[[], Any], *, warmup: int | None = None, reps: int | N
         reps = settings.bench_reps if reps is None else reps
         if reps < 1:
             raise ValueError(f"reps must be >= 1, got {reps}")
-        with real_tensors():
+        with real_tensors(), _bench_lock():
             return _benchmark(fn, warmup, reps, setup, flush_l2, device)
     except Exception as e:
         # a caller that turns the error into inf still lets the report say why
         from tuner.search.base import note_failure
         note_failure(e)
         raise
+
+
+@contextlib.contextmanager
+def _bench_lock():
+    """Holds TUNER_BENCH_LOCK (an exclusive flock) while timing, when it is set: processes
+    that share a GPU then compile candidates at once but never time them at once."""
+    path = settings.bench_lock
+    if not path:
+        yield
+        return
+    import fcntl
+    with open(path, "a") as f:
+        fcntl.flock(f, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(f, fcntl.LOCK_UN)
 
 
 def _benchmark(fn, warmup, reps, setup, flush_l2, device) -> float:

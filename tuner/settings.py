@@ -172,6 +172,9 @@ SETTINGS: tuple[Setting, ...] = (
             "Warm-up runs before timing a candidate."),
     Setting("TUNER_COMPILE_WORKERS", int, 0,
             "Threads that compile candidates in parallel (0: min(8, cores))."),
+    Setting("TUNER_BENCH_LOCK", _str, "",
+            "A file that processes sharing one GPU lock while they time (compiles overlap, "
+            "measurements do not); `tuner collect --jobs` sets it."),
     Setting("TUNER_ISOLATE", _bool, False,
             "Benchmark candidates in a worker process so a crash or hang scores infinity."),
     # heuristics and data collection

@@ -1,5 +1,6 @@
 """`tuner collect` on CPU (small sizes): files, shards, resume, budgets, errors."""
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -117,6 +118,16 @@ def test_devices_run_one_worker_each(tmp_path):
     r = run("--samples", "6", "--out", str(out), "--devices", "cpu,cpu")
     assert r.exit_code == 0, r.output
     assert len(problems_of(out)) == 6
+
+
+def test_jobs_share_a_device_and_measure_every_problem_once(tmp_path):
+    out = tmp_path / "d.jsonl"
+    r = run("--samples", "6", "--out", str(out), "--device", "cpu", "--jobs", "3")
+    assert r.exit_code == 0, r.output
+    assert len(problems_of(out)) == 6
+    assert "TUNER_BENCH_LOCK" not in os.environ   # the parent's environment is restored
+    bad = run("--samples", "6", "--out", str(tmp_path / "e.jsonl"), "--jobs", "0")
+    assert bad.exit_code != 0 and "--jobs" in bad.output and not (tmp_path / "e.jsonl").exists()
 
 
 # -- focused streams -----------------------------------------------------------------------

@@ -25,6 +25,30 @@ def test_benchmark_reads_reps_from_settings(monkeypatch):
     assert len(calls) == 5
 
 
+def test_bench_lock_keeps_timings_of_sharing_workers_apart(tmp_path, monkeypatch):
+    # two workers timing at once on one device: with TUNER_BENCH_LOCK set, all of one
+    # benchmark's runs happen before or after all of the other's, never interleaved
+    import threading
+    import time
+    monkeypatch.setenv("TUNER_BENCH_LOCK", str(tmp_path / "gpu.lock"))
+    runs = []
+
+    def worker(name):
+        def fn():
+            runs.append(name)
+            time.sleep(0.003)
+        bench.benchmark(fn, warmup=2, reps=8, device="cpu")
+
+    threads = [threading.Thread(target=worker, args=(n,)) for n in "ab"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert sorted(runs) == ["a"] * 10 + ["b"] * 10
+    switches = sum(x != y for x, y in zip(runs, runs[1:]))
+    assert switches == 1, runs
+
+
 def test_snapshot_restores_mutated_arguments_between_runs():
     x = torch.arange(4.0)
     snap = bench.Snapshot([x, None])
