@@ -62,7 +62,7 @@ def _worker(module: str, spec, seed: int, indices: list[int], device: str, opts:
             results, stop) -> None:
     try:
         mod = importlib.import_module(module)
-        if device.startswith("cuda"):
+        if device.startswith("cuda:"):   # plain "cuda" (--device cuda --jobs N): the current one
             import torch
             torch.cuda.set_device(device)
         for i in indices:
