@@ -9,13 +9,22 @@ first (a variant that errors or mismatches is reported as such and not timed), t
 time (first call, synchronized), median time and speedup over eager.
 
 Each (case, variant) runs in its own Python subprocess with fresh compiler caches, so nothing
-compiled for one variant leaks into another and a hung compile is cut off by a timeout.
-Results are written as JSON under --out after every variant, so a run cut short keeps what it
-measured. The table printed last compares every variant with eager and with stock default.
+compiled for one variant leaks into another and a hung compile is cut off by a timeout, and is
+timed once. With --rounds N (N > 1) each case runs in one subprocess instead: the case is built
+once, every variant compiled and checked, then the variants are timed interleaved, N rounds of
+each timing every variant once, so drift of the machine reaches all alike; a row's ms is the
+median over the rounds and ms_rounds the list (the table adds their min-max). Its variants
+share that process's fresh caches, so a later variant's compile may reuse an earlier one's.
+Results are written as JSON under --out after every variant (every case with --rounds > 1),
+so a run cut short keeps what it measured. The table printed last compares every variant with
+eager and with stock default.
 
 On the GPU machine:
     source scripts/device/env.sh && python3 scripts/bench_compiler.py --out $OUT
     python3 scripts/bench_compiler.py --cases models --variants eager,inductor,tuner --budget-s 500
+Side by side, interleaved, median of 3 rounds (the way to compare variants):
+    python3 scripts/bench_compiler.py --cases convnextv2_nano,maxvit_tiny \
+        --variants eager,tuner,inductor --rounds 3 --out DIR
 On CPU (tiny shapes, Triton interpreter for the tuner backend):
     python3 scripts/bench_compiler.py --smoke --cases pointwise,layernorm
 Re-print the table of saved runs (several split runs are merged):
@@ -35,6 +44,7 @@ import os
 import platform
 import shutil
 import signal
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -542,7 +552,7 @@ def _reset_stats(stats) -> None:
 
 
 # ----------------------------------------------------------------------------------------
-# Worker: one (case, variant) in this process.
+# Worker: variants of one case in this process.
 # ----------------------------------------------------------------------------------------
 
 def _sync(device: str) -> None:
@@ -579,9 +589,8 @@ def _errors(out, ref) -> tuple[float, float]:
     return max_abs, (max_abs / scale if scale > 0 else max_abs)
 
 
-def run_worker(case_name: str, variant_name: str, smoke: bool, device: str) -> dict:
-    case = CASE_BY_NAME[case_name]
-    variant = Variant.parse(variant_name)
+def _variant_record(case: Case, variant: Variant) -> dict:
+    """A row's identity; its status is already set when the variant cannot run here."""
     rec: dict[str, Any] = {"case": case.name, "group": case.group, "variant": variant.name,
                            "backend": variant.backend, "mode": variant.mode}
     missing = _missing(case.needs)
@@ -590,57 +599,109 @@ def run_worker(case_name: str, variant_name: str, smoke: bool, device: str) -> d
                 "note": "missing package: " + ", ".join(m.replace("|", " or ") for m in missing)}
     if variant.backend == "tuner" and importlib.util.find_spec("tuner.compiler.backend") is None:
         return {**rec, "status": "skipped", "note": "tuner.compiler.backend does not exist yet"}
-
     if variant.backend == "tuner":
         import tuner      # which copy of the code is measured: a checkout layout or a wheel
         rec["tuner_path"] = str(Path(tuner.__file__).parent)
+    return rec
+
+
+def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple, inputs1: tuple,
+                       eager_rel: float, device: str):
+    """Compiles one variant (its first call, on inputs0, is compile_s) and checks its output on
+    inputs1. Returns the compiled function, or None with rec's status set to mismatch; raises
+    what the compile or the check raised."""
+    stats = _tuner_stats_module() if variant.backend == "tuner" else None
+    _reset_stats(stats)
+    compiled = _compile(built.fn, variant)
+    _sync(device)
+    t0 = time.perf_counter()
+    compiled(*inputs0)
+    _sync(device)
+    rec["compile_s"] = time.perf_counter() - t0
+    out = compiled(*inputs1)
+    _sync(device)
+    st = _read_stats(stats)
+    if st is not None:
+        rec["tuner_stats"] = st
+
+    ref = built.reference(inputs1)
+    max_abs, rel = _errors(out, ref)
+    del ref, out
+    tol = max(built.tol, built.eager_factor * eager_rel)
+    rec.update(max_abs_err=max_abs, rel_err=rel, tol=tol)
+    if not rel <= tol:
+        rec.update(status="mismatch", note=f"error {rel:.3g} of output scale > tolerance {tol:.3g}")
+        return None
+    return compiled
+
+
+def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
+             rounds: int = 1) -> list[dict]:
+    """Variants of one case in this process, one row each: the case is built once, every variant
+    compiled and checked, then the ones that passed are timed in `rounds` interleaved rounds
+    (each round times every variant once); ms is the median over the rounds.
+
+    No torch._dynamo.reset() between variants: it would drop the compiled code of the ones
+    compiled before. Variants of different backends or modes keep their own cache entries on
+    the same code objects, and eager is the plain function, which dynamo never sees.
+    """
+    case = CASE_BY_NAME[case_name]
+    variants = [Variant.parse(v) for v in variant_names]
+    recs = [_variant_record(case, v) for v in variants]
+    todo = [(rec, v) for rec, v in zip(recs, variants) if "status" not in rec]
+    if not todo:
+        return recs
     torch = _torch()
     torch.manual_seed(0)
-    with torch.no_grad():
+    # Each compiled variant adds its entries to the same code objects; each keeps dynamo's
+    # usual recompile allowance (past it dynamo would quietly run that variant eagerly).
+    n_compiled = sum(v.backend != "eager" for _, v in todo)
+    limit = torch._dynamo.config.recompile_limit * max(1, n_compiled)
+    with torch.no_grad(), torch._dynamo.config.patch(recompile_limit=limit):
         built = case.build(smoke, device)
-        rec.update(bytes=built.bytes, flops=built.flops, note=built.note)
         inputs0, inputs1 = built.make_inputs(0), built.make_inputs(1)
 
         # Correctness on inputs the compile never saw: eager-bf16's own error is the yardstick.
         ref = built.reference(inputs1)
         eager_abs, eager_rel = _errors(built.fn(*inputs1), ref)
         del ref
-        rec.update(eager_max_abs_err=eager_abs, eager_rel_err=eager_rel)
 
-        stats = _tuner_stats_module() if variant.backend == "tuner" else None
-        _reset_stats(stats)
-        try:
-            compiled = _compile(built.fn, variant)
-            _sync(device)
-            t0 = time.perf_counter()
-            compiled(*inputs0)
-            _sync(device)
-            rec["compile_s"] = time.perf_counter() - t0
-            out = compiled(*inputs1)
-            _sync(device)
-        except Exception as e:
-            traceback.print_exc()
-            return {**rec, "status": "error", "note": _short_error(e)}
-        st = _read_stats(stats)
-        if st is not None:
-            rec["tuner_stats"] = st
+        ready = []
+        for rec, variant in todo:
+            rec.update(bytes=built.bytes, flops=built.flops, note=built.note,
+                       eager_max_abs_err=eager_abs, eager_rel_err=eager_rel)
+            try:
+                compiled = _compile_and_check(rec, built, variant, inputs0, inputs1, eager_rel,
+                                              device)
+            except Exception as e:
+                traceback.print_exc()
+                rec.update(status="error", note=_short_error(e))
+                continue
+            if compiled is not None:
+                ready.append((rec, compiled))
 
-        ref = built.reference(inputs1)
-        max_abs, rel = _errors(out, ref)
-        del ref, out
-        tol = max(built.tol, built.eager_factor * eager_rel)
-        rec.update(max_abs_err=max_abs, rel_err=rel, tol=tol)
-        if not rel <= tol:
-            return {**rec, "status": "mismatch",
-                    "note": f"error {rel:.3g} of output scale > tolerance {tol:.3g}"}
-        try:
-            rec["ms"] = _median_ms(lambda: compiled(*inputs0), device, built.warmup_ms,
-                                   built.rep_ms, smoke)
-        except Exception as e:
-            traceback.print_exc()
-            return {**rec, "status": "error", "note": "while timing: " + _short_error(e)}
-    rec["status"] = "ok"
-    return rec
+        for _ in range(rounds):
+            for rec, compiled in ready:
+                if "status" in rec:      # failed while timing in an earlier round
+                    continue
+                try:
+                    ms = _median_ms(lambda: compiled(*inputs0), device, built.warmup_ms,
+                                    built.rep_ms, smoke)
+                except Exception as e:
+                    traceback.print_exc()
+                    rec.pop("ms_rounds", None)
+                    rec.update(status="error", note="while timing: " + _short_error(e))
+                    continue
+                rec.setdefault("ms_rounds", []).append(ms)
+
+    for rec, _ in ready:
+        if "status" not in rec:
+            ms_rounds = rec.pop("ms_rounds")
+            rec["ms"] = statistics.median(ms_rounds)
+            if rounds > 1:
+                rec["ms_rounds"] = ms_rounds
+            rec["status"] = "ok"
+    return recs
 
 
 def _short_error(e: BaseException, limit: int = 300) -> str:
@@ -737,20 +798,26 @@ def _worker_env(args, tmp: Path) -> dict:
     return env
 
 
-def _run_one(args, case: Case, variant: str, timeout_s: float, log) -> dict:
-    base = {"case": case.name, "group": case.group, "variant": variant}
+def _run_job(args, case: Case, variants: list[str], timeout_s: float, log) -> list[dict]:
+    """Variants of one case (one variant, or all with --rounds > 1) in one worker process, or in
+    this one with --isolation inprocess; a row per variant."""
+    def failed(status: str, note: str, **extra) -> list[dict]:
+        return [{"case": case.name, "group": case.group, "variant": v, "status": status,
+                 "note": note, **extra} for v in variants]
+
     if args.isolation == "inprocess":
         try:
             import torch
             torch._dynamo.reset()
-            return run_worker(case.name, variant, args.smoke, args.device)
+            return run_case(case.name, variants, args.smoke, args.device, args.rounds)
         except Exception as e:
             traceback.print_exc()
-            return {**base, "status": "error", "note": _short_error(e)}
+            return failed("error", _short_error(e))
     with tempfile.TemporaryDirectory(prefix="bench_compiler_") as tmp:
         result_path = Path(tmp) / "result.json"
-        cmd = [sys.executable, str(Path(__file__).resolve()), "--_worker", case.name, variant,
-               "--_result", str(result_path), "--device", args.device]
+        cmd = [sys.executable, str(Path(__file__).resolve()), "--_worker", case.name,
+               ",".join(variants), "--rounds", str(args.rounds), "--_result", str(result_path),
+               "--device", args.device]
         if args.smoke:
             cmd.append("--smoke")
         t0 = time.perf_counter()
@@ -768,13 +835,12 @@ def _run_one(args, case: Case, variant: str, timeout_s: float, log) -> dict:
         log.write(out or "")
         wall = time.perf_counter() - t0
         if timed_out:
-            return {**base, "status": "timeout", "note": f"no result within {timeout_s:.0f} s",
-                    "wall_s": wall}
+            return failed("timeout", f"no result within {timeout_s:.0f} s", wall_s=wall)
         if result_path.exists():
-            return {**json.loads(result_path.read_text()), "wall_s": wall}
+            return [{**rec, "wall_s": wall} for rec in json.loads(result_path.read_text())]
         tail = " | ".join((out or "").strip().splitlines()[-3:])
-        return {**base, "status": "crashed", "wall_s": wall,
-                "note": f"worker exited with {proc.returncode}: {tail[-300:]}"}
+        return failed("crashed", f"worker exited with {proc.returncode}: {tail[-300:]}",
+                      wall_s=wall)
 
 
 def _kill_group(pgid: int) -> None:
@@ -818,16 +884,20 @@ def _fmt(v, spec, missing="-"):
 
 
 def table(results: list[dict]) -> str:
-    head = ["case", "variant", "status", "ms", "speedup", "GB/s|TF/s", "%copy", "compile s",
-            "rel err", "vs stock", "kern/ext"]
+    rounds = any(r.get("ms_rounds") for r in results)    # --rounds > 1: their range too
+    head = ["case", "variant", "status", "ms", *(["min-max"] if rounds else []), "speedup",
+            "GB/s|TF/s", "%copy", "compile s", "rel err", "vs stock", "kern/ext"]
     rows = []
     for r in results:
         ok = r.get("status") == "ok"
         thru = (_fmt(r.get("gbps"), ".0f") if r.get("gbps") else
                 _fmt(r.get("tflops"), ".1f") if r.get("tflops") else "-")
+        spread = (f"{min(r['ms_rounds']):.3f}-{max(r['ms_rounds']):.3f}"
+                  if ok and r.get("ms_rounds") else "-")
         rows.append([
             r["case"], r["variant"], r.get("status", "?"),
             _fmt(r.get("ms"), ".3f") if ok else "-",
+            *([spread] if rounds else []),
             _fmt(r.get("speedup"), ".2f") if ok else "-",
             thru if ok else "-",
             _fmt(r.get("frac_copy") and 100 * r["frac_copy"], ".0f") if ok else "-",
@@ -840,7 +910,8 @@ def table(results: list[dict]) -> str:
     lines = ["  ".join(str(x).ljust(w) for x, w in zip(row, widths)) for row in [head, *rows]]
     notes = [f"  {r['case']}/{r['variant']}: {r['status']}: {r.get('note', '')}"
              for r in results if r.get("status") != "ok"]
-    legend = ("speedup: eager ms / ms; vs stock: ms / stock default (inductor) ms - 1, "
+    legend = (("ms: median of the interleaved rounds, min-max: their range; " if rounds else "")
+              + "speedup: eager ms / ms; vs stock: ms / stock default (inductor) ms - 1, "
               "negative is faster; rel err: max |out - fp32 ref| / max |ref| on fresh inputs; "
               "kern/ext: tuner Triton kernels / extern calls")
     return "\n".join(lines + ([legend] if rows else []) + (["notes:"] + notes if notes else []))
@@ -902,7 +973,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget-s", type=float, default=None,
                     help="stop starting new variants when this many seconds have passed")
     ap.add_argument("--timeout-s", type=float, default=420.0,
-                    help="per (case, variant) limit; a worker past it is killed and reported")
+                    help="per (case, variant) limit; a worker past it is killed and reported "
+                         "(with --rounds > 1 a case's worker has this times its variants)")
+    ap.add_argument("--rounds", type=int, default=1,
+                    help="1: each (case, variant) alone, timed once. N > 1: each case's variants "
+                         "in one process (see --isolation), all compiled and checked first, then "
+                         "timed in N interleaved rounds; ms is the median over the rounds, "
+                         "ms_rounds the list. Its variants share that process's caches. "
+                         "E.g. --cases convnextv2_nano,maxvit_tiny --variants "
+                         "eager,tuner,inductor --rounds 3 --out DIR")
     ap.add_argument("--smoke", action="store_true",
                     help="tiny shapes, on CPU unless --device cuda (a quick GPU sanity run)")
     ap.add_argument("--device", choices=("cuda", "cpu"), default=None,
@@ -912,8 +991,9 @@ def main(argv: list[str] | None = None) -> int:
                     help="cold: fresh inductor/Triton/tuner cache folders per worker; "
                          "keep: the environment's (warm-cache compile times)")
     ap.add_argument("--isolation", choices=("subprocess", "inprocess"), default="subprocess",
-                    help="subprocess: one fresh process per variant (timeouts enforced); "
-                         "inprocess: torch._dynamo.reset() between variants (no timeouts)")
+                    help="subprocess: one fresh process per variant, per case with --rounds > 1 "
+                         "(timeouts enforced); inprocess: torch._dynamo.reset() between "
+                         "variants, between cases with --rounds > 1 (no timeouts)")
     ap.add_argument("--code", choices=("checkout", "installed"), default="checkout",
                     help="checkout: workers import this checkout's code (laid out as the "
                          "`tuner` package); installed: whatever `tuner` the environment has")
@@ -925,12 +1005,15 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--_result", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     args.device = args.device or ("cpu" if args.smoke else "cuda")
+    if args.rounds < 1:
+        ap.error("--rounds must be at least 1")
 
     if args._worker:
         if args.device == "cpu":
             os.environ.setdefault("TRITON_INTERPRET", "1")
-        rec = run_worker(*args._worker, args.smoke, args.device)
-        Path(args._result).write_text(json.dumps(rec, default=str))
+        case_name, variant_names = args._worker
+        recs = run_case(case_name, variant_names.split(","), args.smoke, args.device, args.rounds)
+        Path(args._result).write_text(json.dumps(recs, default=str))
         return 0
 
     if args.list:
@@ -981,28 +1064,35 @@ def main(argv: list[str] | None = None) -> int:
     results: list[dict] = doc["results"]
 
     start = time.perf_counter()
-    jobs = [(c, v) for c in cases for v in (["eager"] if c.eager_only else variants)]
-    describe, advance, stop = _progress(len(jobs))
+    per_case = [(c, ["eager"] if c.eager_only else variants) for c in cases]
+    if args.rounds == 1:     # each (case, variant) on its own
+        jobs = [(c, [v]) for c, vs in per_case for v in vs]
+    else:                    # a case's variants together, timed in interleaved rounds
+        jobs = per_case
+    describe, advance, stop = _progress(sum(len(vs) for _, vs in jobs))
     with open(log_path, "w") as log:
         try:
-            for case, variant in jobs:
+            for case, names in jobs:
+                label = f"{case.name} / {','.join(names)}"
                 left = None if args.budget_s is None else args.budget_s - (time.perf_counter() - start)
                 if left is not None and left < 15:
-                    rec = {"case": case.name, "group": case.group, "variant": variant,
-                           "status": "skipped", "note": "budget spent"}
+                    recs = [{"case": case.name, "group": case.group, "variant": v,
+                             "status": "skipped", "note": "budget spent"} for v in names]
                 else:
-                    timeout = args.timeout_s if left is None else min(args.timeout_s, left)
-                    describe(f"{case.name} / {variant} ...")
-                    log.write(f"==== {case.name} / {variant}\n")
+                    timeout = args.timeout_s * len(names)
+                    timeout = timeout if left is None else min(timeout, left)
+                    describe(f"{label} ...")
+                    log.write(f"==== {label}\n")
                     log.flush()
-                    rec = _run_one(args, case, variant, timeout, log)
+                    recs = _run_job(args, case, names, timeout, log)
                     log.flush()
-                results.append(rec)
+                results += recs
                 derive(results)
                 _write_json(path, doc)
-                describe(f"{case.name} / {variant}: {rec['status']}"
-                         + (f" {rec['ms']:.3f} ms" if rec.get("ms") is not None else ""))
-                advance()
+                for rec in recs:
+                    describe(f"{case.name} / {rec['variant']}: {rec['status']}"
+                             + (f" {rec['ms']:.3f} ms" if rec.get("ms") is not None else ""))
+                    advance()
         finally:
             stop()
             if code_tmp is not None:

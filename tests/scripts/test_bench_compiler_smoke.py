@@ -2,6 +2,7 @@
 import importlib.util
 import json
 import os
+import statistics
 import subprocess
 import sys
 from pathlib import Path
@@ -171,6 +172,51 @@ def test_smoke_runs_the_tuner_backend_through_the_interpreter(tmp_path):
     assert rec["tuner_stats"]["kernels"] >= 1
     # The worker measured this checkout, laid out as the package, not an installed copy.
     assert "bench_compiler_code_" in rec["tuner_path"]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("tuner.compiler.backend") is None,
+                    reason="tuner.compiler.backend does not exist yet")
+def test_bench_compiler_rounds_time_a_cases_variants_interleaved_and_take_the_median(tmp_path):
+    proc = _run("--smoke", "--device", "cpu", "--cases", "layernorm", "--variants", "eager,tuner",
+                "--rounds", "2", "--out", str(tmp_path), timeout=300)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    doc = _results(tmp_path)
+    assert doc["args"]["rounds"] == 2
+    rows = {r["variant"]: r for r in doc["results"] if r["case"] == "layernorm"}
+    assert set(rows) == {"eager", "tuner"}
+    for r in rows.values():
+        assert r["status"] == "ok", r
+        assert len(r["ms_rounds"]) == 2 and r["ms"] == statistics.median(r["ms_rounds"])
+        assert r["compile_s"] >= 0 and r["rel_err"] <= r["tol"]
+    assert rows["tuner"]["tuner_stats"]["kernels"] >= 1
+    assert rows["tuner"]["speedup"] == pytest.approx(rows["eager"]["ms"] / rows["tuner"]["ms"])
+    # Both variants came from one worker process: the case's variants share it.
+    assert rows["eager"]["wall_s"] == rows["tuner"]["wall_s"]
+    header = next(line for line in proc.stdout.splitlines() if line.startswith("case"))
+    assert "min-max" in header
+
+
+def test_bench_compiler_rounds_in_process_keep_every_variant_compiled(tmp_path):
+    import torch
+
+    bc = _load()
+    compiles = []
+
+    @torch._dynamo.register_backend(name="test_counting")
+    def _counting(gm, example_inputs):
+        compiles.append(gm)
+        return gm.forward
+
+    try:
+        rc = bc.main(["--smoke", "--cases", "sum_dim1", "--isolation", "inprocess", "--rounds", "3",
+                      "--variants", "test_counting,eager,inductor", "--out", str(tmp_path)])
+    finally:
+        torch._dynamo.reset()
+    assert rc == 0
+    rows = {r["variant"]: r for r in _results(tmp_path)["results"] if r["case"] == "sum_dim1"}
+    assert all(r["status"] == "ok" and len(r["ms_rounds"]) == 3 for r in rows.values()), rows
+    # Compiled once: compiling inductor after it did not drop its code before the timing rounds.
+    assert len(compiles) == 1
 
 
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="python -P needs Python 3.11")
