@@ -52,3 +52,32 @@ def test_a_failing_variant_loses():
             raise RuntimeError("does not compile")
         return {"extern": lambda: None, "template": boom}
     assert decide_mm_backend(MMProblem("mm", 1, 8, 8, 8, "float32"), runners, device="cpu") == "extern"
+
+
+def test_the_heuristic_answers_in_max_autotune_only(monkeypatch):
+    # the shipped module learned from the tuned template's times; default mode launches the
+    # template's untuned config, so there the cache alone answers and a miss is ATen
+    import tuner.heuristics.registry as registry
+    asked = []
+    monkeypatch.setattr(registry, "lookup", lambda *a: asked.append(a) or "template")
+    built = []
+
+    def runners():
+        built.append(1)
+        return {"extern": lambda: None, "template": lambda: None}
+    p = MMProblem("mm", 1, 40, 24, 56, "float32")
+    assert decide_mm_backend(p, runners, device="cpu", measure=False) == "extern"
+    assert not asked and not built
+    d = mm_decision(p, runners, device="cpu")
+    assert d.choice == "template" and d.source == "heuristic" and len(asked) == 1 and not built
+
+
+def test_shipped_h100_module_answers_template_for_small_projections_and_is_unsure_on_large():
+    from tuner.heuristics.interface import DeviceInfo
+    from tuner.heuristics.registry import lookup
+    h100 = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
+    gpt2_qkv = MMProblem("mm", 1, 4096, 2304, 768, "bfloat16")
+    llama_qkv = MMProblem("mm", 1, 2048, 12288, 4096, "bfloat16")
+    assert lookup("mm_backend", gpt2_qkv, h100) == "template"
+    assert lookup("mm_backend", llama_qkv, h100) is None
+    assert lookup("mm_backend", gpt2_qkv, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None

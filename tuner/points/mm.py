@@ -9,8 +9,13 @@ measured, per problem: the compiler hands `decide_mm_backend` a factory of one r
 choice (its own compiled code for the matmul and a representative epilogue, on random
 operands; the template tuned by the kernel-config point), never timing anything itself.
 Order as everywhere: learned heuristic (when confident) -> cache -> benchmark both -> store.
-With `measure=False` (the compiler's default mode) only the heuristic and the cache are
-asked and a miss answers "extern" (ATen), so default-mode compiles never benchmark.
+With `measure=False` (the compiler's default mode) only the cache is asked and a miss answers
+"extern" (ATen), so default-mode compiles never benchmark. The heuristic is not asked there:
+the shipped module (heuristics/artifacts/mm_backend_h100.py) learned from the *tuned*
+template's times, and default mode launches the template's untuned default config, which
+loses where the tuned one wins (GPT-2 MLP up + GELU at batch 64, seq 128: untuned template
+0.173 ms vs ATen + epilogue 0.155, bench/results/mm/mm_20261123-154916.json; the module
+answers "template" there).
 """
 from __future__ import annotations
 
@@ -113,7 +118,8 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
 
     try:
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed,
-                      heuristic=lambda: lookup(NAMESPACE, problem, device_info(device)),
+                      heuristic=(lambda: lookup(NAMESPACE, problem, device_info(device)))
+                      if measure else None,
                       features=problem.features(),
                       max_seconds=None if measure else 0)
     finally:
