@@ -446,12 +446,12 @@ class GraphLowering(torch.fx.Interpreter):
         pointwise op or a view with a single user (such a value stays lazy and inlines into
         its one user, so the chain is one consumer) into a pointwise op or view; a chain ends
         in a reduction, a pad or cat, a node with several users, or a member whose one user
-        stores it (an ATen call, a matmul, the output). None when the value must be stored
-        anyway (a user of `n` itself stores it), when some consumer reads elements more than
-        once (gathers, pooling windows), or when a member broadcasts it (more elements than
-        it has: each element would be recomputed many times)."""
+        stores it (an ATen call, a matmul or convolution, the output). None when the value
+        must be stored anyway (a user of `n` itself stores it), when some consumer reads
+        elements more than once (gathers, pooling windows), or when a member broadcasts it
+        (more elements than it has: each element would be recomputed many times)."""
         def kind(u):
-            if u.op == "output" or lowering.lookup(u.target) is None or u.target in _MATMULS:
+            if u.op == "output" or lowering.lookup(u.target) is None or u.target in _ATEN_CALLS:
                 return "stores"
             if u.op != "call_function":
                 return None
@@ -700,7 +700,9 @@ _SHAPE_ONLY = frozenset({_aten.full_like.default, _aten.zeros_like.default,
                          _aten.sym_size.int, _aten.sym_size.default, _aten.sym_stride.int,
                          _aten.sym_stride.default, _aten.sym_numel.default,
                          _aten.sym_storage_offset.default})
-_MATMULS = frozenset({_aten.mm.default, _aten.bmm.default, _aten.addmm.default})
+# lowered ops that call ATen on their stored inputs (a convolution's input is stored)
+_ATEN_CALLS = frozenset({_aten.mm.default, _aten.bmm.default, _aten.addmm.default,
+                         _aten.convolution.default})
 _VIEWS = frozenset({
     _aten.view.default, _aten._unsafe_view.default, _aten.reshape.default,
     _aten.permute.default, _aten.transpose.int, _aten.t.default, _aten.unsqueeze.default,

@@ -170,3 +170,16 @@ def test_two_sources_two_consumers_recomputed():
 
     s = compile_and_check(f, torch.randn(12, 20), torch.randn(12, 20))
     assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2, s.kernel_kinds
+
+
+def test_value_into_a_convolution_input_counts_once():
+    # y * 2 + 1 is stored for the convolution (an ATen call): that store recomputes y, one
+    # consumer like a matmul's operand, instead of y stored as a node of its own (4 nodes)
+    w = torch.randn(4, 3, 3, 3)
+
+    def f(x):
+        y = F.gelu(x)
+        return F.conv2d(y * 2 + 1, w), y.sum((2, 3))
+
+    s = compile_and_check(f, torch.randn(2, 3, 6, 6))
+    assert s.recomputed == 1 and s.nodes == 3, s.kernel_kinds
