@@ -443,15 +443,17 @@ class GraphLowering(torch.fx.Interpreter):
 
     def _consumers(self, n, numel):
         """The FX nodes the lazy value of `n` ends in: each user, followed while it is a
-        pointwise op or a view with a single user (such a value stays lazy and inlines into
-        its one user, so the chain is one consumer) into a pointwise op or view; a chain ends
-        in a reduction, a pad or cat, a node with several users, or a member whose one user
-        stores it (an ATen call, a matmul, the output). None when the value must be stored
-        anyway (a user of `n` itself stores it), when some consumer reads elements more than
-        once (gathers, pooling windows), or when a member broadcasts it (more elements than
-        it has: each element would be recomputed many times)."""
-        def kind(u):
-            if u.op == "output" or lowering.lookup(u.target) is None or u.target in _MATMULS:
+        pointwise op, a view, a pad or a cat with a single user (such a value stays lazy and
+        inlines into its one user, so the chain is one consumer) into a pointwise op, view, pad
+        or cat; a chain ends in a reduction, a node with several users, or a member whose one
+        user stores it (an ATen call, a matmul or convolution, the output). None when the value
+        must be stored anyway (a user of `n` itself stores it), when some consumer reads
+        elements more than once (gathers, pooling windows: after a pad too, where a 3x3 max
+        pool would recompute the value 9 times), or when a member broadcasts it (more elements
+        than the chain had: each element would be recomputed many times; a pad or cat grows
+        the chain without reading an element twice)."""
+        def kind(u, limit):
+            if u.op == "output" or lowering.lookup(u.target) is None or u.target in _ATEN_CALLS:
                 return "stores"
             if u.op != "call_function":
                 return None
@@ -460,8 +462,8 @@ class GraphLowering(torch.fx.Interpreter):
             if not isinstance(val, torch.Tensor):
                 return None
             if t in _INDEXED_ONCE:
-                return "end"       # larger than its input, but each element is read once
-            if val.numel() > numel:
+                return "chain"     # larger than its input, but each element is read once
+            if val.numel() > limit:
                 return None
             if t in _REDUCTIONS:
                 return "end"
@@ -474,11 +476,14 @@ class GraphLowering(torch.fx.Interpreter):
         for u in n.users:
             if u.op == "call_function" and u.target in _SHAPE_ONLY:
                 continue           # reads the size, not the data
-            k = kind(u)
+            k = kind(u, numel)
             view = k == "chain" and u.target in _VIEWS   # u holds the value itself
+            size = numel           # the chain's elements so far: a pad or cat adds some
             while k == "chain" and len(u.users) == 1:
+                if u.target in _INDEXED_ONCE:
+                    size = max(size, u.meta["val"].numel())
                 w = next(iter(u.users))
-                kw = kind(w)
+                kw = kind(w, size)
                 if kw is None:
                     return None
                 if kw == "stores":
@@ -686,7 +691,8 @@ class _Cost:
 
 # FX targets a lazy value's consumer chain may pass through or end in (`_consumers`):
 # reductions read each element of their input once per output row; a pad or a cat reads
-# each element of an input at most once; views change the index only.
+# each element of an input at most once (a chain member, though its output is larger);
+# views change the index only.
 _aten, _prims = torch.ops.aten, torch.ops.prims
 _REDUCTIONS = frozenset({
     _aten.sum.dim_IntList, _aten.sum.default, _aten.mean.dim, _aten.mean.default,
@@ -700,7 +706,9 @@ _SHAPE_ONLY = frozenset({_aten.full_like.default, _aten.zeros_like.default,
                          _aten.sym_size.int, _aten.sym_size.default, _aten.sym_stride.int,
                          _aten.sym_stride.default, _aten.sym_numel.default,
                          _aten.sym_storage_offset.default})
-_MATMULS = frozenset({_aten.mm.default, _aten.bmm.default, _aten.addmm.default})
+# lowered ops that call ATen on their stored inputs (a convolution's input is stored)
+_ATEN_CALLS = frozenset({_aten.mm.default, _aten.bmm.default, _aten.addmm.default,
+                         _aten.convolution.default})
 _VIEWS = frozenset({
     _aten.view.default, _aten._unsafe_view.default, _aten.reshape.default,
     _aten.permute.default, _aten.transpose.int, _aten.t.default, _aten.unsqueeze.default,

@@ -221,6 +221,12 @@ class Reduction(Node):
     reduction_type: str
     inner_fn: Callable
     src_dtype: torch.dtype
+    # input_index(x indices, r indices): the index (in the logical dims of input_size) at
+    # which the loops read the reduced tensor; a pointwise producer of that shape is computed
+    # at that index in the reduction's kernel (scheduler.node_index). None where nothing is
+    # indexed through it (a split reduction's second stage, over its first stage's partials)
+    input_size: tuple | None = None
+    input_index: Callable | None = None
     kind = "reduction"
 
     def symbols(self):

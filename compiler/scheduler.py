@@ -5,10 +5,11 @@ Nodes come in topological order from the graph. Each starts as its own group; ca
 saves and fused greedily, best first, while `can_fuse` holds:
 
 - same iteration space: pointwise groups of equal numel; a reduction group (X, R) takes
-  reductions over (X, R), pointwise nodes over X*R whose shape splits into an X prefix and an
-  R suffix (in memory order, else in logical order: a channels-last NHWC node reduced over
-  H, W is indexed as (N, C) x (H, W)), and pointwise nodes over X (epilogues such as
-  softmax's divide);
+  reductions over (X, R), pointwise nodes over X*R indexed as its first reduction reads its
+  input (a node of the input's shape: a channels-last NHWC node reduced over H, W is indexed
+  as (N, C) x (H, W), and as (chunk, N, C) x (part of H*W) by a split reduction's first
+  stage) or whose shape splits into an X prefix and an R suffix (in memory order, else in
+  logical order), and pointwise nodes over X (epilogues such as softmax's divide);
 - no cycle through a group outside the pair;
 - every read of a buffer produced inside the group is of the element being computed at that
   point of the loop (a reduction's result may be read only per row).
@@ -63,13 +64,19 @@ class Group:
                 return (n.xnumel, n.rnumel)
         return (self.nodes[0].numel, 1)
 
+    def reduction(self):
+        """The first reduction (its space is the group's): pointwise nodes are indexed as it
+        reads its input (node_index)."""
+        return next((n for n in self.nodes if n.kind == "reduction"), None)
+
     @property
     def order(self):
         return self.nodes[0].order
 
 
-def node_index(node, space):
-    """Index symbols of a node inside a kernel over `space` = (X, R), or None if it cannot."""
+def node_index(node, space, reduction=None):
+    """Index symbols of a node inside a kernel over `space` = (X, R), or None if it cannot.
+    `reduction`: the kernel's first reduction (Group.reduction), if any."""
     xn, rn = space
     if node.kind == "reduction":
         if (node.xnumel, node.rnumel) != space:
@@ -85,6 +92,9 @@ def node_index(node, space):
         return S.unflatten(X, node.ranges)
     if node.numel != xn * rn:
         return None
+    idx = _as_input_of(node, space, reduction)
+    if idx is not None:
+        return idx
     split = split_prefix(node.ranges, xn)
     if split is not None:
         return S.unflatten(X, split[0]) + S.unflatten(R, split[1])
@@ -101,19 +111,42 @@ def node_index(node, space):
     return node.from_logical(S.unflatten(X, split[0]) + S.unflatten(R, split[1]))
 
 
-def accesses(node, space):
-    """(reads as (buffer name, index), store index) of a node in a kernel over `space`, with
-    // and % the loop bounds make trivial dropped; None when the node cannot run there.
-    Memoized on the node (`access_memo`): it lives and dies with its graph."""
+def _as_input_of(node, space, reduction):
+    """A pointwise node of the shape of the reduction's input, indexed where the reduction
+    reads that input, so the input's producer computes each element in the reduction's loop
+    whatever the loop order: a channels-last (N, C, H, W) producer of a mean over H, W as
+    (N, C) x (H, W); a split reduction's first stage as (chunk, N, C) x (part of H*W).
+    Tried before the shape splits in node_index, which only match sizes (a channels-last
+    node with C == H splits at N*H as if it were N*C). Only where the node's store runs
+    contiguously along x or r: a channels-last reduction over W alone has neither (x runs
+    along H, r lanes are C apart), and every load and store would be uncoalesced."""
+    if reduction is None or reduction.input_index is None \
+            or (reduction.xnumel, reduction.rnumel) != tuple(space) \
+            or tuple(node.logical_ranges()) != tuple(reduction.input_size):
+        return None
+    idx = node.from_logical(reduction.input_index(S.unflatten(X, reduction.ranges),
+                                                  S.unflatten(R, reduction.reduction_ranges)))
+    store = S.with_bounds(node.store_index(idx), bounds(space))
+    if 1 not in (S.approx_stride(store, X), S.approx_stride(store, R)):
+        return None
+    return idx
+
+
+def accesses(node, space, reduction=None):
+    """(reads as (buffer name, index), store index) of a node in a kernel over `space` (whose
+    first reduction is `reduction`), with // and % the loop bounds make trivial dropped; None
+    when the node cannot run there. Memoized on the node (`access_memo`): it lives and dies
+    with its graph."""
     memo = node.access_memo
-    if space not in memo:
-        memo[space] = _accesses(node, space)
-    return memo[space]
+    key = (space, reduction)
+    if key not in memo:
+        memo[key] = _accesses(node, space, reduction)
+    return memo[key]
 
 
-def _accesses(node, space):
+def _accesses(node, space, reduction):
     from .ops import Recorder, use
-    idx = node_index(node, space)
+    idx = node_index(node, space, reduction)
     if idx is None:
         return None
     rec = Recorder()
@@ -157,13 +190,14 @@ class Scheduler:
             return False
         if "template" in (a.kind, b.kind) and not self._epilogue_fits(a, b):
             return False
-        space = self._space(a, b)
+        nodes = sorted(a.nodes + b.nodes, key=lambda n: n.order)
+        red = Group(nodes).reduction()
+        space = self._space(a, b, red)
         if space is None:
             return False
-        nodes = sorted(a.nodes + b.nodes, key=lambda n: n.order)
         inside = {n.buffer.name: n for n in nodes}
         for n in nodes:
-            acc = accesses(n, space)
+            acc = accesses(n, space, red)
             if acc is None:
                 return False
             reads, _ = acc
@@ -171,7 +205,7 @@ class Scheduler:
                 p = inside.get(name)
                 if p is None or p is n:
                     continue
-                pacc = accesses(p, space)
+                pacc = accesses(p, space, red)
                 if pacc is None or index != pacc[1]:
                     return False
                 if p.kind == "reduction" and R in index.free_symbols:
@@ -179,7 +213,7 @@ class Scheduler:
                 if is_rowwise(p, space) and not is_rowwise(n, space) and n.kind != "reduction" \
                         and R in index.free_symbols:
                     return False
-        if not self._mutations_elementwise(nodes, space):
+        if not self._mutations_elementwise(nodes, space, red):
             return False
         return not self._creates_cycle(a, b)
 
@@ -201,7 +235,7 @@ class Scheduler:
         return all(n is t or n.reads & produced for n in nodes)
 
     @staticmethod
-    def _mutations_elementwise(nodes, space):
+    def _mutations_elementwise(nodes, space, red):
         """A kernel that writes a buffer in place (a MutationBuffer's target) may read that
         buffer only at the element being written and only before the write: each program then
         reads old values it alone overwrites (the same pointer, the same thread)."""
@@ -218,21 +252,21 @@ class Scheduler:
             # decides persistence later, so neither fuses)
             return False
         for m, target in zip(muts, targets):
-            store = accesses(m, space)[1]
+            store = accesses(m, space, red)[1]
             for n in nodes:
-                for name, index in accesses(n, space)[0]:
+                for name, index in accesses(n, space, red)[0]:
                     if name == target and (n.order > m.order or index != store):
                         return False
         return True
 
-    def _space(self, a, b):
+    def _space(self, a, b, red):
         spaces = {g.space() for g in (a, b) if g.kind == "reduction"}
         if len(spaces) > 1:
             return None
         if spaces:
             space = spaces.pop()
             for n in a.nodes + b.nodes:
-                if node_index(n, space) is None:
+                if node_index(n, space, red) is None:
                     return None
             return space
         sa, sb = a.space(), b.space()

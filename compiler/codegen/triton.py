@@ -94,6 +94,7 @@ class TritonKernel:
         self.sched = scheduler
         self.space = group.space()
         self.xnumel, self.rnumel = self.space
+        self.first_reduction = group.reduction()   # pointwise nodes are indexed as it reads
         self.reduction = group.kind == "reduction"
         self.scatter = group.kind == "scatter"
         self.name = name
@@ -175,7 +176,7 @@ class TritonKernel:
     def _node_idx(self, node):
         """The node's loop indices in the kernel's variables."""
         if not self.tile or node.kind != "pointwise":
-            return node_index(node, self.space)
+            return node_index(node, self.space, self.first_reduction)
         split = split_prefix(node.ranges, self.tile[0])
         if split is None:   # loop dims that do not split at the tile boundary: via the flat index
             return S.unflatten(Y * self.tile[1] + XX, node.ranges)
@@ -190,7 +191,7 @@ class TritonKernel:
     def _outer(self):
         inner = outer = 0
         for n in self.group.nodes:
-            acc = accesses(n, self.space)
+            acc = accesses(n, self.space, self.first_reduction)
             if acc is None:
                 continue
             for name, index in acc[0]:
@@ -396,7 +397,7 @@ class TritonKernel:
         if self.tile:
             store_index = S.with_bounds(node.store_index(self._node_idx(node)), self.bounds)
         else:
-            _, store_index = accesses(node, self.space)
+            _, store_index = accesses(node, self.space, self.first_reduction)
         ptr = self.arg(ir.storage_name(buf), "out")   # an in-place write: its target's memory
         mask = self._mask_for(store_index) or "xmask"
         idx = S.texpr(store_index)
@@ -464,7 +465,7 @@ class TritonKernel:
         ph = {}
         for n in self.group.nodes:
             p = 0
-            reads, _ = accesses(n, self.space)
+            reads, _ = accesses(n, self.space, self.first_reduction)
             for name, _i in reads:
                 m = self.produced.get(name)
                 if m is None or m is n:

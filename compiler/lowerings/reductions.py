@@ -68,9 +68,10 @@ def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
     split = split_factor(ranges, rranges, rtype, body)
     if split > 1:
         return _reshape_keep(_split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype,
-                                           x.device, split), out_size)
+                                           x.device, split, tuple(x.size), full_index), out_size)
     buf = g.new_buffer(out_dtype, x.device, tuple(ranges))
-    node = ir.Reduction(g.node_name(), buf, tuple(ranges), tuple(rranges), rtype, body, src_dtype)
+    node = ir.Reduction(g.node_name(), buf, tuple(ranges), tuple(rranges), rtype, body, src_dtype,
+                        tuple(x.size), full_index)
     g.add_node(node)
     v = ir.View(buf, buf.size, buf.stride, 0)
     return _reshape_keep(v, out_size)
@@ -147,7 +148,8 @@ def split_factor(ranges, rranges, rtype, body):
     return split
 
 
-def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, split):
+def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, split,
+                  input_size, input_index):
     """Stage 1 over (split, *ranges) for outer reductions (x stays the contiguous axis) or
     (*ranges, split) otherwise, reducing chunks of rnumel // split; stage 2 over split."""
     chunk = math.prod(rranges) // split
@@ -157,12 +159,15 @@ def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, sp
     r1 = (split, *ranges) if outer else (*ranges, split)
     part_dtype = torch.bool if rtype in ("any", "all") else src_dtype
 
-    def body1(idx, ridx):
+    def unsplit(idx, ridx):
+        """Stage 1's loop indices as the unsplit reduction's (kept, reduced) indices."""
         s, kept = (idx[0], idx[1:]) if outer else (idx[n], idx[:n])
-        return body(list(kept), S.unflatten(s * chunk + ridx[0], list(rranges)))
+        return list(kept), S.unflatten(s * chunk + ridx[0], list(rranges))
 
     buf1 = g.new_buffer(part_dtype, device, r1)
-    g.add_node(ir.Reduction(g.node_name(), buf1, r1, (chunk,), rtype, body1, src_dtype))
+    g.add_node(ir.Reduction(g.node_name(), buf1, r1, (chunk,), rtype,
+                            lambda idx, ridx: body(*unsplit(idx, ridx)), src_dtype,
+                            input_size, lambda idx, ridx: input_index(*unsplit(idx, ridx))))
     part = ir.View(buf1, buf1.size, buf1.stride, 0)
     load = part.loader()
 

@@ -71,6 +71,21 @@ def test_pointwise_chain_one_kernel_and_sibling_reductions_fuse():
     assert s.kernels == 1
 
 
+def test_leading_dim_sum_takes_pointwise_nodes_of_its_inputs_shape():
+    # a bias-gradient-like sum over rows (an outer reduction: x runs over the columns) and a
+    # pointwise value of the same (rows, cols) shape reading the same inputs: indexed where the
+    # sum reads its input, the pointwise node joins the sum's kernel (its first stage once
+    # split) instead of a kernel of its own that reads g and xh again
+    def f(g, xh):
+        p = g * xh
+        return p.sum(0), p * 2 + g
+
+    for shape, kinds in (((64, 32), ["persistent_reduction"]),
+                         ((4096, 64), ["reduction", "persistent_reduction"])):
+        s = compile_and_check(f, torch.randn(*shape), torch.randn(*shape))
+        assert s.kernel_kinds == kinds, (shape, s.kernel_kinds)
+
+
 def test_gelu_mlp_externs_counted():
     x, w1, w2 = torch.randn(4, 8), torch.randn(16, 8), torch.randn(8, 16)
     s = compile_and_check(lambda x, a, b: F.linear(F.gelu(F.linear(x, a)), b), x, w1, w2)

@@ -417,6 +417,44 @@ def test_channels_last_reduction_over_w_alone_does_not_fuse_its_producer():
     assert stats.last().kernels == 2, stats.last().kernel_kinds
 
 
+@pytest.mark.parametrize("fmt", ["channels_last", "nchw"])
+def test_split_spatial_mean_fuses_its_stored_producer(fmt):
+    # A squeeze-excite whose activation y is also returned (as a training forward saves it for
+    # the backward): y is stored, not recomputed by its consumers. Its mean over 64 x 64 is
+    # split in two (32 outputs of 4096 elements: split_factor), the first stage over x =
+    # (chunk, N, C) channels-last, (N, C, chunk) in NCHW, r within a chunk of H*W: y is indexed
+    # where that stage reads it and stored from its kernel (5 kernels before: y had its own)
+    F = torch.nn.functional
+    torch.manual_seed(0)
+    w1, w2 = torch.randn(4, 16, 1, 1), torch.randn(16, 4, 1, 1)
+
+    def f(x):
+        y = F.hardswish(x)
+        gate = torch.sigmoid(F.conv2d(F.relu(F.conv2d(y.mean((2, 3), keepdim=True), w1)), w2))
+        return y * gate, y
+
+    x = torch.randn(2, 16, 64, 64)
+    if fmt == "channels_last":
+        x = x.to(memory_format=CL)
+    s = compile_and_check(f, x)
+    # an outer (channels-last) first stage is looped over its chunk of 256, an inner one not
+    first = "reduction" if fmt == "channels_last" else "persistent_reduction"
+    assert s.kernel_kinds == [first, "persistent_reduction", "pointwise", "pointwise"], s.kernel_kinds
+    assert "reduction over (512, 256)" in s.source   # the split's first stage: 16 chunks
+
+
+def test_channels_last_producer_fuses_with_spatial_mean_when_c_equals_h():
+    # NHWC loops (N, H, W, C) = (2, 16, 16, 16) split by size at N*H as if it were the mean's
+    # N*C: the wrong dims, so y kept a kernel of its own; indexed where the mean reads it, y
+    # is stored from the mean's kernel
+    def f(x):
+        y = torch.nn.functional.hardswish(x)
+        return y, y.mean((2, 3))
+
+    s = compile_and_check(f, torch.randn(2, 16, 16, 16).to(memory_format=CL))
+    assert s.kernels == 1, s.kernel_kinds
+
+
 def test_an_attention_bias_broadcast_over_heads_stays_broadcast_when_aligned():
     # efficient attention wants bias strides in multiples of 8 elements; a (2, 1, 197, 197)
     # mask expanded over 12 heads is stored once per batch (last dim padded to 200), not 12 times

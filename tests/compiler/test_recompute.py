@@ -170,3 +170,68 @@ def test_two_sources_two_consumers_recomputed():
 
     s = compile_and_check(f, torch.randn(12, 20), torch.randn(12, 20))
     assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2, s.kernel_kinds
+
+
+def test_value_into_a_convolution_input_counts_once():
+    # y * 2 + 1 is stored for the convolution (an ATen call): that store recomputes y, one
+    # consumer like a matmul's operand, instead of y stored as a node of its own (4 nodes)
+    w = torch.randn(4, 3, 3, 3)
+
+    def f(x):
+        y = F.gelu(x)
+        return F.conv2d(y * 2 + 1, w), y.sum((2, 3))
+
+    s = compile_and_check(f, torch.randn(2, 3, 6, 6))
+    assert s.recomputed == 1 and s.nodes == 3, s.kernel_kinds
+
+
+def _kernels_source(s):
+    """The generated kernels (the commented block before the wrapper's call)."""
+    return s.source.split("def call")[0]
+
+
+def test_value_padded_into_a_pooling_window_is_stored():
+    # a pad (or cat) reads each element once, but a 3x3 pool after it reads each element 9
+    # times (MaxViT's 'same'-padded pools): recomputed, the GELU's tanh ran once per tap (9 in
+    # the pool's kernel, 10 in all); stored, once, in the kernel that writes it
+    def pad_max(x):
+        y = F.gelu(x, approximate="tanh")
+        return F.max_pool2d(F.pad(y, (0, 1, 0, 1), value=float("-inf")), 3, stride=1), y.sum((2, 3))
+
+    def pad_avg(x):
+        y = F.gelu(x, approximate="tanh")
+        return F.avg_pool2d(F.pad(y, (1, 1, 1, 1)), 3, stride=2), y.sum((2, 3))
+
+    def cat_max(x):
+        y = F.gelu(x, approximate="tanh")
+        return F.max_pool2d(torch.cat([y, x], 1), 3, stride=1, padding=1), y.sum((2, 3))
+
+    for f in (pad_max, pad_avg, cat_max):
+        s = compile_and_check(f, torch.randn(2, 3, 6, 6))
+        assert s.recomputed == 0, f.__name__
+        assert _kernels_source(s).count("tanh(") == 1, f.__name__
+
+
+def test_padded_value_into_pointwise_is_recomputed():
+    # past the pad the chain goes on: a pointwise op and a reduction over the padded (larger)
+    # value read each element once, so the GELU is still recomputed in both kernels (its
+    # members are checked for broadcasts against the padded size, not the value's)
+    def f(x):
+        y = F.gelu(x, approximate="tanh")
+        return (F.pad(y, (1, 1, 1, 1)) * 2 + 1).amax(1), y.sum((2, 3))
+
+    s = compile_and_check(f, torch.randn(2, 3, 6, 6))
+    assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2, s.kernel_kinds
+    assert _kernels_source(s).count("tanh(") == 2
+
+
+def test_shifted_pads_into_one_kernel_count_once():
+    # two pads of y summed (a 2-tap filter along W) end in one kernel: one consumer, not two.
+    # With the reduction that is 2 consumers of 2 sources (2 x 2 passes, no more than storing:
+    # 2 + 1 + 1), so y = a + b is recomputed; counted as 3 it was stored (3 nodes)
+    def f(a, b):
+        y = a + b
+        return F.pad(y, (1, 0)) + F.pad(y, (0, 1)), y.sum(1)
+
+    s = compile_and_check(f, torch.randn(6, 10), torch.randn(6, 10))
+    assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2, s.kernel_kinds
