@@ -774,9 +774,12 @@ def lay_out_checkout(dest: Path) -> Path:
 
 
 def _git_commit() -> str | None:
+    """HEAD's short hash, with "-dirty" when the tracked files differ from it (the device
+    machine's copy of a checkout carries the files but may keep an older .git: its HEAD alone
+    named a commit the measured code was not)."""
     try:
-        out = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, text=True,
-                             capture_output=True, timeout=10)
+        out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=ROOT,
+                             text=True, capture_output=True, timeout=10)
         return out.stdout.strip() or None
     except (OSError, subprocess.SubprocessError):
         return None
