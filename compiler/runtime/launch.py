@@ -77,14 +77,25 @@ def _stream_getter():
 _DATA_PTR = torch.Tensor.data_ptr
 
 
-def alignment_key(args):
-    """Which pointer arguments are 16-byte aligned (Triton specializes on it), as a tuple of
-    bools; the common case, all aligned, is found with C-level calls only (one launch of a
-    model's hundreds pays this on every call in default mode) and keyed as True."""
+def pointers(args):
+    """The arguments' data pointers and which of them are 16-byte aligned (Triton specializes
+    on it: one compiled kernel per pattern), as (pointers, key); the key of the common case,
+    all aligned, is True, found with C-level calls only (one launch of a model's hundreds pays
+    this on every call in default mode), else a tuple of bools.
+
+    The direct launch passes these integers, not the tensors: for an object that is not an
+    int, Triton's launcher calls its data_ptr() and then cuPointerGetAttribute, a driver call
+    per pointer argument per launch (RegNetY-1.6GF: ~900 per forward, in a model whose
+    per-call host time, not its GPU time, is what it lost to stock by)."""
     ptrs = list(map(_DATA_PTR, args))
     if not functools.reduce(operator.or_, ptrs, 0) & 15:
-        return True
-    return tuple(p & 15 == 0 for p in ptrs)
+        return ptrs, True
+    return ptrs, tuple(p & 15 == 0 for p in ptrs)
+
+
+def alignment_key(args):
+    """The alignment key of `pointers`."""
+    return pointers(args)[1]
 
 
 class Launcher:
@@ -118,10 +129,11 @@ class Launcher:
             self.config = self._tune(args)
         if self._grid is not None:
             # Triton specializes pointers on 16-byte alignment: one compiled kernel per pattern
-            k = self._compiled.get(alignment_key(args))
+            ptrs, key = pointers(args)
+            k = self._compiled.get(key)
             if k is not None:
                 k.run(self._grid[0], 1, 1, self._stream_of(self._device), k.function, k.packed_metadata,
-                      None, None, None, *args, *self._consts)
+                      None, None, None, *ptrs, *self._consts)
                 return
         global _FAST, JIT_LAUNCHES
         JIT_LAUNCHES += 1

@@ -60,12 +60,19 @@ class _Compiled:
     def _init_handles(self):
         pass
 
+    # the tensors of the launch in progress: the direct path hands run() their data pointers
+    # (ints), which the interpreter cannot launch with
+    current = []
+
     def run(self, grid, gy, gz, stream, function, metadata, h1, h2, h3, *args):
         assert (grid, gy, gz) == (self.launcher.grid(self.launcher.config)[0], 1, 1)
         assert function is self.function and metadata is self.packed_metadata
         nconsts = len(self.launcher._consts)
+        ptrs = list(args[:len(args) - nconsts])
+        tensors = _Compiled.current[-1]
+        assert all(type(p) is int for p in ptrs) and ptrs == [t.data_ptr() for t in tensors]
         self.runs += 1
-        self.launch_fn(self.launcher, self.launcher.config, list(args[:len(args) - nconsts]))
+        self.launch_fn(self.launcher, self.launcher.config, list(tensors))
 
 
 @pytest.mark.parametrize("mode", MODES)
@@ -81,6 +88,12 @@ def test_tuned_kernels_take_the_direct_launch_path_as_default_mode_does(mode, mo
         compiled.append(_Compiled(self, real_launch))
         return compiled[-1]
     monkeypatch.setattr(launch.Launcher, "_launch", launch_returning_a_kernel)
+    real_pointers = launch.pointers
+
+    def pointers_noting_the_tensors(args):
+        _Compiled.current[:] = [args]
+        return real_pointers(args)
+    monkeypatch.setattr(launch, "pointers", pointers_noting_the_tensors)
     monkeypatch.setattr(launch, "_FAST", True)
     monkeypatch.setattr(launch, "_stream_getter", lambda: (lambda device: 0))
     args = _args()
