@@ -102,7 +102,7 @@ def collect(point: str, samples: int, out: str, *, shard=(0, 1), resume: bool = 
                          device_meta=device_metadata(devs[0]),
                          feature_schema=fields.pop("feature_schema"), **fields,
                          seed=seed, shard=f"{shard[0]}/{shard[1]}", samples=samples, reps=reps,
-                         inner=inner, devices=devs)
+                         inner=inner, devices=devs, jobs=jobs)
     writer = DatasetWriter(out, header, resume=resume, resume_keys=RESUME_KEYS)
     todo = [i for i in shard_indices(samples, shard) if problem_key(seed, i, focus) not in writer.done]
     summary = {"out": str(out), "point": point, "focus": focus, "shard": f"{shard[0]}/{shard[1]}",
@@ -154,7 +154,8 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
     import tempfile
     ctx = mp.get_context("spawn")
     saved = os.environ.get("TUNER_BENCH_LOCK")
-    lock_dir = tempfile.TemporaryDirectory(prefix="tuner-collect-") if lock else None
+    # a lock the user set already (two collects sharing a GPU) is kept
+    lock_dir = tempfile.TemporaryDirectory(prefix="tuner-collect-") if lock and not saved else None
     if lock_dir is not None:
         os.environ["TUNER_BENCH_LOCK"] = os.path.join(lock_dir.name, "gpu.lock")
     try:

@@ -116,14 +116,8 @@ def measure(p: MMProblem, device: str, *, reps: int = 3, inner: int = 10, warmup
                 if fn is None:
                     samples[c].append(math.inf)
                     continue
-                if device == "cpu":
-                    fn()
-                    ts = []
-                    for _ in range(inner):
-                        t = time.perf_counter()
-                        fn()
-                        ts.append((time.perf_counter() - t) * 1e3)
-                    samples[c].append(statistics.median(ts))
+                if device == "cpu":   # wall time per run (no L2 flush), under the bench lock
+                    samples[c].append(float(benchmark(fn, warmup=1, reps=inner, device="cpu")))
                 else:
                     samples[c].append(float(benchmark(fn, warmup=warmup if r == 0 else 1, reps=inner)))
     except (RuntimeError, MemoryError) as e:   # OOM: both score infinity

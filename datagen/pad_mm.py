@@ -217,14 +217,9 @@ def header_fields(spec: GeneratorSpec) -> dict:
 # -- measurement ---------------------------------------------------------------------------
 
 def _cpu_timer(fn, warmup: int, reps: int) -> float:
-    for _ in range(warmup):
-        fn()
-    times = []
-    for _ in range(reps):
-        t0 = time.perf_counter()
-        fn()
-        times.append((time.perf_counter() - t0) * 1e3)
-    return statistics.median(times)
+    # median of per-run wall times (bench's CPU timer), under TUNER_BENCH_LOCK when set
+    from tuner.bench import benchmark
+    return float(benchmark(fn, warmup=warmup, reps=reps, device="cpu"))
 
 
 def _gpu_timer(fn, warmup: int, reps: int) -> float:

@@ -31,6 +31,7 @@ import math
 import multiprocessing
 import os
 import statistics
+import threading
 import time
 from typing import Any, Callable, Iterable, Sequence
 
@@ -104,7 +105,7 @@ def benchmark(fn: Callable[[], Any], *, warmup: int | None = None, reps: int | N
         reps = settings.bench_reps if reps is None else reps
         if reps < 1:
             raise ValueError(f"reps must be >= 1, got {reps}")
-        with real_tensors(), _bench_lock():
+        with real_tensors(), _bench_lock(device):
             return _benchmark(fn, warmup, reps, setup, flush_l2, device)
     except Exception as e:
         # a caller that turns the error into inf still lets the report say why
@@ -113,20 +114,34 @@ def benchmark(fn: Callable[[], Any], *, warmup: int | None = None, reps: int | N
         raise
 
 
+_LOCK_DEPTH = threading.local()
+
+
 @contextlib.contextmanager
-def _bench_lock():
+def _bench_lock(device: str | None = None):
     """Holds TUNER_BENCH_LOCK (an exclusive flock) while timing, when it is set: processes
-    that share a GPU then compile candidates at once but never time them at once."""
+    that share a device then compile candidates at once but never time them at once. The
+    file is per device (`<path>.cpu`, `<path>.cuda<i>`), so workers on different GPUs do not
+    wait for each other, and a benchmark run inside another one's timed function (a launcher
+    that tunes on its first call) does not wait for the lock its own thread holds."""
     path = settings.bench_lock
-    if not path:
+    if not path or getattr(_LOCK_DEPTH, "n", 0):
         yield
         return
     import fcntl
+    if _use_cuda(device):
+        import torch
+        index = torch.device(device).index if device and ":" in str(device) else None
+        path = f"{path}.cuda{torch.cuda.current_device() if index is None else index}"
+    else:
+        path = f"{path}.cpu"
     with open(path, "a") as f:
         fcntl.flock(f, fcntl.LOCK_EX)
+        _LOCK_DEPTH.n = 1
         try:
             yield
         finally:
+            _LOCK_DEPTH.n = 0
             fcntl.flock(f, fcntl.LOCK_UN)
 
 

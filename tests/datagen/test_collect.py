@@ -120,6 +120,17 @@ def test_devices_run_one_worker_each(tmp_path):
     assert len(problems_of(out)) == 6
 
 
+def test_jobs_time_under_the_users_bench_lock(tmp_path, monkeypatch):
+    # the workers time through tuner.bench under the lock (CPU timers too); a lock the user
+    # set (two collects on one device) is kept rather than replaced by a private one
+    monkeypatch.setenv("TUNER_BENCH_LOCK", str(tmp_path / "shared"))
+    out = tmp_path / "d.jsonl"
+    r = run("--samples", "4", "--out", str(out), "--device", "cpu", "--jobs", "2")
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "shared.cpu").exists()
+    assert read_dataset(out).header["jobs"] == 2
+
+
 def test_jobs_share_a_device_and_measure_every_problem_once(tmp_path):
     out = tmp_path / "d.jsonl"
     r = run("--samples", "6", "--out", str(out), "--device", "cpu", "--jobs", "3")

@@ -49,6 +49,22 @@ def test_bench_lock_keeps_timings_of_sharing_workers_apart(tmp_path, monkeypatch
     assert switches == 1, runs
 
 
+def test_a_benchmark_inside_a_timed_function_does_not_wait_for_its_own_lock(tmp_path, monkeypatch):
+    # a launcher that tunes on its first call benchmarks inside the outer benchmark's run
+    import threading
+    monkeypatch.setenv("TUNER_BENCH_LOCK", str(tmp_path / "gpu.lock"))
+    done = []
+
+    def outer():
+        bench.benchmark(lambda: bench.benchmark(lambda: None, warmup=0, reps=1, device="cpu"),
+                        warmup=0, reps=2, device="cpu")
+        done.append(1)
+    t = threading.Thread(target=outer, daemon=True)
+    t.start()
+    t.join(20)
+    assert done == [1]
+
+
 def test_snapshot_restores_mutated_arguments_between_runs():
     x = torch.arange(4.0)
     snap = bench.Snapshot([x, None])
