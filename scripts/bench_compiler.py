@@ -13,8 +13,10 @@ compiled for one variant leaks into another and a hung compile is cut off by a t
 timed once. With --rounds N (N > 1) each case runs in one subprocess instead: the case is built
 once, every variant compiled and checked, then the variants are timed interleaved, N rounds of
 each timing every variant once, so drift of the machine reaches all alike; a row's ms is the
-median over the rounds and ms_rounds the list (the table adds their min-max). Its variants
-share that process's fresh caches, so a later variant's compile may reuse an earlier one's.
+median over the rounds and ms_rounds the list (the table adds their min-max). With cold
+caches each variant still compiles into fresh cache folders of its own (no kernels or tuning
+decisions reused from an earlier variant; in-memory caches of torch and Triton are shared).
+A variant that hangs or crashes the worker loses the case's other rows too.
 Results are written as JSON under --out after every variant (every case with --rounds > 1),
 so a run cut short keeps what it measured. The table printed last compares every variant with
 eager and with stock default.
@@ -670,6 +672,10 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
         for rec, variant in todo:
             rec.update(bytes=built.bytes, flops=built.flops, note=built.note,
                        eager_max_abs_err=eager_abs, eager_rel_err=eager_rel)
+            if len(todo) > 1 and variant.backend != "eager":
+                folder = _fresh_caches(variant.name)
+                if folder is not None:
+                    rec["cache_dir"] = folder
             try:
                 compiled = _compile_and_check(rec, built, variant, inputs0, inputs1, eager_rel,
                                               device)
@@ -794,11 +800,39 @@ def _worker_env(args, tmp: Path) -> dict:
     if args.device == "cpu":       # Triton kernels on CPU tensors run in the interpreter
         env["TRITON_INTERPRET"] = "1"
     if args.caches == "cold":
-        # Compile times are cold-start numbers: nothing reused from earlier variants or runs.
-        for var, sub in (("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("TRITON_CACHE_DIR", "triton"),
-                         ("TUNER_CACHE_DIR", "tuner")):
+        # Compile times are cold-start numbers: nothing reused from earlier variants or runs
+        # (a worker timing several variants gives each its own folders: _fresh_caches)
+        for var, sub in _CACHE_VARS:
             env[var] = str(tmp / sub)
+        env["BENCH_COMPILER_COLD_ROOT"] = str(tmp)
     return env
+
+
+_CACHE_VARS = (("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("TRITON_CACHE_DIR", "triton"),
+               ("TUNER_CACHE_DIR", "tuner"))
+
+
+def _fresh_caches(variant: str) -> str | None:
+    """With cold caches, points the compilers' cache folders at new ones for this variant of a
+    case (several variants compile in one worker with --rounds): a later variant neither
+    reuses an earlier one's compiled kernels (its compile seconds stay cold) nor reads its
+    tuning decisions (default mode asks the tuner's cache for matmul choices). The tuner's
+    in-process memory of template configs is dropped too. Returns the folder, or None with
+    warm caches."""
+    root = os.environ.get("BENCH_COMPILER_COLD_ROOT")
+    if not root:
+        return None
+    folder = Path(root) / variant
+    for var, sub in _CACHE_VARS:
+        os.environ[var] = str(folder / sub)
+    try:
+        from tuner.cache import reset_cache
+        from tuner.points.triton_kernel import forget_templates
+        reset_cache()
+        forget_templates()
+    except ImportError:
+        pass
+    return str(folder)
 
 
 def _run_job(args, case: Case, variants: list[str], timeout_s: float, log) -> list[dict]:
@@ -982,7 +1016,7 @@ def main(argv: list[str] | None = None) -> int:
                     help="1: each (case, variant) alone, timed once. N > 1: each case's variants "
                          "in one process (see --isolation), all compiled and checked first, then "
                          "timed in N interleaved rounds; ms is the median over the rounds, "
-                         "ms_rounds the list. Its variants share that process's caches. "
+                         "ms_rounds the list; with cold caches each variant gets fresh cache folders. "
                          "E.g. --cases convnextv2_nano,maxvit_tiny --variants "
                          "eager,tuner,inductor --rounds 3 --out DIR")
     ap.add_argument("--smoke", action="store_true",

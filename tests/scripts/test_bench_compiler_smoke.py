@@ -177,13 +177,19 @@ def test_smoke_runs_the_tuner_backend_through_the_interpreter(tmp_path):
 @pytest.mark.skipif(importlib.util.find_spec("tuner.compiler.backend") is None,
                     reason="tuner.compiler.backend does not exist yet")
 def test_bench_compiler_rounds_time_a_cases_variants_interleaved_and_take_the_median(tmp_path):
-    proc = _run("--smoke", "--device", "cpu", "--cases", "layernorm", "--variants", "eager,tuner",
-                "--rounds", "2", "--out", str(tmp_path), timeout=300)
+    proc = _run("--smoke", "--device", "cpu", "--cases", "layernorm", "--variants",
+                "eager,tuner,tuner-max-autotune-no-cudagraphs", "--rounds", "2", "--out",
+                str(tmp_path), timeout=300)
     assert proc.returncode == 0, proc.stderr[-2000:]
     doc = _results(tmp_path)
     assert doc["args"]["rounds"] == 2
     rows = {r["variant"]: r for r in doc["results"] if r["case"] == "layernorm"}
-    assert set(rows) == {"eager", "tuner"}
+    assert set(rows) == {"eager", "tuner", "tuner-max-autotune-no-cudagraphs"}
+    # cold caches: each compiled variant of the case compiled into folders of its own (the
+    # max-autotune variant's tuning decisions never reach the default-mode one)
+    dirs = [rows[v]["cache_dir"] for v in ("tuner", "tuner-max-autotune-no-cudagraphs")]
+    assert dirs[0] != dirs[1] and "cache_dir" not in rows["eager"]
+    del rows["tuner-max-autotune-no-cudagraphs"]
     for r in rows.values():
         assert r["status"] == "ok", r
         assert len(r["ms_rounds"]) == 2 and r["ms"] == statistics.median(r["ms_rounds"])
