@@ -196,9 +196,10 @@ SETTINGS: tuple[Setting, ...] = (
             "or options, not both: with a mode, this is how options reach the backend)."),
     Setting("TUNER_MM", _str, "auto",
             "Matmuls (mm/addmm/bmm) when compiling: a generated Triton template with its "
-            "epilogue fused, the ATen call, or auto (the mm point decides per problem: it "
-            "measures both in max-autotune; elsewhere its heuristic or cache answers, else "
-            "ATen); torch.compile's options={\"mm\": ...} wins.",
+            "epilogue fused, the ATen call, or auto (in max-autotune the mm point decides per "
+            "problem: its heuristic, its cache, else it measures both; default mode keeps "
+            "ATen, as the template's config is tuned only in max-autotune); torch.compile's "
+            "options={\"mm\": ...} wins.",
             choices=("auto", "template", "extern")),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
             "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "

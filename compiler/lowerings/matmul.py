@@ -94,8 +94,8 @@ def mm_mode() -> str:
 
 def _use_template(name, mat1, mat2) -> bool:
     """Whether this matmul becomes a Template node: always with mm="template", never with
-    "extern"; with "auto" the mm point decides (tuner.points.mm: measured in max-autotune,
-    heuristic and cache only otherwise, ATen on a miss)."""
+    "extern"; with "auto" the mm point decides (tuner.points.mm: heuristic, cache, then
+    measured, in max-autotune; ATen in default mode, whose template config is untuned)."""
     mode = mm_mode()
     if mode == "extern" or mat1.dtype not in _TEMPLATE_DTYPES:
         return False

@@ -9,13 +9,14 @@ measured, per problem: the compiler hands `decide_mm_backend` a factory of one r
 choice (its own compiled code for the matmul and a representative epilogue, on random
 operands; the template tuned by the kernel-config point), never timing anything itself.
 Order as everywhere: learned heuristic (when confident) -> cache -> benchmark both -> store.
-With `measure=False` (the compiler's default mode) only the cache is asked and a miss answers
-"extern" (ATen), so default-mode compiles never benchmark. The heuristic is not asked there:
-the shipped module (heuristics/artifacts/mm_backend_h100.py) learned from the *tuned*
-template's times, and default mode launches the template's untuned default config, which
-loses where the tuned one wins (GPT-2 MLP up + GELU at batch 64, seq 128: untuned template
-0.173 ms vs ATen + epilogue 0.155, bench/results/mm/mm_20261123-154916.json; the module
-answers "template" there).
+With `measure=False` (the compiler's default mode) the answer is "extern" (ATen) and nothing
+is asked or benchmarked. Both the heuristic and the cache answer "template" where the *tuned*
+template beats ATen (the shipped module, heuristics/artifacts/mm_backend_h100.py, learned
+from the tuned template's times; cache entries come from max-autotune's measurements), and
+default mode launches the template's untuned default config, which loses where the tuned one
+wins (GPT-2 MLP up + GELU at batch 64, seq 128: untuned template 0.173 ms vs ATen + epilogue
+0.155, bench/results/mm/mm_20261123-154916.json; the module answers "template" there).
+`TUNER_MM=template` forces the template in any mode.
 """
 from __future__ import annotations
 
@@ -97,7 +98,7 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     runners: called once, on the first measurement only (a heuristic or cache answer builds
     nothing), returning {"extern": fn, "template": fn} of no-argument callables that run the
     matmul with the same epilogue each way. A choice whose runner fails scores infinity."""
-    if problem is None:
+    if problem is None or not measure:   # default mode: ATen (see the module's docstring)
         return None
     from tuner.bench import benchmark
     from tuner.engine import decide
@@ -118,9 +119,8 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
 
     try:
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed,
-                      heuristic=(lambda: lookup(NAMESPACE, problem, device_info(device)))
-                      if measure else None,
+                      heuristic=lambda: lookup(NAMESPACE, problem, device_info(device)),
                       features=problem.features(),
-                      max_seconds=None if measure else 0)
+                      max_seconds=None)
     finally:
         state.clear()
