@@ -441,6 +441,39 @@ class GraphLowering(torch.fx.Interpreter):
         k = len(sinks)
         return k * passes <= passes + k
 
+    def window_input(self, value, dims, taps):
+        """The input of a window op (pooling) as it should read it: a lazy value whose work at
+        each of the window's `taps` (input elements read per output, kh * kw) costs more than
+        storing it (WINDOW_RECOMPUTE_MAX) is stored first, anything else is returned as is
+        (inlined into every tap). `dims`: the dims the window slides over. `taps` of 1 or
+        less: no element is read by two windows (each is computed once anyway)."""
+        if not isinstance(value, ir.Lazy) or taps <= 1:
+            return value
+        work = self._tap_work(value, dims)
+        if work is None or taps * work <= WINDOW_RECOMPUTE_MAX:
+            return value
+        self.stats.window_stored += 1
+        return self.realize(value)
+
+    @staticmethod
+    def _tap_work(value, dims):
+        """`_Cost.work` of evaluating `value` at one more tap: at an element whose `dims`
+        differ from one already evaluated, so that the part shared by the taps (computed from
+        the other dims: a BatchNorm's per-channel scale) is counted once, not per tap. None
+        when its loader cannot run symbolically."""
+        cost = _Cost()
+        idx = [S.sym(f"q{i}") for i in range(len(value.size))]
+        moved = [S.sym(f"t{i}") if i in dims else q for i, q in enumerate(idx)]
+        try:
+            with use(cost):
+                ld = value.loader()
+                ld(idx)
+                first = cost.work
+                ld(moved)
+        except Exception:
+            return None
+        return cost.work - first
+
     def _consumers(self, n, numel):
         """The FX nodes the lazy value of `n` ends in: each user, followed while it is a
         pointwise op, a view, a pad or a cat with a single user (such a value stays lazy and
@@ -636,17 +669,54 @@ RECOMPUTE_EXPENSIVE = frozenset({"pow", "lgamma", "erfinv", "atan2", "hypot", "f
                                  "remainder", "nextafter", "acosh", "asinh", "atanh"})
 
 
+# A window op (max/avg pooling) unrolls its window: a lazy input (its single-user producer,
+# inlined) is evaluated at every tap, kh * kw times per output element; where windows overlap,
+# each input element is computed once per window that reads it (3x3 stride 2: 2.25 times on
+# average, stride 1: 9). Storing the producer first computes it once, at the cost of one write
+# and one read of each element and a kernel. On an H100 (~3 TB/s of HBM, ~30 T FP32
+# instructions/s: ~10 instructions per byte) a bf16 element's write + read is 4 bytes, ~1.3 ps:
+# the time of ~40 instructions. `GraphLowering.window_input` weighs the producer's work per
+# tap, the part that depends on the element read (`_Cost.work` added by a second tap: a
+# BatchNorm's per-channel scale, its rsqrt included, is shared by the taps; casts and index
+# arithmetic, such as a pad's bounds checks, are free): 1 per op, TRANSCENDENTAL_WORK for a
+# special function (an ex2 or rcp on the special-function unit, which runs at 1/8 of the FP32
+# rate, plus a polynomial: libdevice's tanhf is ~20 instructions, sigmoid an exp and a
+# division), unbounded for an op in RECOMPUTE_EXPENSIVE or a gather. The producer is stored
+# when taps x work exceeds WINDOW_RECOMPUTE_MAX. In a 3x3 window a tanh-GELU (8 ops + tanh)
+# weighs 162, an erf-GELU 126, SiLU (a multiply + sigmoid) 99: nine special-function
+# evaluations per output against ~40 instructions' worth of traffic per stored element. A
+# BatchNorm affine + ReLU (ResNet's stem: 5 ops a tap) weighs 45, an add 9 to 18, a cast 0:
+# they stay inlined, saving the write and read of a full activation, since a memory-bound
+# window kernel's spare ALU time absorbs them; the limit, 64, is that slack, ~1.5 stores'
+# worth. Windows that never read an element twice (2x2 stride 2) keep any producer inlined.
+# Caveat: per output a stride-2 window stores ~4 input elements (16 bytes in bf16, 32 in
+# fp32), so a peak-throughput count puts a tanh-GELU or SiLU there near break-even; storing
+# relies on the unrolled window's own per-tap index and mask work making the fused kernel
+# compute bound, while the producer's own kernel hides its ALU work under its memory traffic.
+# Not yet timed on the GPU.
+WINDOW_RECOMPUTE_MAX = 64
+TRANSCENDENTAL_WORK = 10
+TRANSCENDENTAL = frozenset({"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
+                            "rsqrt", "tanh", "sigmoid", "erf", "erfc", "sin", "cos", "tan",
+                            "asin", "acos", "atan", "sinh", "cosh"})
+
+
 class _Cost:
     """An ops handler that measures an inner function for recomputation: distinct ops (as a
-    kernel's CSE would emit them), op calls (the tree expanded), buffers read, and whether it
-    gathers (indirect indexing) or uses an expensive op (`blocked`)."""
+    kernel's CSE would emit them), op calls (the tree expanded), buffers read, whether it
+    gathers (indirect indexing) or uses an expensive op (`blocked`), and the weighted `work`
+    of its distinct ops (WINDOW_RECOMPUTE_MAX): none for index arithmetic (ops on indices and
+    constants alone), TRANSCENDENTAL_WORK for a special function, unbounded for an expensive
+    op or a gather, 1 for any other op."""
 
     def __init__(self):
         self.ops: set = set()
         self.reads: set = set()
         self.calls = 0
         self.blocked = False
+        self.work = 0.0
         self._ids: dict = {}
+        self._index: set = set()   # tokens computed from indices and constants alone
 
     def _token(self, key):
         t = self._ids.get(key)
@@ -659,16 +729,29 @@ class _Cost:
         return self._token(("load", name, index))
 
     def constant(self, value, dtype):
-        return self._token(("constant", value, dtype))
+        t = self._token(("constant", value, dtype))
+        self._index.add(t)
+        return t
 
     def index_expr(self, expr, dtype):
-        return self._token(("index", expr, dtype))
+        t = self._token(("index", expr, dtype))
+        self._index.add(t)
+        return t
 
     def to_dtype(self, v, dtype, implicit=False):
-        return v if implicit else self._token(("to_dtype", v, dtype))
+        if implicit:
+            return v
+        t = self._token(("to_dtype", v, dtype))
+        if v in self._index:
+            self._index.add(t)
+        return t
 
     def indirect_indexing(self, value, size, check=True):
         self.blocked = True   # a gather: its reads are not of the element being computed
+        key = ("indirect", value)
+        if key not in self.ops:
+            self.ops.add(key)
+            self.work = float("inf")
         return S.sym("ind")
 
     def masked(self, mask, body, other):
@@ -680,8 +763,18 @@ class _Cost:
             self.blocked = True
         key = (name,) + tuple(a if isinstance(a, (tuple, int, float, bool, str, type(None)))
                               else repr(a) for a in args)
-        self.ops.add(key)
-        return self._token(key)
+        t = self._token(key)
+        tokens = [a for a in args if isinstance(a, tuple) and len(a) == 2 and a[0] == "v"]
+        index_only = all(a in self._index for a in tokens)
+        if index_only:
+            self._index.add(t)
+        if key not in self.ops:
+            self.ops.add(key)
+            if name in RECOMPUTE_EXPENSIVE:
+                self.work = float("inf")
+            elif not index_only:
+                self.work += TRANSCENDENTAL_WORK if name in TRANSCENDENTAL else 1
+        return t
 
     def __getattr__(self, name):
         if name.startswith("_"):

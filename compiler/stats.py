@@ -6,6 +6,7 @@
     s.kernel_kinds            # their kinds, e.g. ["pointwise_tiled", "persistent_reduction"]
     s.fused_nodes             # fusions performed by the scheduler
     s.recomputed              # multi-user values left unstored, recomputed by each consumer
+    s.window_stored           # window ops' (pooling) inputs stored first, too costly to recompute per tap
     s.nodes                   # IR nodes before fusion (pointwise/reduction/scatter/extern)
     s.externs                 # {op name: count} ATen calls (mm, convolution, fallbacks)
     s.fallbacks               # {op name: count} ops that ran in ATen (no lowering, or one that failed)
@@ -47,6 +48,7 @@ class GraphStats:
     fused_nodes: int = 0
     nodes: int = 0
     recomputed: int = 0       # multi-user lazy values recomputed in each consumer, not stored
+    window_stored: int = 0    # lazy inputs of window ops stored first (GraphLowering.window_input)
     externs: collections.Counter = field(default_factory=collections.Counter)
     fallbacks: collections.Counter = field(default_factory=collections.Counter)
     lowered: collections.Counter = field(default_factory=collections.Counter)
@@ -129,7 +131,7 @@ class GraphStats:
 
     def as_dict(self):
         return {"kernels": self.kernels, "fused_nodes": self.fused_nodes, "nodes": self.nodes,
-                "recomputed": self.recomputed,
+                "recomputed": self.recomputed, "window_stored": self.window_stored,
                 "externs": dict(self.externs), "fallbacks": dict(self.fallbacks),
                 "lowered": dict(self.lowered), "pad_mm": dict(self.pad_mm),
                 "mm_backend": dict(self.mm_backend),
@@ -199,6 +201,7 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.fused_nodes += g.fused_nodes
     t.nodes += g.nodes
     t.recomputed += g.recomputed
+    t.window_stored += g.window_stored
     t.externs.update(g.externs)
     t.fallbacks.update(g.fallbacks)
     t.lowered.update(g.lowered)

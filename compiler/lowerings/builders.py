@@ -288,11 +288,36 @@ def _pool_out(size, k, s, p, d, ceil_mode):
     return out
 
 
+def _overlaps(n, out, k, s, p, d):
+    """Whether two windows along an axis (n inputs, out outputs) read the same input."""
+    seen = set()
+    for o in range(out):
+        for i in range(k):
+            e = o * s - p + i * d
+            if 0 <= e < n:
+                if e in seen:
+                    return True
+                seen.add(e)
+    return False
+
+
+def _window_input(x, size, kernel, stride, padding, dilation):
+    """x as a 2-d window (kh, kw over its last two dims; `size` the output's) reads it: stored
+    first where windows overlap and its work at every tap costs more than a store
+    (GraphLowering.window_input), else x itself, inlined into each tap."""
+    (kh, kw), (sh, sw), (ph, pw), (dh, dw) = kernel, stride, padding, dilation
+    (H, W), (OH, OW) = x.size[-2:], size[-2:]
+    overlap = _overlaps(H, OH, kh, sh, ph, dh) or _overlaps(W, OW, kw, sw, pw, dw)
+    n = len(x.size)
+    return graph().window_input(x, (n - 2, n - 1), kh * kw if overlap else 1)
+
+
 @register(aten.max_pool2d_with_indices.default)
 def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """Max pooling as two pointwise values over the output (the window unrolled: each output
     element reads its kh*kw inputs, padding reads as -inf): it fuses with the activation before
-    it (ResNet's stem) instead of an ATen kernel re-reading the activation. The indices (flat
+    it (ResNet's stem) instead of an ATen kernel re-reading the activation, unless it costs more
+    to recompute at every tap than to store (`_window_input`: a tanh-GELU). The indices (flat
     h*W + w of the first maximum, as eager) are only computed where something reads them (the
     backward)."""
     kh, kw = _pair(kernel_size)
@@ -304,6 +329,7 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
     lead, (H, W) = list(x.size[:-2]), x.size[-2:]
     OH, OW = _pool_out(H, kh, sh, ph, dh, ceil_mode), _pool_out(W, kw, sw, pw, dw, ceil_mode)
     size = tuple(lead) + (OH, OW)
+    x = _window_input(x, size, (kh, kw), (sh, sw), (ph, pw), (dh, dw))
     ld = x.loader()
 
     def taps(idx):
@@ -382,10 +408,11 @@ def _in_bounds(e, lo_min, hi_max, lo, hi):
 def avg_pool2d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
                divisor_override=None):
     """Average pooling as a pointwise value over the output (the window unrolled as in max
-    pooling, padding reads as 0): it fuses with its producer and consumers instead of an ATen
-    kernel reading a realized input. The divisor is eager's: divisor_override, else the window
-    clipped to the padded input (count_include_pad; smaller only at a ceil_mode edge) or to the
-    input itself, computed per output row/column only where it varies. The output's layout
+    pooling, padding reads as 0): it fuses with its producer (unless `_window_input` stores it)
+    and consumers instead of an ATen kernel reading a realized input. The divisor is eager's:
+    divisor_override, else the window clipped to the padded input (count_include_pad; smaller
+    only at a ceil_mode edge) or to the input itself, computed per output row/column only where
+    it varies. The output's layout
     (channels-last kept) comes from the FX node's strides, as for any lazy value."""
     kh, kw = _pair(kernel_size)
     sh, sw = _pair(stride, (kh, kw))
@@ -398,6 +425,7 @@ def avg_pool2d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_incl
     OH, OW = _pool_out(H, kh, sh, ph, 1, ceil_mode), _pool_out(W, kw, sw, pw, 1, ceil_mode)
     size = tuple(lead) + (OH, OW)
     acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    x = _window_input(x, size, (kh, kw), (sh, sw), (ph, pw), (1, 1))
     ld = x.loader()
 
     def axis(o, k, s, p, n, out):

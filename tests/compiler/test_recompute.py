@@ -1,7 +1,10 @@
 """Multi-user lazy values: cheap ones are recomputed by each consumer kernel instead of being
 stored and read back (GraphLowering._recompute); expensive ones, ones a consumer stores anyway,
-and ones reading an input the graph writes in place are still stored. Each case compares with
-eager on fresh random inputs and pins the kernel (and IR node) counts."""
+and ones reading an input the graph writes in place are still stored. Window ops (pooling)
+recompute a single-user producer at every tap: one that costs more than a store per output
+is stored first (GraphLowering.window_input). Each case compares with eager on fresh random
+inputs and pins the kernel (and IR node) counts."""
+import pytest
 import torch
 import torch.nn.functional as F
 
@@ -235,3 +238,103 @@ def test_shifted_pads_into_one_kernel_count_once():
 
     s = compile_and_check(f, torch.randn(6, 10), torch.randn(6, 10))
     assert s.recomputed == 1 and s.kernels == 2 and s.nodes == 2, s.kernel_kinds
+
+
+# -- a window op's single-user producer: stored when recomputing it at every tap costs more --
+
+WINDOWS = {   # 3x3 stride-2 windows: each output reads 9 inputs, each input is read up to 4 times
+    "pad_max": lambda y: F.max_pool2d(F.pad(y, (1, 1, 1, 1)), 3, stride=2),
+    "max": lambda y: F.max_pool2d(y, 3, 2, 1),
+    "avg": lambda y: F.avg_pool2d(y, 3, 2, 1),
+    "pad_avg": lambda y: F.avg_pool2d(F.pad(y, (1, 1, 1, 1)), 3, stride=2, ceil_mode=True),
+}
+TRANSCENDENTAL_PRODUCERS = {   # producer, the special function its kernel calls
+    "gelu_tanh": (lambda x: F.gelu(x, approximate="tanh"), "tanh("),
+    "silu": (F.silu, "sigmoid("),
+    "sigmoid_x": (lambda x: torch.sigmoid(x) * x, "sigmoid("),
+}
+
+
+@pytest.mark.parametrize("window", list(WINDOWS))
+@pytest.mark.parametrize("producer", list(TRANSCENDENTAL_PRODUCERS))
+def test_window_stores_a_transcendental_producer(producer, window):
+    # inlined, the window evaluated the producer at each of its 9 taps (tanh 9 times per output
+    # element, one kernel); stored, its kernel evaluates it once per element and the window
+    # reads the stored values (2 kernels)
+    fn, call = TRANSCENDENTAL_PRODUCERS[producer]
+    pool = WINDOWS[window]
+    s = compile_and_check(lambda x: pool(fn(x)), torch.randn(2, 3, 9, 8))
+    assert _kernels_source(s).count(call) == 1, _kernels_source(s).count(call)
+    assert s.kernels == 2 and s.nodes == 2 and s.window_stored == 1, (s.kernels, s.nodes)
+
+
+def test_window_stores_a_producer_in_bf16_and_channels_last():
+    # the stored producer keeps the activation's dtype and layout (as eager's pool input)
+    x = torch.randn(2, 8, 10, 10, dtype=torch.bfloat16).to(memory_format=torch.channels_last)
+    f = lambda x: F.max_pool2d(F.gelu(x, approximate="tanh"), 3, 2, 1)   # noqa: E731
+    s = compile_and_check(f, x, dtype=torch.bfloat16)
+    assert _kernels_source(s).count("tanh(") == 1 and s.kernels == 2
+    torch._dynamo.reset()
+    assert torch.compile(f, backend="tuner")(x).stride() == f(x).stride()
+
+
+def test_window_stored_producer_trains():
+    # forward and backward (max pool indices, GELU's gradient) match eager
+    x = torch.randn(2, 3, 9, 9, requires_grad=True)
+    x2 = x.detach().clone().requires_grad_()
+    f = lambda t: F.max_pool2d(F.gelu(t, approximate="tanh"), 3, 2, 1)   # noqa: E731
+    torch._dynamo.reset()
+    out, ref = torch.compile(f, backend="tuner")(x), f(x2)
+    assert_close(out, ref)
+    out.square().sum().backward()
+    ref.square().sum().backward()
+    assert_close(x.grad, x2.grad)
+
+
+def _bn_relu(x, mean, var, w, b):
+    return torch.relu(F.batch_norm(x, mean, var, w, b, training=False, eps=1e-5))
+
+
+CHEAP_PRODUCERS = {   # a few ops per tap, no special function: inlined into every tap
+    "bn_relu": lambda x, *bn: _bn_relu(x, *bn),
+    "add": lambda x, *bn: x + bn[0][None, :, None, None],
+    "cast": lambda x, *bn: x.to(torch.float16).float(),
+    "pad_inf": lambda x, *bn: F.pad(x, (1, 1, 1, 1), value=float("-inf")),   # timm's 'same' max pool
+}
+
+
+@pytest.mark.parametrize("producer", list(CHEAP_PRODUCERS))
+def test_window_keeps_a_cheap_producer_fused(producer):
+    # ResNet's stem: BatchNorm + ReLU into a 3x3 stride-2 max pool is one kernel (5 ops per tap;
+    # its per-channel scale is shared by the taps); so are an add, a cast and a pad
+    c = 4
+    bn = (torch.randn(c), torch.rand(c) + 0.5, torch.randn(c), torch.randn(c))
+    fn = CHEAP_PRODUCERS[producer]
+    s = compile_and_check(lambda x, *bn: F.max_pool2d(fn(x, *bn), 3, 2, 1), torch.randn(2, c, 9, 8),
+                          *bn, dtype=torch.float16 if producer == "cast" else None)
+    assert s.kernels == 1 and s.nodes == 1 and s.window_stored == 0, (s.kernels, s.nodes)
+
+
+def test_resnet_stem_is_one_kernel_after_its_convolution():
+    torch.manual_seed(0)
+    nn = torch.nn
+    m = nn.Sequential(nn.Conv2d(3, 8, 7, 2, 3, bias=False), nn.BatchNorm2d(8), nn.ReLU(),
+                      nn.MaxPool2d(3, 2, 1))
+    for mod in m.modules():
+        if isinstance(mod, nn.BatchNorm2d):
+            mod.running_mean.uniform_(-0.5, 0.5)
+            mod.running_var.uniform_(0.5, 2.0)
+    m.eval()
+    x = torch.randn(2, 3, 20, 18)
+    torch._dynamo.reset()
+    with torch.no_grad():
+        assert_close(torch.compile(m, backend="tuner")(x), m(x))
+    s = stats.last()
+    assert s.kernels == 1 and sum(s.externs.values()) == 1 and s.window_stored == 0, (s.kernels, s.externs)
+
+
+def test_non_overlapping_window_keeps_any_producer_fused():
+    # a 2x2 stride-2 window reads each element once: the producer is computed once either way
+    f = lambda x: F.max_pool2d(F.gelu(x, approximate="tanh"), 2, 2)   # noqa: E731
+    s = compile_and_check(f, torch.randn(2, 3, 8, 8))
+    assert s.kernels == 1 and s.window_stored == 0
