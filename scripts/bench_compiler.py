@@ -638,10 +638,12 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
 
 
 def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
-             rounds: int = 1) -> list[dict]:
+             rounds: int = 1, progress=None) -> list[dict]:
     """Variants of one case in this process, one row each: the case is built once, every variant
     compiled and checked, then the ones that passed are timed in `rounds` interleaved rounds
-    (each round times every variant once); ms is the median over the rounds.
+    (each round times every variant once); ms is the median over the rounds. progress(recs),
+    when given, is called after each variant's compile and each round (the worker saves the
+    rows so far: a later variant that hangs or crashes does not lose the earlier ones).
 
     No torch._dynamo.reset() between variants: it would drop the compiled code of the ones
     compiled before. Variants of different backends or modes keep their own cache entries on
@@ -685,6 +687,8 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
                 continue
             if compiled is not None:
                 ready.append((rec, compiled))
+            if progress is not None:
+                progress(recs)
 
         for _ in range(rounds):
             for rec, compiled in ready:
@@ -699,6 +703,8 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
                     rec.update(status="error", note="while timing: " + _short_error(e))
                     continue
                 rec.setdefault("ms_rounds", []).append(ms)
+            if progress is not None:
+                progress(recs)
 
     for rec, _ in ready:
         if "status" not in rec:
@@ -871,13 +877,28 @@ def _run_job(args, case: Case, variants: list[str], timeout_s: float, log) -> li
         _kill_group(proc.pid)          # stragglers of a worker that exited on its own
         log.write(out or "")
         wall = time.perf_counter() - t0
-        if timed_out:
-            return failed("timeout", f"no result within {timeout_s:.0f} s", wall_s=wall)
-        if result_path.exists():
-            return [{**rec, "wall_s": wall} for rec in json.loads(result_path.read_text())]
         tail = " | ".join((out or "").strip().splitlines()[-3:])
-        return failed("crashed", f"worker exited with {proc.returncode}: {tail[-300:]}",
-                      wall_s=wall)
+        status, note = (("timeout", f"no result within {timeout_s:.0f} s") if timed_out else
+                        ("crashed", f"worker exited with {proc.returncode}: {tail[-300:]}"))
+        if not result_path.exists():
+            return failed(status, note, wall_s=wall)
+        recs = json.loads(result_path.read_text())
+        if timed_out or proc.returncode != 0:
+            recs = [_finish_partial(rec, status, note) for rec in recs]
+        return [{**rec, "wall_s": wall} for rec in recs]
+
+
+def _finish_partial(rec: dict, status: str, note: str) -> dict:
+    """A row the worker saved before it was cut off (--rounds > 1): a variant timed in some
+    rounds keeps the median of those (and says so), one not yet timed or compiled gets the
+    worker's fate."""
+    if "status" in rec:
+        return rec
+    done = rec.pop("ms_rounds", None)
+    if done:
+        return {**rec, "status": "ok", "ms": statistics.median(done), "ms_rounds": done,
+                "note": f"{len(done)} round(s) timed before the worker's {status}: {note}"}
+    return {**rec, "status": status, "note": note}
 
 
 def _kill_group(pgid: int) -> None:
@@ -1049,8 +1070,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.device == "cpu":
             os.environ.setdefault("TRITON_INTERPRET", "1")
         case_name, variant_names = args._worker
-        recs = run_case(case_name, variant_names.split(","), args.smoke, args.device, args.rounds)
-        Path(args._result).write_text(json.dumps(recs, default=str))
+        def save(recs):   # atomically: the parent may read it after killing this process
+            tmp = Path(args._result + ".tmp")
+            tmp.write_text(json.dumps(recs, default=str))
+            os.replace(tmp, args._result)
+        save(run_case(case_name, variant_names.split(","), args.smoke, args.device, args.rounds,
+                      progress=save if args.rounds > 1 else None))
         return 0
 
     if args.list:

@@ -265,3 +265,17 @@ def test_profile_compiler_rejects_unknown_cases():
     p = subprocess.run([sys.executable, str(ROOT / "scripts" / "profile_compiler.py"), "nosuchcase"],
                        capture_output=True, text=True, timeout=120, cwd=ROOT)
     assert p.returncode == 2 and "unknown case" in p.stderr
+
+
+def test_rows_of_a_worker_cut_off_mid_case_keep_what_was_measured():
+    # --rounds > 1: the worker saves its rows after each compile and round; when a later
+    # variant hangs or crashes it, variants timed in some rounds keep those rounds' median
+    bc = _load()
+    timed = {"variant": "tuner", "compile_s": 3.0, "ms_rounds": [2.0, 4.0, 3.0]}
+    failed = {"variant": "inductor", "status": "mismatch", "note": "error 1 > tolerance 0.1"}
+    pending = {"variant": "tuner-max-autotune", "compile_s": 9.0}
+    rows = [bc._finish_partial(dict(r), "timeout", "no result within 30 s")
+            for r in (timed, failed, pending)]
+    assert rows[0]["status"] == "ok" and rows[0]["ms"] == 3.0 and "3 round(s)" in rows[0]["note"]
+    assert rows[1] == failed
+    assert rows[2]["status"] == "timeout" and rows[2]["compile_s"] == 9.0
