@@ -117,9 +117,14 @@ def _as_input_of(node, space, reduction):
     whatever the loop order: a channels-last (N, C, H, W) producer of a mean over H, W as
     (N, C) x (H, W); a split reduction's first stage as (chunk, N, C) x (part of H*W).
     Tried before the shape splits in node_index, which only match sizes (a channels-last
-    node with C == H splits at N*H as if it were N*C). Only where the node's store runs
-    contiguously along x or r: a channels-last reduction over W alone has neither (x runs
-    along H, r lanes are C apart), and every load and store would be uncoalesced."""
+    node with C == H splits at N*H as if it were N*C). Where the reduction reads the node's
+    buffer, only if it reads it there: a node whose shape equals the input's by coincidence
+    (the reduction reads it transposed, (A, B, ..) as (B, A, ..) with A == B) would be
+    computed at an element neither that read nor the size split gives, and never fuse; such
+    a node keeps the shape splits. A node the reduction does not read (a sibling of the
+    input's shape reading the same tensors) takes the input's index. Only where the node's
+    store runs contiguously along x or r: a channels-last reduction over W alone has neither
+    (x runs along H, r lanes are C apart), and every load and store would be uncoalesced."""
     if reduction is None or reduction.input_index is None \
             or (reduction.xnumel, reduction.rnumel) != tuple(space) \
             or tuple(node.logical_ranges()) != tuple(reduction.input_size):
@@ -127,6 +132,12 @@ def _as_input_of(node, space, reduction):
     idx = node.from_logical(reduction.input_index(S.unflatten(X, reduction.ranges),
                                                   S.unflatten(R, reduction.reduction_ranges)))
     store = S.with_bounds(node.store_index(idx), bounds(space))
+    racc = accesses(reduction, space, reduction)
+    if racc is None:
+        return None
+    reads = {i for name, i in racc[0] if name == node.buffer.name}
+    if reads and reads != {store}:
+        return None
     if 1 not in (S.approx_stride(store, X), S.approx_stride(store, R)):
         return None
     return idx

@@ -455,6 +455,21 @@ def test_channels_last_producer_fuses_with_spatial_mean_when_c_equals_h():
     assert s.kernels == 1, s.kernel_kinds
 
 
+@pytest.mark.parametrize("shape", [(4, 4, 4, 8), (4, 6, 4, 8)])
+def test_producer_of_the_reduced_shape_read_transposed_keeps_its_shape_split(shape):
+    # p is (A, B, C, D) stored in x's (B, A, C, D) memory order; the softmax reads it
+    # transposed, as (B, A, C, D). With A == B, p's shape equals the softmax input's by
+    # coincidence: indexing p where the softmax reads its input would compute p at the
+    # transposed element (neither that read nor the size split), so p got a kernel of its
+    # own. The softmax does not read p where that index stores it: p keeps the size split
+    def f(x):
+        p = torch.sin(x) * 2 + x
+        return torch.softmax(p.transpose(0, 1), -1), p
+
+    s = compile_and_check(f, torch.randn(*shape).transpose(0, 1))
+    assert s.kernels == 1, s.kernel_kinds
+
+
 def test_an_attention_bias_broadcast_over_heads_stays_broadcast_when_aligned():
     # efficient attention wants bias strides in multiples of 8 elements; a (2, 1, 197, 197)
     # mask expanded over 12 heads is stored once per batch (last dim padded to 200), not 12 times
