@@ -226,6 +226,14 @@ def test_split_chunk_unbind_are_views_not_externs():
     assert "split" not in names and "unbind" not in names, s.externs
 
 
+def test_repeat_is_a_fused_broadcast_not_an_aten_call():
+    # Bloom's alibi, GPT-J's rotary tables: Tensor.repeat, leading new dims included
+    x = torch.randn(3, 5)
+    s = compile_and_check(lambda t: (t.exp().repeat(2, 1, 3) + 1, t.repeat(1, 1), t.repeat(4, 1)), x)
+    assert not s.fallbacks, s.fallbacks
+    assert "aten.repeat.default" not in s.externs
+
+
 @pytest.mark.parametrize("dim,start,end", [(1, 2, 5), (0, None, 2), (-1, -3, None), (1, 0, 6)])
 def test_slice_assignment_is_one_fused_kernel_not_an_aten_copy(dim, start, end):
     # functionalization turns `t[..., a:b] = v` into slice_scatter (KV-cache updates)
