@@ -33,6 +33,9 @@ _EXTRA_DECOMPOSE = [
     "native_dropout_backward", "glu", "glu_backward", "roll", "flip", "tril", "triu",
     "_adaptive_avg_pool2d", "avg_pool2d", "upsample_nearest2d", "clamp_min", "clamp_max",
     "squeeze", "unsqueeze_copy", "expand_copy", "permute_copy", "t_copy", "view_copy",
+    # expand + copy: a broadcast load fused into its consumer (Bloom's alibi, GPT-J's rotary
+    # embedding, Whisper's attention bias), not an ATen call
+    "repeat",
 ]
 
 

@@ -10,6 +10,7 @@ import torch
 from .. import ir
 from ..lowering import full_value, graph, loader_for, make_pointwise, realize, register
 from ..ops import ops
+from ..sym import FloorDiv, ModIdx
 from ..torch_compat import aten, prims
 
 
@@ -162,8 +163,6 @@ def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
     start = 0 if start is None else (start + size if start < 0 else start)
     end = size if end is None else (end + size if end < 0 else end)
     start, end = max(0, min(start, size)), max(0, min(end, size))
-    if step != 1:
-        raise NotImplementedError("slice_scatter with a step")   # ATen runs it
     if end <= start:
         return x
     ldx = x.loader()
@@ -174,6 +173,11 @@ def slice_scatter(x, src, dim=0, start=None, end=None, step=1):
         cond = _in_range(pos, start, end)
         shifted = list(idx)
         shifted[dim] = idx[dim] - start
+        if step != 1:   # every step-th position from start (the backward of x[..., ::2]: GPT-J)
+            on_step = ops.eq(ops.index_expr(ModIdx(idx[dim] - start, step), torch.int64),
+                             ops.constant(0, torch.int64))
+            cond = ops.logical_and(cond, on_step)
+            shifted[dim] = FloorDiv(idx[dim] - start, step)   # read only where cond holds
         return ops.where(cond, ops.masked(cond, lambda: lds(shifted), 0), ldx(idx))
     return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
 

@@ -226,6 +226,14 @@ def test_split_chunk_unbind_are_views_not_externs():
     assert "split" not in names and "unbind" not in names, s.externs
 
 
+def test_repeat_is_a_fused_broadcast_not_an_aten_call():
+    # Bloom's alibi, GPT-J's rotary tables: Tensor.repeat, leading new dims included
+    x = torch.randn(3, 5)
+    s = compile_and_check(lambda t: (t.exp().repeat(2, 1, 3) + 1, t.repeat(1, 1), t.repeat(4, 1)), x)
+    assert not s.fallbacks, s.fallbacks
+    assert "aten.repeat.default" not in s.externs
+
+
 @pytest.mark.parametrize("dim,start,end", [(1, 2, 5), (0, None, 2), (-1, -3, None), (1, 0, 6)])
 def test_slice_assignment_is_one_fused_kernel_not_an_aten_copy(dim, start, end):
     # functionalization turns `t[..., a:b] = v` into slice_scatter (KV-cache updates)
@@ -242,6 +250,33 @@ def test_slice_assignment_is_one_fused_kernel_not_an_aten_copy(dim, start, end):
     v = torch.randn(x[tuple(sl)].shape)
     s = compile_and_check(f, x, v)
     assert not s.externs and not s.fallbacks and s.kernels == 1, (s.externs, s.fallbacks, s.kernels)
+
+
+@pytest.mark.parametrize("start,end,step", [(0, None, 2), (1, None, 2), (1, 6, 3), (2, 7, 2), (-5, None, 4)])
+def test_strided_slice_assignment_is_lowered_not_an_aten_copy(start, end, step):
+    # `t[..., a:b:step] = v` and the backward of a strided slice (GPT-J's rotate_every_two
+    # reads x[..., ::2] and x[..., 1::2]) are slice_scatter with a step
+    x = torch.randn(3, 9)
+
+    def f(x, v):
+        y = x * 2
+        y[:, start:end:step] = v.sin()
+        return y + 1
+
+    n = len(range(9)[start:end:step])
+    s = compile_and_check(f, x, torch.randn(3, n))
+    assert not s.fallbacks, s.fallbacks
+
+    def g(x):
+        return (x[:, start:end:step].tanh() * 3).sum()
+
+    torch._dynamo.reset()
+    x1 = torch.randn(3, 9, requires_grad=True)
+    x2 = x1.detach().clone().requires_grad_()
+    g(x1).backward()
+    torch.compile(g, backend="tuner")(x2).backward()
+    assert_close(x2.grad, x1.grad)
+    assert not stats.last().fallbacks, stats.last().fallbacks
 
 
 def test_select_assignment_is_one_fused_kernel():

@@ -84,6 +84,25 @@ HF_CASES = {
                inputs=lambda i: {"input_ids": _ids(i),
                                  "decoder_input_ids": _ids(i, [(2, 5), (3, 7)])},
                train_inputs=lambda i: {"input_ids": _ids(i), "labels": _ids(i, [(2, 5), (3, 7)])}),
+    # eager attention with tanh logit soft-capping and a sliding-window mask (window 6 < the
+    # second shape's 12 tokens), final-logit soft-capping
+    "gemma2": Case(build=_hf("Gemma2ForCausalLM", "Gemma2Config", num_key_value_heads=2, head_dim=8,
+                             sliding_window=6, attention_dropout=0.0, **_DEC),
+                   inputs=lambda i: {"input_ids": _ids(i)}),
+    # ALiBi attention bias (baddbmm on a repeated bias, no sdpa): Tensor.repeat decomposed
+    "bloom": _causal_lm("BloomForCausalLM", "BloomConfig", vocab_size=VOCAB, hidden_size=32,
+                        n_layer=2, n_head=4, hidden_dropout=0.0, attention_dropout=0.0),
+    # interleaved rotary embedding (rotate_every_two: x[..., ::2], x[..., 1::2]; its backward is
+    # slice_scatter with a step), Tensor.repeat of the sin/cos tables, parallel attn + MLP
+    "gptj": _causal_lm("GPTJForCausalLM", "GPTJConfig", vocab_size=VOCAB, n_embd=32, n_layer=2,
+                       n_head=4, n_inner=64, rotary_dim=4, n_positions=64, resid_pdrop=0.0,
+                       embd_pdrop=0.0, attn_pdrop=0.0),
+    # disentangled relative attention (eager, no sdpa): gathers of position logits, clamps
+    "deberta_v2": Case(build=_hf("DebertaV2Model", "DebertaV2Config", vocab_size=VOCAB,
+                                 hidden_size=32, num_hidden_layers=2, num_attention_heads=4,
+                                 intermediate_size=64, max_position_embeddings=64,
+                                 hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0),
+                       inputs=lambda i: {"input_ids": _ids(i)}),
     "bert": Case(build=_hf("BertModel", "BertConfig", vocab_size=VOCAB, hidden_size=32,
                            num_hidden_layers=2, num_attention_heads=4, intermediate_size=64,
                            max_position_embeddings=64, hidden_dropout_prob=0.0,
