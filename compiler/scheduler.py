@@ -67,11 +67,16 @@ class Group:
     def reduction(self):
         """The first reduction (its space is the group's): pointwise nodes are indexed as it
         reads its input (node_index)."""
-        return next((n for n in self.nodes if n.kind == "reduction"), None)
+        return first_reduction(self.nodes)
 
     @property
     def order(self):
         return self.nodes[0].order
+
+
+def first_reduction(nodes):
+    """The first reduction among nodes (in order), or None."""
+    return next((n for n in nodes if n.kind == "reduction"), None)
 
 
 def node_index(node, space, reduction=None):
@@ -202,7 +207,7 @@ class Scheduler:
         if "template" in (a.kind, b.kind) and not self._epilogue_fits(a, b):
             return False
         nodes = sorted(a.nodes + b.nodes, key=lambda n: n.order)
-        red = Group(nodes).reduction()
+        red = first_reduction(nodes)
         space = self._space(a, b, red)
         if space is None:
             return False

@@ -116,10 +116,9 @@ def measure(p: MMProblem, device: str, *, reps: int = 3, inner: int = 10, warmup
                 if fn is None:
                     samples[c].append(math.inf)
                     continue
-                if device == "cpu":   # wall time per run (no L2 flush), under the bench lock
-                    samples[c].append(float(benchmark(fn, warmup=1, reps=inner, device="cpu")))
-                else:
-                    samples[c].append(float(benchmark(fn, warmup=warmup if r == 0 else 1, reps=inner)))
+                # on CPU wall time per run after one warm-up; under the bench lock when set
+                w = 1 if device == "cpu" else (warmup if r == 0 else 1)
+                samples[c].append(float(benchmark(fn, warmup=w, reps=inner, device=device)))
     except (RuntimeError, MemoryError) as e:   # OOM: both score infinity
         failed = (str(e).splitlines() or [type(e).__name__])[0][:200]
         build_s = time.perf_counter() - t0

@@ -216,16 +216,11 @@ def header_fields(spec: GeneratorSpec) -> dict:
 
 # -- measurement ---------------------------------------------------------------------------
 
-def _cpu_timer(fn, warmup: int, reps: int) -> float:
-    # median of per-run wall times (bench's CPU timer), under TUNER_BENCH_LOCK when set
+def _timer(fn, warmup: int, reps: int, device: str) -> float:
+    # the engine's benchmarker (what the dataset header's "timer" names; on CPU the median of
+    # per-run wall times), under TUNER_BENCH_LOCK when set
     from tuner.bench import benchmark
-    return float(benchmark(fn, warmup=warmup, reps=reps, device="cpu"))
-
-
-def _gpu_timer(fn, warmup: int, reps: int) -> float:
-    # the engine's benchmarker: what the dataset header's "timer" names
-    from tuner.bench import benchmark
-    return float(benchmark(fn, warmup=warmup, reps=reps))
+    return float(benchmark(fn, warmup=warmup, reps=reps, device=device))
 
 
 def measure(ctx: PadMMContext, device: str, *, reps: int = 3, inner: int = 10,
@@ -238,7 +233,6 @@ def measure(ctx: PadMMContext, device: str, *, reps: int = 3, inner: int = 10,
 
     gen = torch.Generator(device=device).manual_seed(seed)
     t0 = time.perf_counter()
-    timer = _cpu_timer if device == "cpu" else _gpu_timer
     samples: dict[str, list[float]] = {c: [] for c in CHOICES}
     try:
         operands = make_operands(ctx, device, gen)
@@ -246,7 +240,7 @@ def measure(ctx: PadMMContext, device: str, *, reps: int = 3, inner: int = 10,
         with tf32_mode(ctx.tf32):
             for r in range(reps):
                 for choice in (CHOICES if r % 2 == 0 else CHOICES[::-1]):
-                    samples[choice].append(timer(fns[choice], warmup if r == 0 else 1, inner))
+                    samples[choice].append(_timer(fns[choice], warmup if r == 0 else 1, inner, device))
     except (RuntimeError, MemoryError) as e:   # OOM or a failing kernel: score infinity
         if device != "cpu":
             torch.cuda.empty_cache()

@@ -131,7 +131,7 @@ def _bench_lock(device: str | None = None):
     import fcntl
     if _use_cuda(device):
         import torch
-        index = torch.device(device).index if device and ":" in str(device) else None
+        index = torch.device(device).index if device else None
         path = f"{path}.cuda{torch.cuda.current_device() if index is None else index}"
     else:
         path = f"{path}.cpu"

@@ -29,3 +29,14 @@ def compile_and_check(fn, *args, options=None, mode=None, dtype=None):
     out = cf(*args)
     assert_close(out, ref, dtype)
     return stats.last()
+
+
+def check_forward_and_backward(fn, x):
+    """fn compiled against eager on a leaf x: the output, then x's gradient of out.square().sum()."""
+    x2 = x.detach().clone().requires_grad_()
+    torch._dynamo.reset()
+    out, ref = torch.compile(fn, backend="tuner")(x), fn(x2)
+    assert_close(out, ref)
+    out.square().sum().backward()
+    ref.square().sum().backward()
+    assert_close(x.grad, x2.grad)

@@ -4,7 +4,7 @@ import torch
 import torch.nn.functional as F
 
 import tuner.compiler.stats as stats
-from helpers import assert_close, compile_and_check
+from helpers import assert_close, check_forward_and_backward, compile_and_check
 
 torch.manual_seed(0)
 FLOATS = [torch.float32, torch.float16, torch.bfloat16]
@@ -358,15 +358,8 @@ def test_avg_pool_dtypes_and_3d_input(dtype):
 
 def test_avg_pool_backward_matches_eager():
     # the forward is generated; avg_pool2d_backward stays an ATen call
-    x = torch.randn(2, 3, 9, 9, requires_grad=True)
-    x2 = x.detach().clone().requires_grad_()
     f = lambda t: F.avg_pool2d(t.relu(), 3, 2, 1, ceil_mode=True, count_include_pad=False)   # noqa: E731
-    torch._dynamo.reset()
-    out, ref = torch.compile(f, backend="tuner")(x), f(x2)
-    assert_close(out, ref)
-    out.square().sum().backward()
-    ref.square().sum().backward()
-    assert_close(x.grad, x2.grad)
+    check_forward_and_backward(f, torch.randn(2, 3, 9, 9, requires_grad=True))
 
 
 def test_pools_with_a_single_output_row_decide_their_padding_taps_statically():

@@ -9,7 +9,7 @@ import torch
 import torch.nn.functional as F
 
 import tuner.compiler.stats as stats
-from helpers import assert_close, compile_and_check
+from helpers import assert_close, check_forward_and_backward, compile_and_check
 
 
 def _grn(x, gamma, beta):
@@ -280,15 +280,8 @@ def test_window_stores_a_producer_in_bf16_and_channels_last():
 
 def test_window_stored_producer_trains():
     # forward and backward (max pool indices, GELU's gradient) match eager
-    x = torch.randn(2, 3, 9, 9, requires_grad=True)
-    x2 = x.detach().clone().requires_grad_()
     f = lambda t: F.max_pool2d(F.gelu(t, approximate="tanh"), 3, 2, 1)   # noqa: E731
-    torch._dynamo.reset()
-    out, ref = torch.compile(f, backend="tuner")(x), f(x2)
-    assert_close(out, ref)
-    out.square().sum().backward()
-    ref.square().sum().backward()
-    assert_close(x.grad, x2.grad)
+    check_forward_and_backward(f, torch.randn(2, 3, 9, 9, requires_grad=True))
 
 
 def _bn_relu(x, mean, var, w, b):

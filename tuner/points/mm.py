@@ -120,7 +120,6 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     try:
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed,
                       heuristic=lambda: lookup(NAMESPACE, problem, device_info(device)),
-                      features=problem.features(),
-                      max_seconds=None)
+                      features=problem.features())
     finally:
         state.clear()
