@@ -107,7 +107,7 @@ def _use_template(name, mat1, mat2) -> bool:
     if g.options.get("_probe"):   # a probe's own matmuls are what it was told
         return False
     problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
-                                  mat1.dtype)
+                                  mat1.dtype, epilogue=_pointwise_consumer(getattr(g, "current", None)))
     if problem is None:
         return False
     device = str(mat1.device)
@@ -121,6 +121,27 @@ def _use_template(name, mat1, mat2) -> bool:
     return choice == "template"
 
 
+def _pointwise_consumer(node) -> bool:
+    """Whether the matmul at FX node `node` has a pointwise consumer (through views): a kernel
+    the extern side launches after the ATen call and the template fuses. Unknown: True."""
+    from ..graph import _VIEWS
+    if not isinstance(node, torch.fx.Node):
+        return True
+    todo, seen = list(node.users), set()
+    while todo:
+        u = todo.pop()
+        if u in seen or u.op != "call_function":
+            continue
+        seen.add(u)
+        t = u.target
+        if t in _VIEWS:
+            todo.extend(u.users)
+        elif t is aten._to_copy.default or \
+                (isinstance(t, torch._ops.OpOverload) and torch.Tag.pointwise in t.tags):
+            return True
+    return False
+
+
 # Seconds the template's config search may take inside one problem's measurement (each
 # variant's kernels have this budget; the extern variant's epilogue kernel tunes in well under
 # a second): the choice
@@ -131,8 +152,9 @@ MM_PROBE_TUNE_S = 10.0
 
 def mm_runners(problem, device) -> dict:
     """The mm point's runners for a problem: our own compiled code for the matmul followed by
-    a pointwise consumer (relu), once as ATen + an epilogue kernel and once as the template
-    with the epilogue fused (its config tuned by the kernel-config point), on random operands.
+    a pointwise consumer (relu) when the problem has an epilogue, once as ATen + an epilogue
+    kernel and once as the template with the epilogue fused (its config tuned by the
+    kernel-config point), on random operands; a bare problem's is the matmul alone.
     Each variant runs once here (compiling and tuning it); one that fails is left out."""
     from tuner.bench import real_tensors
 
@@ -155,7 +177,7 @@ def mm_runners(problem, device) -> dict:
             out = fx.call_function(aten.addmm.default, (fx.placeholder("bias"), pa, pb))
         else:
             out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
-        fx.output((fx.call_function(aten.relu.default, (out,)),))
+        fx.output(((fx.call_function(aten.relu.default, (out,)) if problem.epilogue else out),))
         gm = torch.fx.GraphModule({}, fx)
         # the probe's kernels tune within MM_PROBE_TUNE_S, or less where TUNER_TUNE_BUDGET_S
         # allows less

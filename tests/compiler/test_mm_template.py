@@ -170,6 +170,28 @@ def test_mm_point_measures_in_max_autotune_then_answers_from_the_cache(monkeypat
         assert dict(stats.last().mm_backend) == want and len(calls) == 1
 
 
+def test_mm_point_poses_a_matmul_without_pointwise_consumers_as_bare(monkeypatch):
+    # F.linear whose output is the graph's (through a view): the extern side is the addmm
+    # alone, so the probe times the matmul alone (its runners get no ReLU)
+    monkeypatch.setenv("TUNER_MM", "auto")
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    problems = []
+    real = mm_lowering.mm_runners
+
+    def seen(problem, device):
+        problems.append(problem)
+        return real(problem, device)
+    monkeypatch.setattr(mm_lowering, "mm_runners", seen)
+    x, w, b = torch.randn(2, 8, 24), torch.randn(16, 24), torch.randn(16)
+    for f, bare in ((lambda x, w, b: F.linear(x, w, b), True),
+                    (lambda x, w, b: F.linear(x, w, b).transpose(0, 1).relu(), False)):
+        torch._dynamo.reset()
+        out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, b)
+        assert_close(out, f(x, w, b))
+        assert problems[-1].epilogue is (not bare)
+        assert problems[-1].signature().endswith(":bare") is bare
+
+
 def test_mm_point_in_default_mode_never_measures_and_keeps_aten(monkeypatch):
     monkeypatch.setenv("TUNER_MM", "auto")
     calls = _mm_point_runs(monkeypatch)

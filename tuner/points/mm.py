@@ -30,8 +30,11 @@ CANDIDATES = ("extern", "template")
 
 @dataclass(frozen=True)
 class MMProblem:
-    """One matmul: op ("mm", "bmm", "addmm"), batch (1 unless bmm), m, n, k, dtype name and
-    whether each operand is column-major (a transposed contiguous matrix)."""
+    """One matmul: op ("mm", "bmm", "addmm"), batch (1 unless bmm), m, n, k, dtype name,
+    whether each operand is column-major (a transposed contiguous matrix), and whether a
+    pointwise consumer follows it (`epilogue`: the extern side then launches a kernel of its
+    own for it, which the template fuses; without one, the extern is the ATen call alone, an
+    addmm's bias included)."""
     op: str
     batch: int
     m: int
@@ -40,6 +43,7 @@ class MMProblem:
     dtype: str
     mat1_transposed: bool = False
     mat2_transposed: bool = False
+    epilogue: bool = True
 
     def __post_init__(self):
         if self.op not in ("mm", "bmm", "addmm"):
@@ -51,7 +55,8 @@ class MMProblem:
 
     def signature(self) -> str:
         return (f"{self.op}:b{self.batch}:m{self.m}:n{self.n}:k{self.k}:{self.dtype}:"
-                f"t{int(self.mat1_transposed)}{int(self.mat2_transposed)}")
+                f"t{int(self.mat1_transposed)}{int(self.mat2_transposed)}"
+                + ("" if self.epilogue else ":bare"))
 
     @property
     def feature_schema(self) -> int:
@@ -66,7 +71,8 @@ class MMProblem:
                                    self.mat1_transposed, self.mat2_transposed)
 
 
-def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype) -> MMProblem | None:
+def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype,
+                        epilogue: bool = True) -> MMProblem | None:
     """The problem of a matmul given its operands' IR sizes and strides, or None where there
     is none to pose (symbolic or empty sizes)."""
     try:
@@ -81,7 +87,8 @@ def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype) -> MMPro
     if min(batch, m, k, n) <= 0:
         return None
     col = lambda st: st[-1] != 1 and st[-2] == 1   # noqa: E731
-    return MMProblem(op, batch, m, n, k, str(dtype).replace("torch.", ""), col(st1), col(st2))
+    return MMProblem(op, batch, m, n, k, str(dtype).replace("torch.", ""), col(st1), col(st2),
+                     epilogue)
 
 
 def decide_mm_backend(problem: MMProblem | None, runners: Callable[[], dict] | None,
@@ -117,9 +124,13 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         except Exception:   # a variant that does not compile or run loses
             return float("inf")
 
+    # the shipped module learned from runners with an epilogue (a ReLU): a bare matmul's
+    # extern side is one ATen call, a question it was never asked (GPT-2's qkv + bias as an
+    # addmm: cuBLAS 0.0247 ms, the template it answered 0.0326, bench/results/mm/
+    # mm_20261124-113411.json), so a bare matmul goes to the cache, then measures
+    heuristic = (lambda: lookup(NAMESPACE, problem, device_info(device))) if problem.epilogue else None
     try:
-        return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed,
-                      heuristic=lambda: lookup(NAMESPACE, problem, device_info(device)),
+        return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
                       features=problem.features())
     finally:
         state.clear()
