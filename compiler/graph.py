@@ -40,6 +40,9 @@ class GraphLowering(torch.fx.Interpreter):
         # buffers of padded matmuls (pad_mm): an inference graph returns their [:m, :n] view
         # as is instead of copying it into the unpadded strides (a logits-sized copy)
         self.padded_results: set[str] = set()
+        # FX node -> index of its argument whose value it is: an add whose work an earlier
+        # lowering did (matmul.py folds `mm + residual` into addmm's C operand)
+        self.forwarded: dict = {}
         self.inference = False
         self.options: dict = {}   # the compile's options (lowerings read pad_mm, mm)
         self._names = itertools.count()
@@ -386,6 +389,8 @@ class GraphLowering(torch.fx.Interpreter):
 
     def run_node(self, n):
         self.current = n
+        if n in self.forwarded:   # computed by an earlier node (a residual add folded into addmm)
+            return self.env[n.args[self.forwarded[n]]]
         out = super().run_node(n)
         if isinstance(out, ir.Lazy) and out.stride_hint is None:
             # FX's fake-tensor value carries eager's strides for this op: when this value is

@@ -7,6 +7,7 @@
     s.fused_nodes             # fusions performed by the scheduler
     s.recomputed              # multi-user values left unstored, recomputed by each consumer
     s.window_stored           # window ops' (pooling) inputs stored first, too costly to recompute per tap
+    s.residual_folds          # `mm + r` run as addmm with r as its C operand (one ATen call)
     s.nodes                   # IR nodes before fusion (pointwise/reduction/scatter/extern)
     s.externs                 # {op name: count} ATen calls (mm, convolution, fallbacks)
     s.fallbacks               # {op name: count} ops that ran in ATen (no lowering, or one that failed)
@@ -49,6 +50,7 @@ class GraphStats:
     nodes: int = 0
     recomputed: int = 0       # multi-user lazy values recomputed in each consumer, not stored
     window_stored: int = 0    # lazy inputs of window ops stored first (GraphLowering.window_input)
+    residual_folds: int = 0   # residual adds folded into addmm's C operand (lowerings/matmul.py)
     externs: collections.Counter = field(default_factory=collections.Counter)
     fallbacks: collections.Counter = field(default_factory=collections.Counter)
     lowered: collections.Counter = field(default_factory=collections.Counter)
@@ -132,6 +134,7 @@ class GraphStats:
     def as_dict(self):
         return {"kernels": self.kernels, "fused_nodes": self.fused_nodes, "nodes": self.nodes,
                 "recomputed": self.recomputed, "window_stored": self.window_stored,
+                "residual_folds": self.residual_folds,
                 "externs": dict(self.externs), "fallbacks": dict(self.fallbacks),
                 "lowered": dict(self.lowered), "pad_mm": dict(self.pad_mm),
                 "mm_backend": dict(self.mm_backend),
@@ -202,6 +205,7 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.nodes += g.nodes
     t.recomputed += g.recomputed
     t.window_stored += g.window_stored
+    t.residual_folds += g.residual_folds
     t.externs.update(g.externs)
     t.fallbacks.update(g.fallbacks)
     t.lowered.update(g.lowered)

@@ -60,7 +60,11 @@ def pad_mm_mode() -> str:
 
 
 def _matmul(name, op, mat1, mat2, bias=None, **scalars):
+    residual = _foldable_residual(name, mat1, mat2) if bias is None else None
+
     def orig():
+        if residual is not None:
+            return _fold_residual(residual, mat1, mat2)
         args = (mat1, mat2) if bias is None else (bias, mat1, mat2)
         return graph().extern(op, args, scalars, None)
 
@@ -74,12 +78,61 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
     except (TypeError, ValueError):   # symbolic or empty sizes: no problem to pose
         ctx = None
     if ctx is None or not ctx.needs_padding():
-        return _template(name, mat1, mat2, bias, scalars) if _use_template(name, mat1, mat2) else orig()
+        return _template(name, mat1, mat2, bias, scalars) \
+            if _use_template(name, mat1, mat2, residual) else orig()
     choice = _decide(ctx, mat1.device)
     graph().stats.count_pad_mm(choice)
     if choice != "pad":
-        return _template(name, mat1, mat2, bias, scalars) if _use_template(name, mat1, mat2) else orig()
+        return _template(name, mat1, mat2, bias, scalars) \
+            if _use_template(name, mat1, mat2, residual) else orig()
     return _padded(op, ctx, mat1, mat2, bias, scalars)
+
+
+def _foldable_residual(name, mat1, mat2):
+    """(add node, its argument index holding the product, the residual's IR value) where this
+    2-D mm's one consumer, directly or through one view, is `product + r` with r of the sum's
+    own shape and dtype, already lowered and never written in place; else None. Such an add
+    folds into the ATen call as addmm's C operand (beta = 1): cuBLAS reads r in its epilogue
+    instead of a kernel reading the product back (LLaMA's down projection + residual on the
+    H100: stock's addmm 0.2687 ms against mm + add 0.2739, bench/results/mm/
+    mm_20261124-114140.json)."""
+    g = graph()
+    node = getattr(g, "current", None)
+    if name != "mm" or not isinstance(node, torch.fx.Node) or len(node.users) != 1 \
+            or len(mat1.size) != 2 or len(mat2.size) != 2:
+        return None
+    u, prev = next(iter(node.users)), node
+    if u.op == "call_function" and u.target in (aten.view.default, aten._unsafe_view.default,
+                                                aten.reshape.default) and len(u.users) == 1:
+        prev, u = u, next(iter(u.users))
+    if u.op != "call_function" or u.target is not aten.add.Tensor or len(u.args) != 2 \
+            or u.kwargs.get("alpha", 1) != 1 or u.args[0] is u.args[1]:
+        return None
+    i = 0 if u.args[0] is prev else 1
+    r = u.args[1 - i]
+    val, rval = u.meta.get("val"), r.meta.get("val") if isinstance(r, torch.fx.Node) else None
+    if not isinstance(val, torch.Tensor) or not isinstance(rval, torch.Tensor) \
+            or r not in g.env or val.dtype != mat1.dtype or rval.dtype != val.dtype \
+            or tuple(rval.shape) != tuple(val.shape) or r in g._written_fx():
+        return None
+    rv = g.env[r]
+    if not isinstance(rv, ir.TensorValue):
+        return None
+    return u, i, rv
+
+
+def _fold_residual(residual, mat1, mat2):
+    """addmm(r, mat1, mat2) for `mm + r`: the add node takes the addmm's value (through the
+    view between them, which lowers on it as it would have on the product)."""
+    from .views import view
+    add, i, r = residual
+    g = graph()
+    m, n = mat1.size[0], mat2.size[1]
+    c = view(r, [m, n]) if tuple(r.size) != (m, n) else r
+    out = g.extern(aten.addmm.default, (c, mat1, mat2), {}, None)
+    g.forwarded[add] = i
+    g.stats.residual_folds += 1
+    return out
 
 
 MM_MODES = ("auto", "template", "extern")
@@ -92,7 +145,7 @@ def mm_mode() -> str:
     return settings.mm if mode is None else mode
 
 
-def _use_template(name, mat1, mat2) -> bool:
+def _use_template(name, mat1, mat2, residual=None) -> bool:
     """Whether this matmul becomes a Template node: always with mm="template", never with
     "extern"; with "auto" the mm point decides (tuner.points.mm: heuristic, cache, then
     measured, in max-autotune; ATen in default mode, whose template config is untuned)."""
@@ -107,7 +160,8 @@ def _use_template(name, mat1, mat2) -> bool:
     if g.options.get("_probe"):   # a probe's own matmuls are what it was told
         return False
     problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
-                                  mat1.dtype, epilogue=_pointwise_consumer(getattr(g, "current", None)))
+                                  mat1.dtype, epilogue=_pointwise_consumer(
+                                      residual[0] if residual is not None else getattr(g, "current", None)))
     if problem is None:
         return False
     device = str(mat1.device)
