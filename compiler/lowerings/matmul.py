@@ -159,9 +159,9 @@ def _use_template(name, mat1, mat2, residual=None) -> bool:
     g = graph()
     if g.options.get("_probe"):   # a probe's own matmuls are what it was told
         return False
+    epilogue, costly = _epilogue_kind(residual[0] if residual is not None else getattr(g, "current", None))
     problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
-                                  mat1.dtype, epilogue=_pointwise_consumer(
-                                      residual[0] if residual is not None else getattr(g, "current", None)))
+                                  mat1.dtype, epilogue=epilogue, costly_epilogue=costly)
     if problem is None:
         return False
     device = str(mat1.device)
@@ -175,14 +175,29 @@ def _use_template(name, mat1, mat2, residual=None) -> bool:
     return choice == "template"
 
 
-def _pointwise_consumer(node) -> bool:
-    """Whether the matmul at FX node `node` has a pointwise consumer (through views): a kernel
-    the extern side launches after the ATen call and the template fuses. Unknown: True."""
+# Pointwise ops an epilogue pays for in ALU time (a special-function evaluation or a
+# libdevice series per element): in the template they run inside the matmul kernel, in the
+# extern's separate kernel they hide under its memory traffic. GPT-2's tanh-GELU fused into
+# its MLP-up template tuned to 0.0927 ms on the H100 where the shipped module (learned with
+# a ReLU epilogue) had answered "template" (bench/results/mm/decisions_gpt2_20261124-1225.json: cuBLAS + the GELU
+# kernel made the whole model 4% faster)
+_COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "exp", "exp2", "expm1", "log", "log1p",
+                                  "log2", "sigmoid", "gelu", "silu", "mish", "softplus", "sin",
+                                  "cos", "tan", "atan", "pow", "elu", "selu", "celu", "logit"})
+_EPILOGUE_WALK_MAX = 32   # nodes of the consumer chain looked at
+
+
+def _epilogue_kind(node) -> tuple[bool, bool]:
+    """(has a pointwise consumer, one of them is costly) for the matmul at FX node `node`,
+    through views and along the pointwise chain that would fuse into its epilogue: the extern
+    side launches a kernel for it after the ATen call, the template computes it in its own
+    kernel. Unknown: (True, False)."""
     from ..graph import _VIEWS
     if not isinstance(node, torch.fx.Node):
-        return True
+        return True, False
+    has = costly = False
     todo, seen = list(node.users), set()
-    while todo:
+    while todo and len(seen) < _EPILOGUE_WALK_MAX:
         u = todo.pop()
         if u in seen or u.op != "call_function":
             continue
@@ -192,8 +207,18 @@ def _pointwise_consumer(node) -> bool:
             todo.extend(u.users)
         elif t is aten._to_copy.default or \
                 (isinstance(t, torch._ops.OpOverload) and torch.Tag.pointwise in t.tags):
-            return True
-    return False
+            has = True
+            name = t.overloadpacket.__name__.rstrip("_") if isinstance(t, torch._ops.OpOverload) else ""
+            if name in _COSTLY_EPILOGUE_OPS and not (name == "pow" and _small_int_exponent(u)):
+                costly = True
+            todo.extend(u.users)
+    return has, costly
+
+
+def _small_int_exponent(node) -> bool:
+    """pow(x, n) with a small integer n (lowered to multiplies, see lowerings/pointwise.py)."""
+    b = node.args[1] if len(node.args) > 1 else None
+    return isinstance(b, (int, float)) and float(b).is_integer() and abs(b) <= 4
 
 
 # Seconds the template's config search may take inside one problem's measurement (each
@@ -206,7 +231,7 @@ MM_PROBE_TUNE_S = 10.0
 
 def mm_runners(problem, device) -> dict:
     """The mm point's runners for a problem: our own compiled code for the matmul followed by
-    a pointwise consumer (relu) when the problem has an epilogue, once as ATen + an epilogue
+    a pointwise consumer (relu; a tanh-GELU for a costly epilogue) when the problem has one, once as ATen + an epilogue
     kernel and once as the template with the epilogue fused (its config tuned by the
     kernel-config point), on random operands; a bare problem's is the matmul alone.
     Each variant runs once here (compiling and tuning it); one that fails is left out."""
@@ -231,7 +256,11 @@ def mm_runners(problem, device) -> dict:
             out = fx.call_function(aten.addmm.default, (fx.placeholder("bias"), pa, pb))
         else:
             out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
-        fx.output(((fx.call_function(aten.relu.default, (out,)) if problem.epilogue else out),))
+        if problem.costly_epilogue:   # the class of a GELU: a special function per element
+            out = fx.call_function(aten.gelu.default, (out,), {"approximate": "tanh"})
+        elif problem.epilogue:
+            out = fx.call_function(aten.relu.default, (out,))
+        fx.output((out,))
         gm = torch.fx.GraphModule({}, fx)
         # the probe's kernels tune within MM_PROBE_TUNE_S, or less where TUNER_TUNE_BUDGET_S
         # allows less

@@ -170,9 +170,16 @@ def test_mm_point_measures_in_max_autotune_then_answers_from_the_cache(monkeypat
         assert dict(stats.last().mm_backend) == want and len(calls) == 1
 
 
-def test_mm_point_poses_a_matmul_without_pointwise_consumers_as_bare(monkeypatch):
-    # F.linear whose output is the graph's (through a view): the extern side is the addmm
-    # alone, so the probe times the matmul alone (its runners get no ReLU)
+@pytest.mark.parametrize("case, want", [
+    ("linear", (False, False)),            # the output (through a view): the addmm alone
+    ("relu_transposed", (True, False)),
+    ("cube_and_scale", (True, False)),      # pow by a small integer is multiplies
+    ("gelu", (True, True)),
+    ("tanh_gelu_chain", (True, True)),      # GPT-2's NewGELU: the tanh is further down the chain
+])
+def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, want):
+    # the problem says whether a pointwise consumer follows and whether it evaluates a special
+    # function per element; the probe times that class of epilogue (none, ReLU, tanh-GELU)
     monkeypatch.setenv("TUNER_MM", "auto")
     import tuner.compiler.lowerings.matmul as mm_lowering
     problems = []
@@ -183,13 +190,20 @@ def test_mm_point_poses_a_matmul_without_pointwise_consumers_as_bare(monkeypatch
         return real(problem, device)
     monkeypatch.setattr(mm_lowering, "mm_runners", seen)
     x, w, b = torch.randn(2, 8, 24), torch.randn(16, 24), torch.randn(16)
-    for f, bare in ((lambda x, w, b: F.linear(x, w, b), True),
-                    (lambda x, w, b: F.linear(x, w, b).transpose(0, 1).relu(), False)):
-        torch._dynamo.reset()
-        out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, b)
-        assert_close(out, f(x, w, b))
-        assert problems[-1].epilogue is (not bare)
-        assert problems[-1].signature().endswith(":bare") is bare
+    f = {"linear": lambda x, w, b: F.linear(x, w, b),
+         "relu_transposed": lambda x, w, b: F.linear(x, w, b).transpose(0, 1).relu(),
+         "cube_and_scale": lambda x, w, b: torch.pow(F.linear(x, w, b), 3) * 0.5,
+         "gelu": lambda x, w, b: F.gelu(F.linear(x, w, b)),
+         "tanh_gelu_chain": lambda x, w, b: (lambda h: 0.5 * h * (1 + torch.tanh(
+             0.79788456 * (h + 0.044715 * torch.pow(h, 3)))))(F.linear(x, w, b)),
+         }[case]
+    torch._dynamo.reset()
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, b)
+    assert_close(out, f(x, w, b))
+    p = problems[-1]
+    assert (p.epilogue, p.costly_epilogue) == want
+    assert p.signature().endswith(":bare") is (not want[0])
+    assert p.signature().endswith(":costly") is want[1]
 
 
 def test_mm_point_in_default_mode_never_measures_and_keeps_aten(monkeypatch):

@@ -34,7 +34,9 @@ class MMProblem:
     whether each operand is column-major (a transposed contiguous matrix), and whether a
     pointwise consumer follows it (`epilogue`: the extern side then launches a kernel of its
     own for it, which the template fuses; without one, the extern is the ATen call alone, an
-    addmm's bias included)."""
+    addmm's bias included); `costly_epilogue`: one of those consumers evaluates a special
+    function per element (tanh, erf, exp, sigmoid: a GELU, SiLU), which the template computes
+    inside the matmul's kernel and the extern's own kernel hides under its memory traffic."""
     op: str
     batch: int
     m: int
@@ -44,6 +46,7 @@ class MMProblem:
     mat1_transposed: bool = False
     mat2_transposed: bool = False
     epilogue: bool = True
+    costly_epilogue: bool = False
 
     def __post_init__(self):
         if self.op not in ("mm", "bmm", "addmm"):
@@ -56,7 +59,7 @@ class MMProblem:
     def signature(self) -> str:
         return (f"{self.op}:b{self.batch}:m{self.m}:n{self.n}:k{self.k}:{self.dtype}:"
                 f"t{int(self.mat1_transposed)}{int(self.mat2_transposed)}"
-                + ("" if self.epilogue else ":bare"))
+                + ("" if self.epilogue else ":bare") + (":costly" if self.costly_epilogue else ""))
 
     @property
     def feature_schema(self) -> int:
@@ -72,7 +75,7 @@ class MMProblem:
 
 
 def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype,
-                        epilogue: bool = True) -> MMProblem | None:
+                        epilogue: bool = True, costly_epilogue: bool = False) -> MMProblem | None:
     """The problem of a matmul given its operands' IR sizes and strides, or None where there
     is none to pose (symbolic or empty sizes)."""
     try:
@@ -88,7 +91,7 @@ def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype,
         return None
     col = lambda st: st[-1] != 1 and st[-2] == 1   # noqa: E731
     return MMProblem(op, batch, m, n, k, str(dtype).replace("torch.", ""), col(st1), col(st2),
-                     epilogue)
+                     epilogue, costly_epilogue and epilogue)
 
 
 def decide_mm_backend(problem: MMProblem | None, runners: Callable[[], dict] | None,
@@ -124,11 +127,13 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         except Exception:   # a variant that does not compile or run loses
             return float("inf")
 
-    # the shipped module learned from runners with an epilogue (a ReLU): a bare matmul's
-    # extern side is one ATen call, a question it was never asked (GPT-2's qkv + bias as an
-    # addmm: cuBLAS 0.0247 ms, the template it answered 0.0326, bench/results/mm/
-    # mm_20261124-113411.json), so a bare matmul goes to the cache, then measures
-    heuristic = (lambda: lookup(NAMESPACE, problem, device_info(device))) if problem.epilogue else None
+    # the shipped module learned from runners with a ReLU epilogue: a bare matmul's extern
+    # side is one ATen call (GPT-2's qkv + bias as an addmm: cuBLAS 0.0247 ms, the template
+    # it answered 0.0326, bench/results/mm/mm_20261124-113411.json), and a costly epilogue
+    # slows the template's own kernel (GPT-2's MLP up + tanh-GELU: see compiler/lowerings/
+    # matmul.py): questions it was never asked, so those go to the cache, then measure
+    asked = problem.epilogue and not problem.costly_epilogue
+    heuristic = (lambda: lookup(NAMESPACE, problem, device_info(device))) if asked else None
     try:
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
                       features=problem.features())
