@@ -133,6 +133,8 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     search: strategy name (default TUNER_SEARCH); without a space or with plain choices the
         search is exhaustive.
     search_options: passed to the strategy (radius, threshold, max_measurements, ...).
+    features: the problem's dataset row in collect mode (TUNER_HEURISTICS=collect); None: the
+        decision is not collected (a problem the point's dataset does not describe).
     prepare: called after a cache miss with each batch of candidates the search is about to
         measure for the first time (the initial ones, then each sweep's new neighbours),
         before any of them is timed: the caller compiles them in parallel there.
@@ -227,7 +229,7 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     # stopped is not the search's answer
     if math.isfinite(best_time) and not stopped:
         _cache_store(keys, d, space)
-    if mode == "collect" and not stopped:
+    if mode == "collect" and not stopped and features is not None:
         _collect(namespace, features, d)
     return _finish(d)
 
@@ -513,7 +515,7 @@ def _collect(namespace: str, features: dict | None, d: Decision) -> None:
         log.debug("collect mode: no dataset writer (%s); decision not recorded", e)
         return
     try:
-        record_decision(namespace, dict(features or {}), d)
+        record_decision(namespace, dict(features), d)
     except Exception as e:  # collecting data must never break a compile
         log.warning("collect mode: recording the decision failed: %s: %s", type(e).__name__, e)
 

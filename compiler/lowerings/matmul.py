@@ -111,9 +111,21 @@ def _foldable_residual(name, mat1, mat2):
     i = 0 if u.args[0] is prev else 1
     r = u.args[1 - i]
     val, rval = u.meta.get("val"), r.meta.get("val") if isinstance(r, torch.fx.Node) else None
+    pval = prev.meta.get("val")
     if not isinstance(val, torch.Tensor) or not isinstance(rval, torch.Tensor) \
-            or r not in g.env or val.dtype != mat1.dtype or rval.dtype != val.dtype \
-            or tuple(rval.shape) != tuple(val.shape) or r in g._written_fx():
+            or not isinstance(pval, torch.Tensor) or r not in g.env or val.dtype != mat1.dtype \
+            or rval.dtype != val.dtype or r in g._written_fx():
+        return None
+    # no broadcasting on either side (the sum has the product's and r's shape, m * n
+    # elements), and the sum row-major as addmm writes it: an add whose first operand is
+    # column-major is column-major in eager, and a consumer of its memory (as_strided) would
+    # read the addmm's layout wrongly
+    try:
+        numel, mn = int(val.numel()), int(mat1.size[0]) * int(mat2.size[1])
+    except (TypeError, ValueError):   # symbolic sizes: the shapes are compared below
+        numel = mn = None
+    if not (tuple(rval.shape) == tuple(pval.shape) == tuple(val.shape)) or numel != mn \
+            or not val.is_contiguous():
         return None
     rv = g.env[r]
     if not isinstance(rv, ir.TensorValue):
@@ -181,9 +193,11 @@ def _use_template(name, mat1, mat2, residual=None) -> bool:
 # its MLP-up template tuned to 0.0927 ms on the H100 where the shipped module (learned with
 # a ReLU epilogue) had answered "template" (bench/results/mm/decisions_gpt2_20261124-1225.json: cuBLAS + the GELU
 # kernel made the whole model 4% faster)
-_COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "exp", "exp2", "expm1", "log", "log1p",
-                                  "log2", "sigmoid", "gelu", "silu", "mish", "softplus", "sin",
-                                  "cos", "tan", "atan", "pow", "elu", "selu", "celu", "logit"})
+_COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "log",
+                                  "log1p", "log2", "log10", "sigmoid", "gelu", "silu", "mish",
+                                  "softplus", "sin", "cos", "tan", "sinh", "cosh", "asin",
+                                  "acos", "atan", "atan2", "asinh", "acosh", "atanh", "lgamma",
+                                  "digamma", "pow", "elu", "selu", "celu", "logit"})
 _EPILOGUE_WALK_MAX = 32   # nodes of the consumer chain looked at
 
 
@@ -196,29 +210,62 @@ def _epilogue_kind(node) -> tuple[bool, bool]:
     if not isinstance(node, torch.fx.Node):
         return True, False
     has = costly = False
-    todo, seen = list(node.users), set()
+    import heapq
+    order = _fx_order(node.graph)
+    chain = {node}
+    # in graph order, so that every chain member an op reads is classified before the op
+    todo = [(order.get(u, -1), i, u) for i, u in enumerate(node.users)]
+    heapq.heapify(todo)
+    seen: set = set()
+    tie = len(todo)
+
+    def push(users):
+        nonlocal tie
+        for w in users:
+            tie += 1
+            heapq.heappush(todo, (order.get(w, -1), tie, w))
     while todo and len(seen) < _EPILOGUE_WALK_MAX:
-        u = todo.pop()
+        u = heapq.heappop(todo)[2]
         if u in seen or u.op != "call_function":
             continue
         seen.add(u)
         t = u.target
         if t in _VIEWS:
-            todo.extend(u.users)
+            chain.add(u)
+            push(u.users)
         elif t is aten._to_copy.default or \
                 (isinstance(t, torch._ops.OpOverload) and torch.Tag.pointwise in t.tags):
+            # an op reading another value made after the matmul (a softmax's max, a norm's
+            # statistics: reductions of the product) cannot run in the matmul's epilogue
+            late = [a for a in u.all_input_nodes if a not in chain and order.get(a, -1) > order[node]]
+            if late:
+                continue
+            chain.add(u)
             has = True
             name = t.overloadpacket.__name__.rstrip("_") if isinstance(t, torch._ops.OpOverload) else ""
             if name in _COSTLY_EPILOGUE_OPS and not (name == "pow" and _small_int_exponent(u)):
                 costly = True
-            todo.extend(u.users)
+            push(u.users)
     return has, costly
 
 
 def _small_int_exponent(node) -> bool:
-    """pow(x, n) with a small integer n (lowered to multiplies, see lowerings/pointwise.py)."""
+    """pow(x, n) with a small integer n or 0.5 (lowered to multiplies or a square root, see
+    lowerings/pointwise.py)."""
     b = node.args[1] if len(node.args) > 1 else None
-    return isinstance(b, (int, float)) and float(b).is_integer() and abs(b) <= 4
+    return isinstance(b, (int, float)) and ((float(b).is_integer() and abs(b) <= 4) or b == 0.5)
+
+
+def _fx_order(fx_graph) -> dict:
+    """FX node -> its position in the graph (per FX graph, computed once)."""
+    got = _FX_ORDER.get(fx_graph)
+    if got is None or len(got) != len(fx_graph.nodes):
+        got = {n: i for i, n in enumerate(fx_graph.nodes)}
+        _FX_ORDER[fx_graph] = got
+    return got
+
+
+_FX_ORDER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
 # Seconds the template's config search may take inside one problem's measurement (each

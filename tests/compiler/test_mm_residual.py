@@ -39,10 +39,22 @@ def test_the_sum_feeds_its_consumers():
     assert s.residual_folds == 1 and s.kernels == 1
 
 
-@pytest.mark.parametrize("case", ["broadcast", "promotes", "alpha", "product_reused", "bias"])
+@pytest.mark.parametrize("case", ["broadcast", "promotes", "alpha", "product_reused", "bias",
+                                  "product_broadcasts_rows", "product_broadcasts_cols",
+                                  "viewed_product_broadcasts", "film"])
 def test_other_adds_are_not_folded(case):
+    # the sum must have r's and the product's shape: a product that broadcasts against a
+    # larger r (FiLM-style conditioning) would make the addmm read only part of r
     x, w = torch.randn(16, 24), torch.randn(24, 8)
     fn, args = {
+        "product_broadcasts_rows": (lambda x, w, r: x @ w + r,
+                                    (torch.randn(1, 5), torch.randn(5, 4), torch.randn(6, 4))),
+        "product_broadcasts_cols": (lambda x, w, r: x @ w + r,
+                                    (torch.randn(6, 5), torch.randn(5, 1), torch.randn(6, 4))),
+        "viewed_product_broadcasts": (lambda x, w, r: (x @ w).view(1, 6, 4) + r,
+                                      (torch.randn(6, 5), torch.randn(5, 4), torch.randn(3, 6, 4))),
+        "film": (lambda h, c, w: h + F.linear(c, w),
+                 (torch.randn(2, 3, 4), torch.randn(2, 1, 5), torch.randn(4, 5))),
         "broadcast": (lambda x, w, r: x @ w + r, (x, w, torch.randn(8))),
         "promotes": (lambda x, w, r: x.half().float() @ w + r.double(), (x, w, torch.randn(16, 8))),
         "alpha": (lambda x, w, r: torch.add(x @ w, r, alpha=2), (x, w, torch.randn(16, 8))),
@@ -58,3 +70,30 @@ def test_training_through_a_folded_residual_matches_eager():
     lin = torch.nn.Linear(24, 24, bias=False)
     mlp = lambda x: lin(torch.relu(lin(x)) + x) + x   # noqa: E731
     check_forward_and_backward(mlp, torch.randn(2, 5, 24, requires_grad=True))
+
+
+def test_a_column_major_sum_is_not_folded():
+    # eager's add takes its first operand's layout (column-major here); the addmm writes
+    # row-major, and a consumer of the memory itself (as_strided) would read other elements
+    m, k, n = 6, 5, 4
+    x, w, r = torch.randn(m, k), torch.randn(k, n), torch.randn(n, m)
+
+    def f(x, w, r):
+        return (r.t() + x @ w).as_strided((m * n,), (1,))
+    s = _run(f, x, w, r)
+    assert s.residual_folds == 0
+
+
+def test_dynamic_shapes_fold_and_a_broadcasting_product_does_not():
+    f = lambda x, w, r: x @ w + r   # noqa: E731
+    torch._dynamo.reset()
+    cf = torch.compile(f, backend="tuner", dynamic=True)
+    for m in (6, 9):
+        x, w, r = torch.randn(m, 5), torch.randn(5, 4), torch.randn(m, 4)
+        stats.reset()
+        assert_close(cf(x, w, r), f(x, w, r))
+        assert stats.totals().residual_folds == 1
+    x, w, r = torch.randn(1, 5), torch.randn(5, 4), torch.randn(6, 4)
+    stats.reset()
+    assert_close(cf(x, w, r), f(x, w, r))
+    assert stats.totals().residual_folds == 0

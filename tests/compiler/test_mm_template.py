@@ -176,6 +176,9 @@ def test_mm_point_measures_in_max_autotune_then_answers_from_the_cache(monkeypat
     ("cube_and_scale", (True, False)),      # pow by a small integer is multiplies
     ("gelu", (True, True)),
     ("tanh_gelu_chain", (True, True)),      # GPT-2's NewGELU: the tanh is further down the chain
+    ("sqrt_by_pow", (True, False)),         # pow(x, 0.5) is a square root
+    ("softmax", (True, False)),             # the exp reads the max of the product: not epilogue
+    ("layer_norm_exp", (False, False)),     # every pointwise consumer reads its statistics
 ])
 def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, want):
     # the problem says whether a pointwise consumer follows and whether it evaluates a special
@@ -196,6 +199,9 @@ def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, wa
          "gelu": lambda x, w, b: F.gelu(F.linear(x, w, b)),
          "tanh_gelu_chain": lambda x, w, b: (lambda h: 0.5 * h * (1 + torch.tanh(
              0.79788456 * (h + 0.044715 * torch.pow(h, 3)))))(F.linear(x, w, b)),
+         "sqrt_by_pow": lambda x, w, b: torch.pow(F.linear(x, w, b).abs(), 0.5),
+         "softmax": lambda x, w, b: torch.softmax(F.linear(x, w, b) * 0.1, -1),
+         "layer_norm_exp": lambda x, w, b: F.layer_norm(F.linear(x, w, b), (16,)).exp(),
          }[case]
     torch._dynamo.reset()
     out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, b)

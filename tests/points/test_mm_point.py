@@ -101,3 +101,8 @@ def test_bare_and_costly_epilogue_matmuls_are_their_own_problems_and_never_ask_t
     d = mm_decision(bare, lambda: {"extern": lambda: None, "template": lambda: time.sleep(0.002)},
                     device="cpu")
     assert d.choice == "extern" and d.source == "exhaustive" and not asked
+
+
+def test_a_costly_epilogue_needs_an_epilogue():
+    with pytest.raises(ValueError, match="costly_epilogue needs epilogue"):
+        MMProblem("mm", 1, 8, 8, 8, "float32", epilogue=False, costly_epilogue=True)

@@ -211,17 +211,30 @@ def test_no_report_without_the_log_setting(capsys):
     assert "autotune" not in capsys.readouterr().err
 
 
-def test_collect_mode_hands_benchmarked_decisions_to_the_dataset(monkeypatch):
+def _fake_dataset_writer(monkeypatch):
+    """Collect mode with a stand-in dataset writer; returns what it was handed."""
     monkeypatch.setenv("TUNER_HEURISTICS", "collect")
     recorded = []
     fake = types.ModuleType("tuner.collect")
     fake.record_decision = lambda ns, features, d: recorded.append((ns, features, d))
     monkeypatch.setitem(sys.modules, "tuner.collect", fake)
+    return recorded
+
+
+def test_collect_mode_hands_benchmarked_decisions_to_the_dataset(monkeypatch):
+    recorded = _fake_dataset_writer(monkeypatch)
     d = decide("test.point", "p16", CANDS, cost, features={"n": 100}, heuristic=lambda: CANDS[2])
     assert d.source == "exhaustive"  # collect mode measures even when a heuristic answers
     assert recorded == [("test.point", {"n": 100}, d)]
     decide("test.point", "p16", CANDS, never)  # a cache hit is not new data
     assert len(recorded) == 1
+
+
+def test_collect_mode_skips_a_decision_without_features(monkeypatch):
+    # a point whose problem its dataset does not describe (the mm point's bare matmuls) passes
+    # no features: decided and cached, not recorded under an empty feature row
+    recorded = _fake_dataset_writer(monkeypatch)
+    assert decide("test.point", "p16b", CANDS, cost).choice == CANDS[1] and not recorded
 
 
 def test_collect_mode_without_a_dataset_writer_still_decides(monkeypatch):

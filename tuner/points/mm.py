@@ -8,6 +8,11 @@ config reached 444-574 TF/s against cuBLAS's 648-724, bench/results/mm/). So the
 measured, per problem: the compiler hands `decide_mm_backend` a factory of one runner per
 choice (its own compiled code for the matmul and a representative epilogue, on random
 operands; the template tuned by the kernel-config point), never timing anything itself.
+The problem names the epilogue's class, since the answer turns on it: none ("bare": the
+extern side is the ATen call alone), cheap (a ReLU stands for it: bias, residual, scale,
+cast) or costly (a special function per element, which the template computes inside the
+matmul's kernel: a tanh-GELU stands for it). The shipped module learned cheap epilogues only
+and is asked about those only.
 Order as everywhere: learned heuristic (when confident) -> cache -> benchmark both -> store.
 With `measure=False` (the compiler's default mode) the answer is "extern" (ATen) and nothing
 is asked or benchmarked. Both the heuristic and the cache answer "template" where the *tuned*
@@ -51,6 +56,8 @@ class MMProblem:
     def __post_init__(self):
         if self.op not in ("mm", "bmm", "addmm"):
             raise ValueError(f"mm problem: unknown op {self.op!r}; expected mm, bmm or addmm")
+        if self.costly_epilogue and not self.epilogue:
+            raise ValueError("mm problem: costly_epilogue needs epilogue (a bare matmul has none)")
         for name in ("batch", "m", "n", "k"):
             v = getattr(self, name)
             if not isinstance(v, int) or v <= 0:
@@ -135,7 +142,9 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     asked = problem.epilogue and not problem.costly_epilogue
     heuristic = (lambda: lookup(NAMESPACE, problem, device_info(device))) if asked else None
     try:
+        # features (collect mode's dataset rows) only for the problems the dataset and the
+        # module describe: its features do not tell bare and costly problems apart
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
-                      features=problem.features())
+                      features=problem.features() if asked else None)
     finally:
         state.clear()
