@@ -5,7 +5,9 @@ kernel for its pointwise consumers ("extern") and our Triton template with them 
 ("template", its config tuned by the kernel-config point). A row per (problem, choice) holds
 the time of the compiler's own runner for that choice (compiler/lowerings/matmul.py
 `mm_runners`: the matmul and a ReLU epilogue, compiled and tuned as max-autotune would), so a
-learned module answers the question the point asks.
+learned module answers the question the point asks. The template's row also records the
+config its tuning chose and the fastest configs it measured (`template_config`,
+`template_timings`): the data a learned template config needs.
 
 Problem i of a stream depends only on (seed, i, spec). Shapes mix three sources: sizes of
 real models' projections and attention (GPT-2, BERT, LLaMA, ViT at several batch and
@@ -14,6 +16,7 @@ addmm and bmm; fp16, bf16 and fp32; operands row- or column-major.
 """
 from __future__ import annotations
 
+import contextlib
 import math
 import random
 import statistics
@@ -107,8 +110,11 @@ def measure(p: MMProblem, device: str, *, reps: int = 3, inner: int = 10, warmup
     t0 = time.perf_counter()
     failed = None
     samples: dict[str, list[float]] = {c: [] for c in CHOICES}
+    tuned = None
     try:
-        fns = mm_runners(p, device)
+        with _template_decisions() as made:
+            fns = mm_runners(p, device)
+        tuned = _template_config(made)
         build_s = time.perf_counter() - t0
         for r in range(reps):
             for c in (CHOICES if r % 2 == 0 else CHOICES[::-1]):
@@ -133,7 +139,40 @@ def measure(p: MMProblem, device: str, *, reps: int = 3, inner: int = 10, warmup
         row = {"choice": c, "time_ms": med, "reps": len(ts), "spread": spread, "min_ms": min(ts),
                "max_ms": max(ts), "bench_s": (time.perf_counter() - t0) / max(1, reps),
                "build_s": build_s, "op": p.op, "dtype": p.dtype, **feats}
+        if c == "template" and tuned is not None:
+            row.update(tuned)
         if failed:
             row["error"] = failed
         rows.append(row)
     return rows
+
+
+@contextlib.contextmanager
+def _template_decisions():
+    """The template-config decisions (tuner.engine.HISTORY, namespace triton.template) made
+    inside the block: the list yielded is filled when it ends."""
+    from tuner import engine
+    before = {id(d) for d in engine.HISTORY}
+    made: list = []
+    try:
+        yield made
+    finally:
+        made.extend(d for d in engine.HISTORY
+                    if id(d) not in before and d.namespace == "triton.template")
+
+
+def _template_config(decisions) -> dict | None:
+    """Row fields for the template's tuned config (data for a learned template config: the
+    point benchmarks half as much with a "template" answer and still searches configs):
+    template_config (the winner's meta-parameters and launch options), template_timings
+    (the fastest measured configs, up to 8, with ms) and template_search_stopped (the probe's
+    tuning budget ran out: the best so far)."""
+    from tuner.points.triton_kernel import config_dict
+    if not decisions:
+        return None
+    d = decisions[-1]
+    as_dict = lambda c: config_dict(c) if hasattr(c, "kwargs") else dict(c)   # noqa: E731
+    return {"template_config": as_dict(d.choice),
+            "template_timings": [{"config": as_dict(c), "ms": t} for c, t in d.timings[:8]
+                                 if math.isfinite(t)],
+            "template_search_stopped": bool(d.stopped_early)}

@@ -26,6 +26,14 @@ def test_collect_mm_times_both_choices_of_the_point_with_numeric_features(tmp_pa
     for row in ds.rows:
         assert row["time_ms"] > 0 and "error" not in row
         assert all(isinstance(row[f], (int, float)) for f in h["features"])
+        # the template's row carries its tuned config (data for a learned template config)
+        if row["choice"] == "template":
+            cfg = row["template_config"]
+            assert {"BLOCK_M", "BLOCK_N", "BLOCK_K", "num_warps", "num_stages"} <= set(cfg)
+            assert row["template_timings"] and row["template_timings"][0]["ms"] > 0
+            assert isinstance(row["template_search_stopped"], bool)
+        else:
+            assert "template_config" not in row
 
 
 def test_mm_stream_is_seeded_and_bounded():
