@@ -15,6 +15,7 @@ so the pad costs no extra kernel.
 """
 from __future__ import annotations
 
+import heapq
 import logging
 import weakref
 
@@ -77,14 +78,17 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
                                   mat1_prepadded=pre1, mat2_prepadded=pre2)
     except (TypeError, ValueError):   # symbolic or empty sizes: no problem to pose
         ctx = None
+    def unpadded():
+        if _use_template(name, mat1, mat2, residual):
+            return _template(name, mat1, mat2, bias, scalars)
+        return orig()
+
     if ctx is None or not ctx.needs_padding():
-        return _template(name, mat1, mat2, bias, scalars) \
-            if _use_template(name, mat1, mat2, residual) else orig()
+        return unpadded()
     choice = _decide(ctx, mat1.device)
     graph().stats.count_pad_mm(choice)
     if choice != "pad":
-        return _template(name, mat1, mat2, bias, scalars) \
-            if _use_template(name, mat1, mat2, residual) else orig()
+        return unpadded()
     return _padded(op, ctx, mat1, mat2, bias, scalars)
 
 
@@ -171,7 +175,7 @@ def _use_template(name, mat1, mat2, residual=None) -> bool:
     g = graph()
     if g.options.get("_probe"):   # a probe's own matmuls are what it was told
         return False
-    epilogue, costly = _epilogue_kind(residual[0] if residual is not None else getattr(g, "current", None))
+    epilogue, costly = _epilogue_kind(residual[0] if residual is not None else g.current)
     problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
                                   mat1.dtype, epilogue=epilogue, costly_epilogue=costly)
     if problem is None:
@@ -191,8 +195,8 @@ def _use_template(name, mat1, mat2, residual=None) -> bool:
 # libdevice series per element): in the template they run inside the matmul kernel, in the
 # extern's separate kernel they hide under its memory traffic. GPT-2's tanh-GELU fused into
 # its MLP-up template tuned to 0.0927 ms on the H100 where the shipped module (learned with
-# a ReLU epilogue) had answered "template" (bench/results/mm/decisions_gpt2_20261124-1225.json: cuBLAS + the GELU
-# kernel made the whole model 4% faster)
+# a ReLU epilogue) had answered "template" (bench/results/mm/decisions_gpt2_20261124-1225.json:
+# cuBLAS + the GELU kernel made the whole model 4% faster)
 _COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "log",
                                   "log1p", "log2", "log10", "sigmoid", "gelu", "silu", "mish",
                                   "softplus", "sin", "cos", "tan", "sinh", "cosh", "asin",
@@ -210,7 +214,6 @@ def _epilogue_kind(node) -> tuple[bool, bool]:
     if not isinstance(node, torch.fx.Node):
         return True, False
     has = costly = False
-    import heapq
     order = _fx_order(node.graph)
     chain = {node}
     # in graph order, so that every chain member an op reads is classified before the op
@@ -278,9 +281,10 @@ MM_PROBE_TUNE_S = 10.0
 
 def mm_runners(problem, device) -> dict:
     """The mm point's runners for a problem: our own compiled code for the matmul followed by
-    a pointwise consumer (relu; a tanh-GELU for a costly epilogue) when the problem has one, once as ATen + an epilogue
-    kernel and once as the template with the epilogue fused (its config tuned by the
-    kernel-config point), on random operands; a bare problem's is the matmul alone.
+    a pointwise consumer (relu; a tanh-GELU for a costly epilogue) when the problem has one,
+    once as ATen + an epilogue kernel and once as the template with the epilogue fused (its
+    config tuned by the kernel-config point), on random operands; a bare problem's is the
+    matmul alone.
     Each variant runs once here (compiling and tuning it); one that fails is left out."""
     from tuner.bench import real_tensors
 

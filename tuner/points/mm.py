@@ -98,7 +98,7 @@ def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype,
         return None
     col = lambda st: st[-1] != 1 and st[-2] == 1   # noqa: E731
     return MMProblem(op, batch, m, n, k, str(dtype).replace("torch.", ""), col(st1), col(st2),
-                     epilogue, costly_epilogue and epilogue)
+                     epilogue, costly_epilogue)
 
 
 def decide_mm_backend(problem: MMProblem | None, runners: Callable[[], dict] | None,
