@@ -153,19 +153,23 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
     import multiprocessing as mp
     import tempfile
     ctx = mp.get_context("spawn")
-    saved = os.environ.get("TUNER_BENCH_LOCK")
+    saved = {k: os.environ.get(k) for k in ("TUNER_BENCH_LOCK", "TUNER_COMPILE_PROCESSES")}
     # a lock the user set already (two collects sharing a GPU) is kept
-    lock_dir = tempfile.TemporaryDirectory(prefix="tuner-collect-") if lock and not saved else None
+    lock_dir = tempfile.TemporaryDirectory(prefix="tuner-collect-") \
+        if lock and not saved["TUNER_BENCH_LOCK"] else None
     if lock_dir is not None:
         os.environ["TUNER_BENCH_LOCK"] = os.path.join(lock_dir.name, "gpu.lock")
+    if saved["TUNER_COMPILE_PROCESSES"] is None:   # the workers are the compile processes
+        os.environ["TUNER_COMPILE_PROCESSES"] = "1"
     try:
         _run_workers(ctx, module, spec, seed, todo, devs, opts, emit, deadline, summary)
     finally:
-        if lock_dir is not None:
-            if saved is None:
-                os.environ.pop("TUNER_BENCH_LOCK", None)
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
             else:
-                os.environ["TUNER_BENCH_LOCK"] = saved
+                os.environ[k] = v
+        if lock_dir is not None:
             lock_dir.cleanup()
 
 

@@ -469,8 +469,13 @@ class Autotuned:
     def _precompiler(self, args, grid, kwargs):
         # under the interpreter warmup compiles nothing, but the path is the same one
         def precompile(candidates):
-            bench.compile_all(lambda c: self.fn.warmup(
-                *args, grid=grid, **kwargs, **launch_kwargs(self._from_internal(c))), candidates)
+            def call(c):
+                return dict(grid=grid, **kwargs, **launch_kwargs(self._from_internal(c)))
+
+            def job(c):
+                from tuner.compile_workers import describe
+                return describe(self.fn, args, call(c))
+            bench.compile_all(lambda c: self.fn.warmup(*args, **call(c)), candidates, jobs=job)
         return precompile
 
     def _timer(self) -> Callable | None:

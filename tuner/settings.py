@@ -172,6 +172,8 @@ SETTINGS: tuple[Setting, ...] = (
             "Warm-up runs before timing a candidate."),
     Setting("TUNER_COMPILE_WORKERS", int, 0,
             "Threads that compile candidates in parallel (0: min(8, cores))."),
+    Setting("TUNER_COMPILE_PROCESSES", int, 0,
+            "Worker processes that compile batches of 8 or more tuning candidates (0: min(8, cores); 1: none, threads only)."),
     Setting("TUNER_BENCH_LOCK", _str, "",
             "A file that processes sharing one GPU lock while they time (compiles overlap, "
             "measurements do not); `tuner collect --jobs` sets it."),

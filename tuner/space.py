@@ -293,18 +293,21 @@ class ConfigSpace:
         with a size hint of 1 there is nothing to try).
     size_hints: block field -> problem size along it; a block never exceeds its next power of 2.
     block_numel_fields / max_block_numel: the product of these fields is capped (registers).
+    max_per_thread: that product over the block's threads (num_warps x warp size) is capped:
+        a matmul's fp32 accumulator tile, whose registers per thread it is.
     shared_memory: config -> estimated bytes, checked against the device's per-block limit.
     """
 
     def __init__(self, fields: Iterable[Field], *, size_hints: Mapping[str, int] | None = None,
                  device: DeviceLimits | None = None, block_numel_fields: Sequence[str] = (),
-                 max_block_numel: int | None = None,
+                 max_block_numel: int | None = None, max_per_thread: int | None = None,
                  shared_memory: Callable[[Config], int] | None = None, kind: str = "custom",
                  defaults: Sequence[Config] = ()):
         self.device = device or DeviceLimits()
         self.size_hints = {k: int(v) for k, v in (size_hints or {}).items()}
         self.block_numel_fields = tuple(block_numel_fields)
         self.max_block_numel = max_block_numel
+        self.max_per_thread = max_per_thread
         self.shared_memory = shared_memory
         self.kind = kind
         self.fields: dict[str, Field] = {}
@@ -339,6 +342,13 @@ class ConfigSpace:
                 numel *= int(config.get(name, 1))
             if numel > self.max_block_numel:
                 return f"block numel {numel} > {self.max_block_numel}"
+        if self.max_per_thread and self.block_numel_fields:
+            numel = 1
+            for name in self.block_numel_fields:
+                numel *= int(config.get(name, 1))
+            per = numel // (config.num_warps * self.device.warp_size)
+            if per > self.max_per_thread:
+                return f"{per} block elements per thread > {self.max_per_thread}"
         if self.shared_memory is not None:
             need = self.shared_memory(config)
             if need > self.device.shared_memory_per_block:
@@ -427,7 +437,8 @@ class ConfigSpace:
             raise ValueError(f"restrict(): no fields {sorted(bounds)} in {self!r}")
         return ConfigSpace(fields, size_hints=self.size_hints, device=self.device,
                            block_numel_fields=self.block_numel_fields,
-                           max_block_numel=self.max_block_numel, shared_memory=self.shared_memory,
+                           max_block_numel=self.max_block_numel, max_per_thread=self.max_per_thread,
+                           shared_memory=self.shared_memory,
                            kind=self.kind, defaults=self._defaults)
 
     def size(self) -> int:
@@ -456,6 +467,7 @@ class ConfigSpace:
                "device": [self.device.max_threads_per_block, self.device.shared_memory_per_block,
                           self.device.warp_size],
                "numel": [list(self.block_numel_fields), self.max_block_numel],
+               **({"per_thread": self.max_per_thread} if self.max_per_thread else {}),
                # a shared-memory rule is identified by its result on a probe config
                "smem": None if self.shared_memory is None else self.shared_memory(
                    Config({"BLOCK_M": 64, "BLOCK_N": 64, "BLOCK_K": 32}, num_stages=3))}
@@ -539,7 +551,10 @@ class ConfigSpace:
     @classmethod
     def matmul(cls, m: int, n: int, k: int, *, element_size: int = 2,
                device: DeviceLimits | None = None, tune_group: bool = False) -> "ConfigSpace":
-        """BLOCK_M/N/K, warps and stages (the shared-memory rule bounds tiles x stages)."""
+        """BLOCK_M/N/K, warps and stages (the shared-memory rule bounds tiles x stages; at
+        most 128 accumulator elements per thread: a tile of 256 per thread, e.g. 128 x 256 on
+        4 warps or 256 x 256 on 8, spills and took 7-8 s to compile on the H100 against
+        2-3 s for 128 x 256 on 8 warps, the widest stock template tile)."""
         fields = [Field("BLOCK_M", "pow2", 16, 256), Field("BLOCK_N", "pow2", 16, 256),
                   Field("BLOCK_K", "pow2", 16, 256)]
         if tune_group:
@@ -559,7 +574,8 @@ class ConfigSpace:
         hints = {"BLOCK_M": max(16, m), "BLOCK_N": max(16, n), "BLOCK_K": max(16, k)}
         return cls(fields, size_hints=hints, device=device,
                    shared_memory=matmul_shared_memory(element_size), kind="matmul",
-                   defaults=defaults)
+                   defaults=defaults, block_numel_fields=("BLOCK_M", "BLOCK_N"),
+                   max_per_thread=128)
 
 
 def _warps_for(block_numel: int) -> int:

@@ -197,8 +197,18 @@ class Launcher:
     def _launch(self, cfg, args):
         return self.fn[self.grid(cfg)](*args, **cfg)
 
+    def _warmup_call(self, cfg, args):
+        """(fn, args, kwargs) of the warmup call that compiles this kernel for cfg."""
+        return self.fn, list(args), dict(grid=self.grid(cfg), **cfg)
+
     def _warmup(self, cfg, args):
-        return self.fn.warmup(*args, grid=self.grid(cfg), **cfg)
+        fn, a, kw = self._warmup_call(cfg, args)
+        return fn.warmup(*a, **kw)
+
+    def _describe(self, cfg, args):
+        """The warmup as a job for a compile worker process (None: compile here)."""
+        from tuner.compile_workers import describe
+        return describe(*self._warmup_call(cfg, args))
 
     def problem(self, args=()):
         """The tuning cache's problem key for these arguments (the point's `problem_key`)."""
@@ -214,7 +224,8 @@ class Launcher:
         start = time.perf_counter()
         try:
             d = point.decide_config(self.meta, args, self._launch, out_args=self.out_args,
-                                    warmup=self._warmup, max_seconds=left)
+                                    warmup=self._warmup, describe=self._describe,
+                                    max_seconds=left)
         except ImportError as e:   # engine not importable: keep the default config
             log.debug("autotune unavailable (%s): default config", e)
             return dict(self.default)
@@ -359,12 +370,12 @@ class ForeachLauncher(Launcher):
         return self.fn[self.grid(cfg)](ptrs, part_of, block_of, numels, body_of, **cfg,
                                        MISALIGNED=misaligned)
 
-    def _warmup(self, cfg, args):
+    def _warmup_call(self, cfg, args):
         ptrs = args[0]
         part_of, block_of = self._tables(cfg["XBLOCK"], ptrs.device)
         numels, body_of = self._consts_t
-        return self.fn.warmup(ptrs, part_of, block_of, numels, body_of, grid=self.grid(cfg), **cfg,
-                              MISALIGNED=False)
+        return self.fn, [ptrs, part_of, block_of, numels, body_of], \
+            dict(grid=self.grid(cfg), **cfg, MISALIGNED=False)
 
     def _tune_foreach(self, tensors):
         """Tunes on copies of the tensors the kernel writes (their addresses in a scratch

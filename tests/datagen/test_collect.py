@@ -137,6 +137,7 @@ def test_jobs_share_a_device_and_measure_every_problem_once(tmp_path):
     assert r.exit_code == 0, r.output
     assert len(problems_of(out)) == 6
     assert "TUNER_BENCH_LOCK" not in os.environ   # the parent's environment is restored
+    assert "TUNER_COMPILE_PROCESSES" not in os.environ   # (the workers compile on their own)
     bad = run("--samples", "6", "--out", str(tmp_path / "e.jsonl"), "--jobs", "0")
     assert bad.exit_code != 0 and "--jobs" in bad.output and not (tmp_path / "e.jsonl").exists()
 

@@ -90,6 +90,20 @@ def test_matmul_shared_memory_limit_rejects_big_tiles_with_many_stages():
     assert all(space.valid(c) for c in space.default_candidates())
 
 
+def test_matmul_tiles_hold_at_most_128_accumulator_elements_per_thread():
+    # 128 x 256 on 4 warps (256 per thread) spills; on 8 warps (128) it is a standard tile
+    space = ConfigSpace.matmul(4096, 4096, 4096, element_size=2,
+                               device=DeviceLimits(shared_memory_per_block=228 * 1024))
+    wide = Config({"BLOCK_M": 128, "BLOCK_N": 256, "BLOCK_K": 64, "GROUP_M": 8},
+                  num_warps=8, num_stages=3)
+    assert space.valid(wide)
+    assert "per thread" in space.why_invalid(wide.replace(num_warps=4))
+    assert "per thread" in space.why_invalid(Config({**dict(wide.kwargs), "BLOCK_M": 256}, num_warps=8,
+                                                    num_stages=3))
+    reached = [c for f in space.tunable_fields for c in space.neighbours(wide, f, 2)]
+    assert reached and all(c["BLOCK_M"] * c["BLOCK_N"] <= 128 * 32 * c.num_warps for c in reached)
+
+
 def test_default_candidates_are_valid_for_each_family():
     for space in (ConfigSpace.pointwise([1000]), ConfigSpace.pointwise([64, 3000]),
                   ConfigSpace.reduction(7, 100000), ConfigSpace.matmul(100, 72, 33)):

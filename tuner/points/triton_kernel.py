@@ -383,12 +383,15 @@ def forget_templates() -> None:
 
 def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
                   out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
+                  describe: Callable[[dict, list], Any] | None = None,
                   search: str | None = None, max_seconds: float | None = None,
                   heuristic: Callable[[], Any] | None = None):
     """The engine's Decision for one kernel launched with `args` (real tensors).
 
     launch(config, args) runs the kernel once with a config dict; warmup(config, args), when
-    given, compiles it without running (candidates compile in parallel before they are timed).
+    given, compiles it without running (candidates compile in parallel before they are timed);
+    describe(config, args), when given, is that warmup as a job for a compile worker process
+    (tuner.compile_workers), or None.
     Arguments at `out_args` are written: measurements write into copies. max_seconds: the
     tuning time left to this kernel's graph (see `budget_left`); the search stops there and
     keeps the best so far (at 0 or below nothing is measured)."""
@@ -417,9 +420,10 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
             return float("inf")
 
     def precompile(batch):
-        # Triton compiles in C++ and ptxas mostly outside the GIL: a thread pool builds a
-        # batch of candidates at once instead of one per measurement
-        compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch)
+        # a batch of candidates builds at once (in worker processes where they can be
+        # described, then in threads) instead of one per measurement
+        jobs = (lambda cfg: describe(config_dict(cfg), scratch)) if describe is not None else None
+        compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch, jobs=jobs)
 
     sig = _mm_signature(meta, args)
     seen = _TEMPLATE_SEEN.get(sig) if sig is not None else None

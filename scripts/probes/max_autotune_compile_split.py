@@ -1,0 +1,76 @@
+"""Probe (not maintained): where a model's cold max-autotune compile goes (bench_compiler.py
+cases): the first call's seconds, our lowering/codegen (compile_graph), candidate compiles
+(tuner.bench.compile_all: wall, summed per-candidate seconds, count), measurements
+(tuner.bench.benchmark: wall, count), and decisions by source. One case per process.
+    python3 scripts/probes/max_autotune_compile_split.py gpt2 [mode]"""
+import json, os, sys, tempfile, time
+from pathlib import Path
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ.setdefault("TRITON_CACHE_DIR", tempfile.mkdtemp())
+os.environ.setdefault("TUNER_CACHE_DIR", tempfile.mkdtemp())
+import torch
+import bench_compiler as bc
+from tuner import bench, engine
+from tuner.compiler import stats
+
+acc = {"compile_all_wall": 0.0, "compile_all_sum": 0.0, "compiled": 0, "bench_wall": 0.0, "benchmarks": 0}
+_ca, _bm = bench.compile_all, bench.benchmark
+
+
+batches = []
+
+
+def compile_all(fn, cands, **kw):
+    def timed(c):
+        t = time.perf_counter()
+        try:
+            return fn(c)
+        finally:
+            acc["compile_all_sum"] += time.perf_counter() - t
+    t = time.perf_counter()
+    try:
+        return _ca(timed, cands, **kw)
+    finally:
+        acc["compile_all_wall"] += time.perf_counter() - t
+        acc["compiled"] += len(cands)
+        batches.append((len(cands), round(time.perf_counter() - t, 2), kw.get("jobs") is not None))
+
+
+def benchmark(*a, **kw):
+    t = time.perf_counter()
+    try:
+        return _bm(*a, **kw)
+    finally:
+        acc["bench_wall"] += time.perf_counter() - t
+        acc["benchmarks"] += 1
+
+
+bench.compile_all, bench.benchmark = compile_all, benchmark
+case = bc.CASE_BY_NAME[sys.argv[1]]
+mode = sys.argv[2] if len(sys.argv) > 2 else "max-autotune-no-cudagraphs"
+built = case.build(False, "cuda")
+x = built.make_inputs(0)
+stats.reset()
+engine.HISTORY.clear()
+f = torch.compile(built.fn, backend="tuner", mode=None if mode == "default" else mode)
+t = time.perf_counter()
+f(*x)
+torch.cuda.synchronize()
+first = time.perf_counter() - t
+tot = stats.totals()
+sources = {}
+for d in engine.HISTORY:
+    sources[d.source] = sources.get(d.source, 0) + 1
+row = {"case": sys.argv[1], "mode": mode, "first_s": round(first, 2),
+       "compile_graph_s": round(tot.compile_seconds, 2), "jit_s": round(tot.jit_seconds, 2),
+       "tuning_s": round(tot.tuning_seconds, 2), "kernels": tot.kernels, "decisions": sources,
+       **{k: round(v, 2) if isinstance(v, float) else v for k, v in acc.items()},
+       "workers": bench.compile_workers(), "processes": bench.compile_processes(),
+       "worker_pool": __import__("tuner.compile_workers", fromlist=["STATS"]).STATS,
+       "batches": batches}
+print(json.dumps(row), flush=True)
+print(json.dumps({"slow_jobs": __import__("tuner.compile_workers", fromlist=["SLOW"]).SLOW}))
+for d in engine.HISTORY:
+    if d.n_measured:
+        print(json.dumps({"ns": d.namespace, "source": d.source, "n": d.n_measured,
+                          "s": round(d.tuning_seconds, 2), "problem": str(d.problem)[:120]}), flush=True)

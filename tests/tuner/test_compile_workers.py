@@ -1,0 +1,181 @@
+"""Compile worker processes (tuner.compile_workers): the pool's protocol and failure handling on
+the CPU with stand-in kernels (an object with a `warmup` method in a file), and on the GPU a real
+Triton kernel compiled in a worker that the caller then finds in Triton's on-disk cache."""
+import os
+import textwrap
+
+import pytest
+
+from tuner import bench, compile_workers as cw
+
+STAND_IN = textwrap.dedent('''
+    import json, os
+
+    class K:
+        def warmup(self, *args, grid, **kwargs):
+            with open(os.environ["TUNER_TEST_MARK"], "a") as f:
+                f.write(json.dumps({"pid": os.getpid(), "args": list(args), "grid": list(grid),
+                                    "kwargs": kwargs}) + "\\n")
+            if kwargs.get("die"):
+                os._exit(3)
+            if kwargs.get("fail"):
+                raise ValueError("this config does not build")
+
+    k = K()
+''')
+
+
+@pytest.fixture
+def stand_in(tmp_path, monkeypatch):
+    path = tmp_path / "tuner_gen_stand_in.py"
+    path.write_text(STAND_IN)
+    mark = tmp_path / "calls.jsonl"
+    cw.shutdown()                       # workers take the environment they start with
+    monkeypatch.setenv("TUNER_TEST_MARK", str(mark))
+    yield path, mark
+    cw.shutdown()
+
+
+def _job(path, **kwargs):
+    return cw.WarmupJob(str(path), "tuner_gen_stand_in", "k", (("value", 7), ("value", None)),
+                        tuple(sorted(kwargs.items())), 0)
+
+
+def _calls(mark):
+    import json
+    return [json.loads(line) for line in mark.read_text().splitlines()] if mark.exists() else []
+
+
+def test_jobs_run_in_worker_processes_and_report_each_failure(stand_in):
+    path, mark = stand_in
+    jobs = [_job(path, XBLOCK=64), _job(path, XBLOCK=128), _job(path, XBLOCK=256, fail=True),
+            cw.WarmupJob(str(path), "tuner_gen_stand_in", "missing", (), (), 0)]
+    results = cw.run_jobs(jobs, workers=2)
+    assert results[:2] == [None, None]
+    assert "ValueError: this config does not build" in results[2]
+    assert "AttributeError" in results[3] and "missing" in results[3]
+    calls = _calls(mark)
+    assert sorted(c["kwargs"]["XBLOCK"] for c in calls) == [64, 128, 256]
+    assert all(c["args"] == [7, None] and c["grid"] == [1] for c in calls)
+    assert os.getpid() not in {c["pid"] for c in calls}      # not run in this process
+
+
+def test_a_worker_that_dies_fails_its_job_and_is_replaced(stand_in):
+    path, mark = stand_in
+    results = cw.run_jobs([_job(path, XBLOCK=1, die=True), _job(path, XBLOCK=2), _job(path, XBLOCK=4)],
+                          workers=1)
+    assert results[0] is not None and "worker" in results[0]
+    assert results[1:] == [None, None]
+    pids = {c["kwargs"]["XBLOCK"]: c["pid"] for c in _calls(mark)}
+    assert pids[1] != pids[2] == pids[4]       # a new worker took over and kept going
+
+
+def test_idle_workers_are_reused_then_shut_down(stand_in):
+    path, mark = stand_in
+    cw.run_jobs([_job(path, XBLOCK=1)], workers=1)
+    cw.run_jobs([_job(path, XBLOCK=2)], workers=1)
+    assert len({c["pid"] for c in _calls(mark)}) == 1
+    procs = [w.proc for w in cw._IDLE]
+    assert procs
+    cw.shutdown()
+    assert cw._IDLE == [] and all(p.poll() is not None for p in procs)
+
+
+def test_compile_all_sends_described_candidates_to_workers_first(stand_in, monkeypatch):
+    path, mark = stand_in
+    order = []
+    monkeypatch.setattr(bench.settings, "compile_processes", 2, raising=False)
+    monkeypatch.setattr(bench, "PROCESS_BATCH_MIN", 2)
+
+    def compile_one(c):
+        order.append(("here", c, len(_calls(mark))))
+        if c == 3:
+            raise RuntimeError("no")
+    errors = bench.compile_all(compile_one, [1, 2, 3],
+                               jobs=lambda c: _job(path, XBLOCK=c) if c != 2 else None)
+    assert sorted(c["kwargs"]["XBLOCK"] for c in _calls(mark)) == [1, 3]   # 2 is not describable
+    assert all(n == 2 for _, _, n in order)       # the workers finished before compiling here
+    assert errors[1] is None and errors[2] is None and isinstance(errors[3], RuntimeError)
+
+
+def test_compile_all_without_processes_never_starts_a_worker(stand_in, monkeypatch):
+    path, mark = stand_in
+    monkeypatch.setattr(bench, "PROCESS_BATCH_MIN", 2)
+    monkeypatch.setattr(bench.settings, "compile_processes", 1, raising=False)
+    errors = bench.compile_all(lambda c: None, [1, 2], jobs=lambda c: _job(path, XBLOCK=c))
+    assert errors == {1: None, 2: None} and _calls(mark) == [] and cw._IDLE == []
+
+
+def test_small_batches_compile_in_threads(stand_in, monkeypatch):
+    path, mark = stand_in
+    monkeypatch.setattr(bench.settings, "compile_processes", 4, raising=False)
+    few = list(range(bench.PROCESS_BATCH_MIN - 1))
+    bench.compile_all(lambda c: None, few, jobs=lambda c: _job(path, XBLOCK=c))
+    assert _calls(mark) == []
+    bench.compile_all(lambda c: None, few + [99], jobs=lambda c: _job(path, XBLOCK=c))
+    assert len(_calls(mark)) == bench.PROCESS_BATCH_MIN
+
+
+def test_describe_refuses_what_a_worker_cannot_repeat(tmp_path):
+    import torch
+
+    class NotJit:
+        def warmup(self, *a, **k):
+            pass
+    assert cw.describe(NotJit(), [torch.zeros(2)], {}) is None
+    triton = pytest.importorskip("triton")
+    jit = triton.jit(lambda x: x)                # interpreted under TRITON_INTERPRET, no file
+    assert cw.describe(jit, [1], {}) is None
+
+
+GPU_KERNEL = textwrap.dedent('''
+    import triton
+    import triton.language as tl
+
+    @triton.jit
+    def scale(x_ptr, y_ptr, n, k, BLOCK: tl.constexpr):
+        offs = tl.program_id(0) * BLOCK + tl.arange(0, BLOCK)
+        m = offs < n
+        tl.store(y_ptr + offs, tl.load(x_ptr + offs, mask=m) * k, mask=m)
+''')
+
+
+def _cache_entries(root):
+    return {d for d in os.listdir(root)} if os.path.isdir(root) else set()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("aligned", [True, False])
+def test_a_kernel_compiled_in_a_worker_is_a_cache_hit_here(tmp_path, monkeypatch, aligned):
+    import importlib.util
+
+    import torch
+    cw.shutdown()
+    cache = tmp_path / "triton-cache"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
+    try:
+        import triton
+        monkeypatch.setattr(triton.knobs.cache, "dir", str(cache), raising=False)
+    except AttributeError:
+        pass
+    path = tmp_path / "tuner_gen_scale_test.py"
+    path.write_text(GPU_KERNEL)
+    spec = importlib.util.spec_from_file_location("tuner_gen_scale_test", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    x = torch.randn(1000 + (0 if aligned else 1), device="cuda")
+    x = x if aligned else x[1:]
+    y = torch.empty_like(x)
+    args, kwargs = [x, y, x.numel(), 2.5], dict(grid=(4,), BLOCK=256, num_warps=4)
+    job = cw.describe(mod.scale, args, kwargs)
+    assert job is not None and job.args[0] == ("tensor", "float32", aligned)
+    try:
+        assert cw.run_jobs([job], workers=1) == [None]
+        built = _cache_entries(cache)
+        assert built                                   # the worker left the binary there
+        mod.scale.warmup(*args, **kwargs)
+        assert _cache_entries(cache) == built          # found, not compiled again
+        mod.scale[(4,)](*args, BLOCK=256, num_warps=4)
+        torch.testing.assert_close(y, x * 2.5)
+    finally:
+        cw.shutdown()
