@@ -50,6 +50,7 @@ class GraphLowering(torch.fx.Interpreter):
         devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]
         self.device = devs[0] if devs else torch.device("cpu")
         self.current = None
+        self._epilogue = None    # node -> whether it is in the mutation epilogue (lazily)
         self.constants: dict[str, torch.Tensor] = {}   # ConstantBuffer name -> tensor
         self._writes = None   # FX nodes written in place (`_written_fx`)
         self._written_inputs = None   # and the names of the graph inputs among them
@@ -180,16 +181,24 @@ class GraphLowering(torch.fx.Interpreter):
 
     def _in_mutation_epilogue(self) -> bool:
         """The current FX node (a copy_ into an input) is followed only by copies into other
-        inputs and the output."""
+        inputs and the output. (One backward walk per graph answers every node: walking
+        forward from each copy was quadratic in an optimizer step's hundreds of copies.)"""
         cur = self.current
         if cur is None or not cur.args:
             return False
-        n = cur.next
-        while n is not None and n.op != "output":
-            if n.target is not torch.ops.aten.copy_.default or not n.args or n.args[0] is cur.args[0]:
-                return False
-            n = n.next
-        return n is not None
+        if self._epilogue is None:
+            self._epilogue = {}
+            nodes = list(cur.graph.nodes)
+            out = next((i for i in range(len(nodes) - 1, -1, -1) if nodes[i].op == "output"), None)
+            if out is not None:
+                later: set = set()     # ids of what the copies after a node write into
+                for n in reversed(nodes[:out]):
+                    if n.args:
+                        self._epilogue[n] = id(n.args[0]) not in later
+                    if n.target is not torch.ops.aten.copy_.default or not n.args:
+                        break
+                    later.add(id(n.args[0]))
+        return self._epilogue.get(cur, False)
 
     def apply_deferred_writes(self):
         """The epilogue's input writes, after the outputs: a value that reads another input

@@ -550,9 +550,11 @@ class ConfigSpace:
 
     @classmethod
     def matmul(cls, m: int, n: int, k: int, *, element_size: int = 2,
-               device: DeviceLimits | None = None, tune_group: bool = False) -> "ConfigSpace":
+               device: DeviceLimits | None = None, tune_group: bool = False,
+               max_per_thread: int | None = 128) -> "ConfigSpace":
         """BLOCK_M/N/K, warps and stages (the shared-memory rule bounds tiles x stages; at
-        most 128 accumulator elements per thread: a tile of 256 per thread, e.g. 128 x 256 on
+        most max_per_thread accumulator elements per thread (None: no bound; spaces recorded
+        before the bound say so in their spec) - 128: a tile of 256 per thread, e.g. 128 x 256 on
         4 warps or 256 x 256 on 8, spills and took 7-8 s to compile on the H100 against
         2-3 s for 128 x 256 on 8 warps, the widest stock template tile)."""
         fields = [Field("BLOCK_M", "pow2", 16, 256), Field("BLOCK_N", "pow2", 16, 256),
@@ -575,7 +577,7 @@ class ConfigSpace:
         return cls(fields, size_hints=hints, device=device,
                    shared_memory=matmul_shared_memory(element_size), kind="matmul",
                    defaults=defaults, block_numel_fields=("BLOCK_M", "BLOCK_N"),
-                   max_per_thread=128)
+                   max_per_thread=max_per_thread)
 
 
 def _warps_for(block_numel: int) -> int:
