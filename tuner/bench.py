@@ -313,9 +313,12 @@ def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
         described = [j for j in map(lambda c: _try_describe(jobs, c), candidates) if j is not None]
         if len(described) > 1:
             from tuner import compile_workers as cw
-            for why in cw.run_jobs(described, compile_processes()):
-                if why is not None:
-                    log.debug("compile in a worker process failed (compiling here): %s", why)
+            try:
+                for why in cw.run_jobs(described, compile_processes()):
+                    if why is not None:
+                        log.debug("compile in a worker process failed (compiling here): %s", why)
+            except Exception as e:   # no workers (cannot start one...): everything compiles here
+                log.debug("compile workers unavailable: %s: %s", type(e).__name__, e)
     errors: dict[Any, BaseException | None] = {}
     if workers <= 1 or len(candidates) <= 1:
         for c in candidates:

@@ -48,6 +48,8 @@ class WarmupJob:
     args: tuple
     kwargs: tuple
     device: int
+    line: int = 0       # the kernel's first line: the worker checks it found the same function
+    env: tuple = ()     # the caller's TRITON_* variables (cache dir, options) at describe time
 
 
 def _tensor_descr(t) -> tuple | None:
@@ -68,8 +70,8 @@ def describe(fn, args: Sequence[Any], kwargs: dict) -> WarmupJob | None:
     py = getattr(jit, "fn", None)
     code = getattr(py, "__code__", None)
     if code is None or type(jit).__name__ != "JITFunction" or not os.path.isfile(code.co_filename) \
-            or py.__module__ in (None, "__main__", "__mp_main__"):
-        return None   # (a worker must not run the caller's main script)
+            or py.__module__ in (None, "__main__", "__mp_main__") or "<locals>" in py.__qualname__:
+        return None   # (a worker must not run the caller's main script; a local kernel has no name)
     device = None
     out = []
     for a in args:
@@ -92,8 +94,10 @@ def describe(fn, args: Sequence[Any], kwargs: dict) -> WarmupJob | None:
         kw.append((k, v))
     if device is None:
         device = torch.cuda.current_device() if torch.cuda.is_available() else 0
+    env = tuple(sorted((k, v) for k, v in os.environ.items()
+                       if k.startswith("TRITON_") and k != "TRITON_INTERPRET"))
     return WarmupJob(code.co_filename, py.__module__, py.__name__, tuple(out), tuple(kw),
-                     device or 0)
+                     device or 0, code.co_firstlineno, env)
 
 
 # --------------------------------------------------------------------------------------------
@@ -122,6 +126,7 @@ class _Worker:
         env = dict(os.environ)
         env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
         env["TUNER_COMPILE_PROCESSES"] = "1"    # a worker never starts workers of its own
+        env["PYTHONSAFEPATH"] = "1"     # `-m` would put the current folder first on sys.path
         env.pop("TRITON_INTERPRET", None)
         STATS["started"] += 1
         self.proc = subprocess.Popen([sys.executable, "-m", "tuner.compile_workers"],
@@ -134,13 +139,17 @@ class _Worker:
         def talk():
             try:
                 _send(self.proc.stdin, job)
-                result.append(_recv(self.proc.stdout))
-            except (OSError, EOFError, pickle.PickleError) as e:
+                reply = _recv(self.proc.stdout)
+                if not (isinstance(reply, tuple) and len(reply) == 2 and reply[0] in ("ok", "error")):
+                    raise ValueError(f"unexpected reply {str(reply)[:80]}")
+                result.append(reply)
+            except Exception as e:   # a broken or out-of-step pipe: this worker is done
+                self.kill()
                 result.append(("error", f"worker: {type(e).__name__}: {e}"))
         t = threading.Thread(target=talk, daemon=True)
         t.start()
         t.join(timeout_s)
-        if t.is_alive():
+        if t.is_alive() or not result:
             self.kill()
             t.join(5)
             return f"worker: no answer in {timeout_s:.0f} s"
@@ -184,11 +193,10 @@ def _prestart(n: int) -> None:
     """Start workers until n are idle: they import torch and Triton at once, in parallel,
     instead of each batch larger than the last starting (and waiting for) a few more."""
     with _LOCK:
-        alive = [w for w in _IDLE if w.alive()]
-        missing = n - len(alive)
+        missing = n - sum(1 for w in _IDLE if w.alive())
     fresh = [_Worker() for _ in range(max(0, missing))]
     with _LOCK:
-        _IDLE[:] = alive + fresh
+        _IDLE[:] = [w for w in _IDLE if w.alive()] + fresh
 
 
 def _take() -> _Worker:
@@ -229,9 +237,10 @@ def run_jobs(jobs: Sequence[WarmupJob], workers: int) -> list[str | None]:
     results: list[str | None] = [None] * len(jobs)
     if not jobs:
         return results
-    _prestart(workers)
+    _prestart(min(workers, len(jobs)))
     nxt = iter(range(len(jobs)))
     lock = threading.Lock()
+    stalled = []     # after a worker hangs once, the rest of the batch compiles in the caller
 
     def drive():
         w = None
@@ -241,9 +250,14 @@ def run_jobs(jobs: Sequence[WarmupJob], workers: int) -> list[str | None]:
                     i = next(nxt, None)
                 if i is None:
                     return
+                if stalled:
+                    results[i] = "worker: skipped after a hang"
+                    continue
                 if w is None or not w.alive():
                     w = _take()
                 results[i] = w.call(jobs[i], JOB_TIMEOUT_S)
+                if results[i] is not None and results[i].startswith("worker: no answer"):
+                    stalled.append(i)
         except Exception as e:   # cannot start a worker: the rest are compiled by the caller
             with lock:
                 for j in [i] + list(nxt):
@@ -302,7 +316,16 @@ def _materialize(d, device):
 def run_job(job: WarmupJob) -> None:
     """What a worker does for one job (also callable in-process, for tests)."""
     import torch
-    fn = getattr(_load(job.path, job.module), job.name)
+
+    from tuner.bench import unwrap_kernel
+    for k in [k for k in os.environ if k.startswith("TRITON_")]:
+        os.environ.pop(k)
+    os.environ.update(dict(job.env))      # the caller's cache dir and options, as they are now
+    fn = unwrap_kernel(getattr(_load(job.path, job.module), job.name))
+    code = getattr(getattr(fn, "fn", None), "__code__", None)
+    if job.line and (code is None or code.co_firstlineno != job.line
+                     or not os.path.samefile(code.co_filename, job.path)):
+        raise LookupError(f"{job.name} in {job.path} is not the kernel described (line {job.line})")
     if not any(d[0] == "tensor" for d in job.args):   # no tensor: no device to set up
         fn.warmup(*[d[1] for d in job.args], grid=(1,), **dict(job.kwargs))
         return

@@ -15,13 +15,23 @@ STAND_IN = textwrap.dedent('''
         def warmup(self, *args, grid, **kwargs):
             with open(os.environ["TUNER_TEST_MARK"], "a") as f:
                 f.write(json.dumps({"pid": os.getpid(), "args": list(args), "grid": list(grid),
-                                    "kwargs": kwargs}) + "\\n")
+                                    "kwargs": kwargs,
+                                    "cache": os.environ.get("TRITON_CACHE_DIR")}) + "\\n")
             if kwargs.get("die"):
                 os._exit(3)
             if kwargs.get("fail"):
                 raise ValueError("this config does not build")
 
     k = K()
+
+    class Wrapper:    # as tuner.autotune binds the kernel's name: the worker unwraps it
+        def __init__(self):
+            self.fn = K()
+
+        def warmup(self, *args, **kwargs):
+            raise AssertionError("the wrapper's warmup ran (its pruning, its configs)")
+
+    wrapped = Wrapper()
 ''')
 
 
@@ -58,6 +68,19 @@ def test_jobs_run_in_worker_processes_and_report_each_failure(stand_in):
     assert sorted(c["kwargs"]["XBLOCK"] for c in calls) == [64, 128, 256]
     assert all(c["args"] == [7, None] and c["grid"] == [1] for c in calls)
     assert os.getpid() not in {c["pid"] for c in calls}      # not run in this process
+
+
+def test_workers_unwrap_the_kernel_and_take_the_callers_triton_settings(stand_in):
+    path, mark = stand_in
+    job = cw.WarmupJob(str(path), "tuner_gen_stand_in", "wrapped", (("value", 1),),
+                       (("BLOCK", 8),), 0, 0, (("TRITON_CACHE_DIR", "/tmp/one-cache"),))
+    assert cw.run_jobs([job], workers=1) == [None]
+    later = cw.WarmupJob(str(path), "tuner_gen_stand_in", "k", (), (), 0, 0,
+                         (("TRITON_CACHE_DIR", "/tmp/another"),))
+    assert cw.run_jobs([later], workers=1) == [None]          # the same (reused) worker
+    calls = _calls(mark)
+    assert [c["cache"] for c in calls] == ["/tmp/one-cache", "/tmp/another"]
+    assert calls[0]["kwargs"] == {"BLOCK": 8} and len({c["pid"] for c in calls}) == 1
 
 
 def test_a_worker_that_dies_fails_its_job_and_is_replaced(stand_in):
