@@ -281,17 +281,19 @@ class Snapshot:
 # Parallel compilation
 
 
-def compile_workers() -> int:
-    n = settings.compile_workers
+def _auto_count(n: int) -> int:
     return n if n > 0 else min(8, os.cpu_count() or 1)
+
+
+def compile_workers() -> int:
+    return _auto_count(settings.compile_workers)
 
 
 PROCESS_BATCH_MIN = 8   # smaller batches compile in threads (see compile_all)
 
 
 def compile_processes() -> int:
-    n = settings.compile_processes
-    return n if n > 0 else min(8, os.cpu_count() or 1)
+    return _auto_count(settings.compile_processes)
 
 
 def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
@@ -310,7 +312,7 @@ def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
     """
     workers = compile_workers() if workers is None else workers
     if jobs is not None and len(candidates) >= PROCESS_BATCH_MIN and compile_processes() > 1:
-        described = [j for j in map(lambda c: _try_describe(jobs, c), candidates) if j is not None]
+        described = [j for j in (_try_describe(jobs, c) for c in candidates) if j is not None]
         if len(described) > 1:
             from tuner import compile_workers as cw
             try:

@@ -185,7 +185,7 @@ _LOCK = threading.Lock()
 _IDLE: list[_Worker] = []     # started workers waiting for a job
 _TIMER: list = [None]
 STATS = {"started": 0, "jobs": 0, "worker_s": 0.0}   # workers started, jobs built, their seconds
-SLOW: list = []    # (kernel, constexprs, seconds) of jobs slower than SLOW_S (the autotune log)
+SLOW: list = []    # (kernel, constexprs, seconds) of jobs slower than SLOW_S (for probes)
 SLOW_S = 2.0
 
 

@@ -336,16 +336,12 @@ class ConfigSpace:
                 return f"{name}={value} outside {f.rule} [{f.lo}, {f.hi}]"
         if config.num_warps * self.device.warp_size > self.device.max_threads_per_block:
             return f"num_warps={config.num_warps} exceeds {self.device.max_threads_per_block} threads"
-        if self.max_block_numel and self.block_numel_fields:
-            numel = 1
-            for name in self.block_numel_fields:
-                numel *= int(config.get(name, 1))
-            if numel > self.max_block_numel:
-                return f"block numel {numel} > {self.max_block_numel}"
+        numel = 1
+        for name in self.block_numel_fields:
+            numel *= int(config.get(name, 1))
+        if self.max_block_numel and self.block_numel_fields and numel > self.max_block_numel:
+            return f"block numel {numel} > {self.max_block_numel}"
         if self.max_per_thread and self.block_numel_fields:
-            numel = 1
-            for name in self.block_numel_fields:
-                numel *= int(config.get(name, 1))
             per = numel // (config.num_warps * self.device.warp_size)
             if per > self.max_per_thread:
                 return f"{per} block elements per thread > {self.max_per_thread}"
