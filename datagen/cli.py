@@ -15,7 +15,8 @@ from tuner.collect import device_metadata
 from tuner.heuristics.dataset import DatasetError, DatasetWriter, make_header
 
 # point name -> module with GeneratorSpec, problem(), measure(), header_fields()
-POINTS = {"pad_mm": "tuner.datagen.pad_mm", "mm": "tuner.datagen.mm"}
+POINTS = {"pad_mm": "tuner.datagen.pad_mm", "mm": "tuner.datagen.mm",
+          "triton_kernel": "tuner.datagen.triton_kernel"}
 RESUME_KEYS = ("seed", "shard", "generator", "focus", "reps")
 
 

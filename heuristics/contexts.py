@@ -192,3 +192,8 @@ MM_BACKEND_DERIVED = (
     ("aligned_16b", "((k * itemsize) % 16 == 0) * ((n * itemsize) % 16 == 0) * 1.0"),
 )
 DERIVED["mm_backend"] = MM_BACKEND_DERIVED
+
+
+# -- the kernel-config point (tuner/points/triton_kernel.py features(); learned by configs.py):
+# bumped when a feature a config module reads changes name or meaning
+TRITON_CONFIG_FEATURE_SCHEMA = 1

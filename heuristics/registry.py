@@ -14,12 +14,21 @@ import threading
 import warnings
 from types import ModuleType
 
-from tuner.heuristics.contexts import MM_BACKEND_FEATURE_SCHEMA, PAD_MM_FEATURE_SCHEMA
+from tuner.heuristics.contexts import (MM_BACKEND_FEATURE_SCHEMA, PAD_MM_FEATURE_SCHEMA,
+                                       TRITON_CONFIG_FEATURE_SCHEMA)
 from tuner.heuristics.interface import DeviceInfo
 
 ARTIFACTS = "tuner.heuristics.artifacts"
 # Feature schema per point, for contexts given as plain dicts.
 SCHEMAS = {"pad_mm": PAD_MM_FEATURE_SCHEMA, "mm_backend": MM_BACKEND_FEATURE_SCHEMA}
+
+
+def schema_of(namespace: str):
+    """The feature schema of a point's dict contexts (every kernel kind's "triton.<kind>"
+    shares the kernel-config point's)."""
+    if namespace.startswith("triton."):
+        return TRITON_CONFIG_FEATURE_SCHEMA
+    return SCHEMAS.get(namespace)
 
 
 @functools.lru_cache(maxsize=None)
@@ -94,9 +103,9 @@ class Registry:
         # Whether to ask at all (TUNER_HEURISTICS) is the engine's call: it asks only in "use"
         # mode, so this package stays free of the engine's settings.
         if isinstance(context, dict):
-            features, schema = context, SCHEMAS.get(namespace)
+            features, schema = context, schema_of(namespace)
         else:
-            features, schema = context.features(), getattr(context, "feature_schema", SCHEMAS.get(namespace))
+            features, schema = context.features(), getattr(context, "feature_schema", schema_of(namespace))
         device = device or getattr(context, "device", None) or current_device()
         matching = self.matching(namespace, schema, device)
         if not matching:

@@ -115,6 +115,10 @@ class Launcher:
         self.default = dict(config) if config is not None else point.default_config(meta)
         self.autotune = autotune and meta.kind in point.TUNABLE_KINDS
         self.config = None if self.autotune else dict(self.default)
+        # default mode: a shipped module's confident config replaces the hand default
+        self.learned = None if self.autotune or config is not None else point.learned_config(meta)
+        if self.learned is not None:
+            self.config = dict(self.learned)
         self.out_args = out_args     # positions of arguments the kernel writes
         self.stats = stats
         self.budget_s = budget_s     # the graph's tuning seconds (None: TUNER_TUNE_BUDGET_S)
@@ -142,6 +146,13 @@ class Launcher:
             k = self._launch(self.config, args)
         except Exception as e:
             d = self.decision
+            if self.learned is not None and self.config == self.learned:
+                # a learned config that does not launch: the hand default from now on
+                log.warning("learned config %s of a %s kernel failed to launch (%s: %s); using "
+                            "the default", self.learned, self.kind, type(e).__name__, e)
+                self.learned, self.config = None, dict(self.default)
+                self._launch(self.config, args)
+                return
             if d is None or d.source not in ("cache", "heuristic") or self.config == self.default:
                 raise
             # an answer from a cache or a heuristic that does not launch: dropped (never used

@@ -3,6 +3,7 @@ them (default mode's performance depends on them), a space holding the default f
 the problem key, and decide_config's search (coordinate descent from the default, exhaustive,
 budgeted, a time limit) with a fake benchmark."""
 import itertools
+import json
 
 import pytest
 import torch
@@ -325,11 +326,23 @@ def test_scatter_is_never_tuned():
 
 def test_features_name_the_kind_extents_and_dtypes():
     f = point.features(KernelMeta("persistent_reduction", xnumel=8, rnumel=33, outer=True), ["bfloat16"])
-    assert f == {"kind": "persistent_reduction", "xnumel": 8, "rnumel": 33, "outer": True,
-                 "dtypes": "bfloat16"}
+    assert {k: f[k] for k in ("kind", "xnumel", "rnumel", "outer", "dtypes", "args", "arg_bytes")} == \
+        {"kind": "persistent_reduction", "xnumel": 8, "rnumel": 33, "outer": True,
+         "dtypes": "bfloat16", "args": 1, "arg_bytes": 2}
+    # the default config as JSON, and the cache's problem key (a row's problem is one kernel)
+    assert json.loads(f["default"])["kwargs"]["RBLOCK"] == 64
+    assert f["key"] == point.problem_key(KernelMeta("persistent_reduction", xnumel=8, rnumel=33,
+                                                    outer=True), ["bfloat16"])
     f = point.features(KernelMeta("template", xnumel=6, mm=(1, 2, 3, 4), mm_dtype="float16"))
     assert (f["m"], f["n"], f["k"], f["mm_dtype"]) == (2, 3, 4, "float16")
     assert isinstance(point.to_config({"XBLOCK": 4, "num_warps": 2, "num_stages": 1}), Config)
+
+
+def test_body_counts_find_loads_stores_and_special_functions():
+    src = ("x = tl.load(p0 + i)\ny = tl.load(p1 + i)\nz = th.tanh(x) * tl.sigmoid(y) + th.maximum_nan(x, y)\n"
+           "w = tl.exp(z - tl.max(z, 0)) + th.erf(x)\ntl.store(p2 + i, w)\n")
+    assert point.body_counts(src) == {"loads": 2, "stores": 1, "special": 4}
+    assert point.features(KernelMeta("pointwise", source=src, xnumel=10), ["float32"] * 3)["special"] == 4
 
 
 def test_foreach_default_gives_each_thread_four_elements_of_any_dtype():

@@ -282,7 +282,26 @@ def key_dtypes(meta: KernelMeta, args: Sequence[Any]) -> tuple[str, ...]:
     return tuple(meta.dtypes) if meta.kind == "foreach" else dtype_names(args)
 
 
+# what a kernel's body does, counted in its source: loads, stores, and calls of special
+# functions (exp, erf, tanh, sqrt, ...: a GELU, a softmax, a norm), which decide whether a
+# config is bound by memory or by arithmetic and how many values each thread keeps live
+_SPECIAL = re.compile(r"\b(?:tl\.(?:exp2?|log2?|sqrt|rsqrt|sin|cos|sigmoid|erf|tanh|fdiv|div_rn)|"
+                      r"th\.(?!(?:max_nan|min_nan|maximum_nan|minimum_nan|floordiv_int|"
+                      r"remainder_int|remainder_float|prod|_mul)\()\w+)\(")
+
+
+def body_counts(source: str) -> dict:
+    """Loads, stores and special-function calls in a kernel's source (the learned config
+    heuristic's description of its body)."""
+    return {"loads": source.count("tl.load("), "stores": source.count("tl.store("),
+            "special": len(_SPECIAL.findall(source))}
+
+
 def features(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict:
+    """A kernel problem as a dataset row and a learned module's input: the kind, extents,
+    body counts, the arguments' dtypes (names, their count and summed bytes per element),
+    the default config (its JSON) and the problem key (which makes each row's problem id
+    that of exactly one cache problem)."""
     out: dict[str, Any] = {"kind": meta.kind, "xnumel": meta.xnumel}
     if meta.ynumel is not None:
         out["ynumel"] = meta.ynumel
@@ -295,7 +314,14 @@ def features(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict:
     if meta.mm is not None:
         out.update(zip(("batch", "m", "n", "k"), meta.mm))
         out["mm_dtype"] = meta.mm_dtype
-    out["dtypes"] = ",".join(meta.dtypes if dtypes is None else dtypes)
+    names = tuple(meta.dtypes if dtypes is None else dtypes)
+    out["dtypes"] = ",".join(names)
+    out["args"] = len(names)
+    out["arg_bytes"] = sum(_itemsize(d) for d in names)
+    out.update(body_counts(meta.source))
+    from tuner.heuristics.dataset import choice_key
+    out["default"] = choice_key(to_config(default_config(meta)))
+    out["key"] = problem_key(meta, names)
     return out
 
 
@@ -381,6 +407,29 @@ def forget_templates() -> None:
     _TEMPLATE_SEEN.clear()
 
 
+def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict | None:
+    """A shipped module's confident config for this kernel (tuner learn-configs), as the
+    launcher passes it, or None: unsure, no module for this kind and GPU, TUNER_HEURISTICS
+    not `use`, or an answer outside the kind's space. Default mode launches it instead of
+    the hand default; in max-autotune it is the heuristic answer (no search)."""
+    from tuner.settings import settings
+    if meta.kind not in TUNABLE_KINDS or settings.heuristics != "use":
+        return None
+    try:
+        from tuner.heuristics.registry import lookup
+        answer = lookup(meta.namespace, features(meta, dtypes))
+        if answer is None:
+            return None
+        cfg = Config.from_json(answer)
+        space = config_space(meta)
+        if space is None or not space.valid(cfg):
+            return None
+        return config_dict(cfg)
+    except Exception as e:  # noqa: BLE001 - a broken module is unsure, never a failed compile
+        log.debug("learned config for %s failed: %s", meta.namespace, e)
+        return None
+
+
 def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
                   out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
                   describe: Callable[[dict, list], Any] | None = None,
@@ -430,6 +479,11 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     if heuristic is None and seen is not None:
         heuristic = lambda: seen   # noqa: E731 - the same matmul's config (answers as a heuristic)
     dtypes = key_dtypes(meta, args)
+    if heuristic is None:   # a shipped config module for this kind (tuner learn-configs)
+        def heuristic():
+            from tuner.heuristics.registry import lookup
+            answer = lookup(meta.namespace, features(meta, dtypes))
+            return None if answer is None else Config.from_json(answer)
     d = decide(meta.namespace, problem_key(meta, dtypes), configs, measure, space=space,
                search=search, heuristic=heuristic, features=features(meta, dtypes),
                prepare=precompile if warmup is not None else None,

@@ -1,0 +1,211 @@
+"""Kernel-config problem generator and measurement for `tuner collect triton_kernel --focus KIND`.
+
+The kernel-config point (tuner/points/triton_kernel.py) picks the launch config of every
+kernel the compiler generates. A problem here is a small PyTorch function whose compiled
+graph holds one kernel of the focused kind (pointwise, pointwise_tiled, persistent_reduction,
+reduction), at a random size and dtype; measuring it compiles the function with the tuner
+backend in max-autotune with every candidate of the point's exhaustive list timed (the
+default config first), in collect mode, and returns the rows collect mode wrote for that
+kernel: one per config, with the point's features (extents, dtypes, body counts, the default
+config, the problem key). A learned config module reads them (`tuner learn-configs`).
+
+Problem i of a stream depends only on (seed, focus, i, spec). Bodies mix what models run:
+a scale, GELU times a sigmoid gate, a residual add with a row bias, a cast; transposes and
+head permutes (tiled); softmax, LayerNorm, RMSNorm, sums and means over the last dim
+(persistent and looped) and over the first (x-major, `outer`).
+"""
+from __future__ import annotations
+
+import contextlib
+import json
+import math
+import os
+import random
+import tempfile
+import time
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+POINT = "triton_kernel"
+FOCI = {"pointwise": "1-D pointwise kernels", "pointwise_tiled": "transposes and permutes",
+        "persistent_reduction": "reductions whose row fits one block",
+        "reduction": "looped reductions (inner and x-major)"}
+FEATURE_SCHEMA = 1
+BODIES = {
+    "pointwise": ("scale", "gelu_gate", "bias_residual", "cast"),
+    "pointwise_tiled": ("transpose_add", "permute_heads"),
+    "persistent_reduction": ("softmax", "layernorm", "rmsnorm", "sum", "sum_outer"),
+    # x-major sums twice as often: their defaults lose the most (a bias gradient's shape)
+    "reduction": ("sum", "mean_f32", "sum_outer", "sum_outer"),
+}
+
+
+@dataclass(frozen=True)
+class KernelProblem:
+    focus: str
+    body: str
+    rows: int          # the kept (x) extent: rows of a reduction, y side of a transpose
+    cols: int          # the reduced (r) extent, or the row length
+    dtype: str
+
+    def as_row(self) -> dict:
+        return {"body": self.body, "rows": self.rows, "cols": self.cols, "dtype": self.dtype}
+
+
+@dataclass(frozen=True)
+class GeneratorSpec:
+    focus: str
+    max_elements: int
+    max_persistent: int    # the compiler's persistent-reduction limit on r
+    min_looped: int
+
+    @classmethod
+    def for_device(cls, device: str, focus: str | None = None) -> "GeneratorSpec":
+        if focus is None:
+            raise ValueError(f"triton_kernel needs --focus, one of {', '.join(FOCI)}")
+        if device == "cpu":   # Triton's interpreter: small sizes
+            return cls(focus, 1 << 12, 1024, 1025)
+        # the compiler's default max_persistent_r is 8192
+        return cls(focus, 1 << 26, 8192, 8193)
+
+    def to_json(self) -> dict:
+        return asdict(self)
+
+
+def _log_uniform(rng: random.Random, lo: int, hi: int) -> int:
+    if rng.random() < 0.4:   # a power of two or an odd neighbour
+        e = rng.randint(math.ceil(math.log2(lo)), int(math.log2(hi)))
+        return max(lo, min(hi, (1 << e) + rng.choice((0, 0, -1, 1, 3))))
+    return max(lo, min(hi, int(round(math.exp(rng.uniform(math.log(lo), math.log(hi)))))))
+
+
+def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
+    body = rng.choice(BODIES[spec.focus])
+    dtype = rng.choices(("bfloat16", "float16", "float32"), weights=(5, 2, 3))[0]
+    cap = spec.max_elements
+    if spec.focus == "pointwise":
+        n = _log_uniform(rng, 1, cap)
+        return KernelProblem(spec.focus, body, 1, n, dtype)
+    if spec.focus == "pointwise_tiled":
+        rows = _log_uniform(rng, 2, 1 << 15)
+        cols = _log_uniform(rng, 2, max(2, min(1 << 15, cap // rows)))
+        return KernelProblem(spec.focus, body, rows, cols, dtype)
+    if spec.focus == "persistent_reduction":
+        cols = _log_uniform(rng, 2, spec.max_persistent)
+    elif body == "sum_outer":   # the reduced side of an x-major sum, beyond one block
+        cols = _log_uniform(rng, spec.min_looped, max(spec.min_looped, min(1 << 18, cap)))
+    else:
+        cols = _log_uniform(rng, spec.min_looped, max(spec.min_looped, min(1 << 20, cap)))
+    rows = _log_uniform(rng, 1, max(1, min(1 << 16, cap // cols)))
+    return KernelProblem(spec.focus, body, rows, cols, dtype)
+
+
+def problem(seed: int, index: int, spec: GeneratorSpec) -> KernelProblem:
+    """The index-th problem of the focused stream: deterministic, independent of shards."""
+    rng = random.Random(f"{POINT}:{spec.focus}:{seed}:{index}")
+    return _sample(rng, spec)
+
+
+def header_fields(spec: GeneratorSpec) -> dict:
+    from tuner.points.triton_kernel import KINDS
+    return {"point": f"triton.{spec.focus}", "features": {}, "choices": [],
+            "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json(),
+            "kinds": list(KINDS),
+            "runner": "the tuner backend, max-autotune-no-cudagraphs, exhaustive search, collect mode"}
+
+
+def build(p: KernelProblem, device: str, seed: int = 0):
+    """(fn, inputs) of a problem."""
+    import torch
+    import torch.nn.functional as F
+
+    g = torch.Generator(device="cpu").manual_seed(seed)
+    dt = getattr(torch, p.dtype)
+
+    def rand(*shape, dtype=dt):
+        return torch.randn(*shape, generator=g).to(device=device, dtype=dtype)
+
+    r, c = p.rows, p.cols
+    if p.focus == "pointwise":
+        x, y = rand(c), rand(c)
+        fns = {"scale": lambda x, y: x * 0.5 + 1.0,
+               "gelu_gate": lambda x, y: F.gelu(x, approximate="tanh") * torch.sigmoid(y) + y,
+               "bias_residual": lambda x, y: torch.relu(x + 0.1) + y,
+               "cast": lambda x, y: (x.float() * y.float()).to(torch.float32)}
+        return fns[p.body], (x, y)
+    if p.focus == "pointwise_tiled":
+        if p.body == "transpose_add":
+            x, y = rand(r, c), rand(c, r)
+            return (lambda x, y: x.t() + y), (x, y)
+        heads = 4 if c % 4 == 0 and c >= 8 else 1
+        x = rand(r, heads, c // heads)
+        return (lambda x: (x.permute(1, 0, 2) * 2.0).contiguous()), (x,)
+    x = rand(r, c) if p.body != "sum_outer" else rand(c, r)
+    if p.body == "softmax":
+        return (lambda x: torch.softmax(x.float(), -1)), (x,)
+    if p.body == "layernorm":
+        w, b = rand(c), rand(c)
+        return (lambda x, w, b: F.layer_norm(x, (c,), w, b)), (x, w, b)
+    if p.body == "rmsnorm":
+        w = rand(c)
+        return (lambda x, w: (x.float() * torch.rsqrt(x.float().pow(2).mean(-1, keepdim=True) + 1e-6)).to(x.dtype) * w), (x, w)
+    if p.body == "sum":
+        return (lambda x: x.sum(-1)), (x,)
+    if p.body == "mean_f32":
+        return (lambda x: x.float().mean(-1)), (x,)
+    if p.body == "sum_outer":
+        return (lambda x: x.sum(0)), (x,)
+    raise ValueError(f"unknown body {p.body!r}")
+
+
+@contextlib.contextmanager
+def _environ(values: dict):
+    """os.environ with `values` set inside the block (settings are read from it per use)."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def measure(p: KernelProblem, device: str, *, reps: int = 3, inner: int = 10, warmup: int = 3,
+            seed: int = 0) -> list[dict]:
+    """Compile the problem's function with every candidate config of its kernels timed
+    (collect mode), and return the rows of its largest kernel of the focused kind."""
+    import torch
+    import torch._dynamo
+
+    fn, inputs = build(p, device, seed)
+    namespace = f"triton.{p.focus}"
+    t0 = time.perf_counter()
+    with tempfile.TemporaryDirectory(prefix="tuner-kc-") as tmp:
+        env = dict(TUNER_HEURISTICS="collect", TUNER_DATASET_DIR=tmp, TUNER_SEARCH="exhaustive",
+                   TUNER_BENCH_REPS=str(max(1, reps * inner // 3)),
+                   TUNER_CACHE_DIR=os.path.join(tmp, "cache"), TUNER_REMOTE_CACHE="")
+        failed = None
+        with _environ(env):
+            torch._dynamo.reset()
+            try:
+                torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")(*inputs)
+            except Exception as e:   # noqa: BLE001 - a problem that does not compile: no rows
+                failed = (str(e).splitlines() or [type(e).__name__])[0][:200]
+            finally:
+                torch._dynamo.reset()
+        path = Path(tmp) / f"{namespace}.jsonl"
+        rows = [json.loads(line) for line in path.open()][1:] if path.exists() else []
+    by_problem: dict = {}
+    for row in rows:
+        by_problem.setdefault(row.pop("problem"), []).append(row)
+    if not by_problem:
+        return [{"choice": "none", "time_ms": math.inf, "reps": 0, "error": failed or
+                 f"no {namespace} kernel", **p.as_row()}]
+    # the largest kernel of the kind (a softmax's one kernel; never a side kernel)
+    chosen = max(by_problem.values(), key=lambda rs: (rs[0].get("xnumel", 0) * (rs[0].get("rnumel") or 1)
+                                                      * (rs[0].get("ynumel") or 1)))
+    bench_s = (time.perf_counter() - t0) / max(1, len(chosen))
+    return [{**r, "bench_s": bench_s, **p.as_row()} for r in chosen]

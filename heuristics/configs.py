@@ -1,0 +1,305 @@
+"""`tuner learn-configs`: a learned kernel config per kind, or "unsure".
+
+The kernel-config point (tuner/points/triton_kernel.py) has many choices per problem (block
+sizes, warps), and which ones a problem was measured with differs (a config beyond an
+extent is never a candidate). The two-choice learner (learn.py) does not fit; this one:
+
+- **Data**: rows of `tuner collect triton_kernel --focus KIND` or collect mode (one per
+  measured config: `problem`, `choice` = the config's JSON, `time_ms`, the point's features
+  with `default`, the default config's JSON). Per problem: a table config -> ms and its
+  best. Problems whose default was not measured, or with fewer than `min_configs`, are
+  dropped.
+- **Model**: one multi-output `DecisionTreeRegressor` over the problems' numeric features
+  (FEATURES present in the data), predicting for every config seen the log of its slowdown
+  against the problem's best (clipped at `clip`; a config the problem was not measured with
+  counts as clipped: never better). Its leaves group problems whose configs rank alike.
+- **Answers**: a leaf answers the config whose *worst* slowdown over the leaf's training
+  problems is smallest, and only when that worst is at most `leaf_tolerance` (5%) and the
+  leaf holds at least `min_leaf` problems; otherwise it is unsure. The depth and leaf size
+  are picked on the validation split (answers within `tolerance` count, each answer losing
+  more than 10% costs ten); the test split's row is the estimate to quote.
+- **Module**: plain Python, nested ifs over float32-rounded inputs (as scikit-learn compares
+  them) returning a leaf; `decide(features)` returns the leaf's config as JSON
+  ({"kwargs": {...}, "num_warps": n, "num_stages": s}) or None. The point checks it against
+  its space before use (an invalid answer is unsure).
+"""
+from __future__ import annotations
+
+import gzip
+import json
+import math
+import random
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from tuner.heuristics.contexts import TRITON_CONFIG_FEATURE_SCHEMA
+from tuner.heuristics.problems import LearnError
+
+# numeric features a config tree may split on, as the point's features() names them
+FEATURES = ("xnumel", "ynumel", "rnumel", "outer", "parts", "max_part", "batch", "m", "n", "k",
+            "args", "arg_bytes", "loads", "stores", "special")
+DEFAULT = "default"  # a leaf's answer: the problem's own default config
+WRONG = 1.10        # an answer slower than the problem's best by more than this is wrong
+
+
+@dataclass
+class ConfigProblems:
+    point: str
+    ids: list[str]
+    X: np.ndarray                  # (n, features)
+    features: list[str]
+    tables: list[dict]             # per problem: config JSON -> ms
+    best: np.ndarray               # (n,)
+    defaults: list[str]
+    header: dict = field(default_factory=dict)
+    dropped: dict = field(default_factory=dict)
+
+    def __len__(self):
+        return len(self.ids)
+
+    def loss(self, i: int, config: str | None) -> float:
+        """Slowdown of `config` on problem i against its best (inf: not measured)."""
+        t = self.tables[i].get(config)
+        return math.inf if t is None else t / self.best[i]
+
+
+def _open(path: Path):
+    return gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)
+
+
+def load(paths, min_configs: int = 2) -> ConfigProblems:
+    """Problems of one point from dataset files (all must be of the same point and GPU)."""
+    header, rows_by = None, {}
+    meta: dict = {}
+    for path in paths:
+        with _open(Path(path)) as f:
+            lines = iter(f)
+            h = json.loads(next(lines))
+            if header is None:
+                header = h
+            for key in ("point", "gpu_name", "compute_capability", "shared_memory_per_block", "timer"):
+                if h.get(key) != header.get(key):
+                    raise LearnError(f"{path}: {key} {h.get(key)!r} differs from {header.get(key)!r} "
+                                     f"of {paths[0]}: files of different points or machines do not merge")
+            for line in lines:
+                r = json.loads(line)
+                if r.get("choice") in (None, "none") or r.get("error") or "default" not in r:
+                    continue
+                key = r.get("key") or r["problem"]
+                t = float(r["time_ms"])
+                if not math.isfinite(t) or t <= 0:
+                    continue
+                rows_by.setdefault(key, {})[r["choice"]] = t
+                meta.setdefault(key, r)
+    if header is None:
+        raise LearnError("no dataset files given")
+    present = [f for f in FEATURES if any(f in m for m in meta.values())]
+    ids, X, tables, best, defaults = [], [], [], [], []
+    dropped = {"default not measured": 0, f"fewer than {min_configs} configs": 0}
+    for key, table in rows_by.items():
+        m = meta[key]
+        if m["default"] not in table:
+            dropped["default not measured"] += 1
+            continue
+        if len(table) < min_configs:
+            dropped[f"fewer than {min_configs} configs"] += 1
+            continue
+        ids.append(key)
+        X.append([float(m.get(f) or 0) for f in present])
+        tables.append(table)
+        best.append(min(table.values()))
+        defaults.append(m["default"])
+    if not ids:
+        raise LearnError(f"no usable problems in {len(paths)} file(s) ({dropped})")
+    return ConfigProblems(header["point"], ids, np.array(X, dtype=np.float64), present, tables,
+                          np.array(best), defaults, header, dropped)
+
+
+def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """60/20/20 train/validation/test indices of n problems."""
+    idx = list(range(n))
+    random.Random(seed).shuffle(idx)
+    a, b = int(0.6 * n), int(0.8 * n)
+    return np.array(idx[:a]), np.array(idx[a:b]), np.array(idx[b:])
+
+
+@dataclass
+class ConfigTree:
+    tree: object                  # the fitted DecisionTreeRegressor
+    answers: dict                 # leaf node id -> config JSON (confident leaves only)
+    depth: int
+    min_leaf: int
+
+    def predict(self, P: "ConfigProblems", idx: np.ndarray) -> list[str | None]:
+        """The config (JSON) each problem of idx would be answered, or None."""
+        leaves = self.tree.apply(P.X[idx].astype(np.float32))
+        out = []
+        for i, leaf in zip(idx, leaves):
+            a = self.answers.get(int(leaf))
+            out.append(P.defaults[i] if a == DEFAULT else a)
+        return out
+
+
+def fit(P: ConfigProblems, train: np.ndarray, depth: int, min_leaf: int, *, clip: float = 2.0,
+        leaf_tolerance: float = 0.05, min_support: int = 3) -> ConfigTree:
+    from sklearn.tree import DecisionTreeRegressor
+    vocab = sorted({c for i in train for c in P.tables[i]})
+    Y = np.full((len(train), len(vocab)), math.log(clip))
+    col = {c: j for j, c in enumerate(vocab)}
+    for row, i in enumerate(train):
+        for c, t in P.tables[i].items():
+            Y[row, col[c]] = min(math.log(t / P.best[i]), math.log(clip))
+    tree = DecisionTreeRegressor(max_depth=depth, min_samples_leaf=min_leaf, random_state=0)
+    tree.fit(P.X[train].astype(np.float32), Y)
+    leaves = tree.apply(P.X[train].astype(np.float32))
+    answers = {}
+    for leaf in np.unique(leaves):
+        rows = np.nonzero(leaves == leaf)[0]
+        if len(rows) < min_support:
+            continue
+        # each problem's own default config first: where it is within the tolerance on every
+        # problem of the leaf, the leaf answers "default" (default mode keeps its config; a
+        # search is skipped); else the one config with the smallest worst slowdown
+        default_worst = max(P.loss(i, P.defaults[i]) for i in train[rows])
+        worst = Y[rows].max(axis=0)
+        j = int(np.argmin(worst))
+        if default_worst <= 1 + leaf_tolerance:
+            answers[int(leaf)] = DEFAULT
+        elif math.exp(worst[j]) <= 1 + leaf_tolerance:
+            answers[int(leaf)] = vocab[j]
+    return ConfigTree(tree, answers, depth, min_leaf)
+
+
+def evaluate(P: ConfigProblems, model: ConfigTree, idx: np.ndarray, tolerance: float = 0.05) -> dict:
+    """Answers on problems idx: how many, how many within `tolerance` of the best, wrong
+    (> 10% slower, or a config the problem was not measured with), the worst loss, and the
+    default config's losses on the same problems (what default mode runs today)."""
+    answered = good = wrong = unmeasured = 0
+    losses, default_losses, gains = [], [], []
+    for i, ans in zip(idx, model.predict(P, idx)):
+        d = P.loss(i, P.defaults[i])
+        default_losses.append(d)
+        if ans is None:
+            continue
+        answered += 1
+        loss = P.loss(i, ans)
+        if not math.isfinite(loss):
+            unmeasured += 1
+            continue
+        losses.append(loss)
+        gains.append(d / loss)
+        good += loss <= 1 + tolerance
+        wrong += loss > WRONG
+    n = len(idx)
+    geo = lambda v: float(math.exp(sum(math.log(x) for x in v) / len(v))) if v else None   # noqa: E731
+    return {"problems": n, "answered": answered, "unsure": n - answered, "within_tolerance": good,
+            "wrong_over_10pct": wrong, "not_measured": unmeasured,
+            "worst_loss": max(losses) if losses else None,
+            "geomean_loss_of_answers": geo(losses),
+            "geomean_default_loss_where_answered": geo([g * l for g, l in zip(gains, losses)]),
+            "geomean_speedup_over_default_where_answered": geo(gains),
+            "answers_slower_than_default": sum(g < 1 for g in gains),
+            "default_within_tolerance_all": sum(x <= 1 + tolerance for x in default_losses),
+            "geomean_default_loss_all": geo(default_losses)}
+
+
+def score(ev: dict) -> float:
+    return ev["within_tolerance"] - 10 * (ev["wrong_over_10pct"] + ev["not_measured"])
+
+
+def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
+          leaf_tolerance: float = 0.05, tolerance: float = 0.05, clip: float = 2.0):
+    """(ConfigProblems, the chosen ConfigTree, report dict)."""
+    P = load(list(paths))
+    if len(P) < 10:
+        raise LearnError(f"{len(P)} problems: too few to split and learn (need 10)")
+    tr, va, te = split(len(P), seed)
+    grid = []
+    for d in depths:
+        for lf in leaves:
+            m = fit(P, tr, d, lf, clip=clip, leaf_tolerance=leaf_tolerance)
+            ev = evaluate(P, m, va, tolerance)
+            grid.append({"max_depth": d, "min_samples_leaf": lf, "val": ev, "score": score(ev),
+                         "confident_leaves": len(m.answers)})
+    best = max(grid, key=lambda g: (g["score"], -g["max_depth"], g["min_samples_leaf"]))
+    model = fit(P, tr, best["max_depth"], best["min_samples_leaf"], clip=clip,
+                leaf_tolerance=leaf_tolerance)
+    # the module ships trained on train + validation (the test split stays unseen)
+    final = fit(P, np.concatenate([tr, va]), best["max_depth"], best["min_samples_leaf"],
+                clip=clip, leaf_tolerance=leaf_tolerance)
+    report = {"point": P.point, "problems": len(P), "dropped": P.dropped, "features": P.features,
+              "split_seed": seed, "chosen": {k: best[k] for k in ("max_depth", "min_samples_leaf")},
+              "leaf_tolerance": leaf_tolerance, "tolerance": tolerance, "clip": clip,
+              "val": best["val"], "test": evaluate(P, model, te, tolerance),
+              "test_of_shipped_model_in_sample_note": "the shipped tree is refit on train+val; "
+                                                      "the test row is the train-only tree's",
+              "grid": [{k: g[k] for k in ("max_depth", "min_samples_leaf", "score", "confident_leaves")}
+                       for g in grid],
+              "gpu_name": P.header.get("gpu_name"), "torch": P.header.get("torch"),
+              "triton": P.header.get("triton")}
+    return P, final, report
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+def render(P: ConfigProblems, model: ConfigTree, name: str, report: dict) -> str:
+    """The module's source."""
+    t = model.tree.tree_
+    lines = []
+
+    def walk(node: int, indent: int) -> None:
+        pad = "    " * indent
+        if t.children_left[node] == -1:
+            lines.append(f"{pad}return {node}")
+            return
+        lines.append(f"{pad}if f[{P.features[t.feature[node]]!r}] <= {float(t.threshold[node])!r}:")
+        walk(int(t.children_left[node]), indent + 1)
+        lines.append(f"{pad}else:")
+        walk(int(t.children_right[node]), indent + 1)
+
+    walk(0, 1)
+    h = P.header
+    test = report["test"]
+    answers = {leaf: (c if c == DEFAULT else json.loads(c)) for leaf, c in sorted(model.answers.items())}
+    return f'''"""Learned kernel config for {P.point} ({h.get("gpu_name")}; torch {h.get("torch")}, Triton {h.get("triton")}).
+
+Generated by `tuner learn-configs` (tuner/heuristics/configs.py): a multi-output regression
+tree over {len(P)} measured problems (each config's slowdown against the problem's best);
+{len(model.answers)} confident leaves answer a config whose worst slowdown over their training problems is at
+most {report["leaf_tolerance"]:.0%}, every other leaf is unsure (None). Chosen on validation: depth
+{model.depth}, leaf {model.min_leaf}. Held-out test split ({test["problems"]} problems): {test["answered"]} answered, {test["within_tolerance"]}
+within {report["tolerance"]:.0%} of the best, {test["wrong_over_10pct"]} slower than 10%, worst {test["worst_loss"]}.
+"""
+import json
+
+from tuner.heuristics.interface import Precondition, as_float32
+
+PRECONDITION = Precondition(point={P.point!r}, capability={tuple(h.get("compute_capability") or (0, 0))!r},
+                            shared_memory={int(h.get("shared_memory_per_block") or 0)},
+                            feature_schema={TRITON_CONFIG_FEATURE_SCHEMA}, gpu_name={h.get("gpu_name")!r})
+FEATURES = {tuple(P.features)!r}
+ANSWERS = {answers!r}
+
+
+def leaf(f):
+{chr(10).join(lines)}
+
+
+def decide(features):
+    """The config (JSON form) for a kernel's features, or None (unsure)."""
+    f = {{name: as_float32(features.get(name) or 0) for name in FEATURES}}
+    answer = ANSWERS.get(leaf(f))
+    if answer == "default":   # the kernel's own default config is within tolerance here
+        return json.loads(features["default"])
+    return answer
+'''
+
+
+def write(P, model, report, out: Path, name: str) -> Path:
+    out.mkdir(parents=True, exist_ok=True)
+    path = out / f"{name}.py"
+    path.write_text(render(P, model, name, report))
+    (out / f"{name}.report.json").write_text(json.dumps(report, indent=1, default=str))
+    return path

@@ -1,0 +1,54 @@
+"""`tuner collect triton_kernel --focus KIND` on CPU (Triton's interpreter, tiny sizes): every
+candidate config of the problem's kernel timed, rows a config learner reads."""
+import gzip
+import json
+
+from click.testing import CliRunner
+
+from tuner.cli import main
+from tuner.datagen.triton_kernel import FOCI, GeneratorSpec, problem
+from tuner.heuristics import configs
+
+
+def test_collect_pointwise_times_every_candidate_with_the_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    out = tmp_path / "pw.jsonl.gz"
+    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--focus", "pointwise", "--device", "cpu",
+                                  "--quiet", "--samples", "2", "--reps", "1", "--inner", "1",
+                                  "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in gzip.open(out, "rt")]
+    header, rows = lines[0], lines[1:]
+    assert header["point"] == "triton.pointwise" and header["generator"]["focus"] == "pointwise"
+    by = {}
+    for row in rows:
+        assert row["kind"] == "pointwise" and row["time_ms"] > 0 and "error" not in row
+        by.setdefault(row["problem"], {})[row["choice"]] = row
+    assert len(by) == 2
+    for table in by.values():
+        first = next(iter(table.values()))
+        assert first["default"] in table            # the default config is always measured
+        assert len(table) >= 3 and first["loads"] >= 1 and first["stores"] == 1
+    P = configs.load([out])
+    assert len(P) == 2 and "xnumel" in P.features
+
+
+def test_collect_triton_kernel_needs_a_focus_and_names_them(tmp_path):
+    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--device", "cpu", "--quiet",
+                                  "--samples", "1", "--out", str(tmp_path / "x.jsonl")])
+    assert r.exit_code != 0
+    assert all(k in r.output for k in FOCI)
+    assert not (tmp_path / "x.jsonl").exists()
+
+
+def test_streams_are_seeded_per_focus_and_reductions_are_looped_beyond_the_persistent_limit():
+    for focus in FOCI:
+        spec = GeneratorSpec.for_device("cuda", focus)
+        ps = [problem(0, i, spec) for i in range(50)]
+        assert ps == [problem(0, i, spec) for i in range(50)]
+        assert all(p.focus == focus for p in ps)
+        if focus == "reduction":
+            assert all(p.cols > spec.max_persistent for p in ps)
+        if focus == "persistent_reduction":
+            assert all(p.cols <= spec.max_persistent for p in ps)
+        assert all(p.rows * p.cols <= spec.max_elements for p in ps)

@@ -1,0 +1,176 @@
+"""Learned kernel configs (tuner/heuristics/configs.py, `tuner learn-configs`): from rows of
+measured configs to a module that answers a config, the kernel's own default, or None; the
+kernel-config point asks it in max-autotune (no search) and default mode launches its answer."""
+import importlib
+import json
+import math
+import random
+
+import pytest
+import torch
+from click.testing import CliRunner
+
+from tuner.cli import main
+from tuner.heuristics import configs, registry
+from tuner.heuristics.registry import Registry
+from tuner.points import triton_kernel as point
+from tuner.points.triton_kernel import KernelMeta
+
+SOURCE = "x = tl.load(in_ptr0 + i)\ntl.store(out_ptr0 + i, x * 2)\n"
+XBLOCKS = (128, 256, 512, 1024)
+
+
+def cfg(xb, nw=4):
+    return {"kwargs": {"XBLOCK": xb}, "num_warps": nw, "num_stages": 1}
+
+
+def key(c):
+    return json.dumps(c, sort_keys=True, separators=(",", ":"))
+
+
+def meta(xnumel, loads=1):
+    src = "".join(f"x{i} = tl.load(in_ptr{i} + i)\n" for i in range(loads)) + "tl.store(out_ptr0 + i, x0)\n"
+    return KernelMeta("pointwise", source=src, xnumel=xnumel, dtypes=("float32",) * (loads + 1))
+
+
+def synthetic_rule(xnumel, loads, rng):
+    """The true best XBLOCK: 256 for big kernels (their default is 1024), the default below
+    that, and, for three-load kernels, a different winner each time (nothing to learn)."""
+    if loads == 3:
+        return rng.choice(XBLOCKS)
+    if xnumel >= 1 << 20:
+        return 256
+    return None   # the default wins
+
+
+def write_rows(path, n, seed=0):
+    rng = random.Random(seed)
+    header = {"format": "tuner-dataset", "version": 1, "point": "triton.pointwise", "feature_schema": 1,
+              "features": {}, "choices": [], "gpu_name": "cpu", "compute_capability": [0, 0],
+              "shared_memory_per_block": 0, "timer": "perf-counter", "torch": "t", "triton": "t"}
+    with open(path, "w") as f:
+        f.write(json.dumps(header) + "\n")
+        for i in range(n):
+            loads = rng.choice((1, 2, 3))
+            xnumel = int(math.exp(rng.uniform(math.log(16), math.log(1 << 24))))
+            feats = point.features(meta(xnumel, loads))
+            default = json.loads(feats["default"])
+            best = synthetic_rule(xnumel, loads, rng)
+            times = {}
+            for xb in XBLOCKS:
+                times[key(cfg(xb))] = 1.0 + 0.3 * abs(math.log2(xb / (best or default["kwargs"]["XBLOCK"])))
+            if best is None:   # the default config itself is the fastest
+                times = {c: t + 0.05 for c, t in times.items()}
+                times[feats["default"]] = 1.0
+            else:
+                times.setdefault(feats["default"], 1.0 + 0.3 * abs(math.log2(default["kwargs"]["XBLOCK"] / best)) + 0.05)
+            for c, t in times.items():
+                f.write(json.dumps({"problem": f"p{i}", "choice": c, "time_ms": t, "reps": 3, **feats}) + "\n")
+    return path
+
+
+@pytest.fixture(scope="module")
+def learned(tmp_path_factory):
+    root = tmp_path_factory.mktemp("cfgpkg")
+    pkg = root / "fake_config_artifacts"
+    pkg.mkdir()
+    (pkg / "__init__.py").write_text("")
+    data = write_rows(root / "rows.jsonl", 400)
+    P, model, report = configs.learn([data], depths=(3, 4, 6), leaves=(10, 20))
+    configs.write(P, model, report, pkg, "triton_pointwise_cpu")
+    return root, report
+
+
+@pytest.fixture
+def module(learned, monkeypatch):
+    root, _ = learned
+    monkeypatch.syspath_prepend(str(root))
+    mod = importlib.import_module("fake_config_artifacts.triton_pointwise_cpu")
+    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    return mod
+
+
+def test_held_out_answers_are_never_wrong_and_beat_the_default(learned):
+    _, report = learned
+    t = report["test"]
+    assert t["answered"] >= t["problems"] // 2
+    assert t["wrong_over_10pct"] == 0 and t["not_measured"] == 0
+    assert t["geomean_speedup_over_default_where_answered"] > 1.05
+    assert t["answered"] < t["problems"]   # the random-winner region stays unsure
+
+
+def test_module_answers_a_config_the_default_or_none(module):
+    big = point.features(meta(1 << 23, 1))
+    assert module.decide(big) == cfg(256)
+    small = point.features(meta(1000, 2))
+    assert module.decide(small) == json.loads(small["default"])    # the kernel's own default
+    assert module.decide(point.features(meta(50_000, 3))) is None   # winners differ: unsure
+
+
+def test_the_point_takes_the_answer_without_measuring(module):
+    m = meta(1 << 23, 1)
+    x = torch.randn(16)
+    launches = []
+    d = point.decide_config(m, [x, torch.empty(16)], lambda c, a: launches.append(c), out_args=(1,))
+    assert d.source == "heuristic" and launches == []
+    assert point.config_dict(d.choice) == {"XBLOCK": 256, "num_warps": 4, "num_stages": 1}
+
+
+def test_heuristics_off_searches_instead(module, monkeypatch):
+    monkeypatch.setenv("TUNER_HEURISTICS", "off")
+    launches = []
+    d = point.decide_config(meta(1 << 23, 1), [torch.randn(16), torch.empty(16)],
+                            lambda c, a: launches.append(c), out_args=(1,))
+    assert d.source != "heuristic" and launches
+    assert point.learned_config(meta(1 << 23, 1)) is None
+
+
+def test_default_mode_launches_the_learned_config_and_falls_back_if_it_fails(module):
+    from tuner.compiler.runtime.launch import Launcher
+    m = meta(1 << 23, 1)
+    learned = {"XBLOCK": 256, "num_warps": 4, "num_stages": 1}
+    assert point.learned_config(m) == learned
+    launcher = Launcher(None, m, ())
+    assert launcher.config == learned and launcher.default["XBLOCK"] == 1024
+    assert launcher.default == point.default_config(m)
+    ran = []
+
+    def launch(c, args):
+        if c == learned:
+            raise RuntimeError("out of resources")
+        ran.append(c)
+    launcher._launch = launch
+    launcher(torch.empty(4))
+    assert ran == [point.default_config(m)] and launcher.config == point.default_config(m)
+    # a kernel the module is unsure of keeps the hand default
+    assert Launcher(None, meta(50_000, 3), ()).config == point.default_config(meta(50_000, 3))
+
+
+def test_an_answer_outside_the_space_is_unsure(module, monkeypatch):
+    monkeypatch.setattr(module, "ANSWERS", {k: cfg(1 << 20) for k in range(64)})
+    assert point.learned_config(meta(1 << 23, 1)) is None
+
+
+def test_cli_writes_the_module_and_report_and_refuses_empty_input(tmp_path):
+    data = write_rows(tmp_path / "rows.jsonl", 120, seed=3)
+    r = CliRunner().invoke(main, ["learn-configs", str(data), "--out", str(tmp_path / "o")])
+    assert r.exit_code == 0, r.output
+    assert (tmp_path / "o" / "triton_pointwise_gpu.py").exists()
+    # problems are keyed by the kernel (its source and size): a repeated one merges
+    assert 110 <= json.loads((tmp_path / "o" / "triton_pointwise_gpu.report.json").read_text())["problems"] <= 120
+    assert "test split:" in r.output
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text(data.read_text().splitlines()[0] + "\n")
+    r = CliRunner().invoke(main, ["learn-configs", str(empty), "--out", str(tmp_path / "o2")])
+    assert r.exit_code != 0 and "no usable problems" in r.output
+    assert not (tmp_path / "o2").exists()
+
+
+def test_files_of_different_points_do_not_merge(tmp_path):
+    a = write_rows(tmp_path / "a.jsonl", 20)
+    lines = a.read_text().splitlines()
+    h = json.loads(lines[0])
+    h["point"] = "triton.reduction"
+    (tmp_path / "b.jsonl").write_text("\n".join([json.dumps(h)] + lines[1:]) + "\n")
+    with pytest.raises(configs.LearnError, match="point"):
+        configs.load([a, tmp_path / "b.jsonl"])
