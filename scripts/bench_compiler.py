@@ -406,6 +406,12 @@ CASES: tuple[Case, ...] = (
          _kernel(_sum0, [(N, N)], [(96, 33)], out_bytes=lambda ts: _nbytes(ts[0][0]))),
     Case("sum_dim1", "memory", "x.sum(1), x 8192x8192 bf16",
          _kernel(_sum1, [(N, N)], [(33, 96)], out_bytes=lambda ts: _nbytes(ts[0][:, 0]))),
+    # x-major sums over many rows into a few channels: a BatchNorm's statistics or a bias
+    # gradient at small widths (the looped x-major default runs a few programs for it)
+    Case("sum0_65536x256", "memory", "x.sum(0), x 65536x256 bf16",
+         _kernel(_sum0, [(65536, 256)], [(96, 33)], out_bytes=lambda ts: _nbytes(ts[0][0]))),
+    Case("sum0_50176x512", "memory", "x.sum(0), x 50176x512 bf16",
+         _kernel(_sum0, [(50176, 512)], [(96, 33)], out_bytes=lambda ts: _nbytes(ts[0][0]))),
     Case("mm_bias_gelu_4096", "matmul", "gelu(a @ b + bias), M=K=N=4096",
          _mm_case(4096, 4096, 4096)),
     Case("mm_bias_gelu_unaligned", "matmul", "gelu(a @ b + bias), M=4095 K=4093 N=4097",
@@ -471,14 +477,29 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 # Variants.
 # ----------------------------------------------------------------------------------------
 
+# variant suffixes: "tuner@no-heuristics" compiles (and tunes, on its first call) with
+# TUNER_HEURISTICS=off: no learned module answers (not the mm point's, not a kernel config's)
+SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}}
+
+
 @dataclasses.dataclass(frozen=True)
 class Variant:
     name: str
     backend: str            # "eager" or a dynamo backend name
     mode: str               # one of MODES
+    env: tuple = ()         # (variable, value) set while it compiles and takes its first calls
 
     @staticmethod
     def parse(name: str) -> "Variant":
+        base, _, suffix = name.strip().partition("@")
+        if suffix and suffix not in SUFFIXES:
+            raise ValueError(f"variant {name!r}: unknown suffix @{suffix}; valid: "
+                             + ", ".join(f"@{k}" for k in SUFFIXES))
+        v = Variant._parse(base)
+        return Variant(name.strip(), v.backend, v.mode, tuple(SUFFIXES.get(suffix, {}).items()))
+
+    @staticmethod
+    def _parse(name: str) -> "Variant":
         backend, _, mode = name.strip().partition("-")
         mode = mode or "default"
         if not backend:
@@ -496,6 +517,14 @@ def _compile(fn, variant: Variant):
         return fn
     # mode=None is torch.compile's default; a backend receives `mode` only when one is named.
     mode = None if variant.mode == "default" else variant.mode
+    if variant.env and variant.backend == "tuner":
+        # a backend object of its own: dynamo would otherwise reuse the code it compiled for
+        # the same backend and mode without the suffix (one process runs every variant)
+        from tuner.compiler.backend import tuner_backend
+
+        def backend(gm, example_inputs):
+            return tuner_backend(gm, example_inputs, mode=mode)
+        return torch.compile(fn, backend=backend)
     return torch.compile(fn, backend=variant.backend, mode=mode)
 
 
@@ -612,6 +641,19 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
     """Compiles one variant (its first call, on inputs0, is compile_s) and checks its output on
     inputs1. Returns the compiled function, or None with rec's status set to mismatch; raises
     what the compile or the check raised."""
+    saved = {k: os.environ.get(k) for k, _ in variant.env}
+    os.environ.update(dict(variant.env))
+    try:
+        return _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device)
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
+
+
+def _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device):
     stats = _tuner_stats_module() if variant.backend == "tuner" else None
     _reset_stats(stats)
     compiled = _compile(built.fn, variant)

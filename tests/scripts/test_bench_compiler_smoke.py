@@ -225,6 +225,35 @@ def test_bench_compiler_rounds_in_process_keep_every_variant_compiled(tmp_path):
     assert len(compiles) == 1
 
 
+def test_a_no_heuristics_variant_is_compiled_on_its_own_with_heuristics_off(tmp_path, monkeypatch):
+    bc = _load()
+    v = bc.Variant.parse("tuner-max-autotune@no-heuristics")
+    assert (v.backend, v.mode, dict(v.env)) == ("tuner", "max-autotune", {"TUNER_HEURISTICS": "off"})
+    with pytest.raises(ValueError, match="@no-heuristics"):
+        bc.Variant.parse("tuner@bogus")
+    import torch
+
+    from tuner.compiler import backend as tb
+    seen = []
+    real = tb.tuner_backend
+
+    def spy(gm, example_inputs, **kw):
+        seen.append(os.environ.get("TUNER_HEURISTICS", "use"))
+        return real(gm, example_inputs, **kw)
+    monkeypatch.setattr(tb, "tuner_backend", spy)
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    try:
+        rc = bc.main(["--smoke", "--cases", "sum_dim1", "--isolation", "inprocess", "--rounds", "1",
+                      "--variants", "tuner,tuner@no-heuristics", "--out", str(tmp_path)])
+    finally:
+        torch._dynamo.reset()
+    assert rc == 0
+    rows = {r["variant"]: r for r in _results(tmp_path)["results"] if r["case"] == "sum_dim1"}
+    assert all(r["status"] == "ok" for r in rows.values()), rows
+    # the suffixed variant was compiled (not dynamo's code of the plain one), heuristics off
+    assert seen[-1] == "off" and os.environ.get("TUNER_HEURISTICS") != "off"
+
+
 @pytest.mark.skipif(sys.version_info < (3, 11), reason="python -P needs Python 3.11")
 def test_checkout_layout_is_the_tuner_package_with_its_backend_entry_point(tmp_path):
     bc = _load()
