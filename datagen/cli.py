@@ -153,23 +153,20 @@ def _collect_parallel(module, spec, seed, todo, devs, opts, emit, deadline, summ
     # the spawned children through the environment).
     import multiprocessing as mp
     import tempfile
+    from tuner.settings import environ
     ctx = mp.get_context("spawn")
-    saved = {k: os.environ.get(k) for k in ("TUNER_BENCH_LOCK", "TUNER_COMPILE_PROCESSES")}
     # a lock the user set already (two collects sharing a GPU) is kept
     lock_dir = tempfile.TemporaryDirectory(prefix="tuner-collect-") \
-        if lock and not saved["TUNER_BENCH_LOCK"] else None
+        if lock and not os.environ.get("TUNER_BENCH_LOCK") else None
+    updates = {}
     if lock_dir is not None:
-        os.environ["TUNER_BENCH_LOCK"] = os.path.join(lock_dir.name, "gpu.lock")
-    if saved["TUNER_COMPILE_PROCESSES"] is None:   # the workers are the compile processes
-        os.environ["TUNER_COMPILE_PROCESSES"] = "1"
+        updates["TUNER_BENCH_LOCK"] = os.path.join(lock_dir.name, "gpu.lock")
+    if os.environ.get("TUNER_COMPILE_PROCESSES") is None:   # the workers are the compile processes
+        updates["TUNER_COMPILE_PROCESSES"] = "1"
     try:
-        _run_workers(ctx, module, spec, seed, todo, devs, opts, emit, deadline, summary)
+        with environ(updates):
+            _run_workers(ctx, module, spec, seed, todo, devs, opts, emit, deadline, summary)
     finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
         if lock_dir is not None:
             lock_dir.cleanup()
 

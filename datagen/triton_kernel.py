@@ -16,7 +16,6 @@ head permutes (tiled); softmax, LayerNorm, RMSNorm, sums and means over the last
 """
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import os
@@ -158,27 +157,14 @@ def build(p: KernelProblem, device: str, seed: int = 0):
     raise ValueError(f"unknown body {p.body!r}")
 
 
-@contextlib.contextmanager
-def _environ(values: dict):
-    """os.environ with `values` set inside the block (settings are read from it per use)."""
-    saved = {k: os.environ.get(k) for k in values}
-    os.environ.update(values)
-    try:
-        yield
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
-
-
 def measure(p: KernelProblem, device: str, *, reps: int = 3, inner: int = 10, warmup: int = 3,
             seed: int = 0) -> list[dict]:
     """Compile the problem's function with every candidate config of its kernels timed
     (collect mode), and return the rows of its largest kernel of the focused kind."""
     import torch
     import torch._dynamo
+
+    from tuner.settings import environ
 
     fn, inputs = build(p, device, seed)
     namespace = f"triton.{p.focus}"
@@ -188,7 +174,7 @@ def measure(p: KernelProblem, device: str, *, reps: int = 3, inner: int = 10, wa
                    TUNER_BENCH_REPS=str(max(1, reps * inner // 3)),
                    TUNER_CACHE_DIR=os.path.join(tmp, "cache"), TUNER_REMOTE_CACHE="")
         failed = None
-        with _environ(env):
+        with environ(env):
             torch._dynamo.reset()
             try:
                 torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")(*inputs)

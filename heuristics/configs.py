@@ -13,11 +13,15 @@ extent is never a candidate). The two-choice learner (learn.py) does not fit; th
   (FEATURES present in the data), predicting for every config seen the log of its slowdown
   against the problem's best (clipped at `clip`; a config the problem was not measured with
   counts as clipped: never better). Its leaves group problems whose configs rank alike.
-- **Answers**: a leaf answers the config whose *worst* slowdown over the leaf's training
-  problems is smallest, and only when that worst is at most `leaf_tolerance` (5%) and the
-  leaf holds at least `min_leaf` problems; otherwise it is unsure. The depth and leaf size
-  are picked on the validation split (answers within `tolerance` count, each answer losing
-  more than 10% costs ten); the test split's row is the estimate to quote.
+- **Answers**: a leaf answers the kernel's own default where that is within
+  `leaf_tolerance` (5%) of the best on every training problem of the leaf, else the config
+  whose *worst* slowdown there is smallest if that is within it, else nothing; and only for
+  features inside the ranges of the leaf's training problems (a tree's leaves are unbounded:
+  a kernel far from everything it learned is unsure). Configs the point's space would not
+  launch for a problem (`valid`, given by `tuner learn-configs`) are dropped from its table
+  first. The depth and leaf size are picked on the validation split (answers within
+  `tolerance` count, each answer losing more than 10% costs ten); the module ships refit on
+  train + validation, and its score on the test split (never used) is the estimate to quote.
 - **Module**: plain Python, nested ifs over float32-rounded inputs (as scikit-learn compares
   them) returning a leaf; `decide(features)` returns the leaf's config as JSON
   ({"kwargs": {...}, "num_warps": n, "num_stages": s}) or None. The point checks it against
@@ -55,6 +59,11 @@ class ConfigProblems:
     defaults: list[str]
     header: dict = field(default_factory=dict)
     dropped: dict = field(default_factory=dict)
+    rows: list = field(default_factory=list)      # per problem: its features (a dataset row)
+    valid: object = None                          # (row, config JSON) -> may it be launched?
+
+    def fits(self, i: int, config: str) -> bool:
+        return self.valid is None or bool(self.valid(self.rows[i], config))
 
     def __len__(self):
         return len(self.ids)
@@ -69,10 +78,14 @@ def _open(path: Path):
     return gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)
 
 
-def load(paths, min_configs: int = 2) -> ConfigProblems:
-    """Problems of one point from dataset files (all must be of the same point and GPU)."""
+def load(paths, min_configs: int = 2, valid=None) -> ConfigProblems:
+    """Problems of one point from dataset files (all must be of the same point and GPU).
+    valid(row, config JSON): whether the point would launch that config for the row's
+    kernel (its space); configs it would not are dropped, so they are never answered or
+    credited. A problem measured in two files keeps the first file's times (runs never mix)."""
     header, rows_by = None, {}
     meta: dict = {}
+    owner: dict = {}
     for path in paths:
         with _open(Path(path)) as f:
             lines = iter(f)
@@ -88,15 +101,19 @@ def load(paths, min_configs: int = 2) -> ConfigProblems:
                 if r.get("choice") in (None, "none") or r.get("error") or "default" not in r:
                     continue
                 key = r.get("key") or r["problem"]
+                if owner.setdefault(key, str(path)) != str(path):
+                    continue
                 t = float(r["time_ms"])
                 if not math.isfinite(t) or t <= 0:
+                    continue
+                if valid is not None and not valid(r, r["choice"]):
                     continue
                 rows_by.setdefault(key, {})[r["choice"]] = t
                 meta.setdefault(key, r)
     if header is None:
         raise LearnError("no dataset files given")
     present = [f for f in FEATURES if any(f in m for m in meta.values())]
-    ids, X, tables, best, defaults = [], [], [], [], []
+    ids, X, tables, best, defaults, rows = [], [], [], [], [], []
     dropped = {"default not measured": 0, f"fewer than {min_configs} configs": 0}
     for key, table in rows_by.items():
         m = meta[key]
@@ -111,10 +128,11 @@ def load(paths, min_configs: int = 2) -> ConfigProblems:
         tables.append(table)
         best.append(min(table.values()))
         defaults.append(m["default"])
+        rows.append(m)
     if not ids:
         raise LearnError(f"no usable problems in {len(paths)} file(s) ({dropped})")
     return ConfigProblems(header["point"], ids, np.array(X, dtype=np.float64), present, tables,
-                          np.array(best), defaults, header, dropped)
+                          np.array(best), defaults, header, dropped, rows, valid)
 
 
 def split(n: int, seed: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -131,14 +149,21 @@ class ConfigTree:
     answers: dict                 # leaf node id -> config JSON (confident leaves only)
     depth: int
     min_leaf: int
+    ranges: dict = field(default_factory=dict)   # leaf -> per feature (min, max) of its training problems
 
     def predict(self, P: "ConfigProblems", idx: np.ndarray) -> list[str | None]:
-        """The config (JSON) each problem of idx would be answered, or None."""
-        leaves = self.tree.apply(P.X[idx].astype(np.float32))
+        """The config (JSON) each problem of idx would be answered, or None: unsure leaves,
+        features outside the range the leaf was trained on, and answers the problem's space
+        would not launch."""
+        X = P.X[idx].astype(np.float32)
+        leaves = self.tree.apply(X)
         out = []
-        for i, leaf in zip(idx, leaves):
+        for i, x, leaf in zip(idx, X, leaves):
             a = self.answers.get(int(leaf))
-            out.append(P.defaults[i] if a == DEFAULT else a)
+            if a is not None and not all(lo <= v <= hi for v, (lo, hi) in zip(x, self.ranges[int(leaf)])):
+                a = None
+            a = P.defaults[i] if a == DEFAULT else a
+            out.append(a if a is not None and P.fits(i, a) else None)
         return out
 
 
@@ -154,7 +179,8 @@ def fit(P: ConfigProblems, train: np.ndarray, depth: int, min_leaf: int, *, clip
     tree = DecisionTreeRegressor(max_depth=depth, min_samples_leaf=min_leaf, random_state=0)
     tree.fit(P.X[train].astype(np.float32), Y)
     leaves = tree.apply(P.X[train].astype(np.float32))
-    answers = {}
+    answers, ranges = {}, {}
+    Xf = P.X[train].astype(np.float32)
     for leaf in np.unique(leaves):
         rows = np.nonzero(leaves == leaf)[0]
         if len(rows) < min_support:
@@ -169,7 +195,9 @@ def fit(P: ConfigProblems, train: np.ndarray, depth: int, min_leaf: int, *, clip
             answers[int(leaf)] = DEFAULT
         elif math.exp(worst[j]) <= 1 + leaf_tolerance:
             answers[int(leaf)] = vocab[j]
-    return ConfigTree(tree, answers, depth, min_leaf)
+        if int(leaf) in answers:   # it answers only inside what it was trained on
+            ranges[int(leaf)] = [(float(lo), float(hi)) for lo, hi in zip(Xf[rows].min(0), Xf[rows].max(0))]
+    return ConfigTree(tree, answers, depth, min_leaf, ranges)
 
 
 def evaluate(P: ConfigProblems, model: ConfigTree, idx: np.ndarray, tolerance: float = 0.05) -> dict:
@@ -190,18 +218,18 @@ def evaluate(P: ConfigProblems, model: ConfigTree, idx: np.ndarray, tolerance: f
             continue
         losses.append(loss)
         gains.append(d / loss)
-        good += loss <= 1 + tolerance
-        wrong += loss > WRONG
+        good += int(loss <= 1 + tolerance)
+        wrong += int(loss > WRONG)
     n = len(idx)
     geo = lambda v: float(math.exp(sum(math.log(x) for x in v) / len(v))) if v else None   # noqa: E731
     return {"problems": n, "answered": answered, "unsure": n - answered, "within_tolerance": good,
             "wrong_over_10pct": wrong, "not_measured": unmeasured,
-            "worst_loss": max(losses) if losses else None,
+            "worst_loss": float(max(losses)) if losses else None,
             "geomean_loss_of_answers": geo(losses),
             "geomean_default_loss_where_answered": geo([g * l for g, l in zip(gains, losses)]),
             "geomean_speedup_over_default_where_answered": geo(gains),
-            "answers_slower_than_default": sum(g < 1 for g in gains),
-            "default_within_tolerance_all": sum(x <= 1 + tolerance for x in default_losses),
+            "answers_slower_than_default": int(sum(g < 1 for g in gains)),
+            "default_within_tolerance_all": int(sum(x <= 1 + tolerance for x in default_losses)),
             "geomean_default_loss_all": geo(default_losses)}
 
 
@@ -210,9 +238,9 @@ def score(ev: dict) -> float:
 
 
 def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
-          leaf_tolerance: float = 0.05, tolerance: float = 0.05, clip: float = 2.0):
-    """(ConfigProblems, the chosen ConfigTree, report dict)."""
-    P = load(list(paths))
+          leaf_tolerance: float = 0.05, tolerance: float = 0.05, clip: float = 2.0, valid=None):
+    """(ConfigProblems, the chosen ConfigTree, report dict). valid: see `load`."""
+    P = load(list(paths), valid=valid)
     if len(P) < 10:
         raise LearnError(f"{len(P)} problems: too few to split and learn (need 10)")
     tr, va, te = split(len(P), seed)
@@ -221,20 +249,22 @@ def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
         for lf in leaves:
             m = fit(P, tr, d, lf, clip=clip, leaf_tolerance=leaf_tolerance)
             ev = evaluate(P, m, va, tolerance)
-            grid.append({"max_depth": d, "min_samples_leaf": lf, "val": ev, "score": score(ev),
+            grid.append({"max_depth": d, "min_samples_leaf": lf, "val": ev, "score": int(score(ev)),
                          "confident_leaves": len(m.answers)})
     best = max(grid, key=lambda g: (g["score"], -g["max_depth"], g["min_samples_leaf"]))
     model = fit(P, tr, best["max_depth"], best["min_samples_leaf"], clip=clip,
                 leaf_tolerance=leaf_tolerance)
-    # the module ships trained on train + validation (the test split stays unseen)
+    # the module ships refit on train + validation (the test split stays unseen)
     final = fit(P, np.concatenate([tr, va]), best["max_depth"], best["min_samples_leaf"],
                 clip=clip, leaf_tolerance=leaf_tolerance)
     report = {"point": P.point, "problems": len(P), "dropped": P.dropped, "features": P.features,
               "split_seed": seed, "chosen": {k: best[k] for k in ("max_depth", "min_samples_leaf")},
               "leaf_tolerance": leaf_tolerance, "tolerance": tolerance, "clip": clip,
-              "val": best["val"], "test": evaluate(P, model, te, tolerance),
-              "test_of_shipped_model_in_sample_note": "the shipped tree is refit on train+val; "
-                                                      "the test row is the train-only tree's",
+              "val": best["val"],
+              # the shipped tree (refit on train + validation) on the test split it never saw
+              "test": evaluate(P, final, te, tolerance),
+              "test_train_only_tree": evaluate(P, model, te, tolerance),
+              "configs_checked_against_the_space": valid is not None,
               "grid": [{k: g[k] for k in ("max_depth", "min_samples_leaf", "score", "confident_leaves")}
                        for g in grid],
               "gpu_name": P.header.get("gpu_name"), "torch": P.header.get("torch"),
@@ -263,14 +293,16 @@ def render(P: ConfigProblems, model: ConfigTree, name: str, report: dict) -> str
     h = P.header
     test = report["test"]
     answers = {leaf: (c if c == DEFAULT else json.loads(c)) for leaf, c in sorted(model.answers.items())}
+    ranges = {leaf: [tuple(r) for r in model.ranges[leaf]] for leaf in sorted(model.answers)}
     return f'''"""Learned kernel config for {P.point} ({h.get("gpu_name")}; torch {h.get("torch")}, Triton {h.get("triton")}).
 
 Generated by `tuner learn-configs` (tuner/heuristics/configs.py): a multi-output regression
 tree over {len(P)} measured problems (each config's slowdown against the problem's best);
-{len(model.answers)} confident leaves answer a config whose worst slowdown over their training problems is at
-most {report["leaf_tolerance"]:.0%}, every other leaf is unsure (None). Chosen on validation: depth
-{model.depth}, leaf {model.min_leaf}. Held-out test split ({test["problems"]} problems): {test["answered"]} answered, {test["within_tolerance"]}
-within {report["tolerance"]:.0%} of the best, {test["wrong_over_10pct"]} slower than 10%, worst {test["worst_loss"]}.
+{len(model.answers)} confident leaves answer the kernel's default or one config, at most {report["leaf_tolerance"]:.0%} slower
+than the best on every training problem of the leaf, for features inside the leaf's training
+ranges; elsewhere it is unsure (None). Chosen on validation: depth {model.depth}, leaf {model.min_leaf}; refit on
+train + validation. This module on the held-out test split ({test["problems"]} problems): {test["answered"]} answered,
+{test["within_tolerance"]} within {report["tolerance"]:.0%} of the best, {test["wrong_over_10pct"]} slower than 10%, worst {test["worst_loss"]}.
 """
 import json
 
@@ -281,6 +313,8 @@ PRECONDITION = Precondition(point={P.point!r}, capability={tuple(h.get("compute_
                             feature_schema={TRITON_CONFIG_FEATURE_SCHEMA}, gpu_name={h.get("gpu_name")!r})
 FEATURES = {tuple(P.features)!r}
 ANSWERS = {answers!r}
+# per answering leaf, each feature's (min, max) over its training problems: outside, unsure
+RANGES = {ranges!r}
 
 
 def leaf(f):
@@ -290,7 +324,10 @@ def leaf(f):
 def decide(features):
     """The config (JSON form) for a kernel's features, or None (unsure)."""
     f = {{name: as_float32(features.get(name) or 0) for name in FEATURES}}
-    answer = ANSWERS.get(leaf(f))
+    node = leaf(f)
+    answer = ANSWERS.get(node)
+    if answer is None or not all(lo <= f[n] <= hi for n, (lo, hi) in zip(FEATURES, RANGES[node])):
+        return None
     if answer == "default":   # the kernel's own default config is within tolerance here
         return json.loads(features["default"])
     return answer

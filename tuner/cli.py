@@ -96,7 +96,7 @@ register("cache", "tuner.cache.cli:cache_group", "Inspect, export, import and cl
 
 register("collect", "tuner.datagen.cli:collect_cmd", "Measure a point's choices on generated problems into a dataset.")
 register("learn", "tuner.heuristics.cli:learn_cmd", "Learn a heuristic module from datasets (regression trees).")
-register("learn-configs", "tuner.heuristics.cli:learn_configs_cmd",
+register("learn-configs", "tuner.learn_configs:learn_configs_cmd",
          "Learn a kernel-config module (one kernel kind) from datasets.")
 
 if __name__ == "__main__":

@@ -6,6 +6,7 @@ without reloading anything. `tuner settings` and the README list this table.
 """
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 from dataclasses import dataclass
@@ -290,6 +291,22 @@ def redact(text: str) -> str:
     for value in sorted(secret_values(), key=len, reverse=True):
         text = text.replace(value, "***")
     return text
+
+
+@contextlib.contextmanager
+def environ(values: dict[str, str]):
+    """os.environ with `values` set inside the block, restored after (settings are read from
+    the environment at each use, so this is how code changes them for a while)."""
+    saved = {k: os.environ.get(k) for k in values}
+    os.environ.update(values)
+    try:
+        yield
+    finally:
+        for k, v in saved.items():
+            if v is None:
+                os.environ.pop(k, None)
+            else:
+                os.environ[k] = v
 
 
 class _Settings:

@@ -448,6 +448,15 @@ def precompile(launchers, device, strict=False) -> int:
         with torch.cuda.device(device):   # the current device is per thread
             launcher._warmup(launcher.config, args)
     errors = compile_all(build, list(jobs))
+    for key, e in list(errors.items()):
+        launcher, args = jobs[key]
+        learned = getattr(launcher, "learned", None)
+        if e is not None and learned is not None and launcher.config == learned:
+            # a learned config that does not build: the hand default, built now
+            log.warning("learned config %s of a %s kernel failed to build (%s: %s); using the "
+                        "default", launcher.learned, launcher.kind, type(e).__name__, e)
+            launcher.learned, launcher.config = None, dict(launcher.default)
+            errors[key] = compile_all(build, [key]).get(key)
     if strict:   # the caller wants a kernel that cannot build to fail the compile, not the call
         for e in errors.values():
             if e is not None:

@@ -407,24 +407,58 @@ def forget_templates() -> None:
     _TEMPLATE_SEEN.clear()
 
 
+# kinds a config module is learned for (`tuner collect triton_kernel --focus KIND`)
+LEARNED_KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction")
+
+
+def answer_fits(meta: KernelMeta, cfg: Config) -> bool:
+    """Whether a config from outside (a learned module) may be launched for this kernel: the
+    engine's check of heuristic and cache answers (the kind's space, the default's names and
+    fixed values)."""
+    space = config_space(meta)
+    return space is not None and space.why_foreign(cfg, [to_config(default_config(meta))]) is None
+
+
+def meta_from_features(f: dict) -> KernelMeta | None:
+    """The KernelMeta a dataset row describes, as far as the space and default need it (the
+    kinds of LEARNED_KINDS), or None for another kind."""
+    if f.get("kind") not in LEARNED_KINDS:
+        return None
+    return KernelMeta(f["kind"], xnumel=int(f["xnumel"]),
+                      ynumel=None if f.get("ynumel") is None else int(f["ynumel"]),
+                      rnumel=None if f.get("rnumel") is None else int(f["rnumel"]),
+                      outer=bool(f.get("outer", False)))
+
+
+def row_config_fits(f: dict, choice: str) -> bool:
+    """Whether a dataset row's config (its JSON) may be launched for the row's kernel: the
+    learner credits only answers the point would accept."""
+    import json
+    meta = meta_from_features(f)
+    if meta is None:
+        return True
+    try:
+        return answer_fits(meta, Config.from_json(json.loads(choice)))
+    except (ValueError, TypeError):
+        return False
+
+
 def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict | None:
     """A shipped module's confident config for this kernel (tuner learn-configs), as the
     launcher passes it, or None: unsure, no module for this kind and GPU, TUNER_HEURISTICS
     not `use`, or an answer outside the kind's space. Default mode launches it instead of
-    the hand default; in max-autotune it is the heuristic answer (no search)."""
+    the hand default; in max-autotune the search starts from it and the default."""
     from tuner.settings import settings
-    if meta.kind not in TUNABLE_KINDS or settings.heuristics != "use":
-        return None
+    names = tuple(meta.dtypes if dtypes is None else dtypes)
+    if meta.kind not in LEARNED_KINDS or settings.heuristics != "use" or not all(names):
+        return None   # (codegen writes "" for a dtype it does not know: the features would lie)
     try:
         from tuner.heuristics.registry import lookup
-        answer = lookup(meta.namespace, features(meta, dtypes))
+        answer = lookup(meta.namespace, features(meta, names))
         if answer is None:
             return None
         cfg = Config.from_json(answer)
-        space = config_space(meta)
-        if space is None or not space.valid(cfg):
-            return None
-        return config_dict(cfg)
+        return config_dict(cfg) if answer_fits(meta, cfg) else None
     except Exception as e:  # noqa: BLE001 - a broken module is unsure, never a failed compile
         log.debug("learned config for %s failed: %s", meta.namespace, e)
         return None
@@ -479,11 +513,13 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     if heuristic is None and seen is not None:
         heuristic = lambda: seen   # noqa: E731 - the same matmul's config (answers as a heuristic)
     dtypes = key_dtypes(meta, args)
-    if heuristic is None:   # a shipped config module for this kind (tuner learn-configs)
-        def heuristic():
-            from tuner.heuristics.registry import lookup
-            answer = lookup(meta.namespace, features(meta, dtypes))
-            return None if answer is None else Config.from_json(answer)
+    if strategy != "exhaustive":
+        # a shipped config module's answer (tuner learn-configs) seeds the search: measured
+        # beside the default, the descent starts from the faster (a learned answer is near the
+        # best on problems like the ones it learned from, not on every kernel it is asked about)
+        learned = learned_config(meta, dtypes)
+        if learned is not None and to_config(learned) not in configs:
+            configs.insert(1, to_config(learned))
     d = decide(meta.namespace, problem_key(meta, dtypes), configs, measure, space=space,
                search=search, heuristic=heuristic, features=features(meta, dtypes),
                prepare=precompile if warmup is not None else None,
