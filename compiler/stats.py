@@ -21,6 +21,8 @@
     s.decisions_measured      #   cache, by measuring (a search, cut short by the budget or not),
     s.decisions_budget_default  # or the default kept (TUNER_TUNE_BUDGET_S spent, nothing measured)
     s.decisions_budget_cut    # searches the budget stopped (best so far; among decisions_measured)
+    s.learned_configs         # default mode: kernels launched with a learned config module's answer
+                              #   instead of the hand default (tuner learn-configs)
     s.tuning_seconds          # seconds the graph's kernels spent tuning
     s.compile_seconds         # seconds in lowering, fusion and code generation
     s.jit_seconds             # seconds in each kernel's first (JIT-compiling) launch, tuning aside
@@ -69,6 +71,7 @@ class GraphStats:
     decisions_measured: int = 0
     decisions_budget_default: int = 0
     decisions_budget_cut: int = 0
+    learned_configs: int = 0       # default mode: kernels launched with a learned config
     tuning_seconds: float = 0.0
     compile_seconds: float = 0.0   # lowering, fusion and code generation (compile_graph)
     jit_seconds: float = 0.0       # first launches of each kernel: Triton compiling it (and the launch)
@@ -144,6 +147,7 @@ class GraphStats:
                 "decisions_measured": self.decisions_measured,
                 "decisions_budget_default": self.decisions_budget_default,
                 "decisions_budget_cut": self.decisions_budget_cut,
+                "learned_configs": self.learned_configs,
                 "tuning_seconds": self.tuning_seconds, "compile_seconds": self.compile_seconds,
                 "jit_seconds": self.jit_seconds}
 
@@ -216,6 +220,7 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.decisions_measured += g.decisions_measured
     t.decisions_budget_default += g.decisions_budget_default
     t.decisions_budget_cut += g.decisions_budget_cut
+    t.learned_configs += g.learned_configs
     t.tuning_seconds += g.tuning_seconds
     t.compile_seconds += g.compile_seconds
     t.jit_seconds += g.jit_seconds

@@ -119,6 +119,8 @@ class Launcher:
         self.learned = None if self.autotune or config is not None else point.learned_config(meta)
         if self.learned is not None:
             self.config = dict(self.learned)
+            if stats is not None:
+                stats.learned_configs += 1
         self.out_args = out_args     # positions of arguments the kernel writes
         self.stats = stats
         self.budget_s = budget_s     # the graph's tuning seconds (None: TUNER_TUNE_BUDGET_S)
@@ -150,7 +152,7 @@ class Launcher:
                 # a learned config that does not launch: the hand default from now on
                 log.warning("learned config %s of a %s kernel failed to launch (%s: %s); using "
                             "the default", self.learned, self.kind, type(e).__name__, e)
-                self.learned, self.config = None, dict(self.default)
+                self._forget_learned()
                 self._launch(self.config, args)
                 return
             if d is None or d.source not in ("cache", "heuristic") or self.config == self.default:
@@ -174,6 +176,12 @@ class Launcher:
             self._device = args[0].device.index if args else 0
             self._stream_of = _stream_getter()
             k._init_handles()
+
+    def _forget_learned(self):
+        """The learned config failed: the hand default from now on (and not counted)."""
+        self.learned, self.config = None, dict(self.default)
+        if self.stats is not None:
+            self.stats.learned_configs -= 1
 
     def placeholder_args(self, device):
         """Stand-in arguments for compiling ahead of the first call (`precompile`): one small
@@ -455,7 +463,7 @@ def precompile(launchers, device, strict=False) -> int:
             # a learned config that does not build: the hand default, built now
             log.warning("learned config %s of a %s kernel failed to build (%s: %s); using the "
                         "default", launcher.learned, launcher.kind, type(e).__name__, e)
-            launcher.learned, launcher.config = None, dict(launcher.default)
+            launcher._forget_learned()
             errors[key] = compile_all(build, [key]).get(key)
     if strict:   # the caller wants a kernel that cannot build to fail the compile, not the call
         for e in errors.values():

@@ -145,8 +145,11 @@ def test_default_mode_launches_the_learned_config_and_falls_back_if_it_fails(mod
     m = meta(1 << 23, 1)
     learned = {"XBLOCK": 256, "num_warps": 4, "num_stages": 1}
     assert point.learned_config(m) == learned
-    launcher = Launcher(None, m, ())
+    from tuner.compiler.stats import GraphStats
+    stats = GraphStats()
+    launcher = Launcher(None, m, (), stats=stats)
     assert launcher.config == learned and launcher.default["XBLOCK"] == 1024
+    assert stats.learned_configs == 1 and stats.as_dict()["learned_configs"] == 1
     assert launcher.default == point.default_config(m)
     ran = []
 
@@ -157,6 +160,7 @@ def test_default_mode_launches_the_learned_config_and_falls_back_if_it_fails(mod
     launcher._launch = launch
     launcher(torch.empty(4))
     assert ran == [point.default_config(m)] and launcher.config == point.default_config(m)
+    assert stats.learned_configs == 0   # it no longer runs
     # a kernel the module is unsure of keeps the hand default
     assert Launcher(None, meta(50_000, 3), ()).config == point.default_config(meta(50_000, 3))
 
