@@ -176,18 +176,18 @@ def fit(P: ConfigProblems, train: np.ndarray, depth: int, min_leaf: int, *, clip
     for row, i in enumerate(train):
         for c, t in P.tables[i].items():
             Y[row, col[c]] = min(math.log(t / P.best[i]), math.log(clip))
-    tree = DecisionTreeRegressor(max_depth=depth, min_samples_leaf=min_leaf, random_state=0)
-    tree.fit(P.X[train].astype(np.float32), Y)
-    leaves = tree.apply(P.X[train].astype(np.float32))
-    answers, ranges = {}, {}
     Xf = P.X[train].astype(np.float32)
+    tree = DecisionTreeRegressor(max_depth=depth, min_samples_leaf=min_leaf, random_state=0)
+    tree.fit(Xf, Y)
+    leaves = tree.apply(Xf)
+    answers, ranges = {}, {}
     for leaf in np.unique(leaves):
         rows = np.nonzero(leaves == leaf)[0]
         if len(rows) < min_support:
             continue
         # each problem's own default config first: where it is within the tolerance on every
-        # problem of the leaf, the leaf answers "default" (default mode keeps its config; a
-        # search is skipped); else the one config with the smallest worst slowdown
+        # problem of the leaf, the leaf answers "default" (default mode keeps its config);
+        # else the one config with the smallest worst slowdown
         default_worst = max(P.loss(i, P.defaults[i]) for i in train[rows])
         worst = Y[rows].max(axis=0)
         j = int(np.argmin(worst))
@@ -202,7 +202,7 @@ def fit(P: ConfigProblems, train: np.ndarray, depth: int, min_leaf: int, *, clip
 
 def evaluate(P: ConfigProblems, model: ConfigTree, idx: np.ndarray, tolerance: float = 0.05) -> dict:
     """Answers on problems idx: how many, how many within `tolerance` of the best, wrong
-    (> 10% slower, or a config the problem was not measured with), the worst loss, and the
+    (> 10% slower), not measured (a config the problem was not timed with), the worst loss, and the
     default config's losses on the same problems (what default mode runs today)."""
     answered = good = wrong = unmeasured = 0
     losses, default_losses, gains = [], [], []
@@ -250,10 +250,9 @@ def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
             m = fit(P, tr, d, lf, clip=clip, leaf_tolerance=leaf_tolerance)
             ev = evaluate(P, m, va, tolerance)
             grid.append({"max_depth": d, "min_samples_leaf": lf, "val": ev, "score": int(score(ev)),
-                         "confident_leaves": len(m.answers)})
+                         "confident_leaves": len(m.answers), "model": m})
     best = max(grid, key=lambda g: (g["score"], -g["max_depth"], g["min_samples_leaf"]))
-    model = fit(P, tr, best["max_depth"], best["min_samples_leaf"], clip=clip,
-                leaf_tolerance=leaf_tolerance)
+    model = best["model"]   # the train-only tree
     # the module ships refit on train + validation (the test split stays unseen)
     final = fit(P, np.concatenate([tr, va]), best["max_depth"], best["min_samples_leaf"],
                 clip=clip, leaf_tolerance=leaf_tolerance)

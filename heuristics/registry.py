@@ -165,6 +165,12 @@ def default_registry() -> Registry:
     return _default
 
 
+def has_module(namespace: str, device: DeviceInfo | None = None) -> bool:
+    """Whether a shipped module could answer this point on this device (the current one by
+    default): callers skip building a context for nothing."""
+    return bool(_default.matching(namespace, schema_of(namespace), device or current_device()))
+
+
 def lookup(namespace: str, context, device: DeviceInfo | None = None):
     """A confident choice for this problem from a shipped heuristic, or None."""
     return _default.lookup(namespace, context, device)

@@ -643,16 +643,11 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
     """Compiles one variant (its first call, on inputs0, is compile_s) and checks its output on
     inputs1. Returns the compiled function, or None with rec's status set to mismatch; raises
     what the compile or the check raised."""
-    saved = {k: os.environ.get(k) for k, _ in variant.env}
-    os.environ.update(dict(variant.env))
-    try:
+    if not variant.env:
         return _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device)
-    finally:
-        for k, v in saved.items():
-            if v is None:
-                os.environ.pop(k, None)
-            else:
-                os.environ[k] = v
+    from tuner.settings import environ
+    with environ(dict(variant.env)):
+        return _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device)
 
 
 def _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device):

@@ -443,18 +443,22 @@ def row_config_fits(f: dict, choice: str) -> bool:
         return False
 
 
-def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict | None:
+def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None,
+                   feats: dict | None = None) -> dict | None:
     """A shipped module's confident config for this kernel (tuner learn-configs), as the
     launcher passes it, or None: unsure, no module for this kind and GPU, TUNER_HEURISTICS
     not `use`, or an answer outside the kind's space. Default mode launches it instead of
-    the hand default; in max-autotune the search starts from it and the default."""
+    the hand default; in max-autotune the search starts from it and the default. feats: the
+    kernel's `features` when the caller has them already."""
     from tuner.settings import settings
     names = tuple(meta.dtypes if dtypes is None else dtypes)
     if meta.kind not in LEARNED_KINDS or settings.heuristics != "use" or not all(names):
         return None   # (codegen writes "" for a dtype it does not know: the features would lie)
     try:
-        from tuner.heuristics.registry import lookup
-        answer = lookup(meta.namespace, features(meta, names))
+        from tuner.heuristics.registry import has_module, lookup
+        if not has_module(meta.namespace):   # most kinds: no features computed for nothing
+            return None
+        answer = lookup(meta.namespace, feats if feats is not None else features(meta, names))
         if answer is None:
             return None
         cfg = Config.from_json(answer)
@@ -513,15 +517,16 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     if heuristic is None and seen is not None:
         heuristic = lambda: seen   # noqa: E731 - the same matmul's config (answers as a heuristic)
     dtypes = key_dtypes(meta, args)
+    feats = features(meta, dtypes)   # (its "key" is the problem's cache key)
     if strategy != "exhaustive":
         # a shipped config module's answer (tuner learn-configs) seeds the search: measured
         # beside the default, the descent starts from the faster (a learned answer is near the
         # best on problems like the ones it learned from, not on every kernel it is asked about)
-        learned = learned_config(meta, dtypes)
+        learned = learned_config(meta, dtypes, feats)
         if learned is not None and to_config(learned) not in configs:
             configs.insert(1, to_config(learned))
-    d = decide(meta.namespace, problem_key(meta, dtypes), configs, measure, space=space,
-               search=search, heuristic=heuristic, features=features(meta, dtypes),
+    d = decide(meta.namespace, feats["key"], configs, measure, space=space,
+               search=search, heuristic=heuristic, features=feats,
                prepare=precompile if warmup is not None else None,
                search_options=search_options(meta, space) if strategy != "exhaustive" else None,
                max_seconds=max_seconds)
