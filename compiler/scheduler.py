@@ -46,17 +46,13 @@ X, R = S.sym("x"), S.sym("r")
 
 class Group:
     def __init__(self, nodes):
-        self.nodes = nodes
+        self.nodes = nodes   # never changed: a merge makes a new group
         self.names = {n.name for n in nodes}
-
-    @property
-    def kind(self):
-        k = self.nodes[0].kind
-        if k in ("extern", "scatter"):
-            return k
-        if any(n.kind == "template" for n in self.nodes):
-            return "template"
-        return "reduction" if any(n.kind == "reduction" for n in self.nodes) else "pointwise"
+        k = nodes[0].kind
+        if k not in ("extern", "scatter"):
+            k = ("template" if any(n.kind == "template" for n in nodes) else
+                 "reduction" if any(n.kind == "reduction" for n in nodes) else "pointwise")
+        self.kind = k   # asked per candidate pair while fusing: computed once
 
     def space(self):
         for n in self.nodes:
@@ -178,6 +174,14 @@ def bounds(space):
     return {"x": space[0] - 1, "r": max(space[1] - 1, 0)}
 
 
+def _is_scalar(buf):
+    """Whether a buffer holds at most one element (sizes known)."""
+    try:
+        return buf is not None and int(buf.numel) <= 1
+    except TypeError:   # a symbolic size
+        return False
+
+
 def is_rowwise(node, space):
     """Pointwise node over X only inside a reduction kernel (computed after the loops)."""
     return node.kind == "pointwise" and space[1] != 1 and node.numel == space[0]
@@ -267,12 +271,17 @@ class Scheduler:
             # over R, after the first pass wrote it (persistent ones would be safe; codegen
             # decides persistence later, so neither fuses)
             return False
+        # every read of a target, gathered in one pass over the nodes (a merged optimizer
+        # group holds hundreds of in-place updates: a pass per update was quadratic)
+        reads_of = {t: [] for t in targets}
+        for n in nodes:
+            for name, index in accesses(n, space, red)[0]:
+                if name in reads_of:
+                    reads_of[name].append((n.order, index))
         for m, target in zip(muts, targets):
             store = accesses(m, space, red)[1]
-            for n in nodes:
-                for name, index in accesses(n, space, red)[0]:
-                    if name == target and (n.order > m.order or index != store):
-                        return False
+            if any(order > m.order or index != store for order, index in reads_of[target]):
+                return False
         return True
 
     def _space(self, a, b, red):
@@ -373,13 +382,25 @@ class Scheduler:
         def add(o, score):
             if o is not None and o is not g and o.kind not in ("extern", "scatter"):
                 out.setdefault(id(o), [0, o])[0] += score
+        # per buffer, how many of g's nodes read it (a scalar such as a tensor learning rate
+        # is read by every node of a merged optimizer group: one pass over its readers, each
+        # pair scored as many times as before)
+        reading = {}
         for n in g.nodes:
             for name in n.reads:
-                buf = self.graph.buffers.get(name)
-                nbytes = buf.numel * buf.dtype.itemsize if buf is not None else 0
-                add(writes.get(name), 2 * nbytes)                 # g reads what o wrote
-                for other_id in self.readers.get(name, ()):
-                    add(self.group_of.get(other_id), 2 * (nbytes // 2))   # both read it
+                reading[name] = reading.get(name, 0) + 1
+        for name, count in reading.items():
+            buf = self.graph.buffers.get(name)
+            nbytes = buf.numel * buf.dtype.itemsize if buf is not None else 0
+            add(writes.get(name), count * 2 * nbytes)                 # g reads what o wrote
+            if _is_scalar(buf):
+                # a scalar both read (a tensor learning rate, a step count) saves nothing
+                # worth a kernel: pairing on it merged every same-sized parameter update of an
+                # optimizer step into one kernel beside the foreach launch (3 kernels, not 2)
+                continue
+            for other_id in self.readers.get(name, ()):
+                add(self.group_of.get(other_id), count * 2 * (nbytes // 2))   # both read it
+        for n in g.nodes:
             if n.kind in ("pointwise", "reduction", "template"):
                 buf = n.buffer
                 for other_id in self.readers.get(buf.name, ()):   # o reads what g wrote

@@ -36,6 +36,7 @@ VARIANTS = ("eager", "fused", "stock", "tuner", "tuner-round", "tuner-max-autotu
 PARAMS = ("gpt2", "resnet50")
 OPTIMIZERS = ("adam", "adamw")
 DTYPES = ("fp32", "bf16")
+LRS = ("float", "tensor")
 COPY_TBPS = 3.0     # H100 device-to-device copy, bytes read + written (../shared/GPU.md)
 
 
@@ -68,10 +69,12 @@ def make_state(shapes, dtype, device, seed):
     return ps
 
 
-def build(variant, opt_name, ps, device):
+def build(variant, opt_name, ps, device, lr="float"):
     import torch
     cls = {"adam": torch.optim.Adam, "adamw": torch.optim.AdamW}[opt_name]
-    kw = dict(lr=1e-3, weight_decay=0.01 if opt_name == "adamw" else 0.0)
+    # a tensor rate (what a scheduler changes without recompiling) needs capturable foreach
+    rate = torch.tensor(1e-3, device=device) if lr == "tensor" and device == "cuda" else 1e-3
+    kw = dict(lr=rate, weight_decay=0.01 if opt_name == "adamw" else 0.0)
     if variant == "fused":
         kw["fused"] = True
     else:
@@ -135,7 +138,7 @@ def kernels_per_step(step, device):
     return len([n for n in names if "memcpy" not in n.lower() and "memset" not in n.lower()])
 
 
-def run_case(params, dtype_name, opt_name, variants, smoke, device):
+def run_case(params, dtype_name, opt_name, variants, smoke, device, lr="float"):
     import torch
     dtype = {"fp32": torch.float32, "bf16": torch.bfloat16}[dtype_name]
     shapes = param_shapes(params, smoke)
@@ -158,7 +161,7 @@ def run_case(params, dtype_name, opt_name, variants, smoke, device):
         ps = make_state(shapes, dtype, device, seed=0)
         row = {"variant": v}
         try:
-            opt, step = build(v, opt_name, ps, device)
+            opt, step = build(v, opt_name, ps, device, lr)
             sync(device)
             BACKEND_S[0] = 0.0
             if v.startswith("tuner"):
@@ -191,7 +194,8 @@ def run_case(params, dtype_name, opt_name, variants, smoke, device):
         except Exception as e:
             row["error"] = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
         rows[v] = row
-        print(json.dumps({"params": params, "dtype": dtype_name, "opt": opt_name, **row}), flush=True)
+        print(json.dumps({"params": params, "dtype": dtype_name, "opt": opt_name, "lr": lr, **row}),
+              flush=True)
     n = 3 if smoke else 20
     for _ in range(3):                 # round-robin: every variant once per round
         for v, (_, _, step) in built.items():
@@ -200,7 +204,7 @@ def run_case(params, dtype_name, opt_name, variants, smoke, device):
         ms = statistics.median(rows[v]["ms_rounds"])
         rows[v]["ms"] = ms
         rows[v]["pct_copy"] = 100 * nbytes / (ms * 1e-3) / (COPY_TBPS * 1e12) if device == "cuda" else None
-    return {"params": params, "dtype": dtype_name, "optimizer": opt_name, "numel": numel,
+    return {"params": params, "dtype": dtype_name, "optimizer": opt_name, "lr": lr, "numel": numel,
             "tensors": len(shapes), "bytes_per_step": nbytes, "variants": list(rows.values())}
 
 
@@ -210,12 +214,14 @@ def main(argv=None):
     p.add_argument("--dtypes", default="fp32,bf16", help=f"comma-separated, of {', '.join(DTYPES)}")
     p.add_argument("--optimizers", default=",".join(OPTIMIZERS), help=f"comma-separated, of {', '.join(OPTIMIZERS)}")
     p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
+    p.add_argument("--lrs", default="float", help=f"comma-separated, of {', '.join(LRS)}: the learning "
+                   "rate a float or a 0-d tensor on the device (capturable steps)")
     p.add_argument("--smoke", action="store_true", help="tiny parameter list on CPU (Triton interpreter)")
     p.add_argument("--out", default="bench/results/optimizer", help="folder for the JSON result")
     a = p.parse_args(argv)
     sel = {}
     for name, valid in (("params", PARAMS), ("dtypes", DTYPES), ("optimizers", OPTIMIZERS),
-                        ("variants", VARIANTS)):
+                        ("variants", VARIANTS), ("lrs", LRS)):
         sel[name] = [x.strip() for x in getattr(a, name).split(",") if x.strip()]
         bad = [x for x in sel[name] if x not in valid]
         if bad:
@@ -232,15 +238,17 @@ def main(argv=None):
     for params in sel["params"]:
         for dt in sel["dtypes"]:
             for opt in sel["optimizers"]:
-                doc["cases"].append(run_case(params, dt, opt, sel["variants"], a.smoke, device))
-                path.write_text(json.dumps(doc, indent=1))
-    print(f"{'case':24} {'variant':34} {'ms':>8} {'%copy':>6} {'kernels':>7} {'first s':>8} {'rel err':>8}")
+                for lr in sel["lrs"]:
+                    doc["cases"].append(run_case(params, dt, opt, sel["variants"], a.smoke, device, lr))
+                    path.write_text(json.dumps(doc, indent=1))
+    print(f"{'case':30} {'variant':34} {'ms':>8} {'%copy':>6} {'kernels':>7} {'first s':>8} {'rel err':>8}")
     for c in doc["cases"]:
         for r in c["variants"]:
             ms = f"{r['ms']:8.3f}" if "ms" in r else "   error"
             pct = f"{r['pct_copy']:6.1f}" if r.get("pct_copy") else "     -"
             k = r.get("kernels_per_step")
-            print(f"{c['params'] + ' ' + c['dtype'] + ' ' + c['optimizer']:24} {r['variant']:34} {ms} {pct} "
+            case = f"{c['params']} {c['dtype']} {c['optimizer']} lr:{c.get('lr', 'float')}"
+            print(f"{case:30} {r['variant']:34} {ms} {pct} "
                   f"{k if k is not None else '-':>7} {r.get('first_step_s', float('nan')):8.1f} "
                   f"{r.get('max_rel_err', float('nan')):8.1e}"
                   + (f"  {r['error']}" if "error" in r else ""))

@@ -60,6 +60,32 @@ def test_optimizer_step_matches_eager_in_two_launches(opt_cls, kw):
         assert set(g.kernel_kinds) <= kinds, g.kernel_kinds
 
 
+@pytest.mark.parametrize("opt_cls", [torch.optim.Adam, torch.optim.AdamW], ids=["adam", "adamw"])
+def test_a_tensor_learning_rate_keeps_the_step_in_two_launches(opt_cls):
+    # every update reads the 0-d learning rate: fusion once paired groups on that shared read,
+    # merging the updates of same-sized parameters into a pointwise kernel beside the foreach
+    # launch (three launches), and scoring those pairs was quadratic in the parameter count
+    ps = _params([(16, 8), (24,), (8, 8, 2)] * 4)
+    ref = [p.detach().clone().requires_grad_() for p in ps]
+    # (eager takes neither a CPU capturable step nor a tensor rate with foreach: its
+    # reference is the same update with a float rate)
+    opt = opt_cls(ps, lr=torch.tensor(0.01), foreach=True, capturable=True, weight_decay=0.1)
+    ropt = opt_cls(ref, lr=0.01, foreach=True, weight_decay=0.1)
+    step = torch.compile(opt.step, backend="tuner")
+    stats.reset()
+    for _ in range(2):
+        for p, r in zip(ps, ref):
+            g = torch.randn(p.shape)
+            p.grad, r.grad = g.clone(), g.clone()
+        step()
+        ropt.step()
+    for p, r in zip(ps, ref):
+        torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
+    for g in stats.graphs():
+        assert not g.externs and not g.graph_fallback, (g.externs, g.graph_fallback)
+        assert g.kernels <= 2 and set(g.kernel_kinds) == {"foreach"}, g.kernel_kinds
+
+
 def test_optimizer_with_a_transposed_parameter():
     graphs = _step_against_eager(torch.optim.Adam, contiguous=False, lr=0.01, foreach=True)
     assert all(not g.externs for g in graphs)
