@@ -12,7 +12,9 @@ config its tuning chose and the fastest configs it measured (`template_config`,
 Problem i of a stream depends only on (seed, i, spec). Shapes mix three sources: sizes of
 real models' projections and attention (GPT-2, BERT, LLaMA, ViT at several batch and
 sequence sizes), powers of two and their odd neighbours, and log-uniform sizes; ops mm,
-addmm and bmm; fp16, bf16 and fp32; operands row- or column-major.
+addmm and bmm; fp16, bf16 and fp32; operands row- or column-major. The default stream's
+matmuls have a cheap epilogue (a ReLU); `--focus bare` and `--focus costly` give the same
+shapes with no pointwise consumer and with a tanh-GELU (the point's three epilogue classes).
 """
 from __future__ import annotations
 
@@ -36,6 +38,10 @@ _MODEL_KN = ((768, 768), (768, 2304), (768, 3072), (3072, 768), (1024, 1024), (1
              (4096, 1024), (4096, 4096), (4096, 12288), (4096, 11008), (11008, 4096),
              (512, 512), (512, 2048), (2048, 512), (64, 128), (64, 512), (128, 512),
              (512, 64), (1024, 64))
+
+# the epilogue classes besides the default stream's cheap one (tuner/points/mm.py MMProblem)
+FOCI = {"bare": "matmuls without a pointwise consumer (the extern side is the ATen call alone)",
+        "costly": "matmuls followed by a tanh-GELU (a special function per element)"}
 _MODEL_M = (1, 8, 16, 32, 64, 128, 197, 256, 512, 1024, 2048, 4096, 8192)
 
 
@@ -46,18 +52,22 @@ class GeneratorSpec:
     max_batch: int
     max_flops: float       # 2*b*m*n*k of the largest problem
     max_bytes: int         # operands + output
+    focus: str | None = None   # the epilogue class (FOCI); None: cheap
 
     @classmethod
     def for_device(cls, device: str, focus: str | None = None) -> "GeneratorSpec":
-        if focus is not None:
-            raise ValueError("mm has no focused streams")
+        if focus is not None and focus not in FOCI:
+            raise ValueError(f"mm: unknown focus {focus!r} (known: {', '.join(FOCI)})")
         if device == "cpu":
             # Triton's interpreter: a few thousand multiply-adds per problem
-            return cls(1, 40, 2, 2 * 40 ** 3, 1 << 20)
-        return cls(1, 8192, 64, 2 * 8192 ** 3, 1 << 30)
+            return cls(1, 40, 2, 2 * 40 ** 3, 1 << 20, focus)
+        return cls(1, 8192, 64, 2 * 8192 ** 3, 1 << 30, focus)
 
     def to_json(self) -> dict:
-        return asdict(self)
+        d = asdict(self)
+        if d["focus"] is None:   # the default stream's header reads as before foci
+            del d["focus"]
+        return d
 
 
 def _dim(rng: random.Random, spec: GeneratorSpec) -> int:
@@ -79,11 +89,13 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> MMProblem:
     else:
         m, n, k = _dim(rng, spec), _dim(rng, spec), _dim(rng, spec)
     t1, t2 = rng.random() < 0.2, rng.random() < 0.35
-    return MMProblem(op, batch, m, n, k, dtype, t1, t2)
+    return MMProblem(op, batch, m, n, k, dtype, t1, t2, epilogue=spec.focus != "bare",
+                     costly_epilogue=spec.focus == "costly")
 
 
 def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
     """The index-th problem of the stream: deterministic, independent of shards."""
+    # a focused stream draws the default stream's shapes (its own problem ids tell them apart)
     rng = random.Random(f"{POINT}:{seed}:{index}")
     for _ in range(10_000):
         p = _sample(rng, spec)
@@ -97,7 +109,9 @@ def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
 def header_fields(spec: GeneratorSpec) -> dict:
     return {"point": POINT, "features": mm_backend_feature_types(), "choices": list(CHOICES),
             "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json(),
-            "runner": "compiler.lowerings.matmul.mm_runners (matmul + ReLU; template tuned)"}
+            "runner": "compiler.lowerings.matmul.mm_runners (matmul + "
+                      + {None: "ReLU", "bare": "nothing", "costly": "tanh-GELU"}[spec.focus]
+                      + "; template tuned)"}
 
 
 def measure(p: MMProblem, device: str, *, reps: int = 3, inner: int = 10, warmup: int = 3,

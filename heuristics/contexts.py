@@ -154,13 +154,18 @@ DERIVED = {"pad_mm": PAD_MM_DERIVED}
 
 # -- mm_backend: a matmul as ATen + its epilogue kernel, or our template with it fused --------
 
+# (the epilogue's class, epilogue and costly_epilogue, joined the features later: a module
+# reads features by name, so an added one leaves the schema as it was)
 MM_BACKEND_FEATURE_SCHEMA = 1
 MM_BACKEND_CHOICES = ("extern", "template")
 
 
 def mm_backend_features(op: str, batch: int, m: int, n: int, k: int, dtype: str,
-                        mat1_transposed: bool, mat2_transposed: bool) -> dict[str, float]:
-    """The mm point's features (tuner/points/mm.py MMProblem.features): numbers only."""
+                        mat1_transposed: bool, mat2_transposed: bool, epilogue: bool = True,
+                        costly_epilogue: bool = False) -> dict[str, float]:
+    """The mm point's features (tuner/points/mm.py MMProblem.features): numbers only.
+    epilogue / costly_epilogue: the class of the matmul's pointwise consumers (none: the
+    extern side is the ATen call alone; cheap; a special function per element)."""
     return {
         "m": m, "k": k, "n": n, "batch": batch,
         "op_bmm": int(op == "bmm"), "op_addmm": int(op == "addmm"),
@@ -170,6 +175,7 @@ def mm_backend_features(op: str, batch: int, m: int, n: int, k: int, dtype: str,
         "mat1_transposed": int(mat1_transposed), "mat2_transposed": int(mat2_transposed),
         "mk": m * k, "kn": k * n, "mn": m * n,
         "arith_intensity": (m * k * n) / (m * k + k * n + m * n),
+        "epilogue": int(epilogue), "costly_epilogue": int(costly_epilogue),
     }
 
 

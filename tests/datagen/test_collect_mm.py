@@ -48,3 +48,23 @@ def test_mm_stream_is_seeded_and_bounded():
         item = 4 if p.dtype == "float32" else 2
         assert 2 * p.batch * p.m * p.n * p.k <= spec.max_flops
         assert item * p.batch * (p.m * p.k + p.k * p.n + p.m * p.n) <= spec.max_bytes
+
+
+def test_focused_streams_pose_the_default_streams_shapes_with_each_epilogue_class():
+    cheap = [problem(0, i, GeneratorSpec.for_device("cuda")) for i in range(40)]
+    for focus, epilogue, costly in (("bare", False, False), ("costly", True, True)):
+        spec = GeneratorSpec.for_device("cuda", focus=focus)
+        ps = [problem(0, i, spec) for i in range(40)]
+        assert [(p.op, p.m, p.n, p.k, p.dtype) for p in ps] == [(p.op, p.m, p.n, p.k, p.dtype) for p in cheap]
+        assert all((p.epilogue, p.costly_epilogue) == (epilogue, costly) for p in ps)
+        f = ps[0].features()
+        assert (f["epilogue"], f["costly_epilogue"]) == (int(epilogue), int(costly))
+        assert spec.to_json()["focus"] == focus
+    assert "focus" not in GeneratorSpec.for_device("cuda").to_json()   # old headers still resume
+
+
+def test_an_unknown_focus_is_refused_naming_the_known_ones(tmp_path):
+    r = CliRunner().invoke(main, ["collect", "mm", "--device", "cpu", "--focus", "gelu",
+                                  "--samples", "1", "--out", str(tmp_path / "x.jsonl")])
+    assert r.exit_code != 0 and "bare" in r.output and "costly" in r.output
+    assert not (tmp_path / "x.jsonl").exists()

@@ -78,7 +78,8 @@ class MMProblem:
         tuner.heuristics.contexts.mm_backend_features."""
         from tuner.heuristics.contexts import mm_backend_features
         return mm_backend_features(self.op, self.batch, self.m, self.n, self.k, self.dtype,
-                                   self.mat1_transposed, self.mat2_transposed)
+                                   self.mat1_transposed, self.mat2_transposed, self.epilogue,
+                                   self.costly_epilogue)
 
 
 def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype,
