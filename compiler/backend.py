@@ -24,6 +24,9 @@ pyproject.toml.
 """
 from __future__ import annotations
 
+import contextlib
+import gc
+
 import torch
 
 from tuner.search.base import first_line
@@ -88,7 +91,23 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         return compiler(gm_, inputs_, inference=True)
 
     backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler)
-    return backend(gm, example_inputs)
+    with gc_paused():
+        return backend(gm, example_inputs)
+
+
+@contextlib.contextmanager
+def gc_paused():
+    """The cyclic garbage collector off while a graph is traced and compiled: tracing makes
+    hundreds of thousands of short-lived objects, and the full collections they trigger cost
+    about a tenth of the compile (a 148-tensor AdamW step on CPU: backend 6.2-6.5 s with it,
+    5.6-5.7 s without). Collection resumes, and catches up, when the compile ends."""
+    was = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was:
+            gc.enable()
 
 
 def graph_fallback(gm, err, stats=None, when=""):

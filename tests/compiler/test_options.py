@@ -2,6 +2,8 @@
 import pytest
 import torch
 
+from helpers import assert_close
+
 
 def _compile(**kw):
     fn = torch.compile(lambda x: x * 2 + 1, backend="tuner", **kw)
@@ -29,3 +31,30 @@ def test_bad_benchmark_setting_fails_the_compile(monkeypatch):
 
 def test_internal_options_and_good_ones_compile():
     assert torch.equal(_compile(options={"max_persistent_r": 16}), torch.full((8,), 3.0))
+
+
+def test_the_garbage_collector_is_off_while_a_graph_compiles_and_back_on_after(monkeypatch):
+    import gc
+
+    import tuner.compiler.compile_graph as cg
+    seen = []
+    real = cg.compile_graph
+
+    def spy(*a, **k):
+        seen.append(gc.isenabled())
+        return real(*a, **k)
+    monkeypatch.setattr(cg, "compile_graph", spy)
+    torch._dynamo.reset()
+    assert gc.isenabled()
+    x = torch.randn(8)
+    out = torch.compile(lambda t: t.sin() + 1, backend="tuner")(x)
+    assert_close(out, x.sin() + 1)
+    assert seen == [False] and gc.isenabled()
+    # a compile that finds it off leaves it off
+    gc.disable()
+    try:
+        torch._dynamo.reset()
+        torch.compile(lambda t: t.cos(), backend="tuner")(x)
+        assert not gc.isenabled()
+    finally:
+        gc.enable()
