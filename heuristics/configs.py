@@ -150,6 +150,7 @@ class ConfigTree:
     depth: int
     min_leaf: int
     ranges: dict = field(default_factory=dict)   # leaf -> per feature (min, max) of its training problems
+    shortlist: list = field(default_factory=list)  # config JSONs worth measuring beside the default
 
     def predict(self, P: "ConfigProblems", idx: np.ndarray) -> list[str | None]:
         """The config (JSON) each problem of idx would be answered, or None: unsure leaves,
@@ -237,9 +238,46 @@ def score(ev: dict) -> float:
     return ev["within_tolerance"] - 10 * (ev["wrong_over_10pct"] + ev["not_measured"])
 
 
+def shortlist(P: ConfigProblems, idx: np.ndarray, size: int = 3, tolerance: float = 0.05) -> list[str]:
+    """The few configs (JSON) worth measuring beside a kernel's default where no leaf is sure:
+    greedily, the config within `tolerance` of the best on most of the problems of idx whose
+    default and configs picked so far are not (a set cover); at most `size`, fewer when the
+    rest cover nothing more."""
+    left = [i for i in idx if P.loss(i, P.defaults[i]) > 1 + tolerance]
+    out: list[str] = []
+    while left and len(out) < size:
+        counts: dict = {}
+        for i in left:
+            for c, t in P.tables[i].items():
+                if t <= P.best[i] * (1 + tolerance):
+                    counts[c] = counts.get(c, 0) + 1
+        if not counts:
+            break
+        pick = max(sorted(counts), key=lambda c: counts[c])
+        out.append(pick)
+        left = [i for i in left if P.loss(i, pick) > 1 + tolerance]
+    return out
+
+
+def evaluate_shortlist(P: ConfigProblems, short: list[str], idx: np.ndarray,
+                       tolerance: float = 0.05) -> dict:
+    """Measuring the default and the shortlist on problems idx, keeping the fastest: how often
+    that is within `tolerance` of the best (and the default alone), and the worst loss."""
+    losses = [min([P.loss(i, P.defaults[i])] + [P.loss(i, c) for c in short]) for i in idx]
+    alone = [P.loss(i, P.defaults[i]) for i in idx]
+    return {"problems": len(idx), "within_tolerance": int(sum(x <= 1 + tolerance for x in losses)),
+            "default_within_tolerance": int(sum(x <= 1 + tolerance for x in alone)),
+            "over_10pct": int(sum(x > WRONG for x in losses)),
+            "worst_loss": float(max(losses)) if losses else None,
+            "geomean_loss": float(math.exp(sum(math.log(x) for x in losses) / len(losses))) if losses else None}
+
+
 def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
-          leaf_tolerance: float = 0.05, tolerance: float = 0.05, clip: float = 2.0, valid=None):
-    """(ConfigProblems, the chosen ConfigTree, report dict). valid: see `load`."""
+          leaf_tolerance: float = 0.05, tolerance: float = 0.05, clip: float = 2.0, valid=None,
+          shortlist_size: int = 3, answers: bool = True):
+    """(ConfigProblems, the chosen ConfigTree, report dict). valid: see `load`.
+    shortlist_size: configs the module names as worth measuring (0: none); answers=False:
+    a module that is never sure (its shortlist alone ships)."""
     P = load(list(paths), valid=valid)
     if len(P) < 10:
         raise LearnError(f"{len(P)} problems: too few to split and learn (need 10)")
@@ -256,6 +294,10 @@ def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
     # the module ships refit on train + validation (the test split stays unseen)
     final = fit(P, np.concatenate([tr, va]), best["max_depth"], best["min_samples_leaf"],
                 clip=clip, leaf_tolerance=leaf_tolerance)
+    if not answers:
+        final.answers, final.ranges = {}, {}
+    # chosen on train + validation, scored on test as the tree is
+    final.shortlist = shortlist(P, np.concatenate([tr, va]), shortlist_size, leaf_tolerance)
     report = {"point": P.point, "problems": len(P), "dropped": P.dropped, "features": P.features,
               "split_seed": seed, "chosen": {k: best[k] for k in ("max_depth", "min_samples_leaf")},
               "leaf_tolerance": leaf_tolerance, "tolerance": tolerance, "clip": clip,
@@ -263,6 +305,9 @@ def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
               # the shipped tree (refit on train + validation) on the test split it never saw
               "test": evaluate(P, final, te, tolerance),
               "test_train_only_tree": evaluate(P, model, te, tolerance),
+              "answers": answers,
+              "shortlist": [json.loads(c) for c in final.shortlist],
+              "shortlist_test": evaluate_shortlist(P, final.shortlist, te, tolerance),
               "configs_checked_against_the_space": valid is not None,
               "grid": [{k: g[k] for k in ("max_depth", "min_samples_leaf", "score", "confident_leaves")}
                        for g in grid],
@@ -291,6 +336,8 @@ def render(P: ConfigProblems, model: ConfigTree, name: str, report: dict) -> str
     walk(0, 1)
     h = P.header
     test = report["test"]
+    short_test = report.get("shortlist_test") or {"within_tolerance": 0, "problems": 0,
+                                                  "default_within_tolerance": 0, "worst_loss": None}
     answers = {leaf: (c if c == DEFAULT else json.loads(c)) for leaf, c in sorted(model.answers.items())}
     ranges = {leaf: [tuple(r) for r in model.ranges[leaf]] for leaf in sorted(model.answers)}
     return f'''"""Learned kernel config for {P.point} ({h.get("gpu_name")}; torch {h.get("torch")}, Triton {h.get("triton")}).
@@ -314,6 +361,10 @@ FEATURES = {tuple(P.features)!r}
 ANSWERS = {answers!r}
 # per answering leaf, each feature's (min, max) over its training problems: outside, unsure
 RANGES = {ranges!r}
+# where unsure: the configs worth measuring beside the kernel's default (a set cover of the
+# training problems; with the default, within {report["leaf_tolerance"]:.0%} of the best on {short_test["within_tolerance"]} of the
+# {short_test["problems"]} test problems, the default alone on {short_test["default_within_tolerance"]}, worst {short_test["worst_loss"]})
+SHORTLIST = {tuple(json.loads(c) for c in model.shortlist)!r}
 
 
 def leaf(f):

@@ -171,6 +171,16 @@ def has_module(namespace: str, device: DeviceInfo | None = None) -> bool:
     return bool(_default.matching(namespace, schema_of(namespace), device or current_device()))
 
 
+def shortlist(namespace: str, device: DeviceInfo | None = None) -> tuple:
+    """The configs a shipped module names as worth measuring for this point where it is unsure
+    (its SHORTLIST; tuner learn-configs), or () without one."""
+    for mod in _default.matching(namespace, schema_of(namespace), device or current_device()):
+        found = getattr(mod, "SHORTLIST", ())
+        if found:
+            return tuple(found)
+    return ()
+
+
 def lookup(namespace: str, context, device: DeviceInfo | None = None):
     """A confident choice for this problem from a shipped heuristic, or None."""
     return _default.lookup(namespace, context, device)

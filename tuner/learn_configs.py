@@ -24,9 +24,15 @@ from tuner.heuristics.cli import _ints
 @click.option("--tolerance", type=float, default=0.05, show_default=True,
               help="An answer within this fraction of a problem's best counts as good (validation).")
 @click.option("--seed", type=int, default=0, show_default=True, help="Seed of the train/val/test split.")
+@click.option("--shortlist", "shortlist_size", type=click.IntRange(0, 16), default=3, show_default=True,
+              help="Configs the module names as worth measuring beside the default where it is "
+                   "unsure (max-autotune measures those instead of searching).")
+@click.option("--answers/--no-answers", default=True, show_default=True,
+              help="--no-answers: the module is never sure (its shortlist alone ships).")
 @click.option("--install", is_flag=True, help="Also copy the module into heuristics/artifacts/ of this tree.")
 @click.option("--json", "as_json", is_flag=True, help="Print the report as JSON.")
-def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, tolerance, seed, install, as_json):
+def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, tolerance, seed, shortlist_size,
+                      answers, install, as_json):
     """Learn a kernel-config module for one kernel kind from dataset FILES.
 
     FILES are rows of `tuner collect triton_kernel --focus KIND` or of collect mode
@@ -35,8 +41,9 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
     within --leaf-tolerance of the best on all its training problems, else it is unsure.
 
     \b
-    Example:
+    Examples:
       tuner learn-configs data/triton_kernel/reduction_h100_s0.jsonl.gz --out out --install
+      tuner learn-configs data/triton_kernel/pointwise_h100_s0.jsonl.gz --out out --no-answers
     """
     import json
 
@@ -49,7 +56,8 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
         # credited there (the exhaustive lists time some outside it)
         P, model, report = configs.learn(list(files), depths=_ints(depths), leaves=_ints(leaves),
                                          seed=seed, leaf_tolerance=leaf_tolerance, tolerance=tolerance,
-                                         valid=row_config_fits)
+                                         valid=row_config_fits, shortlist_size=shortlist_size,
+                                         answers=answers)
     except LearnError as e:
         raise click.ClickException(str(e))
     import re
@@ -73,4 +81,8 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
                f"{tolerance:.0%} of the best, {t['wrong_over_10pct']} slower than 10%, worst "
                f"{t['worst_loss'] if t['worst_loss'] is not None else '-'}; where answered "
                f"{t['geomean_speedup_over_default_where_answered'] or 1:.3f}x faster than the default")
+    st = report["shortlist_test"]
+    click.echo(f"shortlist of {len(report['shortlist'])} with the default: within {leaf_tolerance:.0%} on "
+               f"{st['within_tolerance']} of {st['problems']} test problems (the default alone "
+               f"{st['default_within_tolerance']}), worst {st['worst_loss'] or 1:.3f}")
     click.echo(f"wrote {path}" + (f"; installed {report['installed']}" if install else ""))

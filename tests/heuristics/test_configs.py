@@ -107,7 +107,8 @@ def test_module_answers_a_config_the_default_or_none(module):
     assert module.decide(point.features(meta(50_000, 3))) is None   # winners differ: unsure
 
 
-def test_max_autotune_measures_the_learned_config_beside_the_default(module):
+def test_max_autotune_measures_the_learned_config_beside_the_default(module, monkeypatch):
+    monkeypatch.setattr(module, "SHORTLIST", ())   # no shortlist: a descent from both
     m = meta(1 << 23, 1)
     launches = []
     d = point.decide_config(m, [torch.randn(16), torch.empty(16)],
@@ -117,6 +118,35 @@ def test_max_autotune_measures_the_learned_config_beside_the_default(module):
     assert d.source == "coordinate_descent"
     order = [c for k, c in enumerate(launches) if c not in launches[:k]]   # each config's first run
     assert order[:2] == [point.default_config(m), learned]
+
+
+def test_the_shortlist_is_the_set_cover_of_the_problems_the_default_misses(learned):
+    _, report = learned
+    # big kernels (the default loses) want XBLOCK 256: the first pick; the three-load
+    # kernels' random winners fill the rest
+    assert report["shortlist"][0] == cfg(256) and len(report["shortlist"]) == 3
+    st = report["shortlist_test"]
+    assert st["within_tolerance"] > st["default_within_tolerance"]
+    assert st["within_tolerance"] >= 0.9 * st["problems"]
+
+
+def test_max_autotune_times_the_shortlist_instead_of_searching(module):
+    # a kernel the module is unsure of (three loads): the default and the shortlist's configs
+    # that fit, once each in one batch, the fastest kept; no descent
+    m = meta(50_000, 3)
+    assert point.learned_config(m) is None
+    launches = []
+    d = point.decide_config(m, [torch.randn(16), torch.empty(16)],
+                            lambda c, a: launches.append(dict(c)), out_args=(1,))
+    order = [c for k, c in enumerate(launches) if c not in launches[:k]]
+    short = [point.config_dict(point.Config.from_json(c)) for c in module.SHORTLIST]
+    assert order == [point.default_config(m)] + [c for c in short if c != point.default_config(m)]
+    assert d.source == "exhaustive" and d.n_measured == len(order)
+    # TUNER_SEARCH=exhaustive still sweeps the hand-written list
+    launches.clear()
+    d = point.decide_config(m, [torch.randn(16), torch.empty(16)],
+                            lambda c, a: launches.append(dict(c)), out_args=(1,), search="exhaustive")
+    assert d.n_measured == len(point.candidate_configs(m))
 
 
 def test_heuristics_off_neither_seeds_nor_replaces(module, monkeypatch):

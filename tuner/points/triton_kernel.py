@@ -468,6 +468,26 @@ def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None,
         return None
 
 
+def shortlisted_configs(meta: KernelMeta) -> list[dict]:
+    """The configs a shipped module names as worth measuring for this kind (tuner learn-configs
+    --shortlist), as the launcher passes them, those the kernel's space would not launch
+    dropped; [] without a module or with TUNER_HEURISTICS other than `use`."""
+    from tuner.settings import settings
+    if meta.kind not in LEARNED_KINDS or settings.heuristics != "use":
+        return []
+    try:
+        from tuner.heuristics.registry import shortlist
+        out = []
+        for answer in shortlist(meta.namespace):
+            cfg = Config.from_json(answer)
+            if answer_fits(meta, cfg):
+                out.append(config_dict(cfg))
+        return out
+    except Exception as e:  # noqa: BLE001 - a broken module names nothing
+        log.debug("shortlist for %s failed: %s", meta.namespace, e)
+        return []
+
+
 def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
                   out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
                   describe: Callable[[dict, list], Any] | None = None,
@@ -525,11 +545,18 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         learned = learned_config(meta, dtypes, feats)
         if learned is not None and to_config(learned) not in configs:
             configs.insert(1, to_config(learned))
+    options = search_options(meta, space) if strategy != "exhaustive" else None
+    short = shortlisted_configs(meta) if strategy == "coordinate_descent" else []
+    if short:
+        # the module's few configs worth measuring: the default, a learned answer and those,
+        # compiled in one batch and timed, instead of a descent (pointwise on the H100: within
+        # 5% of the best on 47 of 50 held-out problems with 4 timings, a descent takes ~19)
+        configs = list(dict.fromkeys(configs[:2] + [to_config(c) for c in short]))
+        search, options = "exhaustive", None
     d = decide(meta.namespace, feats["key"], configs, measure, space=space,
                search=search, heuristic=heuristic, features=feats,
                prepare=precompile if warmup is not None else None,
-               search_options=search_options(meta, space) if strategy != "exhaustive" else None,
-               max_seconds=max_seconds)
+               search_options=options, max_seconds=max_seconds)
     if sig is not None and getattr(d, "choice", None) is not None and getattr(d, "source", "") != "budget":
         if len(_TEMPLATE_SEEN) >= _TEMPLATE_SEEN_MAX:
             _TEMPLATE_SEEN.pop(next(iter(_TEMPLATE_SEEN)))
