@@ -149,6 +149,10 @@ def _sum1(x):
     return x.sum(dim=1)
 
 
+def _sum_all(x):
+    return x.float().sum()
+
+
 def _copy_build(smoke: bool, device: str) -> Built:
     torch = _torch()
     n = 1 << 14 if smoke else 2 * 8192 * 8192
@@ -412,6 +416,12 @@ CASES: tuple[Case, ...] = (
          _kernel(_sum0, [(65536, 256)], [(96, 33)], out_bytes=lambda ts: _nbytes(ts[0][0]))),
     Case("sum0_50176x512", "memory", "x.sum(0), x 50176x512 bf16",
          _kernel(_sum0, [(50176, 512)], [(96, 33)], out_bytes=lambda ts: _nbytes(ts[0][0]))),
+    # lengths no power of two divides: split with a masked last chunk (unsplit before: one
+    # program, or a few, looping over every row)
+    Case("sum0_65535x64", "memory", "x.sum(0), x 65535x64 bf16 (odd rows)",
+         _kernel(_sum0, [(65535, 64)], [(97, 33)], out_bytes=lambda ts: _nbytes(ts[0][0]))),
+    Case("sum_all_odd", "memory", "x.float().sum(), x of 2^24 - 1 bf16 elements",
+         _kernel(_sum_all, [((1 << 24) - 1,)], [(3001,)], out_bytes=lambda ts: 4)),
     Case("mm_bias_gelu_4096", "matmul", "gelu(a @ b + bias), M=K=N=4096",
          _mm_case(4096, 4096, 4096)),
     Case("mm_bias_gelu_unaligned", "matmul", "gelu(a @ b + bias), M=4095 K=4093 N=4097",

@@ -64,6 +64,24 @@ def test_large_reductions_with_few_outputs_still_split():
     assert s.kernels == 2, s.kernels
 
 
+@pytest.mark.parametrize("name, fn, x", [
+    ("sum over odd rows", lambda x: x.sum(0), torch.randn(65535, 3)),
+    ("full sum of an odd count", lambda x: x.sum(), torch.randn(131073)),
+    ("amax of negatives", lambda x: x.amax(0), -torch.rand(40001, 5) - 1),
+    ("amin of positives", lambda x: x.amin(), torch.rand(70001) + 1),
+    ("prod of signs", lambda x: x.prod(0), torch.randn(33333, 3).sign()),   # exact: +-1
+    ("all", lambda x: (x > -10).all(), torch.randn(90001)),
+    ("any", lambda x: (x > 4.5).any(0), torch.randn(50001, 3)),
+    ("int64 amax", lambda x: x.amax(0), torch.randint(-2 ** 40, -2 ** 39, (40001, 3))),
+], ids=lambda v: v if isinstance(v, str) else "")
+def test_odd_lengths_split_with_a_masked_last_chunk(name, fn, x):
+    # a length no power of two divides stayed unsplit (one program looping over every row:
+    # x.sum(0) of 65535 x 3 about 1000x slower than split on the H100); the chunks now round
+    # up and the elements past the end read as the reduction's identity
+    s = compile_and_check(fn, x)
+    assert s.kernels == 2, (name, s.kernels)
+
+
 def test_pointwise_chain_one_kernel_and_sibling_reductions_fuse():
     s = compile_and_check(lambda x: ((x * 2).sin() + 1).exp().relu(), torch.randn(33))
     assert s.kernels == 1
