@@ -17,10 +17,9 @@ def _params(shapes, contiguous=True):
     return ps
 
 
-def _step_against_eager(opt_cls, steps=3, contiguous=True, **kw):
-    ps = _params(SHAPES, contiguous)
-    ref = [p.detach().clone().requires_grad_() for p in ps]
-    opt, ropt = opt_cls(ps, **kw), opt_cls(ref, **kw)
+def _steps_match(opt, ropt, ps, ref, steps):
+    """`steps` compiled steps of opt against eager steps of ropt on the same gradients: the
+    parameters after each and the states after the last match."""
     step = torch.compile(opt.step, backend="tuner")
     stats.reset()
     for _ in range(steps):
@@ -35,6 +34,12 @@ def _step_against_eager(opt_cls, steps=3, contiguous=True, **kw):
         for name, value in opt.state[p].items():
             torch.testing.assert_close(value, ropt.state[r][name], rtol=1e-5, atol=1e-6)
     return stats.graphs()
+
+
+def _step_against_eager(opt_cls, steps=3, contiguous=True, **kw):
+    ps = _params(SHAPES, contiguous)
+    ref = [p.detach().clone().requires_grad_() for p in ps]
+    return _steps_match(opt_cls(ps, **kw), opt_cls(ref, **kw), ps, ref, steps)
 
 
 @pytest.mark.parametrize("opt_cls, kw", [
@@ -71,17 +76,7 @@ def test_a_tensor_learning_rate_keeps_the_step_in_two_launches(opt_cls):
     # reference is the same update with a float rate)
     opt = opt_cls(ps, lr=torch.tensor(0.01), foreach=True, capturable=True, weight_decay=0.1)
     ropt = opt_cls(ref, lr=0.01, foreach=True, weight_decay=0.1)
-    step = torch.compile(opt.step, backend="tuner")
-    stats.reset()
-    for _ in range(2):
-        for p, r in zip(ps, ref):
-            g = torch.randn(p.shape)
-            p.grad, r.grad = g.clone(), g.clone()
-        step()
-        ropt.step()
-    for p, r in zip(ps, ref):
-        torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
-    for g in stats.graphs():
+    for g in _steps_match(opt, ropt, ps, ref, steps=2):
         assert not g.externs and not g.graph_fallback, (g.externs, g.graph_fallback)
         assert g.kernels <= 2 and set(g.kernel_kinds) == {"foreach"}, g.kernel_kinds
 
@@ -155,18 +150,7 @@ def test_new_step_counters_are_written_in_place_not_into_temporaries():
     ref = [p.detach().clone().requires_grad_() for p in ps]
     kw = dict(lr=0.01, foreach=True, weight_decay=0.1)   # eager refuses capturable on CPU
     opt, ropt = torch.optim.AdamW(ps, capturable=True, **kw), torch.optim.AdamW(ref, **kw)
-    step = torch.compile(opt.step, backend="tuner")
-    stats.reset()
-    for _ in range(3):
-        for p, r in zip(ps, ref):
-            g = torch.randn(p.shape)
-            p.grad, r.grad = g.clone(), g.clone()
-        step()
-        ropt.step()
-    for p, r in zip(ps, ref):
-        torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
-        for name, value in opt.state[p].items():
-            torch.testing.assert_close(value, ropt.state[r][name], rtol=1e-5, atol=1e-6)
+    _steps_match(opt, ropt, ps, ref, steps=3)
     s = stats.last()
     assert s.kernels == 2
     assert "empty_strided" not in s.source.split("def call")[1], s.source.split("def call")[1]
