@@ -328,3 +328,17 @@ def _flatten(x):
             out += _flatten(i)
         return out
     return [x]
+
+
+def reduction_identity(rtype: str, dtype) -> Any:
+    """The value a reduction of type rtype over `dtype` values ignores: what its accumulator
+    starts from and what a masked element contributes."""
+    if rtype == "sum":
+        return 0
+    if rtype == "prod":
+        return 1
+    if rtype in ("max", "argmax"):
+        return float("-inf") if dtype.is_floating_point else (0 if dtype == torch.bool else torch.iinfo(dtype).min)
+    if rtype in ("min", "argmin"):
+        return float("inf") if dtype.is_floating_point else (1 if dtype == torch.bool else torch.iinfo(dtype).max)
+    return {"any": 0, "all": 1}[rtype]

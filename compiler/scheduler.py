@@ -53,6 +53,7 @@ class Group:
             k = ("template" if any(n.kind == "template" for n in nodes) else
                  "reduction" if any(n.kind == "reduction" for n in nodes) else "pointwise")
         self.kind = k   # asked per candidate pair while fusing: computed once
+        self.mutates = any(isinstance(n.buffer, ir.MutationBuffer) for n in nodes)
 
     def space(self):
         for n in self.nodes:
@@ -393,13 +394,17 @@ class Scheduler:
             buf = self.graph.buffers.get(name)
             nbytes = buf.numel * buf.dtype.itemsize if buf is not None else 0
             add(writes.get(name), count * 2 * nbytes)                 # g reads what o wrote
-            if _is_scalar(buf):
-                # a scalar both read (a tensor learning rate, a step count) saves nothing
-                # worth a kernel: pairing on it merged every same-sized parameter update of an
-                # optimizer step into one kernel beside the foreach launch (3 kernels, not 2)
+            scalar = _is_scalar(buf)
+            if scalar and g.mutates:
+                # in-place updates that share only a scalar (a tensor learning rate, a step
+                # count) are independent: pairing on it merged every same-sized parameter
+                # update of an optimizer step into one kernel beside the foreach launch (3
+                # kernels, not 2), and scored every pair of updates (quadratic)
                 continue
             for other_id in self.readers.get(name, ()):
-                add(self.group_of.get(other_id), count * 2 * (nbytes // 2))   # both read it
+                o = self.group_of.get(other_id)
+                if not (scalar and o is not None and o.mutates):
+                    add(o, count * 2 * (nbytes // 2))   # both read it
         for n in g.nodes:
             if n.kind in ("pointwise", "reduction", "template"):
                 buf = n.buffer

@@ -307,7 +307,7 @@ def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
               "test_train_only_tree": evaluate(P, model, te, tolerance),
               "answers": answers,
               "shortlist": [json.loads(c) for c in final.shortlist],
-              "shortlist_test": evaluate_shortlist(P, final.shortlist, te, tolerance),
+              "shortlist_test": evaluate_shortlist(P, final.shortlist, te, leaf_tolerance),
               "configs_checked_against_the_space": valid is not None,
               "grid": [{k: g[k] for k in ("max_depth", "min_samples_leaf", "score", "confident_leaves")}
                        for g in grid],

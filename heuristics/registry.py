@@ -167,8 +167,10 @@ def default_registry() -> Registry:
 
 def has_module(namespace: str, device: DeviceInfo | None = None) -> bool:
     """Whether a shipped module could answer this point on this device (the current one by
-    default): callers skip building a context for nothing."""
-    return bool(_default.matching(namespace, schema_of(namespace), device or current_device()))
+    default): callers skip building a context for nothing. A config module that learned no
+    confident leaf (its ANSWERS empty: a shortlist alone) cannot answer."""
+    return any(getattr(m, "ANSWERS", True)
+               for m in _default.matching(namespace, schema_of(namespace), device or current_device()))
 
 
 def shortlist(namespace: str, device: DeviceInfo | None = None) -> tuple:

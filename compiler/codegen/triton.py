@@ -522,16 +522,7 @@ class TritonKernel:
 
     # reductions: accumulators are [XBLOCK, RBLOCK] tiles combined lane-wise, then reduced
     def _ident(self, n):
-        t, dt = n.reduction_type, compute_dtype(n.src_dtype)
-        if t == "sum":
-            return 0
-        if t == "prod":
-            return 1
-        if t in ("max", "argmax"):
-            return float("-inf") if dt.is_floating_point else (0 if dt == torch.bool else torch.iinfo(dt).min)
-        if t in ("min", "argmin"):
-            return float("inf") if dt.is_floating_point else (1 if dt == torch.bool else torch.iinfo(dt).max)
-        return {"any": 0, "all": 1}[t]
+        return ir.reduction_identity(n.reduction_type, compute_dtype(n.src_dtype))
 
     def _acc_dtype(self, n):
         if n.reduction_type in ("any", "all"):

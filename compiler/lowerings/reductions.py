@@ -161,6 +161,7 @@ def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, sp
     over split."""
     rnumel = math.prod(rranges)
     chunk = -(-rnumel // split)
+    split = -(-rnumel // chunk)   # rounding the chunk up may leave whole chunks empty: fewer
     ragged = chunk * split != rnumel
     outer = is_outer(ranges, rranges, body)
     n = len(ranges)
@@ -179,7 +180,7 @@ def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, sp
         s = idx[0] if outer else idx[n]
         inside = ops.lt(ops.index_expr(s * chunk + ridx[0], torch.int64),
                         ops.constant(rnumel, torch.int64))
-        return ops.masked(inside, lambda: body(*unsplit(idx, ridx)), _identity(rtype, src_dtype))
+        return ops.masked(inside, lambda: body(*unsplit(idx, ridx)), ir.reduction_identity(rtype, src_dtype))
 
     buf1 = g.new_buffer(part_dtype, device, r1)
     g.add_node(ir.Reduction(g.node_name(), buf1, r1, (chunk,), rtype, body1, src_dtype,
@@ -194,20 +195,6 @@ def _split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype, device, sp
     g.add_node(ir.Reduction(g.node_name(), buf, tuple(ranges), (split,), rtype, body2,
                             part_dtype if rtype in ("any", "all") else src_dtype))
     return ir.View(buf, buf.size, buf.stride, 0)
-
-
-def _identity(rtype, dtype):
-    """The value a reduction of type rtype ignores (what a masked element contributes)."""
-    if rtype in ("any", "all"):
-        return rtype == "all"
-    if rtype in ("sum", "prod"):
-        return int(rtype == "prod")
-    if dtype == torch.bool:
-        return rtype == "min"
-    if dtype.is_floating_point:
-        return -math.inf if rtype == "max" else math.inf
-    info = torch.iinfo(dtype)
-    return info.min if rtype == "max" else info.max
 
 
 def _reshape_keep(v, out_size):

@@ -130,7 +130,7 @@ def test_the_shortlist_is_the_set_cover_of_the_problems_the_default_misses(learn
     assert st["within_tolerance"] >= 0.9 * st["problems"]
 
 
-def test_max_autotune_times_the_shortlist_instead_of_searching(module):
+def test_max_autotune_times_the_shortlist_instead_of_searching(module, monkeypatch):
     # a kernel the module is unsure of (three loads): the default and the shortlist's configs
     # that fit, once each in one batch, the fastest kept; no descent
     m = meta(50_000, 3)
@@ -141,12 +141,23 @@ def test_max_autotune_times_the_shortlist_instead_of_searching(module):
     order = [c for k, c in enumerate(launches) if c not in launches[:k]]
     short = [point.config_dict(point.Config.from_json(c)) for c in module.SHORTLIST]
     assert order == [point.default_config(m)] + [c for c in short if c != point.default_config(m)]
-    assert d.source == "exhaustive" and d.n_measured == len(order)
+    assert d.source == "coordinate_descent" and d.n_measured == len(order)
+    # a descent's answer in the cache stands (the shortlist only replaces the search)
+    other, kept = meta(60_000, 3), module.SHORTLIST
+    monkeypatch.setattr(module, "SHORTLIST", ())
+    first = point.decide_config(other, [torch.randn(16), torch.empty(16)], lambda c, a: None, out_args=(1,))
+    monkeypatch.setattr(module, "SHORTLIST", kept)
+    again = point.decide_config(other, [torch.randn(16), torch.empty(16)], lambda c, a: None, out_args=(1,))
+    assert first.source == "coordinate_descent" and again.source == "cache"
+    assert again.choice == first.choice
+    # a module that learned no answer is never asked (no features computed for it)
+    monkeypatch.setattr(module, "ANSWERS", {})
+    assert not registry.has_module(module.PRECONDITION.point, registry.CPU)
     # TUNER_SEARCH=exhaustive still sweeps the hand-written list
-    launches.clear()
-    d = point.decide_config(m, [torch.randn(16), torch.empty(16)],
-                            lambda c, a: launches.append(dict(c)), out_args=(1,), search="exhaustive")
-    assert d.n_measured == len(point.candidate_configs(m))
+    fresh = meta(70_000, 3)
+    d = point.decide_config(fresh, [torch.randn(16), torch.empty(16)], lambda c, a: None,
+                            out_args=(1,), search="exhaustive")
+    assert d.n_measured == len(point.candidate_configs(fresh))
 
 
 def test_heuristics_off_neither_seeds_nor_replaces(module, monkeypatch):

@@ -548,11 +548,13 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     options = search_options(meta, space) if strategy != "exhaustive" else None
     short = shortlisted_configs(meta) if strategy == "coordinate_descent" else []
     if short:
-        # the module's few configs worth measuring: the default, a learned answer and those,
-        # compiled in one batch and timed, instead of a descent (pointwise on the H100: within
-        # 5% of the best on 47 of 50 held-out problems with 4 timings, a descent takes ~19)
+        # the module's few configs worth measuring: the default (and a learned answer) and
+        # those, compiled in one batch and timed, no descent from the fastest (pointwise on the
+        # H100: within 5% of the best on 47 of 50 held-out problems with 4 timings, a descent
+        # takes ~19). Still a coordinate-descent decision: a cached descent answer stands.
         configs = list(dict.fromkeys(configs[:2] + [to_config(c) for c in short]))
-        search, options = "exhaustive", None
+        options = dict(options or {}, max_sweeps=0, plateau=0.0, max_plateau_walks=0,
+                       check_all_directions=False, check_pairs=False)
     d = decide(meta.namespace, feats["key"], configs, measure, space=space,
                search=search, heuristic=heuristic, features=feats,
                prepare=precompile if warmup is not None else None,
