@@ -38,11 +38,11 @@ _MODEL_KN = ((768, 768), (768, 2304), (768, 3072), (3072, 768), (1024, 1024), (1
              (4096, 1024), (4096, 4096), (4096, 12288), (4096, 11008), (11008, 4096),
              (512, 512), (512, 2048), (2048, 512), (64, 128), (64, 512), (128, 512),
              (512, 64), (1024, 64))
+_MODEL_M = (1, 8, 16, 32, 64, 128, 197, 256, 512, 1024, 2048, 4096, 8192)
 
 # the epilogue classes besides the default stream's cheap one (tuner/points/mm.py MMProblem)
 FOCI = {"bare": "matmuls without a pointwise consumer (the extern side is the ATen call alone)",
         "costly": "matmuls followed by a tanh-GELU (a special function per element)"}
-_MODEL_M = (1, 8, 16, 32, 64, 128, 197, 256, 512, 1024, 2048, 4096, 8192)
 
 
 @dataclass(frozen=True)

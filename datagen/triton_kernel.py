@@ -16,7 +16,6 @@ head permutes (tiled); softmax, LayerNorm, RMSNorm, sums and means over the last
 """
 from __future__ import annotations
 
-import json
 import math
 import os
 import random
@@ -24,6 +23,8 @@ import tempfile
 import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
+
+from tuner.heuristics.dataset import read_dataset
 
 POINT = "triton_kernel"
 FOCI = {"pointwise": "1-D pointwise kernels", "pointwise_tiled": "transposes and permutes",
@@ -183,7 +184,7 @@ def measure(p: KernelProblem, device: str, *, reps: int = 3, inner: int = 10, wa
             finally:
                 torch._dynamo.reset()
         path = Path(tmp) / f"{namespace}.jsonl"
-        rows = [json.loads(line) for line in path.open()][1:] if path.exists() else []
+        rows = read_dataset(path).rows if path.exists() else []
     by_problem: dict = {}
     for row in rows:
         by_problem.setdefault(row.pop("problem"), []).append(row)

@@ -131,4 +131,3 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
         click.echo(format_table(summary["seed_check"], summary["seed_check_columns"]))
     click.echo(f"wrote {module} and the table, report and plot in {out}"
                + (f"; installed {summary['installed']}" if install else ""))
-

@@ -29,7 +29,6 @@ extent is never a candidate). The two-choice learner (learn.py) does not fit; th
 """
 from __future__ import annotations
 
-import gzip
 import json
 import math
 import random
@@ -39,6 +38,7 @@ from pathlib import Path
 import numpy as np
 
 from tuner.heuristics.contexts import TRITON_CONFIG_FEATURE_SCHEMA
+from tuner.heuristics.dataset import DatasetError, read_dataset
 from tuner.heuristics.problems import LearnError
 
 # numeric features a config tree may split on, as the point's features() names them
@@ -74,10 +74,6 @@ class ConfigProblems:
         return math.inf if t is None else t / self.best[i]
 
 
-def _open(path: Path):
-    return gzip.open(path, "rt") if str(path).endswith(".gz") else open(path)
-
-
 def load(paths, min_configs: int = 2, valid=None) -> ConfigProblems:
     """Problems of one point from dataset files (all must be of the same point and GPU).
     valid(row, config JSON): whether the point would launch that config for the row's
@@ -87,29 +83,30 @@ def load(paths, min_configs: int = 2, valid=None) -> ConfigProblems:
     meta: dict = {}
     owner: dict = {}
     for path in paths:
-        with _open(Path(path)) as f:
-            lines = iter(f)
-            h = json.loads(next(lines))
-            if header is None:
-                header = h
-            for key in ("point", "gpu_name", "compute_capability", "shared_memory_per_block", "timer"):
-                if h.get(key) != header.get(key):
-                    raise LearnError(f"{path}: {key} {h.get(key)!r} differs from {header.get(key)!r} "
-                                     f"of {paths[0]}: files of different points or machines do not merge")
-            for line in lines:
-                r = json.loads(line)
-                if r.get("choice") in (None, "none") or r.get("error") or "default" not in r:
-                    continue
-                key = r.get("key") or r["problem"]
-                if owner.setdefault(key, str(path)) != str(path):
-                    continue
-                t = float(r["time_ms"])
-                if not math.isfinite(t) or t <= 0:
-                    continue
-                if valid is not None and not valid(r, r["choice"]):
-                    continue
-                rows_by.setdefault(key, {})[r["choice"]] = t
-                meta.setdefault(key, r)
+        try:
+            ds = read_dataset(path)
+        except DatasetError as e:
+            raise LearnError(str(e)) from None
+        h = ds.header
+        if header is None:
+            header = h
+        for key in ("point", "gpu_name", "compute_capability", "shared_memory_per_block", "timer"):
+            if h.get(key) != header.get(key):
+                raise LearnError(f"{path}: {key} {h.get(key)!r} differs from {header.get(key)!r} "
+                                 f"of {paths[0]}: files of different points or machines do not merge")
+        for r in ds.rows:
+            if r.get("choice") in (None, "none") or r.get("error") or "default" not in r:
+                continue
+            key = r.get("key") or r["problem"]
+            if owner.setdefault(key, str(path)) != str(path):
+                continue
+            t = float(r["time_ms"])
+            if not math.isfinite(t) or t <= 0:
+                continue
+            if valid is not None and not valid(r, r["choice"]):
+                continue
+            rows_by.setdefault(key, {})[r["choice"]] = t
+            meta.setdefault(key, r)
     if header is None:
         raise LearnError("no dataset files given")
     present = [f for f in FEATURES if any(f in m for m in meta.values())]
@@ -222,16 +219,19 @@ def evaluate(P: ConfigProblems, model: ConfigTree, idx: np.ndarray, tolerance: f
         good += int(loss <= 1 + tolerance)
         wrong += int(loss > WRONG)
     n = len(idx)
-    geo = lambda v: float(math.exp(sum(math.log(x) for x in v) / len(v))) if v else None   # noqa: E731
     return {"problems": n, "answered": answered, "unsure": n - answered, "within_tolerance": good,
             "wrong_over_10pct": wrong, "not_measured": unmeasured,
             "worst_loss": float(max(losses)) if losses else None,
-            "geomean_loss_of_answers": geo(losses),
-            "geomean_default_loss_where_answered": geo([g * l for g, l in zip(gains, losses)]),
-            "geomean_speedup_over_default_where_answered": geo(gains),
+            "geomean_loss_of_answers": _geomean(losses),
+            "geomean_default_loss_where_answered": _geomean([g * l for g, l in zip(gains, losses)]),
+            "geomean_speedup_over_default_where_answered": _geomean(gains),
             "answers_slower_than_default": int(sum(g < 1 for g in gains)),
             "default_within_tolerance_all": int(sum(x <= 1 + tolerance for x in default_losses)),
-            "geomean_default_loss_all": geo(default_losses)}
+            "geomean_default_loss_all": _geomean(default_losses)}
+
+
+def _geomean(values) -> float | None:
+    return float(math.exp(sum(math.log(x) for x in values) / len(values))) if values else None
 
 
 def score(ev: dict) -> float:
@@ -269,7 +269,7 @@ def evaluate_shortlist(P: ConfigProblems, short: list[str], idx: np.ndarray,
             "default_within_tolerance": int(sum(x <= 1 + tolerance for x in alone)),
             "over_10pct": int(sum(x > WRONG for x in losses)),
             "worst_loss": float(max(losses)) if losses else None,
-            "geomean_loss": float(math.exp(sum(math.log(x) for x in losses) / len(losses))) if losses else None}
+            "geomean_loss": _geomean(losses)}
 
 
 def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,

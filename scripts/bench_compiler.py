@@ -35,6 +35,7 @@ Re-print the table of saved runs (several split runs are merged):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy as _copy
 import dataclasses
 import datetime as _dt
@@ -648,29 +649,31 @@ def _variant_record(case: Case, variant: Variant) -> dict:
     return rec
 
 
+def _variant_env(variant: Variant):
+    """The variant's suffix environment (tuner.settings.environ) while it compiles and takes
+    its first calls; nothing for a plain variant."""
+    if not variant.env:
+        return contextlib.nullcontext()
+    from tuner.settings import environ
+    return environ(dict(variant.env))
+
+
 def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple, inputs1: tuple,
                        eager_rel: float, device: str):
     """Compiles one variant (its first call, on inputs0, is compile_s) and checks its output on
     inputs1. Returns the compiled function, or None with rec's status set to mismatch; raises
     what the compile or the check raised."""
-    if not variant.env:
-        return _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device)
-    from tuner.settings import environ
-    with environ(dict(variant.env)):
-        return _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device)
-
-
-def _compile_and_check_here(rec, built, variant, inputs0, inputs1, eager_rel, device):
     stats = _tuner_stats_module() if variant.backend == "tuner" else None
     _reset_stats(stats)
-    compiled = _compile(built.fn, variant)
-    _sync(device)
-    t0 = time.perf_counter()
-    compiled(*inputs0)
-    _sync(device)
-    rec["compile_s"] = time.perf_counter() - t0
-    out = compiled(*inputs1)
-    _sync(device)
+    with _variant_env(variant):
+        compiled = _compile(built.fn, variant)
+        _sync(device)
+        t0 = time.perf_counter()
+        compiled(*inputs0)
+        _sync(device)
+        rec["compile_s"] = time.perf_counter() - t0
+        out = compiled(*inputs1)
+        _sync(device)
     st = _read_stats(stats)
     if st is not None:
         rec["tuner_stats"] = st

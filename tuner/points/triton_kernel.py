@@ -411,11 +411,11 @@ def forget_templates() -> None:
 LEARNED_KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction")
 
 
-def answer_fits(meta: KernelMeta, cfg: Config) -> bool:
+def answer_fits(meta: KernelMeta, cfg: Config, space: ConfigSpace | None = None) -> bool:
     """Whether a config from outside (a learned module) may be launched for this kernel: the
     engine's check of heuristic and cache answers (the kind's space, the default's names and
-    fixed values)."""
-    space = config_space(meta)
+    fixed values). space: the kernel's, when the caller has it already."""
+    space = space if space is not None else config_space(meta)
     return space is not None and space.why_foreign(cfg, [to_config(default_config(meta))]) is None
 
 
@@ -443,6 +443,20 @@ def row_config_fits(f: dict, choice: str) -> bool:
         return False
 
 
+def _asks_modules(meta: KernelMeta) -> bool:
+    """Whether shipped config modules are consulted for this kernel: a learned kind with
+    TUNER_HEURISTICS=use."""
+    from tuner.settings import settings
+    return meta.kind in LEARNED_KINDS and settings.heuristics == "use"
+
+
+def _launchable(meta: KernelMeta, answers, space: ConfigSpace | None = None) -> list[dict]:
+    """A module's answers (JSON form) that fit the kernel (answer_fits), as the launcher
+    passes them."""
+    space = space if space is not None else config_space(meta)
+    return [config_dict(c) for c in map(Config.from_json, answers) if answer_fits(meta, c, space)]
+
+
 def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None,
                    feats: dict | None = None) -> dict | None:
     """A shipped module's confident config for this kernel (tuner learn-configs), as the
@@ -450,39 +464,31 @@ def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None,
     not `use`, or an answer outside the kind's space. Default mode launches it instead of
     the hand default; in max-autotune the search starts from it and the default. feats: the
     kernel's `features` when the caller has them already."""
-    from tuner.settings import settings
     names = tuple(meta.dtypes if dtypes is None else dtypes)
-    if meta.kind not in LEARNED_KINDS or settings.heuristics != "use" or not all(names):
+    if not _asks_modules(meta) or not all(names):
         return None   # (codegen writes "" for a dtype it does not know: the features would lie)
     try:
         from tuner.heuristics.registry import has_module, lookup
         if not has_module(meta.namespace):   # most kinds: no features computed for nothing
             return None
         answer = lookup(meta.namespace, feats if feats is not None else features(meta, names))
-        if answer is None:
-            return None
-        cfg = Config.from_json(answer)
-        return config_dict(cfg) if answer_fits(meta, cfg) else None
+        fits = _launchable(meta, [answer]) if answer is not None else []
+        return fits[0] if fits else None
     except Exception as e:  # noqa: BLE001 - a broken module is unsure, never a failed compile
         log.debug("learned config for %s failed: %s", meta.namespace, e)
         return None
 
 
-def shortlisted_configs(meta: KernelMeta) -> list[dict]:
+def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None) -> list[dict]:
     """The configs a shipped module names as worth measuring for this kind (tuner learn-configs
     --shortlist), as the launcher passes them, those the kernel's space would not launch
-    dropped; [] without a module or with TUNER_HEURISTICS other than `use`."""
-    from tuner.settings import settings
-    if meta.kind not in LEARNED_KINDS or settings.heuristics != "use":
+    dropped; [] without a module or with TUNER_HEURISTICS other than `use`. space: the
+    kernel's, when the caller has it already."""
+    if not _asks_modules(meta):
         return []
     try:
         from tuner.heuristics.registry import shortlist
-        out = []
-        for answer in shortlist(meta.namespace):
-            cfg = Config.from_json(answer)
-            if answer_fits(meta, cfg):
-                out.append(config_dict(cfg))
-        return out
+        return _launchable(meta, shortlist(meta.namespace), space)
     except Exception as e:  # noqa: BLE001 - a broken module names nothing
         log.debug("shortlist for %s failed: %s", meta.namespace, e)
         return []
@@ -546,7 +552,7 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         if learned is not None and to_config(learned) not in configs:
             configs.insert(1, to_config(learned))
     options = search_options(meta, space) if strategy != "exhaustive" else None
-    short = shortlisted_configs(meta) if strategy == "coordinate_descent" else []
+    short = shortlisted_configs(meta, space) if strategy == "coordinate_descent" else []
     if short:
         # the module's few configs worth measuring: the default (and a learned answer) and
         # those, compiled in one batch and timed, no descent from the fastest (pointwise on the
