@@ -175,9 +175,10 @@ def _use_template(name, mat1, mat2, residual=None) -> bool:
     g = graph()
     if g.options.get("_probe"):   # a probe's own matmuls are what it was told
         return False
-    epilogue, costly = _epilogue_kind(residual[0] if residual is not None else g.current)
+    epilogue, costly, absorbed = _epilogue_kind(residual[0] if residual is not None else g.current)
     problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
-                                  mat1.dtype, epilogue=epilogue, costly_epilogue=costly)
+                                  mat1.dtype, epilogue=epilogue, costly_epilogue=costly,
+                                  absorbed=absorbed)
     if problem is None:
         return False
     device = str(mat1.device)
@@ -205,17 +206,35 @@ _COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2"
 _EPILOGUE_WALK_MAX = 32   # nodes of the consumer chain looked at
 
 
-def _epilogue_kind(node) -> tuple[bool, bool]:
-    """(has a pointwise consumer, one of them is costly) for the matmul at FX node `node`,
-    through views and along the pointwise chain that would fuse into its epilogue: the extern
-    side launches a kernel for it after the ATen call, the template computes it in its own
-    kernel. Unknown: (True, False)."""
+# FX targets lowered to an ATen call (their inputs are materialized buffers: a pointwise
+# value they read costs a kernel of its own); an unregistered target falls back to ATen too
+_EXTERN_TARGETS = frozenset({aten.mm.default, aten.bmm.default, aten.addmm.default,
+                             aten.convolution.default})
+# views that reorder elements: a copy or cast of such a view writes another layout, which the
+# template's epilogue does not store (a kernel of its own either way: attention's head split)
+_PERMUTING = frozenset({aten.permute.default, aten.transpose.int, aten.t.default})
+_COPIES = frozenset({aten.clone.default, aten._to_copy.default})
+
+
+def _epilogue_kind(node) -> tuple[bool, bool, bool]:
+    """(has a pointwise consumer, one of them is costly, the chain is absorbed) for the matmul
+    at FX node `node`, through views and along the pointwise chain that would fuse into its
+    epilogue: the extern side computes that chain after the ATen call, the template in its
+    own kernel. Absorbed: a value of the chain is also read by a kernel we generate that the
+    chain cannot join (a reduction: a LayerNorm's statistics, a softmax's max; a pointwise op
+    reading one; a copy): on the extern side the chain fuses into that kernel instead of a
+    kernel of its own. Unknown: (True, False, False)."""
     from ..graph import _VIEWS
+    from ..lowering import lookup
     if not isinstance(node, torch.fx.Node):
-        return True, False
+        return True, False, False
+    views = _VIEWS | {torch.ops.prims.squeeze.default}
     has = costly = False
     order = _fx_order(node.graph)
     chain = {node}
+    epilogue: set = set()   # chain members computed by (or viewing) a pointwise consumer
+    permuted: set = set()   # chain members that view the product in another element order
+    exits: list = []        # readers of an epilogue value outside the chain
     # in graph order, so that every chain member an op reads is classified before the op
     todo = [(order.get(u, -1), i, u) for i, u in enumerate(node.users)]
     heapq.heapify(todo)
@@ -229,27 +248,40 @@ def _epilogue_kind(node) -> tuple[bool, bool]:
             heapq.heappush(todo, (order.get(w, -1), tie, w))
     while todo and len(seen) < _EPILOGUE_WALK_MAX:
         u = heapq.heappop(todo)[2]
-        if u in seen or u.op != "call_function":
+        if u in seen:
             continue
         seen.add(u)
         t = u.target
-        if t in _VIEWS:
+        if u.op == "call_function" and t in views:
             chain.add(u)
+            if any(a in epilogue for a in u.all_input_nodes):
+                epilogue.add(u)
+            if t in _PERMUTING or any(a in permuted for a in u.all_input_nodes):
+                permuted.add(u)
             push(u.users)
-        elif t is aten._to_copy.default or \
-                (isinstance(t, torch._ops.OpOverload) and torch.Tag.pointwise in t.tags):
+        elif u.op == "call_function" and t in _COPIES and any(a in permuted for a in u.all_input_nodes):
+            exits.append(u)
+        elif u.op == "call_function" and (t is aten._to_copy.default or (
+                isinstance(t, torch._ops.OpOverload) and torch.Tag.pointwise in t.tags)):
             # an op reading another value made after the matmul (a softmax's max, a norm's
             # statistics: reductions of the product) cannot run in the matmul's epilogue
             late = [a for a in u.all_input_nodes if a not in chain and order.get(a, -1) > order[node]]
             if late:
+                exits.append(u)
                 continue
             chain.add(u)
+            epilogue.add(u)
             has = True
             name = t.overloadpacket.__name__.rstrip("_") if isinstance(t, torch._ops.OpOverload) else ""
             if name in _COSTLY_EPILOGUE_OPS and not (name == "pow" and _small_int_exponent(u)):
                 costly = True
             push(u.users)
-    return has, costly
+        else:
+            exits.append(u)
+    absorbed = has and any(
+        u.op == "call_function" and u.target not in _EXTERN_TARGETS and lookup(u.target) is not None
+        and any(a in epilogue for a in u.all_input_nodes) for u in exits)
+    return has, costly, absorbed
 
 
 def _small_int_exponent(node) -> bool:
@@ -284,7 +316,8 @@ def mm_runners(problem, device) -> dict:
     a pointwise consumer (relu; a tanh-GELU for a costly epilogue) when the problem has one,
     once as ATen + an epilogue kernel and once as the template with the epilogue fused (its
     config tuned by the kernel-config point), on random operands; a bare problem's is the
-    matmul alone.
+    matmul alone; an absorbed problem's also sums the epilogue's rows (the kernel that takes
+    in the extern side's epilogue).
     Each variant runs once here (compiling and tuning it); one that fails is left out."""
     from tuner.bench import real_tensors
 
@@ -311,7 +344,12 @@ def mm_runners(problem, device) -> dict:
             out = fx.call_function(aten.gelu.default, (out,), {"approximate": "tanh"})
         elif problem.epilogue:
             out = fx.call_function(aten.relu.default, (out,))
-        fx.output((out,))
+        if problem.absorbed:
+            # a kernel launched anyway reads the epilogue's result: a row sum stands for it (a
+            # LayerNorm's statistics); on the extern side the epilogue fuses into it
+            fx.output((out, fx.call_function(aten.sum.dim_IntList, (out, [-1]))))
+        else:
+            fx.output((out,))
         gm = torch.fx.GraphModule({}, fx)
         # the probe's kernels tune within MM_PROBE_TUNE_S, or less where TUNER_TUNE_BUDGET_S
         # allows less

@@ -86,16 +86,17 @@ def test_shipped_h100_module_answers_template_for_small_projections_and_is_unsur
     assert lookup("mm_backend", gpt2_qkv, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
 
 
-@pytest.mark.parametrize("kind", ["bare", "costly"])
-def test_bare_and_costly_epilogue_matmuls_are_their_own_problems_and_never_ask_the_heuristic(
+@pytest.mark.parametrize("kind", ["bare", "costly", "absorbed"])
+def test_bare_costly_and_absorbed_epilogue_matmuls_are_their_own_problems_and_never_ask_the_heuristic(
         monkeypatch, kind):
-    # the shipped module learned from runners with a ReLU epilogue; a matmul without a
-    # pointwise consumer (GPT-2's qkv as an addmm: cuBLAS alone) is a question it never saw
+    # the shipped module learned from runners with a ReLU epilogue in a kernel of its own; a
+    # matmul without a pointwise consumer (GPT-2's qkv as an addmm: cuBLAS alone), or one whose
+    # epilogue a kernel launched anyway takes in (ViT's qkv bias), is a question it never saw
     import tuner.heuristics.registry as registry
     asked = []
     monkeypatch.setattr(registry, "lookup", lambda *a: asked.append(a) or "template")
-    bare = MMProblem("addmm", 1, 40, 24, 56, "float32", epilogue=kind == "costly",
-                     costly_epilogue=kind == "costly")
+    bare = MMProblem("addmm", 1, 40, 24, 56, "float32", epilogue=kind != "bare",
+                     costly_epilogue=kind == "costly", absorbed=kind == "absorbed")
     assert bare.signature() == f"addmm:b1:m40:n24:k56:float32:t00:{kind}"
     assert MMProblem("addmm", 1, 40, 24, 56, "float32").signature() == "addmm:b1:m40:n24:k56:float32:t00"
     d = mm_decision(bare, lambda: {"extern": lambda: None, "template": lambda: time.sleep(0.002)},
@@ -103,6 +104,8 @@ def test_bare_and_costly_epilogue_matmuls_are_their_own_problems_and_never_ask_t
     assert d.choice == "extern" and d.source == "exhaustive" and not asked
 
 
-def test_a_costly_epilogue_needs_an_epilogue():
+def test_a_costly_or_absorbed_epilogue_needs_an_epilogue():
     with pytest.raises(ValueError, match="costly_epilogue needs epilogue"):
         MMProblem("mm", 1, 8, 8, 8, "float32", epilogue=False, costly_epilogue=True)
+    with pytest.raises(ValueError, match="absorbed needs epilogue"):
+        MMProblem("mm", 1, 8, 8, 8, "float32", epilogue=False, absorbed=True)

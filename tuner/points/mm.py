@@ -11,8 +11,11 @@ operands; the template tuned by the kernel-config point), never timing anything 
 The problem names the epilogue's class, since the answer turns on it: none ("bare": the
 extern side is the ATen call alone), cheap (a ReLU stands for it: bias, residual, scale,
 cast) or costly (a special function per element, which the template computes inside the
-matmul's kernel: a tanh-GELU stands for it). The shipped module learned cheap epilogues only
-and is asked about those only.
+matmul's kernel: a tanh-GELU stands for it), and whether a kernel the graph launches anyway
+takes the epilogue in on the extern side ("absorbed": a LayerNorm after a residual add, the
+copy that splits attention heads; a row sum stands for it), where the template saves only the
+product's round trip. The shipped module learned cheap epilogues in a kernel of their own
+only and is asked about those only.
 Order as everywhere: learned heuristic (when confident) -> cache -> benchmark both -> store.
 With `measure=False` (the compiler's default mode) the answer is "extern" (ATen) and nothing
 is asked or benchmarked. Both the heuristic and the cache answer "template" where the *tuned*
@@ -41,7 +44,11 @@ class MMProblem:
     own for it, which the template fuses; without one, the extern is the ATen call alone, an
     addmm's bias included); `costly_epilogue`: one of those consumers evaluates a special
     function per element (tanh, erf, exp, sigmoid: a GELU, SiLU), which the template computes
-    inside the matmul's kernel and the extern's own kernel hides under its memory traffic."""
+    inside the matmul's kernel and the extern's own kernel hides under its memory traffic;
+    `absorbed`: a kernel the graph launches anyway reads the epilogue's result (a LayerNorm
+    after a residual add, a softmax after a scale, a contiguous copy for attention), so on the
+    extern side the epilogue runs inside that kernel, not in one of its own: the template
+    saves only the product's round trip through memory."""
     op: str
     batch: int
     m: int
@@ -52,12 +59,15 @@ class MMProblem:
     mat2_transposed: bool = False
     epilogue: bool = True
     costly_epilogue: bool = False
+    absorbed: bool = False
 
     def __post_init__(self):
         if self.op not in ("mm", "bmm", "addmm"):
             raise ValueError(f"mm problem: unknown op {self.op!r}; expected mm, bmm or addmm")
         if self.costly_epilogue and not self.epilogue:
             raise ValueError("mm problem: costly_epilogue needs epilogue (a bare matmul has none)")
+        if self.absorbed and not self.epilogue:
+            raise ValueError("mm problem: absorbed needs epilogue (a bare matmul has none)")
         for name in ("batch", "m", "n", "k"):
             v = getattr(self, name)
             if not isinstance(v, int) or v <= 0:
@@ -66,7 +76,8 @@ class MMProblem:
     def signature(self) -> str:
         return (f"{self.op}:b{self.batch}:m{self.m}:n{self.n}:k{self.k}:{self.dtype}:"
                 f"t{int(self.mat1_transposed)}{int(self.mat2_transposed)}"
-                + ("" if self.epilogue else ":bare") + (":costly" if self.costly_epilogue else ""))
+                + ("" if self.epilogue else ":bare") + (":costly" if self.costly_epilogue else "")
+                + (":absorbed" if self.absorbed else ""))
 
     @property
     def feature_schema(self) -> int:
@@ -82,8 +93,8 @@ class MMProblem:
                                    self.costly_epilogue)
 
 
-def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype,
-                        epilogue: bool = True, costly_epilogue: bool = False) -> MMProblem | None:
+def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype, epilogue: bool = True,
+                        costly_epilogue: bool = False, absorbed: bool = False) -> MMProblem | None:
     """The problem of a matmul given its operands' IR sizes and strides, or None where there
     is none to pose (symbolic or empty sizes)."""
     try:
@@ -99,7 +110,7 @@ def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype,
         return None
     col = lambda st: st[-1] != 1 and st[-2] == 1   # noqa: E731
     return MMProblem(op, batch, m, n, k, str(dtype).replace("torch.", ""), col(st1), col(st2),
-                     epilogue, costly_epilogue)
+                     epilogue, costly_epilogue, absorbed and epilogue)
 
 
 def decide_mm_backend(problem: MMProblem | None, runners: Callable[[], dict] | None,
@@ -135,12 +146,15 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         except Exception:   # a variant that does not compile or run loses
             return float("inf")
 
-    # the shipped module learned from runners with a ReLU epilogue: a bare matmul's extern
-    # side is one ATen call (GPT-2's qkv + bias as an addmm: cuBLAS 0.0247 ms, the template
-    # it answered 0.0326, bench/results/mm/mm_20261124-113411.json), and a costly epilogue
-    # slows the template's own kernel (GPT-2's MLP up + tanh-GELU: see compiler/lowerings/
-    # matmul.py): questions it was never asked, so those go to the cache, then measure
-    asked = problem.epilogue and not problem.costly_epilogue
+    # the shipped module learned from runners with a ReLU epilogue in a kernel of its own: a
+    # bare matmul's extern side is one ATen call (GPT-2's qkv + bias as an addmm: cuBLAS
+    # 0.0247 ms, the template it answered 0.0326, bench/results/mm/mm_20261124-113411.json), a
+    # costly epilogue slows the template's own kernel (GPT-2's MLP up + tanh-GELU: see
+    # compiler/lowerings/matmul.py), and an absorbed one costs the extern side no kernel (ViT-
+    # B/16's qkv and proj: answered "template", the model ran 5% slower than with cuBLAS,
+    # bench/results/mm/absorbed_epilogues_20261125.json): questions it was never asked, so
+    # those go to the cache, then measure
+    asked = problem.epilogue and not problem.costly_epilogue and not problem.absorbed
     heuristic = (lambda: lookup(NAMESPACE, problem, device_info(device))) if asked else None
     try:
         # features (collect mode's dataset rows) only for the problems the dataset and the
