@@ -3,7 +3,7 @@
 The kernel-config point (tuner/points/triton_kernel.py) picks the launch config of every
 kernel the compiler generates. A problem here is a small PyTorch function whose compiled
 graph holds one kernel of the focused kind (pointwise, pointwise_tiled, persistent_reduction,
-reduction), at a random size and dtype; measuring it compiles the function with the tuner
+reduction, template), at a random size and dtype; measuring it compiles the function with the tuner
 backend in max-autotune with every candidate of the point's exhaustive list timed (the
 default config first), in collect mode, and returns the rows collect mode wrote for that
 kernel: one per config, with the point's features (extents, dtypes, body counts, the default
@@ -12,7 +12,9 @@ config, the problem key). A learned config module reads them (`tuner learn-confi
 Problem i of a stream depends only on (seed, focus, i, spec). Bodies mix what models run:
 a scale, GELU times a sigmoid gate, a residual add with a row bias, a cast; transposes and
 head permutes (tiled); softmax, LayerNorm, RMSNorm, sums and means over the last dim
-(persistent and looped) and over the first (x-major, `outer`).
+(persistent and looped) and over the first (x-major, `outer`); matmul templates (forced with
+TUNER_MM=template) over real models' linear layers (a ReLU or a bias for epilogue, weights as
+nn.Linear stores them or row-major) and random sizes.
 """
 from __future__ import annotations
 
@@ -29,7 +31,8 @@ from tuner.heuristics.dataset import read_dataset
 POINT = "triton_kernel"
 FOCI = {"pointwise": "1-D pointwise kernels", "pointwise_tiled": "transposes and permutes",
         "persistent_reduction": "reductions whose row fits one block",
-        "reduction": "looped reductions (inner and x-major)"}
+        "reduction": "looped reductions (inner and x-major)",
+        "template": "matmul templates (real models' linear layers and random sizes)"}
 FEATURE_SCHEMA = 1
 BODIES = {
     "pointwise": ("scale", "gelu_gate", "bias_residual", "cast"),
@@ -37,19 +40,25 @@ BODIES = {
     "persistent_reduction": ("softmax", "layernorm", "rmsnorm", "sum", "sum_outer"),
     # x-major sums twice as often: their defaults lose the most (a bias gradient's shape)
     "reduction": ("sum", "mean_f32", "sum_outer", "sum_outer"),
+    # relu(x @ w.T), x @ w.T + b (an addmm), relu(a @ b) with b row-major
+    "template": ("linear", "linear_bias", "mm"),
 }
+# token counts of the real-model matmuls (batch x sequence: 197 x 32 is ViT-B/16's 6304)
+_TEMPLATE_M = (16, 64, 128, 256, 512, 1024, 2048, 4096, 6304, 8192)
 
 
 @dataclass(frozen=True)
 class KernelProblem:
     focus: str
     body: str
-    rows: int          # the kept (x) extent: rows of a reduction, y side of a transpose
-    cols: int          # the reduced (r) extent, or the row length
+    rows: int          # the kept (x) extent: rows of a reduction, y side of a transpose; m
+    cols: int          # the reduced (r) extent, or the row length; a matmul's n
     dtype: str
+    inner: int = 0     # a matmul's k
 
     def as_row(self) -> dict:
-        return {"body": self.body, "rows": self.rows, "cols": self.cols, "dtype": self.dtype}
+        row = {"body": self.body, "rows": self.rows, "cols": self.cols, "dtype": self.dtype}
+        return dict(row, inner=self.inner) if self.inner else row
 
 
 @dataclass(frozen=True)
@@ -90,6 +99,8 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
         rows = _log_uniform(rng, 2, 1 << 15)
         cols = _log_uniform(rng, 2, max(2, min(1 << 15, cap // rows)))
         return KernelProblem(spec.focus, body, rows, cols, dtype)
+    if spec.focus == "template":
+        return _sample_matmul(rng, spec, body, dtype)
     if spec.focus == "persistent_reduction":
         cols = _log_uniform(rng, 2, spec.max_persistent)
     elif body == "sum_outer":   # the reduced side of an x-major sum, beyond one block
@@ -98,6 +109,19 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
         cols = _log_uniform(rng, spec.min_looped, max(spec.min_looped, min(1 << 20, cap)))
     rows = _log_uniform(rng, 1, max(1, min(1 << 16, cap // cols)))
     return KernelProblem(spec.focus, body, rows, cols, dtype)
+
+
+def _sample_matmul(rng: random.Random, spec: GeneratorSpec, body: str, dtype: str) -> KernelProblem:
+    from .mm import _MODEL_KN
+    if spec.max_elements <= 1 << 12:   # the interpreter: a few tiles
+        m, n, k = (_log_uniform(rng, 1, 48) for _ in range(3))
+    elif rng.random() < 0.7:   # a real model's layer
+        (k, n), m = rng.choice(_MODEL_KN), rng.choice(_TEMPLATE_M)
+    else:
+        m, n, k = (_log_uniform(rng, 16, 8192) for _ in range(3))
+    while m * n > spec.max_elements or m * n * k > 1 << 37:   # (~0.3 ms of bf16 tensor cores)
+        m = max(1, m // 2)
+    return KernelProblem(spec.focus, body, m, n, dtype, inner=k)
 
 
 def problem(seed: int, index: int, spec: GeneratorSpec) -> KernelProblem:
@@ -126,6 +150,13 @@ def build(p: KernelProblem, device: str, seed: int = 0):
         return torch.randn(*shape, generator=g).to(device=device, dtype=dtype)
 
     r, c = p.rows, p.cols
+    if p.focus == "template":
+        x, b = rand(r, p.inner), rand(c)
+        w = rand(c, p.inner) if p.body != "mm" else rand(p.inner, c)
+        fns = {"linear": lambda x, w, b: torch.relu(F.linear(x, w)),
+               "linear_bias": lambda x, w, b: F.linear(x, w, b),
+               "mm": lambda x, w, b: torch.relu(x @ w)}
+        return fns[p.body], (x, w, b)
     if p.focus == "pointwise":
         x, y = rand(c), rand(c)
         fns = {"scale": lambda x, y: x * 0.5 + 1.0,
@@ -169,11 +200,16 @@ def measure(p: KernelProblem, device: str, *, reps: int = 3, inner: int = 10, wa
 
     fn, inputs = build(p, device, seed)
     namespace = f"triton.{p.focus}"
+    if p.focus == "template":   # a matmul seen before in this process answers without a sweep
+        from tuner.points.triton_kernel import forget_templates
+        forget_templates()
     t0 = time.perf_counter()
     with tempfile.TemporaryDirectory(prefix="tuner-kc-") as tmp:
         env = dict(TUNER_HEURISTICS="collect", TUNER_DATASET_DIR=tmp, TUNER_SEARCH="exhaustive",
                    TUNER_BENCH_REPS=str(max(1, reps * inner // 3)),
                    TUNER_CACHE_DIR=os.path.join(tmp, "cache"), TUNER_REMOTE_CACHE="")
+        if p.focus == "template":   # the matmul as our template, unpadded
+            env.update(TUNER_MM="template", TUNER_PAD_MM="never")
         failed = None
         with environ(env):
             torch._dynamo.reset()

@@ -49,14 +49,23 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
 
     from tuner.heuristics import configs
     from tuner.heuristics.problems import LearnError
-    from tuner.points.triton_kernel import row_config_fits
+    import functools
 
+    from tuner.heuristics.dataset import read_dataset
+    from tuner.points.triton_kernel import device_limits_of, row_config_fits
+
+    try:
+        # the space is the measuring GPU's (a template's shared memory), not this machine's
+        limits = device_limits_of(read_dataset(Path(files[0])).header)
+    except Exception:   # noqa: BLE001 - an unreadable file: learn() says what is wrong with it
+        limits = None
     try:
         # configs the point's space would not launch for a problem are neither answered nor
         # credited there (the exhaustive lists time some outside it)
         P, model, report = configs.learn(list(files), depths=_ints(depths), leaves=_ints(leaves),
                                          seed=seed, leaf_tolerance=leaf_tolerance, tolerance=tolerance,
-                                         valid=row_config_fits, shortlist_size=shortlist_size,
+                                         valid=functools.partial(row_config_fits, device=limits),
+                                         shortlist_size=shortlist_size,
                                          answers=answers)
     except LearnError as e:
         raise click.ClickException(str(e))

@@ -52,3 +52,20 @@ def test_streams_are_seeded_per_focus_and_reductions_are_looped_beyond_the_persi
         if focus == "persistent_reduction":
             assert all(p.cols <= spec.max_persistent for p in ps)
         assert all(p.rows * p.cols <= spec.max_elements for p in ps)
+
+
+def test_collect_template_times_the_whole_grid_of_a_forced_template(tmp_path, monkeypatch):
+    from tuner.points.triton_kernel import KernelMeta, candidate_configs
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    out = tmp_path / "t.jsonl.gz"
+    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--focus", "template", "--device", "cpu",
+                                  "--quiet", "--samples", "1", "--reps", "1", "--inner", "1",
+                                  "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    rows = [json.loads(x) for x in gzip.open(out, "rt")][1:]
+    assert rows and all(row["kind"] == "template" and "error" not in row for row in rows)
+    f = rows[0]
+    want = candidate_configs(KernelMeta("template", mm=(1, f["m"], f["n"], f["k"]), mm_dtype=f["mm_dtype"]))
+    assert len({row["choice"] for row in rows}) == len(want) > 30
+    assert f["default"] in {row["choice"] for row in rows}
+    assert (f["m"], f["n"], f["k"]) == (f["rows"], f["cols"], f["inner"])

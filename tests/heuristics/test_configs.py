@@ -235,3 +235,52 @@ def test_files_of_different_points_do_not_merge(tmp_path):
     (tmp_path / "b.jsonl").write_text("\n".join([json.dumps(h)] + lines[1:]) + "\n")
     with pytest.raises(configs.LearnError, match="point"):
         configs.load([a, tmp_path / "b.jsonl"])
+
+
+def _template_meta(m=40, n=24, k=56, dtype="float32"):
+    return KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=m * n, mm=(1, m, n, k),
+                      mm_dtype=dtype, dtypes=(dtype,) * 3)
+
+
+def test_a_template_times_its_shortlist_instead_of_seeds_and_a_descent(monkeypatch):
+    # a shipped template module (shortlist only, tuner learn-configs --no-answers): the
+    # default and the shortlist's configs in one batch, no descent (H100: default + 8 within
+    # 5% of the grid's best on 20 of 23 held-out matmuls, the hand seeds alone on 14)
+    import types
+
+    from tuner.heuristics.interface import Precondition
+    short = ({"kwargs": {"BLOCK_K": 32, "BLOCK_M": 16, "BLOCK_N": 16, "GROUP_M": 8}, "num_stages": 2, "num_warps": 2},
+             {"kwargs": {"BLOCK_K": 64, "BLOCK_M": 32, "BLOCK_N": 32, "GROUP_M": 8}, "num_stages": 3, "num_warps": 4})
+    mod = types.ModuleType("fake_template_cpu")
+    mod.PRECONDITION = Precondition(point="triton.template", capability=(0, 0), shared_memory=0,
+                                    feature_schema=1, gpu_name="cpu")
+    mod.ANSWERS, mod.SHORTLIST, mod.decide = {}, short, lambda f: None
+    args = [torch.randn(40, 56), torch.randn(56, 24), torch.empty(40, 24)]
+
+    def run(m):
+        launches = []
+        d = point.decide_config(m, args, lambda c, a: launches.append(dict(c)), out_args=(2,))
+        return d, [c for i, c in enumerate(launches) if c not in launches[:i]]
+    point.forget_templates()
+    d, seeded = run(_template_meta())   # no module: the seeds that fit, then a descent
+    assert seeded[0] == point.default_config(_template_meta())
+    assert d.n_measured > len(short) + 1 and not all(c in seeded for c in map(
+        lambda c: point.config_dict(point.Config.from_json(c)), short))
+    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    point.forget_templates()
+    m = _template_meta(41)
+    d, order = run(m)
+    assert order == [point.default_config(m)] + [point.config_dict(point.Config.from_json(c)) for c in short]
+    assert d.source == "coordinate_descent" and d.n_measured == 3
+
+
+def test_template_rows_fit_the_measuring_gpus_shared_memory():
+    # learning on a machine without that GPU: a 128 x 256 tile in 4 stages (196 KB) fits the
+    # H100 of the dataset's header, not the generic limits
+    f = point.features(_template_meta(4096, 4096, 4096, "bfloat16"))
+    big = key({"kwargs": {"BLOCK_K": 64, "BLOCK_M": 128, "BLOCK_N": 256, "GROUP_M": 8},
+               "num_stages": 4, "num_warps": 8})
+    h100 = point.device_limits_of({"gpu_name": "NVIDIA H100 80GB HBM3", "shared_memory_per_block": 232448})
+    assert point.row_config_fits(f, big, device=h100)
+    assert not point.row_config_fits(f, big, device=point.DeviceLimits())
+    assert point.device_limits_of({"gpu_name": "cpu"}) is None

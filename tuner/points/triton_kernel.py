@@ -152,6 +152,38 @@ def default_config(meta: KernelMeta) -> dict:
             "num_warps": 8, "num_stages": 1}
 
 
+# a template's hand-written seeds beside its default: (BLOCK_M, BLOCK_N, BLOCK_K, warps, stages)
+_TEMPLATE_SEEDS = ((64, 64, 32, 4, 3), (128, 128, 32, 8, 3), (128, 64, 64, 4, 4), (64, 128, 64, 4, 4),
+                   (128, 128, 64, 8, 3), (32, 64, 64, 4, 5), (128, 256, 64, 8, 3), (64, 32, 128, 4, 4))
+# and the wider grid of an exhaustive sweep: per tile shape, a few K steps x warps x stages
+_TEMPLATE_GRID = tuple(
+    (bm, bn, bk, nw, ns)
+    for tiles, steps in (
+        (((128, 128),), ((64, 8, 3), (64, 4, 4), (32, 8, 4), (128, 8, 2), (64, 8, 4), (32, 4, 5))),
+        (((256, 128), (128, 256)), ((64, 8, 3), (32, 8, 4), (64, 8, 4))),
+        (((256, 64), (64, 256)), ((64, 8, 3), (64, 4, 4))),
+        (((128, 64), (64, 128)), ((64, 4, 4), (32, 4, 5), (128, 4, 3), (64, 8, 3))),
+        (((64, 64),), ((64, 4, 4), (32, 4, 5), (128, 4, 3))),
+        (((32, 64), (64, 32)), ((64, 4, 5), (128, 4, 4))),
+        (((32, 32),), ((128, 4, 4), (64, 2, 5))))
+    for bm, bn in tiles for bk, nw, ns in steps)
+
+
+def _template_config(c) -> dict:
+    bm, bn, bk, nw, ns = c
+    return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": nw, "num_stages": ns}
+
+
+def template_seeds(meta: KernelMeta) -> list[dict]:
+    """A template's seed set: its default, then the hand-written seeds (compiled in one
+    batch; coordinate descent starts from the fastest)."""
+    out = [default_config(meta)]
+    for c in map(_template_config, _TEMPLATE_SEEDS):
+        if c not in out:
+            out.append(c)
+    return out
+
+
 def candidate_configs(meta: KernelMeta) -> list[dict]:
     """The hand-written candidates an exhaustive search sweeps (the default is put first by
     `decide_config`, not necessarily here)."""
@@ -183,12 +215,10 @@ def candidate_configs(meta: KernelMeta) -> list[dict]:
                 for xb in (128, 256, 512, 1024, 2048, 4096) if xb <= max(128, big)
                 for nw in (1, 2, 4, 8) if xb // (32 * nw) >= 1]
     if kind == "template":
-        out = [default_config(meta)]
-        for bm, bn, bk, nw, ns in ((64, 64, 32, 4, 3), (128, 128, 32, 8, 3), (128, 64, 64, 4, 4),
-                                   (64, 128, 64, 4, 4), (128, 128, 64, 8, 3), (32, 64, 64, 4, 5),
-                                   (128, 256, 64, 8, 3), (64, 32, 128, 4, 4)):
-            c = {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": nw,
-                 "num_stages": ns}
+        # the seeds, then a wider grid over tiles, K steps, warps and stages (an exhaustive
+        # search's sweep and the table `tuner collect triton_kernel --focus template` measures)
+        out = template_seeds(meta)
+        for c in map(_template_config, _TEMPLATE_GRID):
             if c not in out:
                 out.append(c)
         return out
@@ -206,9 +236,10 @@ def candidate_configs(meta: KernelMeta) -> list[dict]:
 
 # -- spaces -------------------------------------------------------------------------------------
 
-def config_space(meta: KernelMeta) -> ConfigSpace | None:
+def config_space(meta: KernelMeta, device: DeviceLimits | None = None) -> ConfigSpace | None:
     """The space coordinate descent searches from the default; None for a kind that is never
-    tuned (scatter). Every space holds the kind's default config."""
+    tuned (scatter). Every space holds the kind's default config. device: the GPU's limits
+    (a template's shared memory), this process's GPU when None."""
     kind = meta.kind
     if kind == "scatter":
         return None
@@ -228,7 +259,7 @@ def config_space(meta: KernelMeta) -> ConfigSpace | None:
         _, m, n, k = meta.mm
         # the defaults' tiles are at least 32 a side: the space reaches them on small problems
         return ConfigSpace.matmul(max(m, 32), max(n, 32), max(k, 32),
-                                  element_size=_itemsize(meta.mm_dtype), device=_device_limits())
+                                  element_size=_itemsize(meta.mm_dtype), device=device or _device_limits())
     # reductions: rows per program, the reduction chunk (a whole row when persistent: fixed),
     # warps; the block is capped as the candidates are (registers)
     d = default_config(meta)
@@ -376,13 +407,12 @@ def initial_configs(meta: KernelMeta, space: ConfigSpace | None, search: str) ->
     search (which walk the space from it), the default then the hand-written list for
     exhaustive search, a kind without a space, and templates (their seed set)."""
     default = default_config(meta)
-    if space is None or search == "exhaustive" or meta.kind == "template":
-        # a template's seed set: the default and the hand-written configs, compiled at once
-        # (one parallel batch); coordinate descent starts from the fastest
-        rest = [c for c in candidate_configs(meta) if c != default]
-        if meta.kind == "template" and space is not None and search != "exhaustive":
-            rest = [c for c in rest if space.valid(to_config(c))]   # descent walks from them
-        return [default] + rest
+    if meta.kind == "template" and search != "exhaustive":
+        # the seed set, compiled at once (one parallel batch); the descent walks from the
+        # fastest, so each seed lies in the space
+        return [c for c in template_seeds(meta) if c is default or space is None or space.valid(to_config(c))]
+    if space is None or search == "exhaustive":
+        return [default] + [c for c in candidate_configs(meta) if c != default]
     return [default]
 
 
@@ -408,7 +438,7 @@ def forget_templates() -> None:
 
 
 # kinds a config module is learned for (`tuner collect triton_kernel --focus KIND`)
-LEARNED_KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction")
+LEARNED_KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction", "template")
 
 
 def answer_fits(meta: KernelMeta, cfg: Config, space: ConfigSpace | None = None) -> bool:
@@ -424,21 +454,36 @@ def meta_from_features(f: dict) -> KernelMeta | None:
     kinds of LEARNED_KINDS), or None for another kind."""
     if f.get("kind") not in LEARNED_KINDS:
         return None
+    if f["kind"] == "template":
+        return KernelMeta("template", xnumel=int(f["xnumel"]),
+                          mm=tuple(int(f[d]) for d in ("batch", "m", "n", "k")),
+                          mm_dtype=str(f.get("mm_dtype", "")))
     return KernelMeta(f["kind"], xnumel=int(f["xnumel"]),
                       ynumel=None if f.get("ynumel") is None else int(f["ynumel"]),
                       rnumel=None if f.get("rnumel") is None else int(f["rnumel"]),
                       outer=bool(f.get("outer", False)))
 
 
-def row_config_fits(f: dict, choice: str) -> bool:
+def device_limits_of(header: dict) -> DeviceLimits | None:
+    """The limits of the GPU a dataset was measured on (its header), or None where the header
+    does not say."""
+    smem = header.get("shared_memory_per_block")
+    if not smem:
+        return None
+    return DeviceLimits(name=str(header.get("gpu_name", "generic")), shared_memory_per_block=int(smem))
+
+
+def row_config_fits(f: dict, choice: str, device: DeviceLimits | None = None) -> bool:
     """Whether a dataset row's config (its JSON) may be launched for the row's kernel: the
-    learner credits only answers the point would accept."""
+    learner credits only answers the point would accept. device: the measuring GPU's limits
+    (device_limits_of the dataset's header); this process's GPU when None."""
     import json
     meta = meta_from_features(f)
     if meta is None:
         return True
     try:
-        return answer_fits(meta, Config.from_json(json.loads(choice)))
+        cfg = Config.from_json(json.loads(choice))
+        return answer_fits(meta, cfg, config_space(meta, device))
     except (ValueError, TypeError):
         return False
 
@@ -544,6 +589,7 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         heuristic = lambda: seen   # noqa: E731 - the same matmul's config (answers as a heuristic)
     dtypes = key_dtypes(meta, args)
     feats = features(meta, dtypes)   # (its "key" is the problem's cache key)
+    head = configs[:1]   # the default (and a learned answer): measured beside a shortlist
     if strategy != "exhaustive":
         # a shipped config module's answer (tuner learn-configs) seeds the search: measured
         # beside the default, the descent starts from the faster (a learned answer is near the
@@ -551,6 +597,8 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         learned = learned_config(meta, dtypes, feats)
         if learned is not None and to_config(learned) not in configs:
             configs.insert(1, to_config(learned))
+        if learned is not None:
+            head = list(dict.fromkeys(head + [to_config(learned)]))
     options = search_options(meta, space) if strategy != "exhaustive" else None
     short = shortlisted_configs(meta, space) if strategy == "coordinate_descent" else []
     if short:
@@ -558,7 +606,7 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         # those, compiled in one batch and timed, no descent from the fastest (pointwise on the
         # H100: within 5% of the best on 47 of 50 held-out problems with 4 timings, a descent
         # takes ~19). Still a coordinate-descent decision: a cached descent answer stands.
-        configs = list(dict.fromkeys(configs[:2] + [to_config(c) for c in short]))
+        configs = list(dict.fromkeys(head + [to_config(c) for c in short]))
         options = dict(options or {}, max_sweeps=0, plateau=0.0, max_plateau_walks=0,
                        check_all_directions=False, check_pairs=False)
     d = decide(meta.namespace, feats["key"], configs, measure, space=space,
