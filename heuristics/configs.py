@@ -74,11 +74,14 @@ class ConfigProblems:
         return math.inf if t is None else t / self.best[i]
 
 
-def load(paths, min_configs: int = 2, valid=None) -> ConfigProblems:
+def load(paths, min_configs: int = 2, valid=None, form=None) -> ConfigProblems:
     """Problems of one point from dataset files (all must be of the same point and GPU).
     valid(row, config JSON): whether the point would launch that config for the row's
     kernel (its space); configs it would not are dropped, so they are never answered or
-    credited. A problem measured in two files keeps the first file's times (runs never mix)."""
+    credited. form(row, config JSON) -> config JSON: the form answers are learned in (a
+    persistent reduction's tile instead of its row-length-bound blocks; configs that take the
+    same form keep the fastest time); the point turns it back per kernel. A problem measured
+    in two files keeps the first file's times (runs never mix)."""
     header, rows_by = None, {}
     meta: dict = {}
     owner: dict = {}
@@ -105,8 +108,10 @@ def load(paths, min_configs: int = 2, valid=None) -> ConfigProblems:
                 continue
             if valid is not None and not valid(r, r["choice"]):
                 continue
-            rows_by.setdefault(key, {})[r["choice"]] = t
-            meta.setdefault(key, r)
+            choice = r["choice"] if form is None else form(r, r["choice"])
+            table = rows_by.setdefault(key, {})
+            table[choice] = min(t, table.get(choice, math.inf))
+            meta.setdefault(key, r if form is None else dict(r, default=form(r, r["default"])))
     if header is None:
         raise LearnError("no dataset files given")
     present = [f for f in FEATURES if any(f in m for m in meta.values())]
@@ -274,11 +279,11 @@ def evaluate_shortlist(P: ConfigProblems, short: list[str], idx: np.ndarray,
 
 def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
           leaf_tolerance: float = 0.05, tolerance: float = 0.05, clip: float = 2.0, valid=None,
-          shortlist_size: int = 3, answers: bool = True):
-    """(ConfigProblems, the chosen ConfigTree, report dict). valid: see `load`.
+          shortlist_size: int = 3, answers: bool = True, form=None):
+    """(ConfigProblems, the chosen ConfigTree, report dict). valid, form: see `load`.
     shortlist_size: configs the module names as worth measuring (0: none); answers=False:
     a module that is never sure (its shortlist alone ships)."""
-    P = load(list(paths), valid=valid)
+    P = load(list(paths), valid=valid, form=form)
     if len(P) < 10:
         raise LearnError(f"{len(P)} problems: too few to split and learn (need 10)")
     tr, va, te = split(len(P), seed)

@@ -52,7 +52,7 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
     import functools
 
     from tuner.heuristics.dataset import read_dataset
-    from tuner.points.triton_kernel import device_limits_of, row_config_fits
+    from tuner.points.triton_kernel import device_limits_of, learned_form, row_config_fits
 
     try:
         # the space is the measuring GPU's (a template's shared memory), not this machine's
@@ -65,7 +65,7 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
         P, model, report = configs.learn(list(files), depths=_ints(depths), leaves=_ints(leaves),
                                          seed=seed, leaf_tolerance=leaf_tolerance, tolerance=tolerance,
                                          valid=functools.partial(row_config_fits, device=limits),
-                                         shortlist_size=shortlist_size,
+                                         shortlist_size=shortlist_size, form=learned_form,
                                          answers=answers)
     except LearnError as e:
         raise click.ClickException(str(e))

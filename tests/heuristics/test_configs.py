@@ -284,3 +284,56 @@ def test_template_rows_fit_the_measuring_gpus_shared_memory():
     assert point.row_config_fits(f, big, device=h100)
     assert not point.row_config_fits(f, big, device=point.DeviceLimits())
     assert point.device_limits_of({"gpu_name": "cpu"}) is None
+
+
+def _persistent(xnumel, rnumel):
+    return KernelMeta("persistent_reduction", source="x = tl.load(in_ptr0 + i)\n", xnumel=xnumel,
+                      rnumel=rnumel, dtypes=("float32", "float32"))
+
+
+def test_persistent_configs_are_learned_as_tiles_and_launched_with_the_kernels_row():
+    # a persistent reduction's RBLOCK is its whole row: configs learned as TILE = XBLOCK x
+    # RBLOCK (and warps) name one for any row length
+    row = point.features(_persistent(4096, 700))
+    absolute = key({"kwargs": {"RBLOCK": 1024, "XBLOCK": 4}, "num_stages": 1, "num_warps": 8})
+    tile = point.learned_form(row, absolute)
+    assert json.loads(tile) == {"kwargs": {"TILE": 4096}, "num_stages": 1, "num_warps": 8}
+    assert point.learned_form(point.features(meta(1000)), key(cfg(256))) == key(cfg(256))   # other kinds
+    back = lambda m: point.from_learned_form(m, point.Config.from_json(json.loads(tile)))   # noqa: E731
+    assert back(_persistent(4096, 700)).kwargs == {"XBLOCK": 4, "RBLOCK": 1024}
+    assert back(_persistent(4096, 3000)).kwargs == {"XBLOCK": 1, "RBLOCK": 4096}
+    assert back(_persistent(4096, 5000)) is None          # a row of 8192 does not fit the tile
+    assert point.row_config_fits(row, tile) and not point.row_config_fits(point.features(_persistent(64, 5000)), tile)
+
+
+def test_a_persistent_shortlist_of_tiles_is_timed_with_the_kernels_row(monkeypatch):
+    import types
+
+    from tuner.heuristics.interface import Precondition
+    mod = types.ModuleType("fake_persistent_cpu")
+    mod.PRECONDITION = Precondition(point="triton.persistent_reduction", capability=(0, 0),
+                                    shared_memory=0, feature_schema=1, gpu_name="cpu")
+    mod.ANSWERS, mod.decide = {}, lambda f: None
+    mod.SHORTLIST = ({"kwargs": {"TILE": 1024}, "num_stages": 1, "num_warps": 4},
+                     {"kwargs": {"TILE": 8192}, "num_stages": 1, "num_warps": 8},
+                     {"kwargs": {"TILE": 128}, "num_stages": 1, "num_warps": 2})   # < a row of 256
+    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    m = _persistent(512, 200)
+    assert point.shortlisted_configs(m) == [{"XBLOCK": 4, "RBLOCK": 256, "num_warps": 4, "num_stages": 1},
+                                            {"XBLOCK": 32, "RBLOCK": 256, "num_warps": 8, "num_stages": 1}]
+
+
+def test_configs_of_one_learned_form_keep_the_fastest_time(tmp_path):
+    path = tmp_path / "rows.jsonl"
+    feats = point.features(_persistent(4096, 700))
+    header = {"format": "tuner-dataset", "version": 1, "point": "triton.persistent_reduction",
+              "feature_schema": 1, "features": {}, "choices": [], "gpu_name": "cpu",
+              "compute_capability": [0, 0], "shared_memory_per_block": 0, "timer": "t", "torch": "t", "triton": "t"}
+    c = lambda x, r, w: key({"kwargs": {"RBLOCK": r, "XBLOCK": x}, "num_stages": 1, "num_warps": w})   # noqa: E731
+    with open(path, "w") as f:
+        f.write(json.dumps(header) + "\n")
+        for choice, t in ((feats["default"], 2.0), (c(2, 1024, 4), 1.0), (c(4, 1024, 4), 1.5)):
+            f.write(json.dumps({"problem": "p0", "choice": choice, "time_ms": t, "reps": 1, **feats}) + "\n")
+    P = configs.load([path], form=point.learned_form)
+    assert P.tables[0][point.learned_form(feats, c(2, 1024, 4))] == 1.0
+    assert P.defaults[0] == point.learned_form(feats, feats["default"]) and P.defaults[0] in P.tables[0]
