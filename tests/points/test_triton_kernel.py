@@ -67,8 +67,9 @@ class _OldKernel:
             return {"XBLOCK": xb, "RBLOCK": rb,
                     "num_warps": 16 if tile >= 8192 else (8 if tile >= 4096 else (4 if tile >= 512 else 2)),
                     "num_stages": 1}
-        return {"XBLOCK": 1, "RBLOCK": 2048 if self.rnumel >= 2048 else next_pow2(self.rnumel),
-                "num_warps": 8, "num_stages": 1}
+        # since 2026-11-25: the kernel data's looped row-reduction default
+        rb = min(4096, next_pow2(self.rnumel))
+        return {"XBLOCK": 1, "RBLOCK": rb, "num_warps": 16 if rb >= 2048 else 8, "num_stages": 1}
 
     def candidate_configs(self):
         out = []
@@ -370,3 +371,12 @@ def test_looped_x_major_reductions_step_64_rows_over_16_columns_on_16_warps():
     assert point.default_config(KernelMeta("reduction", xnumel=64, rnumel=20, outer=True))["RBLOCK"] == 32
     assert point.default_config(KernelMeta("reduction", xnumel=4, rnumel=65535, outer=True)) == {
         "XBLOCK": 4, "RBLOCK": 8, "num_warps": 2, "num_stages": 1}
+
+
+def test_looped_row_reductions_step_4096_on_16_warps():
+    # H100 kernel data: 66 of 79 looped row reductions within 5% of their best (the old
+    # 2048 on 8 warps: 9; geomean 1.45 -> 1.04)
+    assert point.default_config(KernelMeta("reduction", xnumel=1, rnumel=73587)) == {
+        "XBLOCK": 1, "RBLOCK": 4096, "num_warps": 16, "num_stages": 1}
+    assert point.default_config(KernelMeta("reduction", xnumel=64, rnumel=300)) == {
+        "XBLOCK": 1, "RBLOCK": 512, "num_warps": 8, "num_stages": 1}
