@@ -45,13 +45,12 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
       tuner learn-configs data/triton_kernel/reduction_h100_s0.jsonl.gz --out out --install
       tuner learn-configs data/triton_kernel/pointwise_h100_s0.jsonl.gz --out out --no-answers
     """
+    import functools
     import json
 
     from tuner.heuristics import configs
-    from tuner.heuristics.problems import LearnError
-    import functools
-
     from tuner.heuristics.dataset import read_dataset
+    from tuner.heuristics.problems import LearnError
     from tuner.points.triton_kernel import device_limits_of, learned_form, row_config_fits
 
     try:

@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import heapq
 import logging
+import operator
 import weakref
 
 import torch
@@ -212,7 +213,14 @@ _EXTERN_TARGETS = frozenset({aten.mm.default, aten.bmm.default, aten.addmm.defau
                              aten.convolution.default})
 # views that reorder elements: a copy or cast of such a view writes another layout, which the
 # template's epilogue does not store (a kernel of its own either way: attention's head split)
-_PERMUTING = frozenset({aten.permute.default, aten.transpose.int, aten.t.default})
+_PERMUTING = frozenset({aten.permute.default, aten.transpose.int, aten.t.default,
+                        torch.ops.prims.transpose.default})
+# views besides the graph's own list that launch nothing (lowerings/views.py), walked through
+_MORE_VIEWS = frozenset({torch.ops.prims.squeeze.default, torch.ops.prims.transpose.default,
+                         torch.ops.prims.broadcast_in_dim.default, torch.ops.prims.reshape.default,
+                         aten.view.dtype, aten.as_strided.default, aten.diagonal.default,
+                         aten.split.Tensor, aten.split_with_sizes.default, aten.unbind.int,
+                         operator.getitem})
 _COPIES = frozenset({aten.clone.default, aten._to_copy.default})
 
 
@@ -228,13 +236,14 @@ def _epilogue_kind(node) -> tuple[bool, bool, bool]:
     from ..lowering import lookup
     if not isinstance(node, torch.fx.Node):
         return True, False, False
-    views = _VIEWS | {torch.ops.prims.squeeze.default}
+    views = _VIEWS | _MORE_VIEWS
     has = costly = False
     order = _fx_order(node.graph)
     chain = {node}
     epilogue: set = set()   # chain members computed by (or viewing) a pointwise consumer
     permuted: set = set()   # chain members that view the product in another element order
-    exits: list = []        # readers of an epilogue value outside the chain
+    exits: list = []        # readers of a chain member outside the chain (absorbed: one that
+    #                         launches a kernel and reads an epilogue value)
     # in graph order, so that every chain member an op reads is classified before the op
     todo = [(order.get(u, -1), i, u) for i, u in enumerate(node.users)]
     heapq.heapify(todo)

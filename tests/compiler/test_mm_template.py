@@ -182,6 +182,7 @@ def test_mm_point_measures_in_max_autotune_then_answers_from_the_cache(monkeypat
     ("residual_layer_norm", (True, False, True)),  # ViT's proj: the residual add fuses into the norm
     ("bias_then_copy", (True, False, True)),       # ViT's qkv: the bias fuses into the head copy
     ("relu_into_matmul", (True, False, False)),    # an MLP's up: the next matmul is ATen
+    ("bias_split_to_matmuls", (True, False, False)),  # a split launches nothing: the bias is a kernel
 ])
 def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, want):
     # the problem says whether a pointwise consumer follows, whether it evaluates a special
@@ -210,6 +211,8 @@ def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, wa
              x[..., :16] + F.linear(x, w, b)),
          "bias_then_copy": lambda x, w, b: (F.linear(x, w, None) + b).transpose(0, 1).contiguous(),
          "relu_into_matmul": lambda x, w, b: torch.relu(F.linear(x, w, b)) @ w,
+         "bias_split_to_matmuls": lambda x, w, b: (lambda h: h[0] @ h[1].transpose(-1, -2))(
+             (F.linear(x, w, None) + b).split(8, -1)),
          }[case]
     torch._dynamo.reset()
     out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, b)

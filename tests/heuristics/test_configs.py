@@ -303,6 +303,7 @@ def test_persistent_configs_are_learned_as_tiles_and_launched_with_the_kernels_r
     assert back(_persistent(4096, 700)).kwargs == {"XBLOCK": 4, "RBLOCK": 1024}
     assert back(_persistent(4096, 3000)).kwargs == {"XBLOCK": 1, "RBLOCK": 4096}
     assert back(_persistent(4096, 5000)) is None          # a row of 8192 does not fit the tile
+    assert back(_persistent(4096, 10)) is None            # 256 rows of 16: beyond the 128 measured
     assert point.row_config_fits(row, tile) and not point.row_config_fits(point.features(_persistent(64, 5000)), tile)
 
 
@@ -332,7 +333,9 @@ def test_configs_of_one_learned_form_keep_the_fastest_time(tmp_path):
     c = lambda x, r, w: key({"kwargs": {"RBLOCK": r, "XBLOCK": x}, "num_stages": 1, "num_warps": w})   # noqa: E731
     with open(path, "w") as f:
         f.write(json.dumps(header) + "\n")
-        for choice, t in ((feats["default"], 2.0), (c(2, 1024, 4), 1.0), (c(4, 1024, 4), 1.5)):
+        # the same config measured twice (a resumed file): the faster time stands
+        for choice, t in ((feats["default"], 2.0), (c(2, 1024, 4), 1.0), (c(4, 1024, 4), 1.5),
+                          (c(2, 1024, 4), 1.7)):
             f.write(json.dumps({"problem": "p0", "choice": choice, "time_ms": t, "reps": 1, **feats}) + "\n")
     P = configs.load([path], form=point.learned_form)
     assert P.tables[0][point.learned_form(feats, c(2, 1024, 4))] == 1.0

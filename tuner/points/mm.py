@@ -158,7 +158,7 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     heuristic = (lambda: lookup(NAMESPACE, problem, device_info(device))) if asked else None
     try:
         # features (collect mode's dataset rows) only for the problems the dataset and the
-        # module describe: its features do not tell bare and costly problems apart
+        # module describe: its features do not tell bare, costly and absorbed problems apart
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
                       features=problem.features() if asked else None)
     finally:
