@@ -74,14 +74,18 @@ class ConfigProblems:
         return math.inf if t is None else t / self.best[i]
 
 
-def load(paths, min_configs: int = 2, valid=None, form=None) -> ConfigProblems:
+def load(paths, min_configs: int = 2, valid=None, form=None, launched=None) -> ConfigProblems:
     """Problems of one point from dataset files (all must be of the same point and GPU).
     valid(row, config JSON): whether the point would launch that config for the row's
     kernel (its space); configs it would not are dropped, so they are never answered or
     credited. form(row, config JSON) -> config JSON: the form answers are learned in (a
     persistent reduction's tile instead of its row-length-bound blocks; configs that take the
-    same form keep the fastest time); the point turns it back per kernel. A problem measured
-    in two files keeps the first file's times (runs never mix)."""
+    same form keep the fastest time); the point turns it back per kernel. launched(row,
+    config JSON) -> config JSON or None: the config the point launches for that row's kernel
+    when asked for one (a tiled kernel's blocks cut to its extents): a config measured
+    elsewhere counts, on a problem where it was not measured itself, with the time of what it
+    becomes there. A problem measured in two files keeps the first file's times (runs never
+    mix)."""
     header, rows_by = None, {}
     meta: dict = {}
     owner: dict = {}
@@ -133,6 +137,14 @@ def load(paths, min_configs: int = 2, valid=None, form=None) -> ConfigProblems:
         rows.append(m)
     if not ids:
         raise LearnError(f"no usable problems in {len(paths)} file(s) ({dropped})")
+    if launched is not None:
+        seen = sorted({c for table in tables for c in table})
+        for table, m in zip(tables, rows):
+            for c in seen:
+                if c not in table:
+                    there = launched(m, c)
+                    if there is not None and there in table:
+                        table[c] = table[there]
     return ConfigProblems(header["point"], ids, np.array(X, dtype=np.float64), present, tables,
                           np.array(best), defaults, header, dropped, rows, valid)
 
@@ -279,11 +291,11 @@ def evaluate_shortlist(P: ConfigProblems, short: list[str], idx: np.ndarray,
 
 def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
           leaf_tolerance: float = 0.05, tolerance: float = 0.05, clip: float = 2.0, valid=None,
-          shortlist_size: int = 3, answers: bool = True, form=None):
-    """(ConfigProblems, the chosen ConfigTree, report dict). valid, form: see `load`.
+          shortlist_size: int = 3, answers: bool = True, form=None, launched=None):
+    """(ConfigProblems, the chosen ConfigTree, report dict). valid, form, launched: see `load`.
     shortlist_size: configs the module names as worth measuring (0: none); answers=False:
     a module that is never sure (its shortlist alone ships)."""
-    P = load(list(paths), valid=valid, form=form)
+    P = load(list(paths), valid=valid, form=form, launched=launched)
     if len(P) < 10:
         raise LearnError(f"{len(P)} problems: too few to split and learn (need 10)")
     tr, va, te = split(len(P), seed)

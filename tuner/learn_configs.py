@@ -51,7 +51,7 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
     from tuner.heuristics import configs
     from tuner.heuristics.dataset import read_dataset
     from tuner.heuristics.problems import LearnError
-    from tuner.points.triton_kernel import device_limits_of, learned_form, row_config_fits
+    from tuner.points.triton_kernel import device_limits_of, launched_form, learned_form, row_config_fits
 
     try:
         # the space is the measuring GPU's (a template's shared memory), not this machine's
@@ -65,6 +65,7 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
                                          seed=seed, leaf_tolerance=leaf_tolerance, tolerance=tolerance,
                                          valid=functools.partial(row_config_fits, device=limits),
                                          shortlist_size=shortlist_size, form=learned_form,
+                                         launched=launched_form,
                                          answers=answers)
     except LearnError as e:
         raise click.ClickException(str(e))

@@ -340,3 +340,45 @@ def test_configs_of_one_learned_form_keep_the_fastest_time(tmp_path):
     P = configs.load([path], form=point.learned_form)
     assert P.tables[0][point.learned_form(feats, c(2, 1024, 4))] == 1.0
     assert P.defaults[0] == point.learned_form(feats, feats["default"]) and P.defaults[0] in P.tables[0]
+
+
+def _tiled(yn, xn):
+    return KernelMeta("pointwise_tiled", source="x = tl.load(in_ptr0 + i)\n", xnumel=xn, ynumel=yn,
+                      dtypes=("float32", "float32"))
+
+
+def test_tiled_configs_count_where_they_are_cut_to_the_kernels_extents(tmp_path):
+    # a transpose of 2 x 32768: every candidate's YBLOCK is cut to 2, so (32, 32) was never
+    # measured there by that name; the point launches it as (32, 2), and the learner credits it
+    # with that time (before, no shortlisted config applied and the default lost 9.6x)
+    small, big = point.features(_tiled(2, 32768)), point.features(_tiled(4096, 4096))
+    c = lambda x, y, w=8: key({"kwargs": {"XBLOCK": x, "YBLOCK": y}, "num_stages": 1, "num_warps": w})   # noqa: E731
+    assert point.launched_form(small, c(32, 32)) == c(32, 2)
+    assert point.launched_form(big, c(32, 32)) == c(32, 32)
+    path = tmp_path / "rows.jsonl"
+    header = {"format": "tuner-dataset", "version": 1, "point": "triton.pointwise_tiled",
+              "feature_schema": 1, "features": {}, "choices": [], "gpu_name": "cpu",
+              "compute_capability": [0, 0], "shared_memory_per_block": 0, "timer": "t", "torch": "t", "triton": "t"}
+    with open(path, "w") as f:
+        f.write(json.dumps(header) + "\n")
+        for pid, feats, table in (("small", small, {small["default"]: 9.6, c(32, 2): 1.0}),
+                                  ("big", big, {big["default"]: 2.0, c(32, 32): 1.0})):
+            for choice, t in table.items():
+                f.write(json.dumps({"problem": pid, "choice": choice, "time_ms": t, "reps": 1, **feats}) + "\n")
+    P = configs.load([path], form=point.learned_form, launched=point.launched_form)
+    i = P.ids.index(small["key"])
+    assert P.tables[i][c(32, 32)] == 1.0 and P.loss(i, c(32, 32)) == 1.0
+    assert configs.load([path]).tables[i].get(c(32, 32)) is None   # without it: not credited
+
+
+def test_a_tiled_shortlist_is_cut_to_the_kernels_extents(monkeypatch):
+    import types
+
+    from tuner.heuristics.interface import Precondition
+    mod = types.ModuleType("fake_tiled_cpu")
+    mod.PRECONDITION = Precondition(point="triton.pointwise_tiled", capability=(0, 0),
+                                    shared_memory=0, feature_schema=1, gpu_name="cpu")
+    mod.ANSWERS, mod.decide = {}, lambda f: None
+    mod.SHORTLIST = ({"kwargs": {"XBLOCK": 32, "YBLOCK": 32}, "num_stages": 1, "num_warps": 8},)
+    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    assert point.shortlisted_configs(_tiled(2, 32768)) == [{"XBLOCK": 32, "YBLOCK": 2, "num_warps": 8, "num_stages": 1}]

@@ -503,6 +503,13 @@ def from_learned_form(meta: KernelMeta, cfg: Config) -> Config | None:
     RBLOCK kept), None where the tile holds no whole row, is not a multiple of one, or asks
     for more rows per program than the measured candidates had (short rows: a tile of 8192
     over rows of 2); a config in the absolute form as it is."""
+    if meta.kind == "pointwise_tiled" and "TILE" not in cfg.kwargs:
+        # blocks beyond the extents cut to them, as the candidates are
+        kw = dict(cfg.kwargs)
+        for name, n in (("XBLOCK", meta.xnumel), ("YBLOCK", meta.ynumel)):
+            if name in kw and n is not None:
+                kw[name] = min(int(kw[name]), next_pow2(n))
+        return Config(kw, num_warps=cfg.num_warps, num_stages=cfg.num_stages)
     if "TILE" not in cfg.kwargs:
         return cfg
     if meta.kind != "persistent_reduction":
@@ -514,6 +521,24 @@ def from_learned_form(meta: KernelMeta, cfg: Config) -> Config | None:
     kw = {k: v for k, v in cfg.kwargs.items() if k != "TILE"}
     kw.update(XBLOCK=tile // r, RBLOCK=r)
     return Config(kw, num_warps=cfg.num_warps, num_stages=cfg.num_stages)
+
+
+def launched_form(f: dict, choice: str) -> str | None:
+    """A learned-form config (JSON) as the point would launch it for a dataset row's kernel,
+    back in the learned form (a tiled kernel's blocks cut to its extents), or None where it
+    would not launch it: the learner credits a config on problems it was not measured on by
+    what it becomes there."""
+    import json
+
+    from tuner.heuristics.dataset import choice_key
+    try:
+        meta = meta_from_features(f)
+        if meta is None:
+            return choice
+        cfg = from_learned_form(meta, Config.from_json(json.loads(choice)))
+    except (ValueError, TypeError, KeyError):
+        return None
+    return None if cfg is None else learned_form(f, choice_key(cfg))
 
 
 def device_limits_of(header: dict) -> DeviceLimits | None:
