@@ -489,10 +489,13 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 # ----------------------------------------------------------------------------------------
 
 # variant suffixes: "tuner@no-heuristics" compiles (and tunes, on its first call) with
-# TUNER_HEURISTICS=off: no learned module answers (not the mm point's, not a kernel config's).
+# TUNER_HEURISTICS=off: no learned module answers (not the mm point's, not a kernel config's);
+# "tuner-max-autotune@mm-extern" with TUNER_MM=extern.
 # Only the compile and the check's two calls see it: a graph rebuilt later (a new shape) would
 # compile with the process's setting; the cases here call with one shape.
-SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}}
+SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"},
+            # every matmul on ATen: what the mm point's template answers are worth in the model
+            "mm-extern": {"TUNER_MM": "extern"}}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -229,8 +229,9 @@ def test_a_no_heuristics_variant_is_compiled_on_its_own_with_heuristics_off(tmp_
     bc = _load()
     v = bc.Variant.parse("tuner-max-autotune@no-heuristics")
     assert (v.backend, v.mode, dict(v.env)) == ("tuner", "max-autotune", {"TUNER_HEURISTICS": "off"})
-    with pytest.raises(ValueError, match="@no-heuristics"):
+    with pytest.raises(ValueError, match="@no-heuristics, @mm-extern"):
         bc.Variant.parse("tuner@bogus")
+    assert dict(bc.Variant.parse("tuner-max-autotune@mm-extern").env) == {"TUNER_MM": "extern"}
     import torch
 
     from tuner.compiler import backend as tb
