@@ -237,6 +237,20 @@ def test_files_of_different_points_do_not_merge(tmp_path):
         configs.load([a, tmp_path / "b.jsonl"])
 
 
+def _shortlist_only(monkeypatch, point_name, shortlist):
+    """A shipped-module stand-in for this CPU (tuner learn-configs --no-answers): never sure,
+    naming `shortlist`; the registry holds it alone."""
+    import types
+
+    from tuner.heuristics.interface import Precondition
+    mod = types.ModuleType(f"fake_{point_name.replace('.', '_')}_cpu")
+    mod.PRECONDITION = Precondition(point=point_name, capability=(0, 0), shared_memory=0,
+                                    feature_schema=1, gpu_name="cpu")
+    mod.ANSWERS, mod.SHORTLIST, mod.decide = {}, tuple(shortlist), lambda f: None
+    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    return mod
+
+
 def _template_meta(m=40, n=24, k=56, dtype="float32"):
     return KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=m * n, mm=(1, m, n, k),
                       mm_dtype=dtype, dtypes=(dtype,) * 3)
@@ -246,15 +260,8 @@ def test_a_template_times_its_shortlist_instead_of_seeds_and_a_descent(monkeypat
     # a shipped template module (shortlist only, tuner learn-configs --no-answers): the
     # default and the shortlist's configs in one batch, no descent (H100: default + 8 within
     # 5% of the grid's best on 20 of 23 held-out matmuls, the hand seeds alone on 14)
-    import types
-
-    from tuner.heuristics.interface import Precondition
     short = ({"kwargs": {"BLOCK_K": 32, "BLOCK_M": 16, "BLOCK_N": 16, "GROUP_M": 8}, "num_stages": 2, "num_warps": 2},
              {"kwargs": {"BLOCK_K": 64, "BLOCK_M": 32, "BLOCK_N": 32, "GROUP_M": 8}, "num_stages": 3, "num_warps": 4})
-    mod = types.ModuleType("fake_template_cpu")
-    mod.PRECONDITION = Precondition(point="triton.template", capability=(0, 0), shared_memory=0,
-                                    feature_schema=1, gpu_name="cpu")
-    mod.ANSWERS, mod.SHORTLIST, mod.decide = {}, short, lambda f: None
     args = [torch.randn(40, 56), torch.randn(56, 24), torch.empty(40, 24)]
 
     def run(m):
@@ -266,7 +273,7 @@ def test_a_template_times_its_shortlist_instead_of_seeds_and_a_descent(monkeypat
     assert seeded[0] == point.default_config(_template_meta())
     assert d.n_measured > len(short) + 1 and not all(c in seeded for c in map(
         lambda c: point.config_dict(point.Config.from_json(c)), short))
-    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    _shortlist_only(monkeypatch, "triton.template", short)
     point.forget_templates()
     m = _template_meta(41)
     d, order = run(m)
@@ -308,17 +315,10 @@ def test_persistent_configs_are_learned_as_tiles_and_launched_with_the_kernels_r
 
 
 def test_a_persistent_shortlist_of_tiles_is_timed_with_the_kernels_row(monkeypatch):
-    import types
-
-    from tuner.heuristics.interface import Precondition
-    mod = types.ModuleType("fake_persistent_cpu")
-    mod.PRECONDITION = Precondition(point="triton.persistent_reduction", capability=(0, 0),
-                                    shared_memory=0, feature_schema=1, gpu_name="cpu")
-    mod.ANSWERS, mod.decide = {}, lambda f: None
-    mod.SHORTLIST = ({"kwargs": {"TILE": 1024}, "num_stages": 1, "num_warps": 4},
-                     {"kwargs": {"TILE": 8192}, "num_stages": 1, "num_warps": 8},
-                     {"kwargs": {"TILE": 128}, "num_stages": 1, "num_warps": 2})   # < a row of 256
-    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    _shortlist_only(monkeypatch, "triton.persistent_reduction", (
+        {"kwargs": {"TILE": 1024}, "num_stages": 1, "num_warps": 4},
+        {"kwargs": {"TILE": 8192}, "num_stages": 1, "num_warps": 8},
+        {"kwargs": {"TILE": 128}, "num_stages": 1, "num_warps": 2}))   # < a row of 256
     m = _persistent(512, 200)
     assert point.shortlisted_configs(m) == [{"XBLOCK": 4, "RBLOCK": 256, "num_warps": 4, "num_stages": 1},
                                             {"XBLOCK": 32, "RBLOCK": 256, "num_warps": 8, "num_stages": 1}]
@@ -372,13 +372,6 @@ def test_tiled_configs_count_where_they_are_cut_to_the_kernels_extents(tmp_path)
 
 
 def test_a_tiled_shortlist_is_cut_to_the_kernels_extents(monkeypatch):
-    import types
-
-    from tuner.heuristics.interface import Precondition
-    mod = types.ModuleType("fake_tiled_cpu")
-    mod.PRECONDITION = Precondition(point="triton.pointwise_tiled", capability=(0, 0),
-                                    shared_memory=0, feature_schema=1, gpu_name="cpu")
-    mod.ANSWERS, mod.decide = {}, lambda f: None
-    mod.SHORTLIST = ({"kwargs": {"XBLOCK": 32, "YBLOCK": 32}, "num_stages": 1, "num_warps": 8},)
-    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    _shortlist_only(monkeypatch, "triton.pointwise_tiled",
+                    ({"kwargs": {"XBLOCK": 32, "YBLOCK": 32}, "num_stages": 1, "num_warps": 8},))
     assert point.shortlisted_configs(_tiled(2, 32768)) == [{"XBLOCK": 32, "YBLOCK": 2, "num_warps": 8, "num_stages": 1}]
