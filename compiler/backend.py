@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import contextlib
 import gc
+import logging
 
 import torch
 
@@ -34,6 +35,8 @@ from tuner.search.base import first_line
 from . import stats as stats_mod
 from .specialize import ShapeSpecialized, eager, is_symbolic
 from .torch_compat import aot_backend, boxed, decomposition_table
+
+log = logging.getLogger("tuner.compiler")
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 
@@ -92,7 +95,29 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
 
     backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler)
     with gc_paused():
+        fast = _inplace_update(gm, example_inputs, lambda g, ins: build(g, ins, dict(options, _inference=True)))
+        if fast is not None:
+            return fast
         return backend(gm, example_inputs)
+
+
+def _inplace_update(gm, example_inputs, build):
+    """A graph that only writes its inputs in place and wants no gradient (an optimizer step),
+    compiled without AOTAutograd (compiler/inplace.py); None for any other graph."""
+    from .inplace import functional_graph
+    try:
+        got = functional_graph(gm, example_inputs)
+    except Exception as e:   # noqa: BLE001 - AOTAutograd takes the graph instead
+        log.debug("in-place fast path declined: %s", e)
+        return None
+    if got is None:
+        return None
+    aten_gm, args, lifted = got
+    call = build(aten_gm, args)
+
+    def run(*xs):
+        return call([*xs, *lifted])
+    return run
 
 
 @contextlib.contextmanager

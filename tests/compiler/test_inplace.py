@@ -1,0 +1,95 @@
+"""Graphs that only write their inputs in place (optimizer steps) compile without AOTAutograd
+(compiler/inplace.py); anything else still goes through it, with the same results."""
+import os
+
+os.environ.setdefault("TRITON_INTERPRET", "1")
+
+import pytest  # noqa: E402
+import torch  # noqa: E402
+from torch.testing import assert_close  # noqa: E402
+
+import tuner.compiler.backend as tb  # noqa: E402
+from tuner.compiler import stats  # noqa: E402
+
+
+@pytest.fixture
+def aot_calls(monkeypatch):
+    """How many graphs went through AOTAutograd."""
+    calls = []
+    real = tb.aot_backend
+
+    def counting(*a, **k):
+        inner = real(*a, **k)
+
+        def backend(gm, example_inputs):
+            calls.append(gm)
+            return inner(gm, example_inputs)
+        return backend
+    monkeypatch.setattr(tb, "aot_backend", counting)
+    return calls
+
+
+def _params(seed, shapes=((16, 8), (7,), (3, 5, 2), ())):
+    torch.manual_seed(seed)
+    ps = [torch.nn.Parameter(torch.randn(s)) for s in shapes]
+    for p in ps:
+        p.grad = torch.randn_like(p)
+    return ps
+
+
+def _kernel_kinds(name, kw):
+    opt = getattr(torch.optim, name)(_params(0), **kw)
+    torch._dynamo.reset()
+    stats.reset()
+    torch.compile(opt.step, backend="tuner")()
+    return [g.kernel_kinds for g in stats.graphs()]
+
+
+@pytest.mark.parametrize("name", ["AdamW", "SGD"])
+def test_an_optimizer_step_compiles_without_aotautograd(aot_calls, monkeypatch, name):
+    ours, ref = _params(0), _params(0)
+    kw = {"lr": 1e-2, "foreach": True, **({"momentum": 0.9} if name == "SGD" else {})}
+    opt, ref_opt = getattr(torch.optim, name)(ours, **kw), getattr(torch.optim, name)(ref, **kw)
+    torch._dynamo.reset()
+    step = torch.compile(opt.step, backend="tuner")
+    for _ in range(3):
+        step()
+        ref_opt.step()
+    for a, b in zip(ours, ref):
+        assert_close(a, b, rtol=1e-5, atol=1e-6)
+    for a, b in zip(ours, ref):   # the states were written back too (step counters included)
+        for k in ref_opt.state[b]:
+            assert_close(opt.state[a][k], ref_opt.state[b][k], rtol=1e-5, atol=1e-6)
+    # AdamW's step is one graph; SGD's first step makes its momentum buffers (a graph that
+    # returns them: AOTAutograd), the later steps only update in place
+    assert len(aot_calls) == (0 if name == "AdamW" else 1)
+    # the same kernels as through AOTAutograd (the foreach launch and its neighbours)
+    kinds = _kernel_kinds(name, kw)
+    seen = len(aot_calls)
+    monkeypatch.setattr(tb, "_inplace_update", lambda *a, **k: None)
+    assert _kernel_kinds(name, kw) == kinds and len(aot_calls) > seen
+
+
+def test_graphs_that_return_values_or_write_through_views_still_use_aotautograd(aot_calls):
+    # a model's graph returns its output: AOTAutograd, as before
+    lin = torch.nn.Linear(8, 4)
+    x = torch.randn(3, 8)
+    with torch.no_grad():
+        torch._dynamo.reset()
+        out = torch.compile(lin, backend="tuner")(x)
+        assert_close(out, lin(x))
+    assert len(aot_calls) == 1
+    # a write through a view of a captured tensor: not ours to functionalize
+    buf = torch.zeros(8)
+    state = {"buf": buf, "head": buf[:4]}
+
+    def update():
+        state["head"].add_(1.0)
+        state["buf"].mul_(2.0)
+    expect = torch.zeros(8)
+    expect[:4] += 1.0
+    expect *= 2.0
+    torch._dynamo.reset()
+    torch.compile(update, backend="tuner")()
+    assert_close(buf, expect)
+    assert len(aot_calls) == 2
