@@ -821,6 +821,13 @@ _VIEWS = frozenset({
     _aten.permute.default, _aten.transpose.int, _aten.t.default, _aten.unsqueeze.default,
     _aten.squeeze.dim, _aten.squeeze.dims, _aten.squeeze.default, _aten.expand.default,
     _aten.slice.Tensor, _aten.select.int, _aten.alias.default, _aten.detach.default})
+# every lowered op that only views its input (lowerings/views.py): it launches nothing, and
+# writing through it writes the input; a split's or unbind's items come through getitem
+_VIEW_LOWERINGS = _VIEWS | frozenset({
+    torch.ops.prims.squeeze.default, torch.ops.prims.transpose.default,
+    torch.ops.prims.broadcast_in_dim.default, torch.ops.prims.reshape.default,
+    _aten.view.dtype, _aten.as_strided.default, _aten.diagonal.default, _aten.split.Tensor,
+    _aten.split_with_sizes.default, _aten.unbind.int})
 
 
 def _reduction_key(node):

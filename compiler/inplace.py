@@ -28,8 +28,7 @@ from .torch_compat import decomposition_table
 def functional_graph(gm, example_inputs):
     """(ATen graph module with copy_ write-backs, its inputs: the example inputs then the
     lifted attributes, the lifted attributes) or None."""
-    tensors = [t for t in example_inputs if isinstance(t, torch.Tensor)]
-    if len(tensors) != len(example_inputs):
+    if not all(isinstance(t, torch.Tensor) for t in example_inputs):
         return None   # symbolic or Python scalars among the inputs
     graph = gm.graph
     output = next(n for n in reversed(graph.nodes) if n.op == "output")
@@ -78,7 +77,7 @@ def _write_back(gm):
     """The graph with each in-place op replaced by its functional overload (readers after it
     take the new values) and `copy_` of the final values into the written inputs; None where
     an op cannot be rewritten so."""
-    from .graph import _VIEWS
+    from .graph import _VIEW_LOWERINGS
     old = gm.graph
     new = torch.fx.Graph()
     env: dict = {}
@@ -108,21 +107,17 @@ def _write_back(gm):
                     return None   # a write through a view needs real functionalization
             result = new.call_function(functional, torch.fx.map_arg(n.args, lambda x: env[x]),
                                        torch.fx.map_arg(n.kwargs, lambda x: env[x]))
-            if len(targets) == 1 and not _is_list_write(t):
-                env[targets[0]] = result
-                if targets[0].op == "placeholder":
-                    written[targets[0]] = result
-            else:
-                for i, w in enumerate(targets):
-                    item = new.call_function(operator.getitem, (result, i))
-                    env[w] = item
-                    if w.op == "placeholder":
-                        written[w] = item
+            listed = _is_list_write(t)
+            for i, w in enumerate(targets):
+                env[w] = new.call_function(operator.getitem, (result, i)) if listed else result
+                if w.op == "placeholder":
+                    written[w] = env[w]
             # the op's own result (None for foreach, `self` otherwise)
-            env[n] = env[targets[0]] if not _is_list_write(t) else None
+            env[n] = None if listed else env[targets[0]]
             continue
-        if n.op == "call_function" and t in _VIEWS:
-            views.add(n)
+        if n.op == "call_function" and (t in _VIEW_LOWERINGS or (
+                t is operator.getitem and n.args and n.args[0] in views)):
+            views.add(n)   # (a split's or unbind's items are views too)
         env[n] = new.node_copy(n, lambda x: env[x])
     if not written:
         return None   # nothing written in place: not the graph this path is for

@@ -93,3 +93,21 @@ def test_graphs_that_return_values_or_write_through_views_still_use_aotautograd(
     torch.compile(update, backend="tuner")()
     assert_close(buf, expect)
     assert len(aot_calls) == 2
+
+
+def test_a_write_through_a_split_is_declined():
+    # the items of a split or unbind are views: writing one writes the input, which the
+    # functional rewrite would lose (the other write alone would have been taken)
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from tuner.compiler.inplace import _write_back
+
+    def through_split(x, g):
+        x.split(4)[0].add_(g)
+        g.mul_(2.0)
+
+    def direct(x, g):
+        x.add_(g)
+        g.mul_(2.0)
+    assert _write_back(make_fx(through_split)(torch.zeros(8), torch.ones(4))) is None
+    assert _write_back(make_fx(direct)(torch.zeros(4), torch.ones(4))) is not None
