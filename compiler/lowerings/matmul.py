@@ -207,20 +207,10 @@ _COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2"
 _EPILOGUE_WALK_MAX = 32   # nodes of the consumer chain looked at
 
 
-# FX targets lowered to an ATen call (their inputs are materialized buffers: a pointwise
-# value they read costs a kernel of its own); an unregistered target falls back to ATen too
-_EXTERN_TARGETS = frozenset({aten.mm.default, aten.bmm.default, aten.addmm.default,
-                             aten.convolution.default})
 # views that reorder elements: a copy or cast of such a view writes another layout, which the
 # template's epilogue does not store (a kernel of its own either way: attention's head split)
 _PERMUTING = frozenset({aten.permute.default, aten.transpose.int, aten.t.default,
                         torch.ops.prims.transpose.default})
-# views besides the graph's own list that launch nothing (lowerings/views.py), walked through
-_MORE_VIEWS = frozenset({torch.ops.prims.squeeze.default, torch.ops.prims.transpose.default,
-                         torch.ops.prims.broadcast_in_dim.default, torch.ops.prims.reshape.default,
-                         aten.view.dtype, aten.as_strided.default, aten.diagonal.default,
-                         aten.split.Tensor, aten.split_with_sizes.default, aten.unbind.int,
-                         operator.getitem})
 _COPIES = frozenset({aten.clone.default, aten._to_copy.default})
 
 
@@ -232,11 +222,10 @@ def _epilogue_kind(node) -> tuple[bool, bool, bool]:
     chain cannot join (a reduction: a LayerNorm's statistics, a softmax's max; a pointwise op
     reading one; a copy): on the extern side the chain fuses into that kernel instead of a
     kernel of its own. Unknown: (True, False, False)."""
-    from ..graph import _VIEWS
+    from ..graph import _ATEN_CALLS, _VIEW_LOWERINGS
     from ..lowering import lookup
     if not isinstance(node, torch.fx.Node):
         return True, False, False
-    views = _VIEWS | _MORE_VIEWS
     has = costly = False
     order = _fx_order(node.graph)
     chain = {node}
@@ -261,7 +250,7 @@ def _epilogue_kind(node) -> tuple[bool, bool, bool]:
             continue
         seen.add(u)
         t = u.target
-        if u.op == "call_function" and t in views:
+        if u.op == "call_function" and (t in _VIEW_LOWERINGS or t is operator.getitem):
             chain.add(u)
             if any(a in epilogue for a in u.all_input_nodes):
                 epilogue.add(u)
@@ -288,7 +277,7 @@ def _epilogue_kind(node) -> tuple[bool, bool, bool]:
         else:
             exits.append(u)
     absorbed = has and any(
-        u.op == "call_function" and u.target not in _EXTERN_TARGETS and lookup(u.target) is not None
+        u.op == "call_function" and u.target not in _ATEN_CALLS and lookup(u.target) is not None
         and any(a in epilogue for a in u.all_input_nodes) for u in exits)
     return has, costly, absorbed
 

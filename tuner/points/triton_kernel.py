@@ -528,17 +528,27 @@ def launched_form(f: dict, choice: str) -> str | None:
     back in the learned form (a tiled kernel's blocks cut to its extents), or None where it
     would not launch it: the learner credits a config on problems it was not measured on by
     what it becomes there."""
-    import json
-
     from tuner.heuristics.dataset import choice_key
+    got = _row_config(f, choice)
+    if got is None:
+        return None
+    meta, cfg = got
+    return choice if meta is None else learned_form(f, choice_key(cfg))
+
+
+def _row_config(f: dict, choice: str):
+    """(the row's KernelMeta, the config as launched for it) for a dataset row and a config
+    in the learned form; (None, None) for a kind the point does not learn; None where the
+    row lacks a field or the config would not be launched."""
+    import json
     try:
         meta = meta_from_features(f)
         if meta is None:
-            return choice
+            return None, None
         cfg = from_learned_form(meta, Config.from_json(json.loads(choice)))
-    except (ValueError, TypeError, KeyError):
+    except (ValueError, TypeError, KeyError):   # a row missing a field: not credited
         return None
-    return None if cfg is None else learned_form(f, choice_key(cfg))
+    return None if cfg is None else (meta, cfg)
 
 
 def device_limits_of(header: dict) -> DeviceLimits | None:
@@ -554,18 +564,11 @@ def row_config_fits(f: dict, choice: str, device: DeviceLimits | None = None) ->
     """Whether a dataset row's config (its JSON) may be launched for the row's kernel: the
     learner credits only answers the point would accept. device: the measuring GPU's limits
     (device_limits_of the dataset's header); this process's GPU when None."""
-    import json
-    try:
-        meta = meta_from_features(f)
-    except (ValueError, TypeError, KeyError):
+    got = _row_config(f, choice)
+    if got is None:
         return False
-    if meta is None:
-        return True
-    try:
-        cfg = from_learned_form(meta, Config.from_json(json.loads(choice)))
-        return cfg is not None and answer_fits(meta, cfg, config_space(meta, device))
-    except (ValueError, TypeError, KeyError):   # a row missing a field: not credited
-        return False
+    meta, cfg = got
+    return meta is None or answer_fits(meta, cfg, config_space(meta, device))
 
 
 def _asks_modules(meta: KernelMeta) -> bool:
