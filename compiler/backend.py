@@ -7,7 +7,8 @@ splits it into forward/backward ATen graphs, each compiled by `compile_graph`. M
 through tuner.engine on its first call. options (tuner.settings.COMPILE_OPTIONS; another key,
 one starting with "_" aside, is a ValueError listing these): {"max_persistent_r": int (default 8192),
 "max_autotune": bool, "cudagraphs": bool, "cudagraph_min_launches": int (a graph of fewer
-kernel/extern launches runs directly; default 2), "cudagraph_address_replay": bool (replay
+kernel/extern launches runs directly; default 2; so does one of more than
+CUDAGRAPH_INPUTS_PER_LAUNCH tensor inputs per launch, an optimizer step), "cudagraph_address_replay": bool (replay
 without input copies when inputs sit where they were recorded; default True), "pad_mm":
 "auto" | "always" | "never" (default: the TUNER_PAD_MM setting), "combo_kernels": bool (independent
 pointwise kernels share launches; default True), "combo_max_subkernels": int (default 32),
@@ -39,6 +40,12 @@ from .torch_compat import aot_backend, boxed, decomposition_table
 log = logging.getLogger("tuner.compiler")
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
+# CUDA graphs only for graphs with at most this many tensor inputs per launch: a replay saves
+# a few microseconds of host time per launch and checks each input's address. H100, AdamW over
+# GPT-2's 148 bf16 parameters (740 inputs, 2 launches, the same kernels and configs; 6 rounds in
+# rotated order, median): 0.669 ms a step replayed vs 0.651 launched directly, default mode 0.652
+# (scripts/probes/optimizer_ma_choice.py; an earlier call, not rotated: 0.80 vs 0.66).
+CUDAGRAPH_INPUTS_PER_LAUNCH = 25
 
 
 def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
@@ -75,8 +82,13 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         mutated = getattr(call, "_mutated_inputs", ())
         launches = st.kernels + sum(st.externs.values()) if st is not None else min_launches
         # A graph of one launch saves a few microseconds of host time but may cost copies of
-        # inputs at new addresses (and of outputs a caller keeps): it runs directly.
-        if use_graphs and launches >= min_launches and any(getattr(t, "is_cuda", False) for t in inputs_):
+        # inputs at new addresses (and of outputs a caller keeps): it runs directly. So does
+        # one of many inputs per launch: a replay first checks every input's address, and an
+        # optimizer step (2 launches, 5 tensors per parameter) spent more host time on that
+        # than its GPU step took.
+        tensors = sum(isinstance(t, torch.Tensor) for t in inputs_)
+        if (use_graphs and launches >= min_launches and tensors <= CUDAGRAPH_INPUTS_PER_LAUNCH * launches
+                and any(getattr(t, "is_cuda", False) for t in inputs_)):
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call, address_replay)
         return FirstCallGuard(call, gm_, st, mutated)

@@ -100,6 +100,33 @@ def test_one_launch_graphs_run_directly_longer_ones_replay(monkeypatch):
     assert cg.RECORDINGS == before + 1
 
 
+def test_graphs_of_many_inputs_per_launch_run_directly():
+    # an optimizer step: 2 launches; 5 inputs per parameter (parameter, gradient, two states,
+    # step counter). 4 parameters replay a graph; 16 (80 inputs > 25 per launch) run directly
+    from tuner.compiler.backend import CUDAGRAPH_INPUTS_PER_LAUNCH
+    counts = []
+    for n in (4, 16):
+        assert (5 * n <= 2 * CUDAGRAPH_INPUTS_PER_LAUNCH) == (n == 4)
+        torch._dynamo.reset()
+        torch.manual_seed(0)
+        ps = [torch.randn(3 + i, device="cuda", requires_grad=True) for i in range(n)]
+        ref = [p.detach().clone().requires_grad_() for p in ps]
+        kw = dict(lr=1e-2, foreach=True, capturable=True)
+        opt, ropt = torch.optim.Adam(ps, **kw), torch.optim.Adam(ref, **kw)
+        step = torch.compile(opt.step, backend="tuner", mode="reduce-overhead")
+        before = cg.RECORDINGS
+        for _ in range(4):
+            for p, r in zip(ps, ref):
+                p.grad = torch.randn(p.shape, device="cuda")
+                r.grad = p.grad.clone()
+            step()
+            ropt.step()
+        for p, r in zip(ps, ref):
+            torch.testing.assert_close(p, r, rtol=1e-5, atol=1e-6)
+        counts.append(cg.RECORDINGS - before)
+    assert counts[0] >= 1 and counts[1] == 0, counts
+
+
 @pytest.mark.parametrize("address_replay", [False, True])
 def test_results_kept_in_a_list_all_stay_equal_to_eager(address_replay):
     g = _graphed(lambda x, w: [torch.tanh(x @ w), x.sum(-1)], address_replay=address_replay)
