@@ -115,7 +115,8 @@ def load(paths, min_configs: int = 2, valid=None, form=None, launched=None) -> C
             choice = r["choice"] if form is None else form(r, r["choice"])
             table = rows_by.setdefault(key, {})
             table[choice] = min(t, table.get(choice, math.inf))
-            meta.setdefault(key, r if form is None else dict(r, default=form(r, r["default"])))
+            if key not in meta:   # (the default's form once per problem, not per row)
+                meta[key] = r if form is None else dict(r, default=form(r, r["default"]))
     if header is None:
         raise LearnError("no dataset files given")
     present = [f for f in FEATURES if any(f in m for m in meta.values())]
