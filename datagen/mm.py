@@ -15,6 +15,9 @@ sequence sizes), powers of two and their odd neighbours, and log-uniform sizes; 
 addmm and bmm; fp16, bf16 and fp32; operands row- or column-major. The default stream's
 matmuls have a cheap epilogue (a ReLU); `--focus bare` and `--focus costly` give the same
 shapes with no pointwise consumer and with a tanh-GELU (the point's three epilogue classes).
+`--focus bare_large` and `costly_large` keep to the problems a real model's projections pose
+(every dimension >= 512, at least 2 GFLOP; most of them real models' layers), where those
+classes come out near ties and max-autotune spends most of its template searches.
 """
 from __future__ import annotations
 
@@ -42,7 +45,16 @@ _MODEL_M = (1, 8, 16, 32, 64, 128, 197, 256, 512, 1024, 2048, 4096, 8192)
 
 # the epilogue classes besides the default stream's cheap one (tuner/points/mm.py MMProblem)
 FOCI = {"bare": "matmuls without a pointwise consumer (the extern side is the ATen call alone)",
-        "costly": "matmuls followed by a tanh-GELU (a special function per element)"}
+        "costly": "matmuls followed by a tanh-GELU (a special function per element)",
+        "bare_large": "bare, every dimension >= 512 and >= 2 GFLOP (real models' projections)",
+        "costly_large": "costly, every dimension >= 512 and >= 2 GFLOP"}
+LARGE_MIN_DIM = 512
+LARGE_MIN_FLOPS = 2e9
+
+
+def epilogue_class(focus: str | None) -> str | None:
+    """The epilogue class of a focus (None: the default stream's cheap one)."""
+    return None if focus is None else focus.removesuffix("_large")
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,7 @@ class GeneratorSpec:
     max_flops: float       # 2*b*m*n*k of the largest problem
     max_bytes: int         # operands + output
     focus: str | None = None   # the epilogue class (FOCI); None: cheap
+    min_flops: float = 0.0
 
     @classmethod
     def for_device(cls, device: str, focus: str | None = None) -> "GeneratorSpec":
@@ -61,12 +74,16 @@ class GeneratorSpec:
         if device == "cpu":
             # Triton's interpreter: a few thousand multiply-adds per problem
             return cls(1, 40, 2, 2 * 40 ** 3, 1 << 20, focus)
+        if focus is not None and focus.endswith("_large"):
+            return cls(LARGE_MIN_DIM, 8192, 64, 2 * 4096 ** 3, 1 << 30, focus, LARGE_MIN_FLOPS)
         return cls(1, 8192, 64, 2 * 8192 ** 3, 1 << 30, focus)
 
     def to_json(self) -> dict:
         d = asdict(self)
         if d["focus"] is None:   # the default stream's header reads as before foci
             del d["focus"]
+        if not d["min_flops"]:   # nor do the streams without a floor
+            del d["min_flops"]
         return d
 
 
@@ -83,14 +100,17 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> MMProblem:
     op = rng.choices(("mm", "addmm", "bmm"), weights=(4, 4, 2))[0]
     dtype = rng.choices(("bfloat16", "float16", "float32"), weights=(5, 3, 2))[0]
     batch = rng.randint(2, spec.max_batch) if op == "bmm" else 1
-    if rng.random() < 0.45 and spec.max_dim >= 4096:      # a real model's layer
-        k, n = rng.choice(_MODEL_KN)
-        m = rng.choice(_MODEL_M) * (1 if op != "bmm" else 1)
+    large = spec.min_dim >= LARGE_MIN_DIM
+    if rng.random() < (0.7 if large else 0.45) and spec.max_dim >= 4096:      # a real model's layer
+        kn = [(k, n) for k, n in _MODEL_KN if min(k, n) >= spec.min_dim]
+        k, n = rng.choice(kn)
+        m = rng.choice([m for m in _MODEL_M if m >= spec.min_dim])
     else:
         m, n, k = _dim(rng, spec), _dim(rng, spec), _dim(rng, spec)
     t1, t2 = rng.random() < 0.2, rng.random() < 0.35
-    return MMProblem(op, batch, m, n, k, dtype, t1, t2, epilogue=spec.focus != "bare",
-                     costly_epilogue=spec.focus == "costly")
+    cls = epilogue_class(spec.focus)
+    return MMProblem(op, batch, m, n, k, dtype, t1, t2, epilogue=cls != "bare",
+                     costly_epilogue=cls == "costly")
 
 
 def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
@@ -101,7 +121,8 @@ def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
         p = _sample(rng, spec)
         item = 4 if p.dtype == "float32" else 2
         nbytes = item * p.batch * (p.m * p.k + p.k * p.n + p.m * p.n)
-        if 2 * p.batch * p.m * p.n * p.k <= spec.max_flops and nbytes <= spec.max_bytes:
+        flops = 2 * p.batch * p.m * p.n * p.k
+        if spec.min_flops <= flops <= spec.max_flops and nbytes <= spec.max_bytes:
             return p
     raise RuntimeError(f"{POINT}: no problem fits the budget for seed {seed} index {index}")
 
@@ -110,7 +131,7 @@ def header_fields(spec: GeneratorSpec) -> dict:
     return {"point": POINT, "features": mm_backend_feature_types(), "choices": list(CHOICES),
             "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json(),
             "runner": "compiler.lowerings.matmul.mm_runners (matmul + "
-                      + {None: "ReLU", "bare": "nothing", "costly": "tanh-GELU"}[spec.focus]
+                      + {None: "ReLU", "bare": "nothing", "costly": "tanh-GELU"}[epilogue_class(spec.focus)]
                       + "; template tuned)"}
 
 

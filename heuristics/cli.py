@@ -49,6 +49,14 @@ def _ints(text: str) -> tuple[int, ...]:
               help="With leaf agreement, a leaf answers only if each of its training problems was "
                    "won by more than this fraction (a leaf of near-ties cannot vouch for new "
                    f"problems).  [default: {DEFAULT_LEAF_MARGIN}]")
+@click.option("--default-tie", type=float, default=None, metavar="FRACTION",
+              help="Let a leaf of near-ties answer the first choice (the point's default, free to "
+                   "take: mm_backend's extern) when no training problem in it was won by the second "
+                   "choice by more than this fraction. Off by default.")
+@click.option("--namespace", default=None, metavar="POINT.NAME",
+              help="The question the module answers, when the caller routes a point's questions by "
+                   "name (e.g. mm_backend.bare: the mm point asks it about matmuls without a pointwise "
+                   "consumer). Default: the dataset's point.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,
@@ -70,7 +78,7 @@ def _ints(text: str) -> tuple[int, ...]:
                    "collector) instead of refusing it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, leaf_margin, per_choice_thresholds, derived_features, min_dim,
+              leaf_agreement, leaf_margin, default_tie, namespace, per_choice_thresholds, derived_features, min_dim,
               min_problems, check_seeds, install, no_plot, allow_truncated, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
@@ -94,6 +102,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         min_reps=min_reps, max_spread=max_spread, tolerance=tolerance, clip=clip,
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
                         **({} if leaf_margin is None else {"leaf_margin": leaf_margin}),
+                        default_tie=default_tie, namespace=namespace,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds,
                         allow_truncated=allow_truncated)

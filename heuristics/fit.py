@@ -69,12 +69,20 @@ def pick_thresholds(scores, times, tolerance: float = 0.0, per_choice: bool = Tr
 
 
 def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True,
-                margin: float = 0.0) -> np.ndarray:
+                margin: float = 0.0, default_tie: float | None = None) -> np.ndarray:
     """Per tree node, the score its leaf answers (the leaf's mean clipped target), or 0.0
     ("unsure") where the leaf's training problems (y: their true log speedups) cannot vouch
     for it: unless every training problem in the leaf was won by the leaf's choice by more than
     `margin` (a fraction). A leaf of near-ties stays silent even though either answer would
-    have been right there. agreement=False: every leaf answers."""
+    have been right there. agreement=False: every leaf answers.
+
+    default_tie (a fraction, or None): the first choice is the point's default, the one that
+    costs nothing to take (the ATen call: no template to compile and measure), so a leaf of
+    near-ties may answer it: where no training problem in the leaf was won by the second
+    choice by more than `default_tie`, the leaf answers the first choice. Its score is minus
+    the leaf's headroom, log(1 + default_tie) - (the second choice's best log speedup in it),
+    at least 1e-6: the validation threshold of the first choice silences the leaves with the
+    least headroom first."""
     values = tree.tree_.value[:, 0, 0].astype(np.float64).copy()
     if not agreement:
         return values
@@ -86,7 +94,12 @@ def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True,
     np.maximum.at(hi, leaves, y)
     low = math.log1p(margin)
     agree = ((lo >= low) & (values > 0)) | ((hi <= -low) & (values < 0))
-    return np.where(agree, values, 0.0)
+    out = np.where(agree, values, 0.0)
+    if default_tie is not None:
+        tie = math.log1p(default_tie)
+        ties = ~agree & (hi <= tie) & np.isfinite(hi)
+        out = np.where(ties, -np.maximum(tie - hi, 1e-6), out)
+    return out
 
 
 @dataclass
@@ -115,7 +128,8 @@ class Model:
 
 def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
              clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-             leaf_margin: float = 0.0, progress=None) -> list[Model]:
+             leaf_margin: float = 0.0, default_tie: float | None = None,
+             progress=None) -> list[Model]:
     """One model per (depth, leaf) grid point: the tree, its leaf agreement (leaf_values) and
     each choice's threshold, the smallest with no wrong validation answer."""
     from sklearn.tree import DecisionTreeRegressor
@@ -129,7 +143,7 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
         for leaf in leaves:
             tree = DecisionTreeRegressor(max_depth=d, min_samples_leaf=leaf, random_state=seed)
             tree.fit(p.X[tr], yc[tr])
-            values = leaf_values(tree, X32[tr], y[tr], agreement, leaf_margin)
+            values = leaf_values(tree, X32[tr], y[tr], agreement, leaf_margin, default_tie)
             m = Model(d, leaf, tree, values, (0.0, 0.0), {})
             scores = {k: m.scores(p.X[idx]) for k, idx in parts.items()}
             m.log_thresholds = pick_thresholds(scores["val"], p.times[parts["val"]], tolerance, per_choice)

@@ -10,6 +10,10 @@ its splits on where the winner changes). Then three rules decide when it answers
 - per-choice thresholds: it answers b when score >= log(threshold_b), a when
   -score >= log(threshold_a); each is the smallest that leaves no wrong answer of that
   choice on the validation split;
+- default tie (optional, `default_tie`): the first choice is the point's default, free to
+  take (nothing to compile or measure), so a leaf whose training problems the second choice
+  never won by more than that fraction answers the first; a leaf of ties then saves the
+  search instead of staying silent;
 - tolerance: an answer at most `tolerance` slower than the other choice is not wrong (two
   choices that tie are both right); max_wrong_speedup still reports the largest loss of any
   answer, so a loss beyond the tolerance is always visible.
@@ -47,7 +51,8 @@ from tuner.heuristics.report import (STREAM_COLUMNS, _module_doc, _plot, _report
 def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed: int = 0,
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-          leaf_margin: float = DEFAULT_LEAF_MARGIN, derived: bool = True,
+          leaf_margin: float = DEFAULT_LEAF_MARGIN, default_tie: float | None = None,
+          namespace: str | None = None, derived: bool = True,
           min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
           check_seeds=(), allow_truncated: bool = False) -> dict:
@@ -81,12 +86,19 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     parts = split(len(p), seed)
     if any(len(v) == 0 for v in parts.values()):
         raise LearnError(f"too few problems for a train/val/test split: {len(p)}")
-    name = name or f"{header['point']}_{slug(header.get('gpu_name', 'gpu'))}"
+    name = name or f"{(namespace or header['point']).replace('.', '_')}_{slug(header.get('gpu_name', 'gpu'))}"
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
     if not (0 <= leaf_margin < 1):
         raise LearnError(f"--leaf-margin must be a fraction in [0, 1), got {leaf_margin}")
-    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin)
+    if default_tie is not None and not (0 <= default_tie < 1):
+        raise LearnError(f"--default-tie must be a fraction in [0, 1), got {default_tie}")
+    point = header["point"]
+    if namespace is not None and not (namespace == point or namespace.startswith(point + ".")):
+        raise LearnError(f"--namespace {namespace!r} must be the dataset's point {point!r} or "
+                         f"{point}.<name> (a question of that point the caller routes by name)")
+    kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
+              default_tie=default_tie)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -116,6 +128,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     a, b = p.choices
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
                 "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
+                "default_tie": default_tie,
                 "leaf_rule": FIXED_RULES["leaf_rule"], "leaf_min_clear": FIXED_RULES["leaf_min_clear"],
                 "ensemble": FIXED_RULES["ensemble"], "per_choice_thresholds": per_choice,
                 "calibration": FIXED_RULES["calibration"], "derived_features": derived, "min_dim": min_dim,
@@ -141,6 +154,9 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         others = [sd for sd in dict.fromkeys(check_seeds) if sd != seed]
         summary["seed_check"] = [seed_row(seed, best, p, parts["test"], tolerance),
                                  *seed_check(p, others, depths, leaves, tolerance, **kw)]
+    if namespace is not None:
+        header = {**header, "point": namespace}
+        summary["namespace"] = namespace
     source = render_module(best.tree, best.values, p.features, header, best.log_thresholds, p.choices,
                            raw=p.raw_features, derived=p.derived, domain=p.domain,
                            training=settings, doc=_module_doc(summary))

@@ -25,10 +25,11 @@ SCHEMAS = {"pad_mm": PAD_MM_FEATURE_SCHEMA, "mm_backend": MM_BACKEND_FEATURE_SCH
 
 def schema_of(namespace: str):
     """The feature schema of a point's dict contexts (every kernel kind's "triton.<kind>"
-    shares the kernel-config point's)."""
+    shares the kernel-config point's, every "mm_backend.<class>" mm_backend's)."""
     if namespace.startswith("triton."):
         return TRITON_CONFIG_FEATURE_SCHEMA
-    return SCHEMAS.get(namespace)
+    # a point's questions routed by name ("mm_backend.bare") share the point's features
+    return SCHEMAS.get(namespace.partition(".")[0])
 
 
 @functools.lru_cache(maxsize=None)

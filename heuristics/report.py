@@ -51,7 +51,7 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
 
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
                agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
-               workers: int = 4) -> list[dict]:
+               default_tie: float | None = None, workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
     seed with its outliers. A check of the method's robustness; it picks nothing."""
     from concurrent.futures import ThreadPoolExecutor   # tree fitting releases the GIL
@@ -59,7 +59,8 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
     def one(seed: int) -> dict:
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
-                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin))
+                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
+                                   default_tie=default_tie))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:
@@ -156,10 +157,13 @@ def _module_doc(s: dict) -> str:
     b, t = s["best"], s["best"]["test"]
     a, c = s["choices"]
     dom = f" Domain: {s['domain']} (outside it: None)." if s["domain"] else ""
-    return (f"{s['point']} heuristic for {s['gpu_name']}, learned by `tuner learn` from {s['problems']} problems.\n\n"
+    return (f"{s.get('namespace') or s['point']} heuristic for {s['gpu_name']}, learned by `tuner learn` from {s['problems']} problems.\n\n"
             f"Regression tree max_depth={b['max_depth']}, min_samples_leaf={b['min_samples_leaf']} "
             f"({b['leaves']} leaves, {b['answering_leaves']} of them agree and may answer); "
-            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}\n"
+            f"thresholds {c} {b[f'threshold_{c}']:.4f}, {a} {b[f'threshold_{a}']:.4f}.{dom}"
+            + (f" Leaves of near-ties answer {a} (no training problem won by {c} by more than "
+               f"{s['settings']['default_tie']:.0%})." if s["settings"].get("default_tie") is not None else "")
+            + "\n"
             f"Held-out test split ({s['tolerance']:.0%} tolerance): {t['correct']} correct, {t['wrong']} wrong, "
             f"{t['unsure']} unsure of {t['total']}; largest loss of any answer "
             f"{_fmt(t['max_wrong_speedup'])}.\nGenerated code: re-run `tuner learn` instead of editing it.")
@@ -177,7 +181,7 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
     st = s["settings"]
     big = b.get("test_dims_ge_512")
     parts = [
-        f"# {s['point']} heuristic: {s['gpu_name']}",
+        f"# {s.get('namespace') or s['point']} heuristic: {s['gpu_name']}",
         "",
         f"Problems used: {s['problems']} (split {s['split']}); dropped: {s['dropped']}.",
         (f"Domain: {s['domain']}; outside it the module answers None (autotune)." if s["domain"]
@@ -189,6 +193,9 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         ("- a leaf answers only if every training problem in it was won by the same choice"
          f" (by more than {st['leaf_margin']:.0%});" if st["leaf_agreement"]
          else "- every leaf answers (no leaf agreement);"),
+        *([f"- a leaf of near-ties answers {a} (the default, free to take) when no training problem "
+           f"in it was won by {c} by more than {st['default_tie']:.0%};"] if st.get("default_tie") is not None
+          else []),
         (f"- {c} needs a predicted speedup >= {b[f'threshold_{c}']:.4f}, {a} >= {b[f'threshold_{a}']:.4f} "
          "(each the smallest with no wrong validation answer of that choice)."),
         "",

@@ -63,6 +63,19 @@ def test_focused_streams_pose_the_default_streams_shapes_with_each_epilogue_clas
     assert "focus" not in GeneratorSpec.for_device("cuda").to_json()   # old headers still resume
 
 
+def test_large_streams_pose_only_real_model_sized_problems_of_their_class():
+    from tuner.datagen.mm import _MODEL_KN, LARGE_MIN_DIM, LARGE_MIN_FLOPS
+    for focus, epilogue, costly in (("bare_large", False, False), ("costly_large", True, True)):
+        spec = GeneratorSpec.for_device("cuda", focus=focus)
+        ps = [problem(0, i, spec) for i in range(200)]
+        assert all(min(p.m, p.n, p.k) >= LARGE_MIN_DIM for p in ps)
+        assert all(2 * p.batch * p.m * p.n * p.k >= LARGE_MIN_FLOPS for p in ps)
+        assert all((p.epilogue, p.costly_epilogue) == (epilogue, costly) for p in ps)
+        assert sum((p.k, p.n) in _MODEL_KN for p in ps) > len(ps) // 2   # mostly real layers
+        assert spec.to_json()["min_flops"] == LARGE_MIN_FLOPS
+    assert "min_flops" not in GeneratorSpec.for_device("cuda", focus="bare").to_json()
+
+
 def test_an_unknown_focus_is_refused_naming_the_known_ones(tmp_path):
     r = CliRunner().invoke(main, ["collect", "mm", "--device", "cpu", "--focus", "gelu",
                                   "--samples", "1", "--out", str(tmp_path / "x.jsonl")])

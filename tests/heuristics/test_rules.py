@@ -69,6 +69,41 @@ def test_leaf_agreement_silences_leaves_whose_problems_disagree():
     assert ns["decide"]({"x": 0}) == "pad"
 
 
+def test_default_tie_lets_a_leaf_of_near_ties_answer_the_default_choice():
+    from sklearn.tree import DecisionTreeRegressor
+    X = np.array([[0.0]] * 3 + [[1.0]] * 3 + [[2.0]] * 3)
+    # left: the second choice wins by <= 3% or loses (ties); middle: it wins once by 8%;
+    # right: the first choice wins clearly
+    y = np.log(np.array([1.03, 0.99, 1.01, 1.08, 1.0, 0.98, 0.5, 0.6, 0.55]))
+    tree = DecisionTreeRegressor(max_depth=2, min_samples_leaf=3).fit(X, y)
+    X32 = X.astype(np.float32)
+    left, mid, right = tree.apply(np.array([[0.0], [1.0], [2.0]], dtype=np.float32))
+    plain = leaf_values(tree, X32, y, agreement=True, margin=0.10)
+    assert plain[left] == plain[mid] == 0.0 and plain[right] < 0     # ties: silent
+    tie = leaf_values(tree, X32, y, agreement=True, margin=0.10, default_tie=0.05)
+    # the ties answer the first choice, scored by their headroom under 5%; the leaf with an
+    # 8% win of the second choice stays silent; a clear leaf keeps its value
+    assert tie[left] == pytest.approx(-(math.log(1.05) - math.log(1.03)))
+    assert tie[mid] == 0.0 and tie[right] == plain[right]
+
+
+def test_learn_renders_a_module_for_a_named_question(tmp_path):
+    write_synthetic(tmp_path / "d.jsonl", 300, seed=4)
+    s = learn([tmp_path / "d.jsonl"], tmp_path / "out", depths=(3,), leaves=(3,), plot=False,
+              namespace="pad_mm.trial", default_tie=0.03)
+    assert s["module"] == "pad_mm_trial_h100.py" and s["settings"]["default_tie"] == 0.03
+    mod = load_module(tmp_path / "out" / "pad_mm_trial_h100.py")
+    assert mod.PRECONDITION.point == "pad_mm.trial"
+    assert "near-ties answers orig" in (tmp_path / "out" / "report.md").read_text()
+    from tuner.heuristics.learn import LearnError
+    with pytest.raises(LearnError, match="must be the dataset's point 'pad_mm'"):
+        learn([tmp_path / "d.jsonl"], tmp_path / "o2", depths=(3,), leaves=(3,), plot=False,
+              namespace="mm_backend.bare")
+    with pytest.raises(LearnError, match="--default-tie must be a fraction"):
+        learn([tmp_path / "d.jsonl"], tmp_path / "o3", depths=(3,), leaves=(3,), plot=False,
+              default_tie=1.5)
+
+
 def test_module_with_derived_features_answers_exactly_as_the_tree(tmp_path):
     write_synthetic(tmp_path / "d.jsonl", 300, seed=4)
     ds = read_datasets([tmp_path / "d.jsonl"])

@@ -86,22 +86,51 @@ def test_shipped_h100_module_answers_template_for_small_projections_and_is_unsur
     assert lookup("mm_backend", gpt2_qkv, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
 
 
-@pytest.mark.parametrize("kind", ["bare", "costly", "absorbed"])
-def test_bare_costly_and_absorbed_epilogue_matmuls_are_their_own_problems_and_never_ask_the_heuristic(
-        monkeypatch, kind):
-    # the shipped module learned from runners with a ReLU epilogue in a kernel of its own; a
-    # matmul without a pointwise consumer (GPT-2's qkv as an addmm: cuBLAS alone), or one whose
-    # epilogue a kernel launched anyway takes in (ViT's qkv bias), is a question it never saw
+@pytest.mark.parametrize("kind, asks", [("bare", "mm_backend.bare"), ("costly", "mm_backend.costly"),
+                                        ("absorbed", "mm_backend.bare")])
+def test_each_epilogue_class_is_its_own_problem_and_asks_its_own_question(monkeypatch, kind, asks):
+    # the cheap module learned from runners with a ReLU epilogue in a kernel of its own; a
+    # matmul without a pointwise consumer (GPT-2's qkv as an addmm: cuBLAS alone) is a question
+    # it never saw, and so is one whose epilogue a kernel launched anyway takes in (ViT's qkv
+    # bias), which asks the bare question (ATen is the extern side's only kernel of its own)
     import tuner.heuristics.registry as registry
     asked = []
-    monkeypatch.setattr(registry, "lookup", lambda *a: asked.append(a) or "template")
-    bare = MMProblem("addmm", 1, 40, 24, 56, "float32", epilogue=kind != "bare",
-                     costly_epilogue=kind == "costly", absorbed=kind == "absorbed")
-    assert bare.signature() == f"addmm:b1:m40:n24:k56:float32:t00:{kind}"
+    monkeypatch.setattr(registry, "lookup", lambda ns, *a: asked.append(ns) or None)
+    p = MMProblem("addmm", 1, 40, 24, 56, "float32", epilogue=kind != "bare",
+                  costly_epilogue=kind == "costly", absorbed=kind == "absorbed")
+    assert p.signature() == f"addmm:b1:m40:n24:k56:float32:t00:{kind}"
     assert MMProblem("addmm", 1, 40, 24, 56, "float32").signature() == "addmm:b1:m40:n24:k56:float32:t00"
-    d = mm_decision(bare, lambda: {"extern": lambda: None, "template": lambda: time.sleep(0.002)},
+    d = mm_decision(p, lambda: {"extern": lambda: None, "template": lambda: time.sleep(0.002)},
                     device="cpu")
-    assert d.choice == "extern" and d.source == "exhaustive" and not asked
+    assert d.choice == "extern" and d.source == "exhaustive" and asked == [asks]
+    # a confident answer of its own module is taken: nothing is built or measured
+    monkeypatch.setattr(registry, "lookup", lambda ns, *a: asked.append(ns) or "extern")
+    built = []
+    q = MMProblem("addmm", 1, 40, 24, 64, "float32", epilogue=kind != "bare",
+                  costly_epilogue=kind == "costly", absorbed=kind == "absorbed")
+    d = mm_decision(q, lambda: built.append(1) or {}, device="cpu")
+    assert d.choice == "extern" and d.source == "heuristic" and not built and asked[-1] == asks
+
+
+def test_shipped_class_modules_answer_extern_on_real_projections_and_template_on_tiny_ones():
+    from tuner.heuristics.interface import DeviceInfo
+    from tuner.heuristics.registry import lookup
+    from tuner.points.mm import heuristic_namespace
+    h100 = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
+    # GPT-2's qkv as a bare addmm: measured, cuBLAS 0.0289 ms vs the tuned template 0.0334
+    # (bench/results/mm/decisions_gpt2_20261124-1233.json); the cheap module, asked about the
+    # same shape with a ReLU after it, answers "template": a different question
+    qkv = MMProblem("addmm", 1, 4096, 2304, 768, "bfloat16", epilogue=False)
+    assert heuristic_namespace(qkv) == "mm_backend.bare" and lookup("mm_backend.bare", qkv, h100) == "extern"
+    assert lookup("mm_backend", MMProblem("addmm", 1, 4096, 2304, 768, "bfloat16"), h100) == "template"
+    # LLaMA's gate projection with its SiLU (costly), an nn.Linear (weight transposed)
+    gate = MMProblem("addmm", 1, 2048, 5632, 2048, "bfloat16", False, True, costly_epilogue=True)
+    assert lookup(heuristic_namespace(gate), gate, h100) == "extern"
+    # a tiny bare matmul: the template's single launch wins
+    tiny = MMProblem("addmm", 1, 64, 64, 64, "bfloat16", epilogue=False)
+    assert lookup("mm_backend.bare", tiny, h100) == "template"
+    # other GPUs: no module answers
+    assert lookup("mm_backend.bare", qkv, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
 
 
 def test_a_costly_or_absorbed_epilogue_needs_an_epilogue():

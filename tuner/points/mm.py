@@ -13,10 +13,9 @@ extern side is the ATen call alone), cheap (a ReLU stands for it: bias, residual
 cast) or costly (a special function per element, which the template computes inside the
 matmul's kernel: a tanh-GELU stands for it), and whether a kernel the graph launches anyway
 takes the epilogue in on the extern side ("absorbed": a LayerNorm after a residual add, the
-copy that splits attention heads; a row sum stands for it), where the template saves only the
-product's round trip. The shipped module learned cheap epilogues in a kernel of their own
-only and is asked about those only.
-Order as everywhere: learned heuristic (when confident) -> cache -> benchmark both -> store.
+copy that splits attention heads), where the template saves only the product's round trip.
+Order as everywhere: learned heuristic (when confident) -> cache -> benchmark both -> store;
+each epilogue class asks its own module (`heuristic_namespace`).
 With `measure=False` (the compiler's default mode) the answer is "extern" (ATen) and nothing
 is asked or benchmarked. Both the heuristic and the cache answer "template" where the *tuned*
 template beats ATen (the shipped module, heuristics/artifacts/mm_backend_h100.py, learned
@@ -113,6 +112,24 @@ def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype, epilogue
                      epilogue, costly_epilogue, absorbed and epilogue)
 
 
+def heuristic_namespace(problem: MMProblem) -> str:
+    """The question a shipped module answers about this problem, by epilogue class: the cheap
+    class asks "mm_backend" (heuristics/artifacts/mm_backend_h100.py), a bare matmul
+    "mm_backend.bare", a costly one "mm_backend.costly". A module learned for one class is
+    never asked about another: its data never showed it (GPT-2's qkv + bias as an addmm is
+    bare: cuBLAS 0.0247 ms, the template the cheap module answered 0.0326,
+    bench/results/mm/mm_20261124-113411.json). An absorbed epilogue asks the bare question:
+    on the extern side the ATen call is the only kernel of its own, as for a bare matmul, and
+    the template saves only the product's round trip (ViT-B/16's qkv and proj, answered
+    "template" by the cheap module, ran the model 5% slower than cuBLAS,
+    bench/results/mm/absorbed_epilogues_20261125.json)."""
+    if not problem.epilogue or problem.absorbed:
+        return NAMESPACE + ".bare"
+    if problem.costly_epilogue:
+        return NAMESPACE + ".costly"
+    return NAMESPACE
+
+
 def decide_mm_backend(problem: MMProblem | None, runners: Callable[[], dict] | None,
                       device: str = "cuda", measure: bool = True) -> str:
     """ "extern" or "template" for one problem; see `mm_decision`."""
@@ -146,20 +163,15 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         except Exception:   # a variant that does not compile or run loses
             return float("inf")
 
-    # the shipped module learned from runners with a ReLU epilogue in a kernel of its own: a
-    # bare matmul's extern side is one ATen call (GPT-2's qkv + bias as an addmm: cuBLAS
-    # 0.0247 ms, the template it answered 0.0326, bench/results/mm/mm_20261124-113411.json), a
-    # costly epilogue slows the template's own kernel (GPT-2's MLP up + tanh-GELU: see
-    # compiler/lowerings/matmul.py), and an absorbed one costs the extern side no kernel (ViT-
-    # B/16's qkv and proj: answered "template", the model ran 5% slower than with cuBLAS,
-    # bench/results/mm/absorbed_epilogues_20261125.json): questions it was never asked, so
-    # those go to the cache, then measure
-    asked = problem.epilogue and not problem.costly_epilogue and not problem.absorbed
-    heuristic = (lambda: lookup(NAMESPACE, problem, device_info(device))) if asked else None
+    # each epilogue class is its own question (heuristic_namespace): the cheap class's module
+    # learned from runners with a ReLU epilogue in a kernel of its own, the bare and costly
+    # ones from runners with none and with a tanh-GELU
+    heuristic = lambda: lookup(heuristic_namespace(problem), problem, device_info(device))  # noqa: E731
+    cheap = heuristic_namespace(problem) == NAMESPACE
     try:
-        # features (collect mode's dataset rows) only for the problems the dataset and the
-        # module describe: its features do not tell bare, costly and absorbed problems apart
+        # features (collect mode's dataset rows, harvested under NAMESPACE) for the cheap class
+        # only: the default stream's; its features do not tell an absorbed problem apart
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
-                      features=problem.features() if asked else None)
+                      features=problem.features() if cheap else None)
     finally:
         state.clear()
