@@ -1,24 +1,46 @@
 #!/usr/bin/env bash
-# One device call: per model (CASES, bench_compiler's names), the cold first call in default
-# mode, in max-autotune-no-cudagraphs with the shipped heuristics and with TUNER_HEURISTICS=off,
-# each in a fresh process with fresh caches (scripts/probes/max_autotune_compile_split.py),
-# ROUNDS times interleaved. Rows (one JSON line each: first-call seconds, benchmarks, decisions
-# by source, each measured decision) go to $OUT/ma_compile_table.jsonl as they finish.
+# One device call: per model (CASES, bench_compiler's names), the first call in default mode
+# and in max-autotune-no-cudagraphs, each in a fresh process (scripts/probes/
+# max_autotune_compile_split.py), ROUNDS times interleaved. VARIANTS (default: default ma ma-off):
+#   default, ma    cold caches, the shipped heuristics
+#   ma-off         cold caches, TUNER_HEURISTICS=off
+#   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
+#                  tuner's): the first is recorded as <variant>up, the second (warm local
+#                  caches) as the variant
+# Rows (one JSON line each: first-call seconds, benchmarks, decisions by source, each measured
+# decision) go to $OUT/ma_compile_table.jsonl as they finish.
 #
 #   CASES="gpt2 bert" ROUNDS=1 bash scripts/device/ma_compile_table.sh
 #   CASES=llama8 VARIANTS="ma ma-off" bash scripts/device/ma_compile_table.sh
 set -uo pipefail
 source scripts/device/env.sh >/dev/null 2>&1
 out=$OUT/ma_compile_table.jsonl
+
+one() {   # label case mode heuristics [cache dir]
+  echo "{\"round\": $r, \"case\": \"$2\", \"variant\": \"$1\"}" >> $out
+  if [ -n "${5:-}" ]; then
+    export TUNER_CACHE_DIR=$5/tuner TRITON_CACHE_DIR=$5/triton
+  else
+    unset TUNER_CACHE_DIR TRITON_CACHE_DIR
+  fi
+  TUNER_HEURISTICS=$4 timeout 300 python3 -P scripts/probes/max_autotune_compile_split.py $2 $3 \
+      >> $out 2> >(tail -3 >&2) || echo "{\"failed\": \"$2 $1\"}" >> $out
+  grep -h '"first_s"' $out | tail -1 | cut -c1-120
+}
+
 for r in $(seq ${ROUNDS:-1}); do
   for case in ${CASES:-gpt2 bert vit_b16 llama8}; do
     for v in ${VARIANTS:-default ma ma-off}; do
-      mode=max-autotune-no-cudagraphs; [ $v = default ] && mode=default
-      h=use; [ $v = ma-off ] && h=off
-      echo "{\"round\": $r, \"case\": \"$case\", \"variant\": \"$v\"}" >> $out
-      TUNER_HEURISTICS=$h timeout 300 python3 -P scripts/probes/max_autotune_compile_split.py $case $mode \
-          >> $out 2> >(tail -3 >&2) || echo "{\"failed\": \"$case $v\"}" >> $out
-      grep -h '"first_s"' $out | tail -1 | cut -c1-160
+      mode=max-autotune-no-cudagraphs; [[ $v == default* ]] && mode=default
+      case $v in
+        default|ma) one $v $case $mode use ;;
+        ma-off) one $v $case $mode off ;;
+        default-warm|ma-warm)
+          d=$(mktemp -d)
+          one ${v}up $case $mode use $d
+          one $v $case $mode use $d ;;
+        *) echo "unknown variant $v (known: default ma ma-off default-warm ma-warm)" >&2; exit 2 ;;
+      esac
     done
   done
 done
