@@ -64,3 +64,15 @@ def test_help_shows_default_values_not_internal_names():
     assert r.exit_code == 0
     assert "DEFAULT_" not in r.output
     assert "[default: 0.1]" in r.output
+
+
+def test_default_tie_and_namespace_reach_the_module_and_bad_ones_are_refused(tmp_path):
+    write_synthetic(tmp_path / "d.jsonl", 120)
+    r = _learn(tmp_path / "d.jsonl", "--out", tmp_path / "o", "--no-plot", "--default-tie", "0.03",
+               "--namespace", "pad_mm.trial")
+    assert r.exit_code == 0, r.output
+    src = (tmp_path / "o" / "pad_mm_trial_h100.py").read_text()
+    assert "point='pad_mm.trial'" in src and "'default_tie': 0.03" in src
+    r = _learn(tmp_path / "d.jsonl", "--out", tmp_path / "o2", "--no-plot", "--namespace", "mm_backend.bare")
+    assert r.exit_code != 0 and "must be the dataset's point 'pad_mm'" in r.output
+    assert not (tmp_path / "o2").exists()
