@@ -64,6 +64,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         raise ValueError(f"tuner backend: options['pad_mm']={options['pad_mm']!r}; "
                          f"expected one of {', '.join(PAD_MM_MODES)}")
     settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
+    if mode.startswith("max-autotune") and settings.compile_prestart \
+            and any(getattr(t, "is_cuda", False) for t in example_inputs):
+        _prestart_compile_workers()
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
     # H100, 8192^2 bf16 memory-bound cases in max-autotune (bench/results/compiler/
     # compiler_20261122-174855.json vs -173617): one-kernel graphs run directly and multi-kernel
@@ -145,6 +148,16 @@ def gc_paused():
     finally:
         if was:
             gc.enable()
+
+
+def _prestart_compile_workers() -> None:
+    """Max-autotune compiles tuning candidates in worker processes, each of which imports
+    torch and Triton first (seconds): start them now, while the graph is lowered."""
+    from tuner.bench import compile_processes
+    n = compile_processes()
+    if n > 1:
+        from tuner import compile_workers
+        compile_workers.prestart_async(n)
 
 
 def graph_fallback(gm, err, stats=None, when=""):

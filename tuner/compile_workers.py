@@ -199,6 +199,19 @@ def _prestart(n: int) -> None:
         _IDLE[:] = [w for w in _IDLE if w.alive()] + fresh
 
 
+def prestart_async(n: int) -> None:
+    """Start workers until n are idle, from a daemon thread (returns at once): they import
+    torch and Triton while the caller goes on (max-autotune lowers its graph meanwhile)."""
+    threading.Thread(target=_quiet_prestart, args=(n,), daemon=True, name="tuner-prestart").start()
+
+
+def _quiet_prestart(n: int) -> None:
+    try:
+        _prestart(n)
+    except Exception:   # noqa: BLE001 - no worker now: the first batch starts them, or compiles itself
+        pass
+
+
 def _take() -> _Worker:
     with _LOCK:
         while _IDLE:

@@ -175,6 +175,10 @@ SETTINGS: tuple[Setting, ...] = (
             "Threads that compile candidates in parallel (0: min(8, cores))."),
     Setting("TUNER_COMPILE_PROCESSES", int, 0,
             "Worker processes that compile batches of 8 or more tuning candidates (0: min(8, cores); 1: none, threads only)."),
+    Setting("TUNER_COMPILE_PRESTART", _bool, True,
+            "In max-autotune on CUDA, start the compile worker processes when the backend is "
+            "first called, so they import torch and Triton while the graph is lowered (0: on "
+            "the first batch of candidates)."),
     Setting("TUNER_BENCH_LOCK", _str, "",
             "A file that processes sharing one GPU lock while they time (compiles overlap, "
             "measurements do not); `tuner collect --jobs` sets it."),

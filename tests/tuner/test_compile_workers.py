@@ -104,6 +104,23 @@ def test_idle_workers_are_reused_then_shut_down(stand_in):
     assert cw._IDLE == [] and all(p.poll() is not None for p in procs)
 
 
+def test_prestarted_workers_serve_the_first_batch(stand_in):
+    # max-autotune starts the pool when the backend is first called (compiler/backend.py):
+    # the workers import torch and Triton while the graph is lowered; the first batch then
+    # takes them instead of starting its own
+    import time
+    path, mark = stand_in
+    started = cw.STATS["started"]
+    cw.prestart_async(2)
+    deadline = time.monotonic() + 30
+    while len(cw._IDLE) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert len(cw._IDLE) == 2 and cw.STATS["started"] == started + 2
+    pids = {w.proc.pid for w in cw._IDLE}
+    assert cw.run_jobs([_job(path, XBLOCK=1), _job(path, XBLOCK=2)], workers=2) == [None, None]
+    assert {c["pid"] for c in _calls(mark)} <= pids and cw.STATS["started"] == started + 2
+
+
 def test_compile_all_sends_described_candidates_to_workers_first(stand_in, monkeypatch):
     path, mark = stand_in
     order = []
