@@ -4,7 +4,7 @@
 Reads the JSON lines the device script writes ($OUT/ma_compile_table.jsonl) or the merged JSON
 committed under bench/results/compiler/ (a document with "rows"), and prints per model: the
 first call's seconds in default mode, in max-autotune with the shipped heuristics (ma) and
-without (ma-off), the ratios to default, every benchmark run, and the benchmarks spent on
+without (ma-off), the ratios to default (warm max-autotune to warm default), every benchmark run, and the benchmarks spent on
 matmuls (the mm point's and the template configs' measured decisions).
 
     python3 scripts/ma_compile_report.py bench/results/compiler/ma_compile_table_20261125.json
@@ -62,9 +62,11 @@ def table(rows: list[dict]) -> list[dict]:
         first = {v: rs[0] for v, rs in vs.items()}
         d = med.get("default")
         row = {"case": case, **{f"{v}_s": s for v, s in med.items()}}
-        for v in ("ma", "ma-off", "ma-warm"):
+        for v in ("ma", "ma-off"):
             if d and v in med:
                 row[f"{v}/default"] = round(med[v] / d, 2)
+        if "ma-warm" in med and med.get("default-warm"):   # warm against warm, same call
+            row["ma-warm/default-warm"] = round(med["ma-warm"] / med["default-warm"], 2)
         for v in ("ma", "ma-off"):
             if v in first:
                 row[f"{v}_benchmarks"] = first[v]["benchmarks"]
