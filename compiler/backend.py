@@ -64,8 +64,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         raise ValueError(f"tuner backend: options['pad_mm']={options['pad_mm']!r}; "
                          f"expected one of {', '.join(PAD_MM_MODES)}")
     settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
-    if mode.startswith("max-autotune") and settings.compile_prestart \
-            and any(getattr(t, "is_cuda", False) for t in example_inputs):
+    if should_prestart(mode, example_inputs):
         _prestart_compile_workers()
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
     # H100, 8192^2 bf16 memory-bound cases in max-autotune (bench/results/compiler/
@@ -148,6 +147,14 @@ def gc_paused():
     finally:
         if was:
             gc.enable()
+
+
+def should_prestart(mode: str, example_inputs) -> bool:
+    """Whether this compile starts the compile worker processes now: max-autotune (it tunes
+    every kernel, in batches the workers compile) on CUDA inputs, TUNER_COMPILE_PRESTART on."""
+    from tuner.settings import settings
+    return (mode.startswith("max-autotune") and settings.compile_prestart
+            and any(getattr(t, "is_cuda", False) for t in example_inputs))
 
 
 def _prestart_compile_workers() -> None:

@@ -115,7 +115,8 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> MMProblem:
 
 def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
     """The index-th problem of the stream: deterministic, independent of shards."""
-    # a focused stream draws the default stream's shapes (its own problem ids tell them apart)
+    # a focused stream of an epilogue class draws the default stream's shapes (its own problem
+    # ids tell them apart); a *_large stream draws its own (every dim >= 512, >= 2 GFLOP)
     rng = random.Random(f"{POINT}:{seed}:{index}")
     for _ in range(10_000):
         p = _sample(rng, spec)

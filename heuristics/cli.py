@@ -50,13 +50,15 @@ def _ints(text: str) -> tuple[int, ...]:
                    "won by more than this fraction (a leaf of near-ties cannot vouch for new "
                    f"problems).  [default: {DEFAULT_LEAF_MARGIN}]")
 @click.option("--default-tie", type=float, default=None, metavar="FRACTION",
-              help="Let a leaf of near-ties answer the first choice (the point's default, free to "
-                   "take: mm_backend's extern) when no training problem in it was won by the second "
-                   "choice by more than this fraction. Off by default.")
+              help="Let a leaf of near-ties answer the first of the dataset's choices (for "
+                   "mm_backend: extern, free to take; for pad_mm: orig) when no training problem in "
+                   "it was won by the second choice by more than this fraction. Needs leaf agreement. "
+                   "Off by default.")
 @click.option("--namespace", default=None, metavar="POINT.NAME",
               help="The question the module answers, when the caller routes a point's questions by "
                    "name (e.g. mm_backend.bare: the mm point asks it about matmuls without a pointwise "
-                   "consumer). Default: the dataset's point.")
+                   "consumer); also names the module (mm_backend_bare_<gpu>) unless --name is given. "
+                   "Default: the dataset's point.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,

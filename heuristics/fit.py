@@ -82,7 +82,9 @@ def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True,
     choice by more than `default_tie`, the leaf answers the first choice. Its score is minus
     the leaf's headroom, log(1 + default_tie) - (the second choice's best log speedup in it),
     at least 1e-6: the validation threshold of the first choice silences the leaves with the
-    least headroom first."""
+    least headroom first (and, past them, the first choice's agreeing leaves of smaller
+    score). A leaf that agrees under `margin` keeps its answer: with default_tie above margin,
+    a leaf the second choice won by more than both still answers the second choice."""
     values = tree.tree_.value[:, 0, 0].astype(np.float64).copy()
     if not agreement:
         return values

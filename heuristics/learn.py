@@ -86,17 +86,20 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     parts = split(len(p), seed)
     if any(len(v) == 0 for v in parts.values()):
         raise LearnError(f"too few problems for a train/val/test split: {len(p)}")
-    name = name or f"{(namespace or header['point']).replace('.', '_')}_{slug(header.get('gpu_name', 'gpu'))}"
+    point = header["point"]
+    if namespace is not None and not re.fullmatch(re.escape(point) + r"(\.[a-z_][a-z0-9_]*)?", namespace):
+        raise LearnError(f"--namespace {namespace!r} must be the dataset's point {point!r} or "
+                         f"{point}.<name> (lowercase, digits, _: a question of that point the caller "
+                         "routes by name)")
+    name = name or f"{(namespace or point).replace('.', '_')}_{slug(header.get('gpu_name', 'gpu'))}"
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
     if not (0 <= leaf_margin < 1):
         raise LearnError(f"--leaf-margin must be a fraction in [0, 1), got {leaf_margin}")
     if default_tie is not None and not (0 <= default_tie < 1):
         raise LearnError(f"--default-tie must be a fraction in [0, 1), got {default_tie}")
-    point = header["point"]
-    if namespace is not None and not (namespace == point or namespace.startswith(point + ".")):
-        raise LearnError(f"--namespace {namespace!r} must be the dataset's point {point!r} or "
-                         f"{point}.<name> (a question of that point the caller routes by name)")
+    if default_tie is not None and not agreement:
+        raise LearnError("--default-tie needs leaf agreement (without it every leaf answers already)")
     kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
               default_tie=default_tie)
     if progress:

@@ -4,8 +4,10 @@
 Reads the JSON lines the device script writes ($OUT/ma_compile_table.jsonl) or the merged JSON
 committed under bench/results/compiler/ (a document with "rows"), and prints per model: the
 first call's seconds in default mode, in max-autotune with the shipped heuristics (ma) and
-without (ma-off), the ratios to default (warm max-autotune to warm default), every benchmark run, and the benchmarks spent on
-matmuls (the mm point's and the template configs' measured decisions).
+without (ma-off) (medians over rounds), the ratios to default (warm max-autotune to warm
+default), and, of a variant's first round, every benchmark run and the benchmarks spent on
+matmuls (the mm point's and the template configs' measured decisions). --merge-into appends
+rows: merge each device file once.
 
     python3 scripts/ma_compile_report.py bench/results/compiler/ma_compile_table_20261125.json
     python3 scripts/ma_compile_report.py out/ma_compile_table.jsonl --merge-into merged.json

@@ -17,7 +17,8 @@ the caller as before.
 
 - `describe(fn, args, kwargs)`: the `WarmupJob` for `fn.warmup(*args, **kwargs)`, or None.
 - `run_jobs(jobs)`: runs jobs on the pool; returns which ones built. Workers start on first
-  use (each imports torch and Triton: a few seconds, in parallel) and exit after
+  use (each imports torch and Triton: a few seconds, in parallel), or earlier through
+  `prestart_async` (max-autotune calls it when its backend is first called), and exit after
   `IDLE_S` seconds without work, or with this process.
 """
 from __future__ import annotations
@@ -128,7 +129,8 @@ class _Worker:
         env["TUNER_COMPILE_PROCESSES"] = "1"    # a worker never starts workers of its own
         env["PYTHONSAFEPATH"] = "1"     # `-m` would put the current folder first on sys.path
         env.pop("TRITON_INTERPRET", None)
-        STATS["started"] += 1
+        with _STATS_LOCK:   # the prestart thread starts workers too
+            STATS["started"] += 1
         self.proc = subprocess.Popen([sys.executable, "-m", "tuner.compile_workers"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
 
@@ -185,6 +187,7 @@ _LOCK = threading.Lock()
 _IDLE: list[_Worker] = []     # started workers waiting for a job
 _TIMER: list = [None]
 STATS = {"started": 0, "jobs": 0, "worker_s": 0.0}   # workers started, jobs built, their seconds
+_STATS_LOCK = threading.Lock()
 SLOW: list = []    # (kernel, constexprs, seconds) of jobs slower than SLOW_S (for probes)
 SLOW_S = 2.0
 
@@ -197,6 +200,7 @@ def _prestart(n: int) -> None:
     fresh = [_Worker() for _ in range(max(0, missing))]
     with _LOCK:
         _IDLE[:] = [w for w in _IDLE if w.alive()] + fresh
+        _arm_idle_timer()   # workers no batch ever takes (everything answered) still exit
 
 
 def prestart_async(n: int) -> None:
@@ -226,11 +230,16 @@ def _give_back(w: _Worker) -> None:
         return
     with _LOCK:
         _IDLE.append(w)
-        if _TIMER[0] is not None:
-            _TIMER[0].cancel()
-        _TIMER[0] = threading.Timer(IDLE_S, shutdown)
-        _TIMER[0].daemon = True
-        _TIMER[0].start()
+        _arm_idle_timer()
+
+
+def _arm_idle_timer() -> None:
+    """(Re)start the countdown after which idle workers exit; called with _LOCK held."""
+    if _TIMER[0] is not None:
+        _TIMER[0].cancel()
+    _TIMER[0] = threading.Timer(IDLE_S, shutdown)
+    _TIMER[0].daemon = True
+    _TIMER[0].start()
 
 
 def shutdown() -> None:

@@ -50,7 +50,8 @@ TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'cli
 
 def score(f):
     """Predicted log(time of 'extern' / time of 'template'): above 0 favours 'template'; exactly 0 in
-    leaves whose training problems did not all agree."""
+    leaves whose training problems did not all agree (learned with a default tie, a leaf of
+    near-ties scores just below 0: it answers 'extern')."""
     if f['k'] <= 511.5:
         if f['mn'] <= 39680.0:
             if f['dtype_fp16'] <= 0.5:

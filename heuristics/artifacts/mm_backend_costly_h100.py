@@ -50,7 +50,8 @@ TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'cli
 
 def score(f):
     """Predicted log(time of 'extern' / time of 'template'): above 0 favours 'template'; exactly 0 in
-    leaves whose training problems did not all agree."""
+    leaves whose training problems did not all agree (learned with a default tie, a leaf of
+    near-ties scores just below 0: it answers 'extern')."""
     if f['arith_intensity'] <= 114.48961639404297:
         if f['k'] <= 1731.0:
             if f['mk'] <= 32926.5:

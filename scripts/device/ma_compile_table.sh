@@ -23,9 +23,12 @@ one() {   # label case mode heuristics [cache dir]
   else
     unset TUNER_CACHE_DIR TRITON_CACHE_DIR
   fi
-  TUNER_HEURISTICS=$4 timeout 300 python3 -P scripts/probes/max_autotune_compile_split.py $2 $3 \
-      >> $out 2> >(tail -3 >&2) || echo "{\"failed\": \"$2 $1\"}" >> $out
-  grep -h '"first_s"' $out | tail -1 | cut -c1-120
+  if TUNER_HEURISTICS=$4 timeout 300 python3 -P scripts/probes/max_autotune_compile_split.py $2 $3 \
+      >> $out 2> >(tail -3 >&2); then
+    grep -h '"first_s"' $out | tail -1 | cut -c1-120
+  else
+    echo "{\"failed\": \"$2 $1\"}" | tee -a $out
+  fi
 }
 
 for r in $(seq ${ROUNDS:-1}); do
@@ -38,7 +41,8 @@ for r in $(seq ${ROUNDS:-1}); do
         default-warm|ma-warm)
           d=$(mktemp -d)
           one ${v}up $case $mode use $d
-          one $v $case $mode use $d ;;
+          one $v $case $mode use $d
+          rm -rf $d ;;
         *) echo "unknown variant $v (known: default ma ma-off default-warm ma-warm)" >&2; exit 2 ;;
       esac
     done

@@ -99,6 +99,14 @@ def test_learn_renders_a_module_for_a_named_question(tmp_path):
     with pytest.raises(LearnError, match="must be the dataset's point 'pad_mm'"):
         learn([tmp_path / "d.jsonl"], tmp_path / "o2", depths=(3,), leaves=(3,), plot=False,
               namespace="mm_backend.bare")
+    for bad in ("pad_mm.", "pad_mm..x", "pad_mm.a b", "pad_mm_x", "Pad_mm.x", "pad_mm.Bare"):
+        with pytest.raises(LearnError, match="must be the dataset's point"):
+            learn([tmp_path / "d.jsonl"], tmp_path / "o4", depths=(3,), leaves=(3,), plot=False,
+                  namespace=bad)
+    with pytest.raises(LearnError, match="--default-tie needs leaf agreement"):
+        learn([tmp_path / "d.jsonl"], tmp_path / "o5", depths=(3,), leaves=(3,), plot=False,
+              default_tie=0.02, agreement=False)
+    assert not any((tmp_path / o).exists() for o in ("o2", "o3", "o4", "o5"))
     with pytest.raises(LearnError, match="--default-tie must be a fraction"):
         learn([tmp_path / "d.jsonl"], tmp_path / "o3", depths=(3,), leaves=(3,), plot=False,
               default_tie=1.5)

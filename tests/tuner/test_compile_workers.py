@@ -219,3 +219,38 @@ def test_a_kernel_compiled_in_a_worker_is_a_cache_hit_here(tmp_path, monkeypatch
         torch.testing.assert_close(y, x * 2.5)
     finally:
         cw.shutdown()
+
+
+def test_max_autotune_on_cuda_inputs_prestarts_the_workers_and_nothing_else_does(monkeypatch):
+    from types import SimpleNamespace
+
+    from tuner.compiler import backend
+    cuda, cpu = SimpleNamespace(is_cuda=True), SimpleNamespace(is_cuda=False)
+    assert backend.should_prestart("max-autotune", [cpu, cuda])
+    assert backend.should_prestart("max-autotune-no-cudagraphs", [cuda])
+    assert not backend.should_prestart("default", [cuda])
+    assert not backend.should_prestart("reduce-overhead", [cuda])
+    assert not backend.should_prestart("max-autotune", [cpu, 3])
+    monkeypatch.setenv("TUNER_COMPILE_PRESTART", "0")
+    assert not backend.should_prestart("max-autotune", [cuda])
+    # the pool it starts: compile_processes() workers, none when processes are off
+    started = []
+    monkeypatch.setattr(cw, "prestart_async", started.append)
+    monkeypatch.setattr(bench.settings, "compile_processes", 3, raising=False)
+    backend._prestart_compile_workers()
+    monkeypatch.setattr(bench.settings, "compile_processes", 1, raising=False)
+    backend._prestart_compile_workers()
+    assert started == [3]
+
+
+def test_prestarted_workers_no_batch_takes_still_exit_when_idle(stand_in, monkeypatch):
+    import time
+    monkeypatch.setattr(cw, "IDLE_S", 0.5)
+    cw._prestart(1)
+    procs = [w.proc for w in cw._IDLE]
+    deadline = time.monotonic() + 30
+    while cw._IDLE and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert cw._IDLE == [] and procs
+    for p in procs:
+        p.wait(timeout=30)

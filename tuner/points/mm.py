@@ -18,8 +18,10 @@ Order as everywhere: learned heuristic (when confident) -> cache -> benchmark bo
 each epilogue class asks its own module (`heuristic_namespace`).
 With `measure=False` (the compiler's default mode) the answer is "extern" (ATen) and nothing
 is asked or benchmarked. Both the heuristic and the cache answer "template" where the *tuned*
-template beats ATen (the shipped module, heuristics/artifacts/mm_backend_h100.py, learned
-from the tuned template's times; cache entries come from max-autotune's measurements), and
+template beats ATen (the shipped modules, heuristics/artifacts/mm_backend_h100.py for cheap
+epilogues and mm_backend_bare_h100.py / mm_backend_costly_h100.py for the other classes,
+learned from the tuned template's times; cache entries come from max-autotune's
+measurements), and
 default mode launches the template's untuned default config, which loses where the tuned one
 wins (GPT-2 MLP up + GELU at batch 64, seq 128: untuned template 0.173 ms vs ATen + epilogue
 0.155, bench/results/mm/mm_20261123-154916.json; the module answers "template" there).
@@ -123,7 +125,7 @@ def heuristic_namespace(problem: MMProblem) -> str:
     the template saves only the product's round trip (ViT-B/16's qkv and proj, answered
     "template" by the cheap module, ran the model 5% slower than cuBLAS,
     bench/results/mm/absorbed_epilogues_20261125.json)."""
-    if not problem.epilogue or problem.absorbed:
+    if not problem.epilogue or problem.absorbed:   # an absorbed costly one too: absorbed first
         return NAMESPACE + ".bare"
     if problem.costly_epilogue:
         return NAMESPACE + ".costly"
