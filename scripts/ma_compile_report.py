@@ -84,14 +84,15 @@ def main(argv=None) -> int:
     ap.add_argument("inputs", nargs="+", type=Path, help="ma_compile_table.jsonl files or merged JSON documents")
     ap.add_argument("--merge-into", type=Path, help="append the inputs' rows to this JSON document's rows")
     a = ap.parse_args(argv)
-    rows = []
+    loaded = {}
     for p in a.inputs:
         if not p.is_file():
             ap.error(f"{p}: no such file")
-        rows += load(p)
+        loaded[p] = load(p)
+    rows = [r for rs in loaded.values() for r in rs]
     if a.merge_into:
         doc = json.loads(a.merge_into.read_text()) if a.merge_into.exists() else {"rows": []}
-        doc["rows"] += [r for p in a.inputs if p.suffix != ".json" for r in load(p)]
+        doc["rows"] += [r for p, rs in loaded.items() if p.suffix != ".json" for r in rs]
         a.merge_into.write_text(json.dumps(doc, indent=1))
     t = table(rows)
     cols = list(dict.fromkeys(k for r in t for k in r))

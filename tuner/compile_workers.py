@@ -129,7 +129,7 @@ class _Worker:
         env["TUNER_COMPILE_PROCESSES"] = "1"    # a worker never starts workers of its own
         env["PYTHONSAFEPATH"] = "1"     # `-m` would put the current folder first on sys.path
         env.pop("TRITON_INTERPRET", None)
-        with _STATS_LOCK:   # the prestart thread starts workers too
+        with _LOCK:   # the prestart thread starts workers too (never under _LOCK)
             STATS["started"] += 1
         self.proc = subprocess.Popen([sys.executable, "-m", "tuner.compile_workers"],
                                      stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
@@ -187,7 +187,6 @@ _LOCK = threading.Lock()
 _IDLE: list[_Worker] = []     # started workers waiting for a job
 _TIMER: list = [None]
 STATS = {"started": 0, "jobs": 0, "worker_s": 0.0}   # workers started, jobs built, their seconds
-_STATS_LOCK = threading.Lock()
 SLOW: list = []    # (kernel, constexprs, seconds) of jobs slower than SLOW_S (for probes)
 SLOW_S = 2.0
 

@@ -34,23 +34,12 @@ for mode in ("default", "max-autotune-no-cudagraphs", "max-autotune", "max-autot
                           "top": [(str(c), round(t, 4)) for c, t in d.timings[:6]]}), flush=True)
     steps[mode] = (f, ps)
 
-
-def time_ms(f, n=50):
-    s, e = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
-    s.record()
-    for _ in range(n):
-        f()
-    e.record()
-    torch.cuda.synchronize()
-    return s.elapsed_time(e) / n
-
-
 rows = {m: [] for m in steps}
 order = list(steps)
 for r in range(7):   # rotated order: no variant always runs first or last; round 0 discarded
     for m in order[r % len(order):] + order[:r % len(order)]:
         f = steps[m][0]
-        t = round(time_ms(f), 4)
+        t = round(b.time_steps(f, "cuda", 50), 4)
         if r:
             rows[m].append(t)
 print(json.dumps({"params": params, "dtype": dt, "ms_rounds": rows,

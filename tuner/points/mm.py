@@ -168,12 +168,12 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     # each epilogue class is its own question (heuristic_namespace): the cheap class's module
     # learned from runners with a ReLU epilogue in a kernel of its own, the bare and costly
     # ones from runners with none and with a tanh-GELU
-    heuristic = lambda: lookup(heuristic_namespace(problem), problem, device_info(device))  # noqa: E731
-    cheap = heuristic_namespace(problem) == NAMESPACE
+    ns = heuristic_namespace(problem)
+    heuristic = lambda: lookup(ns, problem, device_info(device))  # noqa: E731
     try:
         # features (collect mode's dataset rows, harvested under NAMESPACE) for the cheap class
         # only: the default stream's; its features do not tell an absorbed problem apart
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
-                      features=problem.features() if cheap else None)
+                      features=problem.features() if ns == NAMESPACE else None)
     finally:
         state.clear()
