@@ -4,9 +4,16 @@
 # max_autotune_compile_split.py), ROUNDS times interleaved. VARIANTS (default: default ma ma-off):
 #   default, ma    cold caches, the shipped heuristics
 #   ma-off         cold caches, TUNER_HEURISTICS=off
+#   ma-p16         as ma, with 16 compile worker processes (TUNER_COMPILE_PROCESSES=16)
+#   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
+#                  (the probe's PROBE_PROCESS_BATCH_MIN=2; tuner.bench.PROCESS_BATCH_MIN is 8)
 #   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
 #                  tuner's): the first is recorded as <variant>up, the second (warm local
 #                  caches) as the variant
+#   ma-remote      a shared Redis (scripts/device/redis.sh; carry .redis) as on two machines:
+#                  the first process (recorded as ma-remoteup) tunes with fresh local folders
+#                  and fills an empty Redis; the second starts from other fresh local folders
+#                  (nothing compiled, nothing tuned on this "machine") with the same Redis
 # Rows (one JSON line each: first-call seconds, benchmarks, decisions by source, each measured
 # decision) go to $OUT/ma_compile_table.jsonl as they finish.
 #
@@ -14,6 +21,7 @@
 #   CASES=llama8 VARIANTS="ma ma-off" bash scripts/device/ma_compile_table.sh
 set -uo pipefail
 source scripts/device/env.sh >/dev/null 2>&1
+[[ " ${VARIANTS:-} " == *" ma-remote "* ]] && source scripts/device/redis.sh
 out=$OUT/ma_compile_table.jsonl
 
 one() {   # label case mode heuristics [cache dir]
@@ -38,12 +46,21 @@ for r in $(seq ${ROUNDS:-1}); do
       case $v in
         default|ma) one $v $case $mode use ;;
         ma-off) one $v $case $mode off ;;
+        ma-p16) TUNER_COMPILE_PROCESSES=16 one $v $case $mode use ;;
+        ma-pb2) PROBE_PROCESS_BATCH_MIN=2 one $v $case $mode use ;;
         default-warm|ma-warm)
           d=$(mktemp -d)
           one ${v}up $case $mode use $d
           one $v $case $mode use $d
           rm -rf $d ;;
-        *) echo "unknown variant $v (known: default ma ma-off default-warm ma-warm)" >&2; exit 2 ;;
+        ma-remote)
+          if [ -z "${TUNER_BENCH_REDIS_URL:-}" ]; then echo "ma-remote: no Redis (carry .redis)" >&2; continue; fi
+          python3 -c "import redis, sys; redis.Redis.from_url(sys.argv[1]).flushdb()" "$TUNER_BENCH_REDIS_URL"
+          d1=$(mktemp -d); d2=$(mktemp -d)
+          TUNER_REMOTE_CACHE=$TUNER_BENCH_REDIS_URL one ${v}up $case $mode use $d1
+          TUNER_REMOTE_CACHE=$TUNER_BENCH_REDIS_URL one $v $case $mode use $d2
+          rm -rf $d1 $d2 ;;
+        *) echo "unknown variant $v (known: default ma ma-off ma-p16 ma-pb2 default-warm ma-warm ma-remote)" >&2; exit 2 ;;
       esac
     done
   done

@@ -46,6 +46,8 @@ def benchmark(*a, **kw):
 
 
 bench.compile_all, bench.benchmark = compile_all, benchmark
+# an experiment's smaller process batches (tuner.bench.PROCESS_BATCH_MIN: below it, threads)
+bench.PROCESS_BATCH_MIN = int(os.environ.get("PROBE_PROCESS_BATCH_MIN", bench.PROCESS_BATCH_MIN))
 case = bc.CASE_BY_NAME[sys.argv[1]]
 mode = sys.argv[2] if len(sys.argv) > 2 else "max-autotune-no-cudagraphs"
 built = case.build(False, "cuda")
