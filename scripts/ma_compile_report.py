@@ -6,7 +6,8 @@ committed under bench/results/compiler/ (a document with "rows"), and prints per
 first call's seconds in default mode, in max-autotune with the shipped heuristics (ma) and
 without (ma-off) (medians over rounds), the ratios to default (warm max-autotune to warm
 default), and, of a variant's first round, every benchmark run and the benchmarks spent on
-matmuls (the mm point's and the template configs' measured decisions). --merge-into appends
+matmuls (the mm point's and the template configs' measured decisions); the other variants of
+scripts/device/ma_compile_table.sh (ma-p16, ma-pb2, ma-remote) to cold default too. --merge-into appends
 rows: merge each device file once.
 
     python3 scripts/ma_compile_report.py bench/results/compiler/ma_compile_table_20261125.json
@@ -64,7 +65,8 @@ def table(rows: list[dict]) -> list[dict]:
         first = {v: rs[0] for v, rs in vs.items()}
         d = med.get("default")
         row = {"case": case, **{f"{v}_s": s for v, s in med.items()}}
-        for v in ("ma", "ma-off"):
+        # a fresh machine over a warm Redis compiles every kernel as cold default mode does
+        for v in ("ma", "ma-off", "ma-p16", "ma-pb2", "ma-remote"):
             if d and v in med:
                 row[f"{v}/default"] = round(med[v] / d, 2)
         if "ma-warm" in med and med.get("default-warm"):   # warm against warm, same call

@@ -73,6 +73,11 @@ row = {"case": sys.argv[1], "mode": mode, "first_s": round(first, 2),
 print(json.dumps(row), flush=True)
 print(json.dumps({"slow_jobs": __import__("tuner.compile_workers", fromlist=["SLOW"]).SLOW}))
 for d in engine.HISTORY:
+    if d.source == "heuristic" and d.namespace.startswith("mm_backend"):
+        print(json.dumps({"answered": d.namespace, "problem": str(d.problem)[:120], "choice": str(d.choice)}), flush=True)
+for d in engine.HISTORY:
     if d.n_measured:
         print(json.dumps({"ns": d.namespace, "source": d.source, "n": d.n_measured,
-                          "s": round(d.tuning_seconds, 2), "problem": str(d.problem)[:120]}), flush=True)
+                          "s": round(d.tuning_seconds, 2), "problem": str(d.problem)[:120],
+                          "choice": str(d.choice)[:120],
+                          "timings": [[str(c)[:80], round(t, 5)] for c, t in d.timings[:3]]}), flush=True)

@@ -20,6 +20,7 @@ def test_table_has_ratios_to_default_and_counts_matmul_benchmarks(tmp_path):
              + _lines("gpt2", "ma", 15.0, [("mm_backend", 2), ("triton.template", 9), ("triton.pointwise", 4)])
              + _lines("gpt2", "ma-off", 40.0, [("mm_backend", 2), ("triton.template", 20), ("triton.pointwise", 16)])
              + _lines("gpt2", "default-warm", 8.0, []) + _lines("gpt2", "ma-warm", 7.2, [])
+             + _lines("gpt2", "ma-remoteup", 16.0, [("mm_backend", 2)]) + _lines("gpt2", "ma-remote", 9.5, [])
              + ['{"round": 1, "case": "bert", "variant": "ma"}', '{"failed": "bert ma"}', "some log line"])
     src = tmp_path / "ma_compile_table.jsonl"
     src.write_text("\n".join(lines) + "\n")
@@ -33,9 +34,10 @@ def test_table_has_ratios_to_default_and_counts_matmul_benchmarks(tmp_path):
     assert cells["ma_mm_benchmarks"] == "11" and cells["ma-off_mm_benchmarks"] == "22"
     assert cells["mm_benchmarks_ratio"] == "0.5"
     assert cells["ma-warm/default-warm"] == "0.9"     # warm against warm, not the cold default
+    assert cells["ma-remote/default"] == "0.95"       # a fresh machine: against the cold default
     assert "11 / 22 = 0.50" in r.stdout
     rows = json.loads(merged.read_text())["rows"]
-    assert len(rows) == 6 and rows[-1]["failed"] == "bert ma"     # kept, not tabled
+    assert len(rows) == 8 and rows[-1]["failed"] == "bert ma"     # kept, not tabled
     assert not any(line.startswith("bert") for line in r.stdout.splitlines())
 
 
