@@ -59,6 +59,10 @@ def _ints(text: str) -> tuple[int, ...]:
                    "name (e.g. mm_backend.bare: the mm point asks it about matmuls without a pointwise "
                    "consumer); also names the module (mm_backend_bare_<gpu>) unless --name is given. "
                    "Default: the dataset's point.")
+@click.option("--leaf-ranges/--no-leaf-ranges", default=False, show_default=True,
+              help="A leaf answers only for problems whose every feature lies within the range "
+                   "of its training problems (outside: unsure). The mm point's shipped modules "
+                   "use it.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,
@@ -80,7 +84,8 @@ def _ints(text: str) -> tuple[int, ...]:
                    "collector) instead of refusing it.")
 @click.option("--json", "as_json", is_flag=True, help="Print the summary as JSON.")
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
-              leaf_agreement, leaf_margin, default_tie, namespace, per_choice_thresholds, derived_features, min_dim,
+              leaf_agreement, leaf_margin, default_tie, leaf_ranges, namespace, per_choice_thresholds,
+              derived_features, min_dim,
               min_problems, check_seeds, install, no_plot, allow_truncated, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
@@ -104,7 +109,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         min_reps=min_reps, max_spread=max_spread, tolerance=tolerance, clip=clip,
                         agreement=leaf_agreement, per_choice=per_choice_thresholds,
                         **({} if leaf_margin is None else {"leaf_margin": leaf_margin}),
-                        default_tie=default_tie, namespace=namespace,
+                        default_tie=default_tie, ranges=leaf_ranges, namespace=namespace,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds,
                         allow_truncated=allow_truncated)

@@ -104,6 +104,21 @@ def leaf_values(tree, X: np.ndarray, y: np.ndarray, agreement: bool = True,
     return out
 
 
+def leaf_ranges(tree, X: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per tree node, each feature's smallest and largest value over the problems of X (the
+    training problems, float32) that reach it; +inf / -inf where none does. A leaf answers
+    only inside them: a tree splits on few features, and a problem unlike every one its leaf
+    learned from (BERT's attention bmm over 96 heads, where the data's batches stop at 64) is
+    not vouched for by them."""
+    n = tree.tree_.node_count
+    leaves = tree.apply(X)
+    lo = np.full((n, X.shape[1]), np.inf)
+    hi = np.full((n, X.shape[1]), -np.inf)
+    np.minimum.at(lo, leaves, X)
+    np.maximum.at(hi, leaves, X)
+    return lo, hi
+
+
 @dataclass
 class Model:
     max_depth: int
@@ -112,11 +127,19 @@ class Model:
     values: np.ndarray           # per node: what a leaf answers (0.0 = unsure)
     log_thresholds: tuple        # (second choice, first choice)
     rows: dict                   # dataset -> evaluation dict
+    ranges: tuple | None = None  # (lo, hi) per node and feature (leaf_ranges); None: unbounded
 
     def scores(self, X: np.ndarray) -> np.ndarray:
-        """The score of each problem's leaf (0.0 where the leaf is unsure); inputs rounded to
-        float32 as the tree saw them."""
-        return self.values[self.tree.apply(X.astype(np.float32))]
+        """The score of each problem's leaf (0.0 where the leaf is unsure or the problem lies
+        outside the leaf's training ranges); inputs rounded to float32 as the tree saw them."""
+        X32 = X.astype(np.float32)
+        leaf = self.tree.apply(X32)
+        out = self.values[leaf]
+        if self.ranges is not None:
+            lo, hi = self.ranges
+            inside = ((X32 >= lo[leaf]) & (X32 <= hi[leaf])).all(axis=1)
+            out = np.where(inside, out, 0.0)
+        return out
 
     @property
     def n_leaves(self) -> int:
@@ -130,10 +153,11 @@ class Model:
 
 def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
              clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
-             leaf_margin: float = 0.0, default_tie: float | None = None,
+             leaf_margin: float = 0.0, default_tie: float | None = None, ranges: bool = False,
              progress=None) -> list[Model]:
-    """One model per (depth, leaf) grid point: the tree, its leaf agreement (leaf_values) and
-    each choice's threshold, the smallest with no wrong validation answer."""
+    """One model per (depth, leaf) grid point: the tree, its leaf agreement (leaf_values),
+    with `ranges` each leaf's training ranges (leaf_ranges), and each choice's threshold, the
+    smallest with no wrong validation answer."""
     from sklearn.tree import DecisionTreeRegressor
 
     y = p.target
@@ -146,7 +170,8 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
             tree = DecisionTreeRegressor(max_depth=d, min_samples_leaf=leaf, random_state=seed)
             tree.fit(p.X[tr], yc[tr])
             values = leaf_values(tree, X32[tr], y[tr], agreement, leaf_margin, default_tie)
-            m = Model(d, leaf, tree, values, (0.0, 0.0), {})
+            m = Model(d, leaf, tree, values, (0.0, 0.0), {},
+                      leaf_ranges(tree, X32[tr]) if ranges else None)
             scores = {k: m.scores(p.X[idx]) for k, idx in parts.items()}
             m.log_thresholds = pick_thresholds(scores["val"], p.times[parts["val"]], tolerance, per_choice)
             m.rows = {k: evaluate(scores[k], p.times[parts[k]], m.log_thresholds, tolerance) for k in parts}

@@ -65,6 +65,13 @@ def _compiled(expr: str):
     return code
 
 
+def inside(f: dict, names: tuple, bounds: tuple) -> bool:
+    """Whether each feature `names[i]` of f lies within (bounds[0][i], bounds[1][i]): a
+    leaf's training ranges (a generated module's RANGES)."""
+    lo, hi = bounds
+    return all(a <= f[n] <= b for n, a, b in zip(names, lo, hi))
+
+
 def in_domain(features: dict, domain: dict) -> bool:
     """Every feature named in `domain` is at least its minimum (e.g. {"m": 512, ...})."""
     return all(float(features[name]) >= low for name, low in domain.items())

@@ -14,6 +14,9 @@ its splits on where the winner changes). Then three rules decide when it answers
   take (nothing to compile or measure), so a leaf whose training problems the second choice
   never won by more than that fraction answers the first; a leaf of ties then saves the
   search instead of staying silent;
+- leaf ranges (optional, `ranges`; the mm point's modules use them): a leaf answers only for problems whose every
+  feature lies within the range of its training problems (a tree splits on few features; a
+  problem unlike all its leaf learned from is not vouched for);
 - tolerance: an answer at most `tolerance` slower than the other choice is not wrong (two
   choices that tie are both right); max_wrong_speedup still reports the largest loss of any
   answer, so a loss beyond the tolerance is always visible.
@@ -52,7 +55,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
           min_reps: int = 3, max_spread: float = 0.2, tolerance: float = DEFAULT_TOLERANCE,
           clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
           leaf_margin: float = DEFAULT_LEAF_MARGIN, default_tie: float | None = None,
-          namespace: str | None = None, derived: bool = True,
+          ranges: bool = False, namespace: str | None = None, derived: bool = True,
           min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
           check_seeds=(), allow_truncated: bool = False) -> dict:
@@ -101,7 +104,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     if default_tie is not None and not agreement:
         raise LearnError("--default-tie needs leaf agreement (without it every leaf answers already)")
     kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-              default_tie=default_tie)
+              default_tie=default_tie, ranges=ranges)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -131,7 +134,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     a, b = p.choices
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
                 "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
-                "default_tie": default_tie,
+                "default_tie": default_tie, "leaf_ranges": ranges,
                 "leaf_rule": FIXED_RULES["leaf_rule"], "leaf_min_clear": FIXED_RULES["leaf_min_clear"],
                 "ensemble": FIXED_RULES["ensemble"], "per_choice_thresholds": per_choice,
                 "calibration": FIXED_RULES["calibration"], "derived_features": derived, "min_dim": min_dim,
@@ -162,7 +165,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         summary["namespace"] = namespace
     source = render_module(best.tree, best.values, p.features, header, best.log_thresholds, p.choices,
                            raw=p.raw_features, derived=p.derived, domain=p.domain,
-                           training=settings, doc=_module_doc(summary))
+                           training=settings, doc=_module_doc(summary), ranges=best.ranges)
     (out / f"{name}.py").write_text(source)
     (out / "eval_table.txt").write_text(format_table(rows, columns) + "\n")
     if plot:

@@ -18,9 +18,12 @@ def _lit(x: float) -> str:
     return repr(x)
 
 
-def tree_source(tree, features: list[str], values=None, *, depth: int = 1) -> list[str]:
+def tree_source(tree, features: list[str], values=None, *, depth: int = 1,
+                ranged: bool = False) -> list[str]:
     """Body lines of `score(f)` for a fitted DecisionTreeRegressor. `values` (per node)
-    replaces what a leaf returns, e.g. 0.0 for leaves that must stay unsure."""
+    replaces what a leaf returns, e.g. 0.0 for leaves that must stay unsure. ranged: an
+    answering leaf answers only inside its training ranges (the module's RANGES[node], over
+    FEATURES), 0.0 outside."""
     t = tree.tree_
     leaf_value = values if values is not None else t.value[:, 0, 0]
     lines: list[str] = []
@@ -28,7 +31,11 @@ def tree_source(tree, features: list[str], values=None, *, depth: int = 1) -> li
     def node(i: int, level: int) -> None:
         pad = INDENT * level
         if t.children_left[i] == -1:        # a leaf: its (mean target) score
-            lines.append(f"{pad}return {_lit(leaf_value[i])}")
+            v = _lit(leaf_value[i])
+            if ranged and leaf_value[i] != 0:
+                lines.append(f"{pad}return {v} if inside(f, FEATURES, RANGES[{i}]) else 0.0")
+            else:
+                lines.append(f"{pad}return {v}")
             return
         name = features[t.feature[i]]
         lines.append(f"{pad}if f[{name!r}] <= {_lit(t.threshold[i])}:")
@@ -55,16 +62,18 @@ def _tuple_lines(name: str, items) -> list[str]:
 
 def render_module(tree, values, features: list[str], header: dict, log_thresholds,
                   choices: tuple[str, str], *, raw=None, derived=(), domain=None,
-                  training=None, doc: str = "") -> str:
+                  training=None, doc: str = "", ranges=None) -> str:
     """Source of a heuristic module for the point and GPU described by a dataset header.
-    log_thresholds: (to answer choices[1], to answer choices[0])."""
+    log_thresholds: (to answer choices[1], to answer choices[0]). ranges: (lo, hi) per node
+    and feature (fit.leaf_ranges): each answering leaf answers only inside its own, so the
+    module reads every feature, not only those the tree splits on."""
     a, b = choices
     cap = tuple(int(x) for x in header.get("compute_capability", (0, 0)))
     pre = (f"Precondition(point={header['point']!r}, capability={cap!r}, "
            f"shared_memory={int(header.get('shared_memory_per_block', 0))}, "
            f"feature_schema={int(header.get('feature_schema', 1))}, "
            f"gpu_name={header.get('gpu_name', '')!r})")
-    used = used_features(tree, features)
+    used = used_features(tree, features) if ranges is None else list(features)
     derived_names = {n for n, _ in derived}
     if not any(u in derived_names for u in used):
         derived = ()                  # nothing derived is needed: read the raw features only
@@ -73,6 +82,7 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
     out = [
         f'"""{doc or "Generated heuristic module."}\n"""',
         "from tuner.heuristics.interface import (Precondition, as_float32, derive_features, in_domain,",
+        "                                        inside, two_way_choice)" if ranges is not None else
         "                                        two_way_choice)",
         "",
         f"PRECONDITION = {pre}",
@@ -87,13 +97,14 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
         f"LOG_THRESHOLD_{b.upper()} = {_lit(pos)}",
         f"LOG_THRESHOLD_{a.upper()} = {_lit(neg)}",
         f"TRAINING = {dict(training or {})!r}",
+        *_ranges_lines(tree, values, ranges),
         "",
         "",
         "def score(f):",
         f'    """Predicted log(time of {a!r} / time of {b!r}): above 0 favours {b!r}; exactly 0 in',
         '    leaves whose training problems did not all agree (learned with a default tie, a leaf of',
         f'    near-ties scores just below 0: it answers {a!r})."""',
-        *tree_source(tree, features, values),
+        *tree_source(tree, features, values, ranged=ranges is not None),
         "",
         "",
         "def features_of(features):",
@@ -112,6 +123,21 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
         "",
     ]
     return "\n".join(out)
+
+
+def _ranges_lines(tree, values, ranges) -> list[str]:
+    if ranges is None:
+        return []
+    t = tree.tree_
+    lo, hi = ranges
+    vals = values if values is not None else t.value[:, 0, 0]
+    out = ["# per answering leaf (node id): each FEATURES value's (minimum, maximum) over the leaf's",
+           "# training problems; outside them the leaf is unsure", "RANGES = {"]
+    for i in range(t.node_count):
+        if t.children_left[i] == -1 and vals[i] != 0:
+            out.append(f"    {i}: (({', '.join(_lit(x) for x in lo[i])},),")
+            out.append(f"        ({', '.join(_lit(x) for x in hi[i])},)),")
+    return out + ["}"]
 
 
 def load_module(path, name: str | None = None):

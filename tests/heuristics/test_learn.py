@@ -289,3 +289,53 @@ def test_leaf_margin_silences_leaves_holding_near_ties(tmp_path):
     r = _learn_cli(tmp_path / "d.jsonl", "--out", tmp_path / "out2", "--leaf-margin", "0.05", "--no-plot")
     assert r.exit_code == 0, r.output
     assert json.loads((tmp_path / "out2" / "summary.json").read_text())["settings"]["leaf_margin"] == 0.05
+
+
+def test_leaf_ranges_make_a_leaf_unsure_outside_its_training_problems(tmp_path):
+    # learned on batches of 2 (synthetic_problem's), the rule's leaves answer problems like
+    # those; with leaf ranges a problem of batch 96 is outside every leaf's training range
+    # (the tree never split on batch: without ranges it answers anyway), and the rendered
+    # module says exactly what the model's scores say
+    write_synthetic(tmp_path / "d.jsonl", 400, seed=5)
+    with_ranges = learn([tmp_path / "d.jsonl"], tmp_path / "r", **GRID, ranges=True, plot=False)
+    without = learn([tmp_path / "d.jsonl"], tmp_path / "n", **GRID, plot=False)
+    assert with_ranges["settings"]["leaf_ranges"] is True and without["settings"]["leaf_ranges"] is False
+    ranged = load_module(tmp_path / "r" / with_ranges["module"])
+    plain = load_module(tmp_path / "n" / without["module"])
+    rng = random.Random(9)
+    inside_answers = 0
+    for _ in range(50):
+        ctx = synthetic_problem(rng)
+        a = ranged.decide(ctx.features())
+        assert a in (None, rule(ctx))                   # never wrong where it answers
+        inside_answers += a is not None
+        far = type(ctx)(ctx.op, ctx.m, ctx.k, ctx.n, ctx.dtype, batch=96,
+                        mat1_transposed=ctx.mat1_transposed)
+        assert ranged.decide(far.features()) is None
+        assert plain.decide(far.features()) is not None
+    assert inside_answers > 25
+    assert "RANGES = {" in (tmp_path / "r" / with_ranges["module"]).read_text()
+
+
+def test_a_ranged_module_scores_exactly_as_the_model(tmp_path):
+    from sklearn.tree import DecisionTreeRegressor
+
+    from tuner.heuristics.fit import Model, leaf_ranges
+    write_synthetic(tmp_path / "d.jsonl", 300, seed=3)
+    ds = read_datasets([tmp_path / "d.jsonl"])
+    p = build_problems(ds)
+    half = len(p) // 2
+    tree = DecisionTreeRegressor(max_depth=6, min_samples_leaf=3, random_state=0).fit(p.X[:half], p.target[:half])
+    values = tree.tree_.value[:, 0, 0].copy()
+    m = Model(6, 3, tree, values, (0.1, 0.1), {}, leaf_ranges(tree, p.X[:half].astype(np.float32)))
+    (tmp_path / "m.py").write_text(render_module(tree, values, p.features, ds.header, (0.1, 0.1),
+                                                 p.choices, ranges=m.ranges))
+    mod = load_module(tmp_path / "m.py")
+    X = np.vstack([p.X, p.X * np.where(np.array(p.features) == "batch", 48.0, 1.0)])
+    want = m.scores(X)
+    assert (want[:half] != 0).all()                # its own training problems: inside
+    assert (want[len(p):] == 0).all()              # batch 96: outside every leaf
+    assert 0 < (want[half:len(p)] != 0).sum() < len(p) - half   # unseen ones: some of each
+    for i in range(len(X)):
+        feats = {k: float(np.float32(v)) for k, v in zip(p.features, X[i])}
+        assert mod.score(feats) == want[i]
