@@ -2,7 +2,8 @@
 
 A generated module defines PRECONDITION (which point, GPU and feature schema it was learned
 for), FEATURES, CHOICES, DERIVED (features computed from the context's, as expressions),
-DOMAIN, per-choice log thresholds, `score(f)` (the regression tree as nested ifs) and
+DOMAIN, optionally RANGES (each answering leaf's training ranges), per-choice log
+thresholds, `score(f)` (the regression tree as nested ifs) and
 `decide(features) -> choice | None`. None means "unsure": the caller autotunes.
 """
 from __future__ import annotations
@@ -66,7 +67,7 @@ def _compiled(expr: str):
 
 
 def inside(f: dict, names: tuple, bounds: tuple) -> bool:
-    """Whether each feature `names[i]` of f lies within (bounds[0][i], bounds[1][i]): a
+    """Whether bounds[0][i] <= f[names[i]] <= bounds[1][i] for every i (bounds closed): a
     leaf's training ranges (a generated module's RANGES)."""
     lo, hi = bounds
     return all(a <= f[n] <= b for n, a, b in zip(names, lo, hi))

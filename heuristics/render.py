@@ -102,7 +102,9 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
         "",
         "def score(f):",
         f'    """Predicted log(time of {a!r} / time of {b!r}): above 0 favours {b!r}; exactly 0 in',
-        '    leaves whose training problems did not all agree (learned with a default tie, a leaf of',
+        '    leaves whose training problems did not all agree' + (
+            " or outside the leaf's training ranges (RANGES)" if ranges is not None else "")
+        + ' (learned with a default tie, a leaf of',
         f'    near-ties scores just below 0: it answers {a!r})."""',
         *tree_source(tree, features, values, ranged=ranges is not None),
         "",

@@ -76,7 +76,7 @@ RANGES = {
 
 def score(f):
     """Predicted log(time of 'extern' / time of 'template'): above 0 favours 'template'; exactly 0 in
-    leaves whose training problems did not all agree (learned with a default tie, a leaf of
+    leaves whose training problems did not all agree or outside the leaf's training ranges (RANGES) (learned with a default tie, a leaf of
     near-ties scores just below 0: it answers 'extern')."""
     if f['k'] <= 511.5:
         if f['mn'] <= 39680.0:

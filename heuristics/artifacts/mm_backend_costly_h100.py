@@ -78,7 +78,7 @@ RANGES = {
 
 def score(f):
     """Predicted log(time of 'extern' / time of 'template'): above 0 favours 'template'; exactly 0 in
-    leaves whose training problems did not all agree (learned with a default tie, a leaf of
+    leaves whose training problems did not all agree or outside the leaf's training ranges (RANGES) (learned with a default tie, a leaf of
     near-ties scores just below 0: it answers 'extern')."""
     if f['arith_intensity'] <= 114.48961639404297:
         if f['k'] <= 1731.0:

@@ -29,6 +29,7 @@ wins (GPT-2 MLP up + GELU at batch 64, seq 128: untuned template 0.173 ms vs ATe
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass
 from typing import Callable
 
@@ -169,7 +170,12 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     # learned from runners with a ReLU epilogue in a kernel of its own, the bare and costly
     # ones from runners with none and with a tanh-GELU
     ns = heuristic_namespace(problem)
-    heuristic = lambda: lookup(ns, problem, device_info(device))  # noqa: E731
+    # the bare module is asked the bare question: an absorbed problem as the matmul alone (its
+    # data has no epilogue, so a module learned with leaf ranges would find epilogue=1 outside
+    # every leaf and never answer one)
+    asked = dataclasses.replace(problem, epilogue=False, costly_epilogue=False, absorbed=False) \
+        if ns == NAMESPACE + ".bare" else problem
+    heuristic = lambda: lookup(ns, asked, device_info(device))  # noqa: E731
     try:
         # features (collect mode's dataset rows, harvested under NAMESPACE) for the cheap class
         # only: the default stream's; its features do not tell an absorbed problem apart
