@@ -61,8 +61,9 @@ def _ints(text: str) -> tuple[int, ...]:
                    "Default: the dataset's point.")
 @click.option("--leaf-ranges/--no-leaf-ranges", default=False, show_default=True,
               help="A leaf answers only for problems whose every feature lies within the range "
-                   "of its training problems (outside: unsure). The mm point's bare and costly "
-                   "modules use it.")
+                   "of its training problems (outside: unsure); with --default-tie, a leaf of the "
+                   "first choice also answers larger problems (the point's size features). The mm "
+                   "point's bare and costly modules use it.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,

@@ -198,6 +198,11 @@ MM_BACKEND_DERIVED = (
     ("aligned_16b", "((k * itemsize) % 16 == 0) * ((n * itemsize) % 16 == 0) * 1.0"),
 )
 DERIVED["mm_backend"] = MM_BACKEND_DERIVED
+# the features that measure a problem's size: with leaf ranges and a default tie, a leaf that
+# answers extern answers it for problems larger than its training problems along these too
+# (held-out, split seeds 0-3, bare and costly modules: 2-10 more answers per seed, none wrong)
+SIZE_FEATURES = {"mm_backend": ("m", "k", "n", "batch", "mk", "kn", "mn", "arith_intensity", "flops",
+                                "tiles_128", "tiles_64", "k_steps_64", "out_bytes")}
 
 
 # -- the kernel-config point (tuner/points/triton_kernel.py features(); learned by configs.py):

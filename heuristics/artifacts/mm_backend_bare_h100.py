@@ -1,7 +1,7 @@
 """mm_backend.bare heuristic for NVIDIA H100 80GB HBM3, learned by `tuner learn` from 642 problems.
 
 Regression tree max_depth=8, min_samples_leaf=10 (26 leaves, 11 of them agree and may answer); thresholds template 1.0000, extern 1.0000. Leaves of near-ties answer extern (no training problem won by template by more than 2%).
-Held-out test split (2% tolerance): 38 correct, 0 wrong, 91 unsure of 129; largest loss of any answer NaN.
+Held-out test split (2% tolerance): 43 correct, 0 wrong, 86 unsure of 129; largest loss of any answer NaN.
 Generated code: re-run `tuner learn` instead of editing it.
 """
 from tuner.heuristics.interface import (Precondition, as_float32, derive_features, in_domain,
@@ -45,7 +45,7 @@ FEATURES = ('m', 'k', 'n', 'batch', 'op_bmm', 'op_addmm', 'dtype_fp16', 'dtype_b
 # Answer 'template' when the predicted speedup is at least exp(LOG_THRESHOLD_TEMPLATE), 'extern' likewise.
 LOG_THRESHOLD_TEMPLATE = 0.0
 LOG_THRESHOLD_EXTERN = 0.0
-TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'clip': 1.5, 'leaf_agreement': True, 'leaf_margin': 0.1, 'default_tie': 0.02, 'leaf_ranges': True, 'leaf_rule': 'margin', 'leaf_min_clear': 0.0, 'ensemble': 1, 'per_choice_thresholds': True, 'calibration': 'thresholds', 'derived_features': True, 'min_dim': 0, 'max_depth': 8, 'min_samples_leaf': 10}
+TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'clip': 1.5, 'leaf_agreement': True, 'leaf_margin': 0.1, 'default_tie': 0.02, 'leaf_ranges': True, 'open_above': ['m', 'k', 'n', 'batch', 'mk', 'kn', 'mn', 'arith_intensity', 'flops', 'tiles_128', 'tiles_64', 'k_steps_64', 'out_bytes'], 'leaf_rule': 'margin', 'leaf_min_clear': 0.0, 'ensemble': 1, 'per_choice_thresholds': True, 'calibration': 'thresholds', 'derived_features': True, 'min_dim': 0, 'max_depth': 8, 'min_samples_leaf': 10}
 # per answering leaf (node id): each FEATURES value's (minimum, maximum) over the leaf's
 # training problems; outside them the leaf is unsure
 RANGES = {
@@ -60,17 +60,17 @@ RANGES = {
     16: ((4.0, 512.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 3336.0, 3778.0, 14.0, 1.554275631904602, 0.0, 0.0, 52892.0, 1.0, 1.0, 8.0, 28.0, 0.0007262164144776762, 0.0,),
         (610.0, 2754.0, 8192.0, 8.0, 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, 476410.0, 6397952.0, 4997120.0, 328.7500915527344, 0.0, 0.0, 7805501440.0, 320.0, 1280.0, 44.0, 9994240.0, 0.00390625, 0.0,)),
     27: ((17.0, 683.0, 519.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 4.0, 0.0, 0.0, 117861.0, 1721552.0, 90542.0, 16.904592514038086, 0.0, 0.0, 1255455360.0, 40.0, 84.0, 11.0, 362168.0, 0.0005769508425146341, 0.0,),
-        (4506.0, 6933.0, 6354.0, 19.0, 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, 24922686.0, 36925160.0, 16463214.0, 1121.7039794921875, 0.0, 0.0, 78256373760.0, 1050.0, 4100.0, 109.0, 65852856.0, 0.005856515374034643, 0.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.005856515374034643, 0.0,)),
     40: ((512.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 524288.0, 262144.0, 524288.0, 227.55555725097656, 0.0, 0.0, 4294967296.0, 192.0, 768.0, 8.0, 11272192.0, 0.00048828125, 1.0,),
-        (8192.0, 4096.0, 12288.0, 59.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 0.0, 33554432.0, 50331648.0, 33554432.0, 755.2283325195312, 0.0, 0.0, 120259084288.0, 7072.0, 27872.0, 64.0, 225771520.0, 0.0078125, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0078125, 1.0,)),
     46: ((64.0, 2048.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 196608.0, 1048576.0, 49152.0, 57.96226501464844, 0.0, 0.0, 301989888.0, 6.0, 12.0, 32.0, 98304.0, 0.00048828125, 1.0,),
-        (4096.0, 4096.0, 4096.0, 12.0, 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, 8388608.0, 16777216.0, 2097152.0, 384.0, 0.0, 0.0, 8589934592.0, 128.0, 512.0, 64.0, 4194304.0, 0.0009765625, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0009765625, 1.0,)),
     48: ((128.0, 768.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1409024.0, 589824.0, 524288.0, 122.7372817993164, 0.0, 0.0, 9663676416.0, 32.0, 128.0, 12.0, 1048576.0, 0.00018168604583479464, 1.0,),
-        (8192.0, 11008.0, 12288.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 2.0, 0.0, 1.0, 33562624.0, 50331648.0, 6594560.0, 744.7603149414062, 0.0, 0.0, 68736253952.0, 448.0, 1664.0, 172.0, 13189120.0, 0.0026041667442768812, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 1.0, 1.0, 1.0, 0.0, 2.0, 0.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0026041667442768812, 1.0,)),
     49: ((1024.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1048576.0, 262144.0, 1048576.0, 227.55555725097656, 0.0, 0.0, 14495514624.0, 512.0, 2048.0, 8.0, 16777216.0, 0.00048828125, 1.0,),
-        (8192.0, 4096.0, 12288.0, 54.0, 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, 16777216.0, 50331648.0, 18874368.0, 1024.0, 0.0, 0.0, 103079215104.0, 3456.0, 13824.0, 64.0, 113246208.0, 0.00390625, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.00390625, 1.0,)),
     50: ((256.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 4.0, 0.0, 1.0, 131072.0, 262144.0, 524288.0, 157.53846740722656, 0.0, 0.0, 2147483648.0, 128.0, 512.0, 8.0, 8388608.0, 0.0009765625, 1.0,),
-        (8192.0, 4096.0, 12288.0, 34.0, 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, 33554432.0, 50331648.0, 33554432.0, 1638.4000244140625, 0.0, 0.0, 274877906944.0, 2176.0, 8704.0, 64.0, 142606336.0, 0.0078125, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0078125, 1.0,)),
 }
 
 

@@ -1,7 +1,7 @@
 """mm_backend.costly heuristic for NVIDIA H100 80GB HBM3, learned by `tuner learn` from 419 problems.
 
 Regression tree max_depth=8, min_samples_leaf=10 (19 leaves, 12 of them agree and may answer); thresholds template 1.4311, extern 1.0000. Leaves of near-ties answer extern (no training problem won by template by more than 2%).
-Held-out test split (2% tolerance): 32 correct, 2 wrong, 50 unsure of 84; largest loss of any answer 1.045576.
+Held-out test split (2% tolerance): 33 correct, 2 wrong, 49 unsure of 84; largest loss of any answer 1.045576.
 Generated code: re-run `tuner learn` instead of editing it.
 """
 from tuner.heuristics.interface import (Precondition, as_float32, derive_features, in_domain,
@@ -45,7 +45,7 @@ FEATURES = ('m', 'k', 'n', 'batch', 'op_bmm', 'op_addmm', 'dtype_fp16', 'dtype_b
 # Answer 'template' when the predicted speedup is at least exp(LOG_THRESHOLD_TEMPLATE), 'extern' likewise.
 LOG_THRESHOLD_TEMPLATE = 0.35842024316895266
 LOG_THRESHOLD_EXTERN = 0.0
-TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'clip': 1.5, 'leaf_agreement': True, 'leaf_margin': 0.1, 'default_tie': 0.02, 'leaf_ranges': True, 'leaf_rule': 'margin', 'leaf_min_clear': 0.0, 'ensemble': 1, 'per_choice_thresholds': True, 'calibration': 'thresholds', 'derived_features': True, 'min_dim': 0, 'max_depth': 8, 'min_samples_leaf': 10}
+TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'clip': 1.5, 'leaf_agreement': True, 'leaf_margin': 0.1, 'default_tie': 0.02, 'leaf_ranges': True, 'open_above': ['m', 'k', 'n', 'batch', 'mk', 'kn', 'mn', 'arith_intensity', 'flops', 'tiles_128', 'tiles_64', 'k_steps_64', 'out_bytes'], 'leaf_rule': 'margin', 'leaf_min_clear': 0.0, 'ensemble': 1, 'per_choice_thresholds': True, 'calibration': 'thresholds', 'derived_features': True, 'min_dim': 0, 'max_depth': 8, 'min_samples_leaf': 10}
 # per answering leaf (node id): each FEATURES value's (minimum, maximum) over the leaf's
 # training problems; outside them the leaf is unsure
 RANGES = {
@@ -60,19 +60,19 @@ RANGES = {
     18: ((730.0, 512.0, 1979.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 1368020.0, 2493440.0, 5465196.0, 426.75360107421875, 1.0, 1.0, 22396372992.0, 363.0, 1365.0, 8.0, 10930392.0, 0.0002441704273223877, 0.0,),
         (8192.0, 8191.0, 8192.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, 16834560.0, 67100672.0, 34164660.0, 999.5473022460938, 1.0, 1.0, 102932430848.0, 2112.0, 8448.0, 128.0, 68329320.0, 0.00390625, 0.0,)),
     19: ((513.0, 519.0, 519.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 4.0, 0.0, 0.0, 1333311.0, 531456.0, 347211.0, 262.4115905761719, 1.0, 1.0, 5275777536.0, 40.0, 144.0, 9.0, 2066364.0, 0.0006093845004215837, 0.0,),
-        (8192.0, 6564.0, 6354.0, 64.0, 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, 10740650.0, 21247668.0, 16463214.0, 1121.7039794921875, 1.0, 1.0, 114174091264.0, 1920.0, 6336.0, 103.0, 88886016.0, 0.00770712923258543, 0.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.00770712923258543, 0.0,)),
     24: ((256.0, 512.0, 768.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 131072.0, 589824.0, 393216.0, 157.53846740722656, 1.0, 1.0, 4294967296.0, 32.0, 128.0, 8.0, 1048576.0, 0.00048828125, 1.0,),
-        (512.0, 4096.0, 2048.0, 45.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, 2097152.0, 4194304.0, 524288.0, 315.0769348144531, 1.0, 1.0, 48318382080.0, 1440.0, 5760.0, 64.0, 71303168.0, 0.0078125, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0078125, 1.0,)),
     30: ((512.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 1.0, 0.0, 2.0, 0.0, 0.0, 524288.0, 262144.0, 786432.0, 227.55555725097656, 1.0, 1.0, 4294967296.0, 48.0, 192.0, 8.0, 1572864.0, 0.00048828125, 1.0,),
-        (8192.0, 4096.0, 4096.0, 29.0, 1.0, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, 12582912.0, 4194304.0, 33554432.0, 744.727294921875, 1.0, 1.0, 68719476736.0, 2048.0, 8192.0, 64.0, 67108864.0, 0.00390625, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 0.0, 1.0, 0.0, 2.0, 1.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.00390625, 1.0,)),
     32: ((2048.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1048576.0, 262144.0, 1048576.0, 227.55555725097656, 1.0, 1.0, 4294967296.0, 128.0, 512.0, 8.0, 4194304.0, 0.0006510416860692203, 1.0,),
-        (8192.0, 3072.0, 1024.0, 54.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, 16777216.0, 2359296.0, 6291456.0, 534.2608642578125, 1.0, 1.0, 103079215104.0, 3456.0, 13824.0, 48.0, 113246208.0, 0.00390625, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.00390625, 1.0,)),
     33: ((1024.0, 512.0, 2048.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 524288.0, 1048576.0, 2097152.0, 292.5714416503906, 1.0, 1.0, 4831838208.0, 192.0, 768.0, 8.0, 6291456.0, 0.001953125, 1.0,),
-        (8192.0, 1024.0, 4096.0, 17.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, 6291456.0, 4194304.0, 25165824.0, 682.6666870117188, 1.0, 1.0, 86973087744.0, 3456.0, 13824.0, 16.0, 142606336.0, 0.0078125, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0078125, 1.0,)),
     35: ((128.0, 4096.0, 1024.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 524288.0, 8388608.0, 524288.0, 122.7372817993164, 1.0, 1.0, 8589934592.0, 32.0, 128.0, 64.0, 1048576.0, 0.00018168604583479464, 1.0,),
-        (4097.0, 11008.0, 11008.0, 1.0, 0.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, 33562624.0, 45088768.0, 4195328.0, 762.4588623046875, 1.0, 1.0, 92341796864.0, 264.0, 1040.0, 172.0, 8390656.0, 0.00048828125, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.00048828125, 1.0,)),
     36: ((512.0, 2048.0, 1024.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 2097152.0, 8388608.0, 4194304.0, 437.04217529296875, 1.0, 1.0, 34359738368.0, 256.0, 1024.0, 32.0, 11272192.0, 0.00048828125, 1.0,),
-        (8192.0, 8192.0, 12288.0, 2.0, 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, 60612608.0, 50331648.0, 33554432.0, 1638.4000244140625, 1.0, 1.0, 274877906944.0, 2048.0, 8192.0, 128.0, 134217728.0, 0.0009765625, 1.0,)),
+        (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0009765625, 1.0,)),
 }
 
 

@@ -339,3 +339,30 @@ def test_a_ranged_module_scores_exactly_as_the_model(tmp_path):
     for i in range(len(X)):
         feats = {k: float(np.float32(v)) for k, v in zip(p.features, X[i])}
         assert mod.score(feats) == want[i]
+
+
+def test_first_choice_leaves_extend_upward_in_size_with_open_above(tmp_path):
+    # with a default tie the first choice ("orig" here) is free to take: its leaves keep their
+    # lower bounds but lose the upper ones along the size features named open_above
+    from tuner.heuristics.fit import fit_grid
+    write_synthetic(tmp_path / "d.jsonl", 300, seed=4)
+    p = build_problems(read_datasets([tmp_path / "d.jsonl"]))
+    parts = split(len(p), 0)
+    sizes = np.array([f in ("m", "n") for f in p.features])
+    m = fit_grid(p, parts, (4,), (5,), 0.02, 0, default_tie=0.02, ranges=True, open_above=sizes)[0]
+    lo, hi = m.ranges
+    leaf = m.tree.tree_.children_left == -1
+    first, second = leaf & (m.values < 0), leaf & (m.values > 0)
+    assert first.any() and second.any()
+    assert np.isinf(hi[first][:, sizes]).all() and np.isfinite(hi[first][:, ~sizes]).all()
+    assert np.isfinite(hi[second]).all()
+    tr = parts["train"]
+    s = m.scores(p.X[tr])
+    i = int(np.flatnonzero(s < 0)[0])                  # a training problem answered "orig"
+    big, small = p.X[tr][i].copy(), p.X[tr][i].copy()
+    big[p.features.index("m")] *= 1000                 # larger along a size feature: still "orig"
+    small[p.features.index("m")] = 0.5                 # below its leaf's smallest m: unsure
+    same_leaf = lambda x: m.tree.apply(x[None].astype(np.float32))[0] == m.tree.apply(p.X[tr][i:i + 1].astype(np.float32))[0]  # noqa: E731
+    assert not same_leaf(big) or m.scores(big[None])[0] == s[i]
+    assert not same_leaf(small) or m.scores(small[None])[0] == 0
+    assert same_leaf(big) or same_leaf(small)          # the check bites on at least one side
