@@ -203,6 +203,8 @@ DERIVED["mm_backend"] = MM_BACKEND_DERIVED
 # (held-out, split seeds 0-3, bare and costly modules: 2-10 more answers per seed, none wrong)
 SIZE_FEATURES = {"mm_backend": ("m", "k", "n", "batch", "mk", "kn", "mn", "arith_intensity", "flops",
                                 "tiles_128", "tiles_64", "k_steps_64", "out_bytes")}
+# and those that shrink as it grows (epilogue_per_flop is itemsize / k): open below alike
+SHRINKING_FEATURES = {"mm_backend": ("epilogue_per_flop",)}
 
 
 # -- the kernel-config point (tuner/points/triton_kernel.py features(); learned by configs.py):

@@ -18,8 +18,9 @@ its splits on where the winner changes). Then three rules decide when it answers
   answers only for problems whose every feature lies within the range of its training
   problems (a tree splits on few features; a problem unlike all its leaf learned from is not
   vouched for). With a default tie, a leaf answering the first (free) choice has no upper
-  bound along the point's size features (contexts.SIZE_FEATURES): larger problems than its
-  own still get the default;
+  bound along the point's size features (contexts.SIZE_FEATURES) and no lower one along
+  those that shrink as a problem grows (SHRINKING_FEATURES): larger problems than its own
+  still get the default;
 - tolerance: an answer at most `tolerance` slower than the other choice is not wrong (two
   choices that tie are both right); max_wrong_speedup still reports the largest loss of any
   answer, so a loss beyond the tolerance is always visible.
@@ -106,12 +107,15 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         raise LearnError(f"--default-tie must be a fraction in [0, 1), got {default_tie}")
     if default_tie is not None and not agreement:
         raise LearnError("--default-tie needs leaf agreement (without it every leaf answers already)")
-    from tuner.heuristics.contexts import SIZE_FEATURES
+    from tuner.heuristics.contexts import SHRINKING_FEATURES, SIZE_FEATURES
     sizes = SIZE_FEATURES.get(header.get("point"), ())
-    # with a default tie the first choice is free to take: its leaves extend upward in size
-    open_above = [f in sizes for f in p.features] if ranges and default_tie is not None and sizes else None
+    shrinking = SHRINKING_FEATURES.get(header.get("point"), ())
+    # with a default tie the first choice is free to take: its leaves extend to larger problems
+    grow = ranges and default_tie is not None
+    open_above = [f in sizes for f in p.features] if grow and sizes else None
+    open_below = [f in shrinking for f in p.features] if grow and shrinking else None
     kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-              default_tie=default_tie, ranges=ranges, open_above=open_above)
+              default_tie=default_tie, ranges=ranges, open_above=open_above, open_below=open_below)
     if progress:
         from rich.progress import Progress
         with Progress(transient=True) as bar:
@@ -143,6 +147,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                 "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
                 "default_tie": default_tie, "leaf_ranges": ranges,
                 "open_above": [f for f, o in zip(p.features, open_above) if o] if open_above else [],
+                "open_below": [f for f, o in zip(p.features, open_below) if o] if open_below else [],
                 "leaf_rule": FIXED_RULES["leaf_rule"], "leaf_min_clear": FIXED_RULES["leaf_min_clear"],
                 "ensemble": FIXED_RULES["ensemble"], "per_choice_thresholds": per_choice,
                 "calibration": FIXED_RULES["calibration"], "derived_features": derived, "min_dim": min_dim,

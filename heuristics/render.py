@@ -134,7 +134,9 @@ def _ranges_lines(tree, values, ranges) -> list[str]:
     lo, hi = ranges
     vals = values if values is not None else t.value[:, 0, 0]
     out = ["# per answering leaf (node id): each FEATURES value's (minimum, maximum) over the leaf's",
-           "# training problems; outside them the leaf is unsure", "RANGES = {"]
+           "# training problems (an infinite bound: a leaf of the first choice left open toward",
+           "# larger problems, TRAINING['open_above'] / ['open_below']); outside them the leaf is unsure",
+           "RANGES = {"]
     for i in range(t.node_count):
         if t.children_left[i] == -1 and vals[i] != 0:
             out.append(f"    {i}: (({', '.join(_lit(x) for x in lo[i])},),")

@@ -52,7 +52,7 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
 def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
                agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
                default_tie: float | None = None, ranges: bool = False, open_above=None,
-               workers: int = 4) -> list[dict]:
+               open_below=None, workers: int = 4) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
     seed with its outliers. A check of the method's robustness; it picks nothing."""
     from concurrent.futures import ThreadPoolExecutor   # tree fitting releases the GIL
@@ -61,7 +61,8 @@ def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: fl
         parts = split(len(p), seed)
         best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
                                    agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-                                   default_tie=default_tie, ranges=ranges, open_above=open_above))
+                                   default_tie=default_tie, ranges=ranges, open_above=open_above,
+                                   open_below=open_below))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:

@@ -1,7 +1,7 @@
 """mm_backend.bare heuristic for NVIDIA H100 80GB HBM3, learned by `tuner learn` from 642 problems.
 
 Regression tree max_depth=8, min_samples_leaf=10 (26 leaves, 11 of them agree and may answer); thresholds template 1.0000, extern 1.0000. Leaves of near-ties answer extern (no training problem won by template by more than 2%).
-Held-out test split (2% tolerance): 43 correct, 0 wrong, 86 unsure of 129; largest loss of any answer NaN.
+Held-out test split (2% tolerance): 45 correct, 0 wrong, 84 unsure of 129; largest loss of any answer NaN.
 Generated code: re-run `tuner learn` instead of editing it.
 """
 from tuner.heuristics.interface import (Precondition, as_float32, derive_features, in_domain,
@@ -45,9 +45,10 @@ FEATURES = ('m', 'k', 'n', 'batch', 'op_bmm', 'op_addmm', 'dtype_fp16', 'dtype_b
 # Answer 'template' when the predicted speedup is at least exp(LOG_THRESHOLD_TEMPLATE), 'extern' likewise.
 LOG_THRESHOLD_TEMPLATE = 0.0
 LOG_THRESHOLD_EXTERN = 0.0
-TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'clip': 1.5, 'leaf_agreement': True, 'leaf_margin': 0.1, 'default_tie': 0.02, 'leaf_ranges': True, 'open_above': ['m', 'k', 'n', 'batch', 'mk', 'kn', 'mn', 'arith_intensity', 'flops', 'tiles_128', 'tiles_64', 'k_steps_64', 'out_bytes'], 'leaf_rule': 'margin', 'leaf_min_clear': 0.0, 'ensemble': 1, 'per_choice_thresholds': True, 'calibration': 'thresholds', 'derived_features': True, 'min_dim': 0, 'max_depth': 8, 'min_samples_leaf': 10}
+TRAINING = {'seed': 0, 'min_reps': 3, 'max_spread': 0.2, 'tolerance': 0.02, 'clip': 1.5, 'leaf_agreement': True, 'leaf_margin': 0.1, 'default_tie': 0.02, 'leaf_ranges': True, 'open_above': ['m', 'k', 'n', 'batch', 'mk', 'kn', 'mn', 'arith_intensity', 'flops', 'tiles_128', 'tiles_64', 'k_steps_64', 'out_bytes'], 'open_below': ['epilogue_per_flop'], 'leaf_rule': 'margin', 'leaf_min_clear': 0.0, 'ensemble': 1, 'per_choice_thresholds': True, 'calibration': 'thresholds', 'derived_features': True, 'min_dim': 0, 'max_depth': 8, 'min_samples_leaf': 10}
 # per answering leaf (node id): each FEATURES value's (minimum, maximum) over the leaf's
-# training problems; outside them the leaf is unsure
+# training problems (an infinite bound: a leaf of the first choice left open toward
+# larger problems, TRAINING['open_above'] / ['open_below']); outside them the leaf is unsure
 RANGES = {
     5: ((1.0, 1.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 5.0, 4.0, 20.0, 0.8315473794937134, 0.0, 0.0, 80.0, 1.0, 1.0, 1.0, 40.0, 0.03125, 0.0,),
         (13.0, 64.0, 8191.0, 62.0, 1.0, 1.0, 0.0, 1.0, 1.0, 4.0, 1.0, 1.0, 512.0, 73719.0, 32764.0, 8.588295936584473, 0.0, 0.0, 1906728.0, 636.0, 1272.0, 1.0, 317788.0, 2.0, 1.0,)),
@@ -59,17 +60,17 @@ RANGES = {
         (93.0, 162.0, 5401.0, 44.0, 1.0, 1.0, 1.0, 0.0, 0.0, 2.0, 1.0, 1.0, 5184.0, 691328.0, 37807.0, 25.600000381469727, 0.0, 0.0, 46137344.0, 176.0, 352.0, 3.0, 360448.0, 2.0, 1.0,)),
     16: ((4.0, 512.0, 2.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 3336.0, 3778.0, 14.0, 1.554275631904602, 0.0, 0.0, 52892.0, 1.0, 1.0, 8.0, 28.0, 0.0007262164144776762, 0.0,),
         (610.0, 2754.0, 8192.0, 8.0, 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, 476410.0, 6397952.0, 4997120.0, 328.7500915527344, 0.0, 0.0, 7805501440.0, 320.0, 1280.0, 44.0, 9994240.0, 0.00390625, 0.0,)),
-    27: ((17.0, 683.0, 519.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 4.0, 0.0, 0.0, 117861.0, 1721552.0, 90542.0, 16.904592514038086, 0.0, 0.0, 1255455360.0, 40.0, 84.0, 11.0, 362168.0, 0.0005769508425146341, 0.0,),
+    27: ((17.0, 683.0, 519.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 4.0, 0.0, 0.0, 117861.0, 1721552.0, 90542.0, 16.904592514038086, 0.0, 0.0, 1255455360.0, 40.0, 84.0, 11.0, 362168.0, float('-inf'), 0.0,),
         (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.005856515374034643, 0.0,)),
-    40: ((512.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 524288.0, 262144.0, 524288.0, 227.55555725097656, 0.0, 0.0, 4294967296.0, 192.0, 768.0, 8.0, 11272192.0, 0.00048828125, 1.0,),
+    40: ((512.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 0.0, 524288.0, 262144.0, 524288.0, 227.55555725097656, 0.0, 0.0, 4294967296.0, 192.0, 768.0, 8.0, 11272192.0, float('-inf'), 1.0,),
         (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 1.0, 4.0, 1.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0078125, 1.0,)),
-    46: ((64.0, 2048.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 196608.0, 1048576.0, 49152.0, 57.96226501464844, 0.0, 0.0, 301989888.0, 6.0, 12.0, 32.0, 98304.0, 0.00048828125, 1.0,),
+    46: ((64.0, 2048.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 196608.0, 1048576.0, 49152.0, 57.96226501464844, 0.0, 0.0, 301989888.0, 6.0, 12.0, 32.0, 98304.0, float('-inf'), 1.0,),
         (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0009765625, 1.0,)),
-    48: ((128.0, 768.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1409024.0, 589824.0, 524288.0, 122.7372817993164, 0.0, 0.0, 9663676416.0, 32.0, 128.0, 12.0, 1048576.0, 0.00018168604583479464, 1.0,),
+    48: ((128.0, 768.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1409024.0, 589824.0, 524288.0, 122.7372817993164, 0.0, 0.0, 9663676416.0, 32.0, 128.0, 12.0, 1048576.0, float('-inf'), 1.0,),
         (float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 1.0, 1.0, 1.0, 0.0, 2.0, 0.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0026041667442768812, 1.0,)),
-    49: ((1024.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1048576.0, 262144.0, 1048576.0, 227.55555725097656, 0.0, 0.0, 14495514624.0, 512.0, 2048.0, 8.0, 16777216.0, 0.00048828125, 1.0,),
+    49: ((1024.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 0.0, 2.0, 0.0, 1.0, 1048576.0, 262144.0, 1048576.0, 227.55555725097656, 0.0, 0.0, 14495514624.0, 512.0, 2048.0, 8.0, 16777216.0, float('-inf'), 1.0,),
         (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 1.0, 1.0, 0.0, 2.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.00390625, 1.0,)),
-    50: ((256.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 4.0, 0.0, 1.0, 131072.0, 262144.0, 524288.0, 157.53846740722656, 0.0, 0.0, 2147483648.0, 128.0, 512.0, 8.0, 8388608.0, 0.0009765625, 1.0,),
+    50: ((256.0, 512.0, 512.0, 1.0, 0.0, 0.0, 0.0, 0.0, 1.0, 4.0, 0.0, 1.0, 131072.0, 262144.0, 524288.0, 157.53846740722656, 0.0, 0.0, 2147483648.0, 128.0, 512.0, 8.0, 8388608.0, float('-inf'), 1.0,),
         (float('inf'), float('inf'), float('inf'), float('inf'), 1.0, 1.0, 0.0, 0.0, 1.0, 4.0, 1.0, 1.0, float('inf'), float('inf'), float('inf'), float('inf'), 0.0, 0.0, float('inf'), float('inf'), float('inf'), float('inf'), float('inf'), 0.0078125, 1.0,)),
 }
 
