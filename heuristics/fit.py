@@ -154,12 +154,12 @@ class Model:
 def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: int, *,
              clip: float = DEFAULT_CLIP, agreement: bool = True, per_choice: bool = True,
              leaf_margin: float = 0.0, default_tie: float | None = None, ranges: bool = False,
-             open_above=None, open_below=None, progress=None) -> list[Model]:
+             open_above=(), open_below=(), progress=None) -> list[Model]:
     """One model per (depth, leaf) grid point: the tree, its leaf agreement (leaf_values),
     with `ranges` each leaf's training ranges (leaf_ranges), and each choice's threshold, the
-    smallest with no wrong validation answer. open_above (a bool per feature, with ranges): a
-    leaf answering the first choice (the free default) has no upper bound along these (sizes:
-    a problem larger than its leaf's still gets the default; see learn.py); open_below: no
+    smallest with no wrong validation answer. open_above (feature names, with ranges): a leaf
+    answering the first choice (the free default) has no upper bound along these (sizes: a
+    problem larger than its leaf's still gets the default; see learn.py); open_below: no
     lower bound along these (features that shrink as a problem grows)."""
     from sklearn.tree import DecisionTreeRegressor
 
@@ -167,6 +167,8 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
     yc = np.clip(y, -math.log(clip), math.log(clip)) if clip and math.isfinite(clip) else y
     tr = parts["train"]
     X32 = p.X.astype(np.float32)
+    above = np.isin(p.features, list(open_above))
+    below = np.isin(p.features, list(open_below))
     models = []
     for d in depths:
         for leaf in leaves:
@@ -174,11 +176,10 @@ def fit_grid(p: Problems, parts: dict, depths, leaves, tolerance: float, seed: i
             tree.fit(p.X[tr], yc[tr])
             values = leaf_values(tree, X32[tr], y[tr], agreement, leaf_margin, default_tie)
             bounds = leaf_ranges(tree, X32[tr]) if ranges else None
-            first = values < 0              # the leaves that answer the first choice
-            if bounds is not None and open_above is not None:
-                bounds[1][np.ix_(first, np.asarray(open_above, dtype=bool))] = np.inf
-            if bounds is not None and open_below is not None:
-                bounds[0][np.ix_(first, np.asarray(open_below, dtype=bool))] = -np.inf
+            if bounds is not None:
+                first = values < 0          # the leaves that answer the first choice
+                bounds[1][np.ix_(first, above)] = np.inf
+                bounds[0][np.ix_(first, below)] = -np.inf
             m = Model(d, leaf, tree, values, (0.0, 0.0), {}, bounds)
             scores = {k: m.scores(p.X[idx]) for k, idx in parts.items()}
             m.log_thresholds = pick_thresholds(scores["val"], p.times[parts["val"]], tolerance, per_choice)

@@ -108,12 +108,10 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     if default_tie is not None and not agreement:
         raise LearnError("--default-tie needs leaf agreement (without it every leaf answers already)")
     from tuner.heuristics.contexts import SHRINKING_FEATURES, SIZE_FEATURES
-    sizes = SIZE_FEATURES.get(header.get("point"), ())
-    shrinking = SHRINKING_FEATURES.get(header.get("point"), ())
     # with a default tie the first choice is free to take: its leaves extend to larger problems
     grow = ranges and default_tie is not None
-    open_above = [f in sizes for f in p.features] if grow and sizes else None
-    open_below = [f in shrinking for f in p.features] if grow and shrinking else None
+    open_above = [f for f in SIZE_FEATURES.get(header.get("point"), ()) if grow and f in p.features]
+    open_below = [f for f in SHRINKING_FEATURES.get(header.get("point"), ()) if grow and f in p.features]
     kw = dict(clip=clip, agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
               default_tie=default_tie, ranges=ranges, open_above=open_above, open_below=open_below)
     if progress:
@@ -146,8 +144,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     settings = {"seed": seed, "min_reps": min_reps, "max_spread": max_spread, "tolerance": tolerance,
                 "clip": clip, "leaf_agreement": agreement, "leaf_margin": leaf_margin,
                 "default_tie": default_tie, "leaf_ranges": ranges,
-                "open_above": [f for f, o in zip(p.features, open_above) if o] if open_above else [],
-                "open_below": [f for f, o in zip(p.features, open_below) if o] if open_below else [],
+                "open_above": open_above, "open_below": open_below,
                 "leaf_rule": FIXED_RULES["leaf_rule"], "leaf_min_clear": FIXED_RULES["leaf_min_clear"],
                 "ensemble": FIXED_RULES["ensemble"], "per_choice_thresholds": per_choice,
                 "calibration": FIXED_RULES["calibration"], "derived_features": derived, "min_dim": min_dim,

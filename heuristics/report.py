@@ -11,7 +11,7 @@ import numpy as np
 
 from tuner.heuristics.fit import _outcome, best_model, decisions, evaluate, fit_grid, Model
 from tuner.heuristics.problems import Problems, split
-from tuner.heuristics.recipe import DEFAULT_CLIP, OUTLIER_LOSS
+from tuner.heuristics.recipe import OUTLIER_LOSS
 
 
 def outliers(m: Model, p: Problems, idx: np.ndarray, loss: float = OUTLIER_LOSS) -> list[dict]:
@@ -49,20 +49,16 @@ def stream_table(by_stream: dict[str, dict]) -> list[dict]:
     return [{"stream": k, **v} for k, v in by_stream.items()]
 
 
-def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, clip: float = DEFAULT_CLIP,
-               agreement: bool = True, per_choice: bool = True, leaf_margin: float = 0.0,
-               default_tie: float | None = None, ranges: bool = False, open_above=None,
-               open_below=None, workers: int = 4) -> list[dict]:
+def seed_check(p: Problems, seeds, depths, leaves, tolerance: float, *, workers: int = 4,
+               **fit_options) -> list[dict]:
     """The same rules (grid, selection on val) on other train/val/test splits: one test row per
-    seed with its outliers. A check of the method's robustness; it picks nothing."""
+    seed with its outliers. A check of the method's robustness; it picks nothing.
+    fit_options: fit_grid's (clip, agreement, leaf_margin, default_tie, ranges, ...)."""
     from concurrent.futures import ThreadPoolExecutor   # tree fitting releases the GIL
 
     def one(seed: int) -> dict:
         parts = split(len(p), seed)
-        best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, clip=clip,
-                                   agreement=agreement, per_choice=per_choice, leaf_margin=leaf_margin,
-                                   default_tie=default_tie, ranges=ranges, open_above=open_above,
-                                   open_below=open_below))
+        best = best_model(fit_grid(p, parts, depths, leaves, tolerance, seed, **fit_options))
         return seed_row(seed, best, p, parts["test"], tolerance)
 
     with ThreadPoolExecutor(max(1, min(workers, len(seeds)))) as pool:

@@ -349,7 +349,7 @@ def test_first_choice_leaves_extend_upward_in_size_with_open_above(tmp_path):
     p = build_problems(read_datasets([tmp_path / "d.jsonl"]))
     parts = split(len(p), 0)
     sizes = np.array([f in ("m", "n") for f in p.features])
-    m = fit_grid(p, parts, (4,), (5,), 0.02, 0, default_tie=0.02, ranges=True, open_above=sizes)[0]
+    m = fit_grid(p, parts, (4,), (5,), 0.02, 0, default_tie=0.02, ranges=True, open_above=("m", "n"))[0]
     lo, hi = m.ranges
     leaf = m.tree.tree_.children_left == -1
     first, second = leaf & (m.values < 0), leaf & (m.values > 0)
