@@ -14,7 +14,9 @@ a scale, GELU times a sigmoid gate, a residual add with a row bias, a cast; tran
 head permutes (tiled); softmax, LayerNorm, RMSNorm, sums and means over the last dim
 (persistent and looped) and over the first (x-major, `outer`); matmul templates (forced with
 TUNER_MM=template) over real models' linear layers (a ReLU or a bias for epilogue, weights as
-nn.Linear stores them or row-major) and random sizes.
+nn.Linear stores them or row-major) and random sizes; and (focus `template_bmm`, the same
+kernel kind) attention's batched matmuls: q @ k^T with its scale, p @ v, over heads x batch,
+sequence length and head size.
 """
 from __future__ import annotations
 
@@ -32,7 +34,10 @@ POINT = "triton_kernel"
 FOCI = {"pointwise": "1-D pointwise kernels", "pointwise_tiled": "transposes and permutes",
         "persistent_reduction": "reductions whose row fits one block",
         "reduction": "looped reductions (inner and x-major)",
-        "template": "matmul templates (real models' linear layers and random sizes)"}
+        "template": "matmul templates (real models' linear layers and random sizes)",
+        "template_bmm": "matmul templates of attention's batched matmuls (q @ k^T, p @ v)"}
+# the kernel kind a focus measures (its namespace triton.<kind>): a focus over-samples a region
+KIND = {"template_bmm": "template"}
 FEATURE_SCHEMA = 1
 BODIES = {
     "pointwise": ("scale", "gelu_gate", "bias_residual", "cast"),
@@ -42,6 +47,8 @@ BODIES = {
     "reduction": ("sum", "mean_f32", "sum_outer", "sum_outer"),
     # relu(x @ w.T), x @ w.T + b (an addmm), relu(a @ b) with b row-major
     "template": ("linear", "linear_bias", "mm"),
+    # softmax(q @ k^T * scale)'s matmul with the scale fused; p @ v
+    "template_bmm": ("qk", "pv"),
 }
 # token counts of the real-model matmuls (batch x sequence: 197 x 32 is ViT-B/16's 6304)
 _TEMPLATE_M = (16, 64, 128, 256, 512, 1024, 2048, 4096, 6304, 8192)
@@ -55,10 +62,16 @@ class KernelProblem:
     cols: int          # the reduced (r) extent, or the row length; a matmul's n
     dtype: str
     inner: int = 0     # a matmul's k
+    batch: int = 1     # a batched matmul's batch
+
+    @property
+    def kind(self) -> str:
+        return KIND.get(self.focus, self.focus)
 
     def as_row(self) -> dict:
         row = {"body": self.body, "rows": self.rows, "cols": self.cols, "dtype": self.dtype}
-        return dict(row, inner=self.inner) if self.inner else row
+        row = dict(row, inner=self.inner) if self.inner else row
+        return dict(row, batch=self.batch) if self.batch != 1 else row
 
 
 @dataclass(frozen=True)
@@ -101,6 +114,8 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
         return KernelProblem(spec.focus, body, rows, cols, dtype)
     if spec.focus == "template":
         return _sample_matmul(rng, spec, body, dtype)
+    if spec.focus == "template_bmm":
+        return _sample_attention(rng, spec, body, dtype)
     if spec.focus == "persistent_reduction":
         cols = _log_uniform(rng, 2, spec.max_persistent)
     elif body == "sum_outer":   # the reduced side of an x-major sum, beyond one block
@@ -124,6 +139,22 @@ def _sample_matmul(rng: random.Random, spec: GeneratorSpec, body: str, dtype: st
     return KernelProblem(spec.focus, body, m, n, dtype, inner=k)
 
 
+def _sample_attention(rng: random.Random, spec: GeneratorSpec, body: str, dtype: str) -> KernelProblem:
+    """q @ k^T (m = n = sequence, k = head size) or p @ v (m = k = sequence, n = head size)
+    over batch = heads x batch."""
+    if spec.max_elements <= 1 << 12:   # the interpreter: a few tiles
+        batch, seq, hd = rng.randint(1, 3), _log_uniform(rng, 1, 40), rng.choice((16, 32))
+    else:
+        seq = rng.choice((64, 128, 197, 256, 384, 512, 577, 1024, 2048)) if rng.random() < 0.7 \
+            else _log_uniform(rng, 32, 4096)
+        hd = rng.choice((32, 64, 64, 64, 80, 96, 128, 128))
+        batch = _log_uniform(rng, 4, 512)
+    m, n, k = (seq, seq, hd) if body == "qk" else (seq, hd, seq)
+    while batch > 1 and (batch * m * n > spec.max_elements or batch * m * n * k > 1 << 37):
+        batch //= 2
+    return KernelProblem(spec.focus, body, m, n, dtype, inner=k, batch=batch)
+
+
 def problem(seed: int, index: int, spec: GeneratorSpec) -> KernelProblem:
     """The index-th problem of the focused stream: deterministic, independent of shards."""
     rng = random.Random(f"{POINT}:{spec.focus}:{seed}:{index}")
@@ -132,7 +163,7 @@ def problem(seed: int, index: int, spec: GeneratorSpec) -> KernelProblem:
 
 def header_fields(spec: GeneratorSpec) -> dict:
     from tuner.points.triton_kernel import KINDS
-    return {"point": f"triton.{spec.focus}", "features": {}, "choices": [],
+    return {"point": f"triton.{KIND.get(spec.focus, spec.focus)}", "features": {}, "choices": [],
             "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json(),
             "kinds": list(KINDS),
             "runner": "the tuner backend, max-autotune-no-cudagraphs, exhaustive search, collect mode"}
@@ -150,6 +181,13 @@ def build(p: KernelProblem, device: str, seed: int = 0):
         return torch.randn(*shape, generator=g).to(device=device, dtype=dtype)
 
     r, c = p.rows, p.cols
+    if p.focus == "template_bmm":
+        scale = 1.0 / math.sqrt(p.inner if p.body == "qk" else p.cols)
+        if p.body == "qk":   # k stored as attention keeps it, (batch, seq, head) transposed
+            q, kt = rand(p.batch, r, p.inner), rand(p.batch, c, p.inner)
+            return (lambda q, k: (q @ k.transpose(-1, -2)) * scale), (q, kt)
+        pr, v = rand(p.batch, r, p.inner), rand(p.batch, p.inner, c)
+        return (lambda pr, v: pr @ v), (pr, v)
     if p.focus == "template":
         x, b = rand(r, p.inner), rand(c)
         w = rand(c, p.inner) if p.body != "mm" else rand(p.inner, c)
@@ -199,8 +237,8 @@ def measure(p: KernelProblem, device: str, *, reps: int = 3, inner: int = 10, wa
     from tuner.settings import environ
 
     fn, inputs = build(p, device, seed)
-    namespace = f"triton.{p.focus}"
-    if p.focus == "template":   # a matmul seen before in this process answers without a sweep
+    namespace = f"triton.{p.kind}"
+    if p.kind == "template":   # a matmul seen before in this process answers without a sweep
         from tuner.points.triton_kernel import forget_templates
         forget_templates()
     t0 = time.perf_counter()
@@ -208,7 +246,7 @@ def measure(p: KernelProblem, device: str, *, reps: int = 3, inner: int = 10, wa
         env = dict(TUNER_HEURISTICS="collect", TUNER_DATASET_DIR=tmp, TUNER_SEARCH="exhaustive",
                    TUNER_BENCH_REPS=str(max(1, reps * inner // 3)),
                    TUNER_CACHE_DIR=os.path.join(tmp, "cache"), TUNER_REMOTE_CACHE="")
-        if p.focus == "template":   # the matmul as our template, unpadded
+        if p.kind == "template":   # the matmul as our template, unpadded
             env.update(TUNER_MM="template", TUNER_PAD_MM="never")
         failed = None
         with environ(env):

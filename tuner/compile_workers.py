@@ -17,9 +17,9 @@ the caller as before.
 
 - `describe(fn, args, kwargs)`: the `WarmupJob` for `fn.warmup(*args, **kwargs)`, or None.
 - `run_jobs(jobs)`: runs jobs on the pool; returns which ones built. Workers start on first
-  use (each imports torch and Triton: a few seconds, in parallel), or earlier through
-  `prestart_async` (max-autotune calls it when its backend is first called), and exit after
-  `IDLE_S` seconds without work, or with this process.
+  use (each imports torch and Triton, then builds a tiny kernel on the GPU: a few seconds, in
+  parallel), or earlier through `prestart_async` (max-autotune calls it when its backend is
+  first called), and exit after `IDLE_S` seconds without work, or with this process.
 """
 from __future__ import annotations
 
@@ -356,12 +356,34 @@ def run_job(job: WarmupJob) -> None:
         fn.warmup(*args, grid=(1,), **dict(job.kwargs))
 
 
+def _warm() -> bool:
+    """Build a tiny kernel on the GPU now (False: no GPU, or it failed): a worker's first
+    compile also pays for its CUDA context and Triton's driver and compiler start-up, 1-3 s
+    each with eight workers starting at once (the first batch of a max-autotune compile took
+    4-6 s on the H100 host against 1.8-2.7 s for a later batch of the same size,
+    bench/results/compiler/ma_compile_table_20261125_call3/5.json). Started early (prestart),
+    a worker pays it while the caller still lowers its graph."""
+    try:
+        import torch
+
+        from tuner.settings import settings
+        if not settings.compile_warmup or not torch.cuda.is_available():
+            return False
+        from tuner._warm_kernel import warm
+        x = torch.ones(64, device="cuda")
+        warm.warmup(x, 64, BLOCK=64, grid=(1,))
+        return True
+    except Exception:   # noqa: BLE001 - the first job pays it instead
+        return False
+
+
 def _serve() -> None:
     out = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)      # prints from Triton or kernels go to stderr, not into the pipe
     inp = sys.stdin.buffer
     import torch  # noqa: F401  (imported now, while the caller is still busy, not on the first job)
     import triton  # noqa: F401
+    _warm()
     while True:
         try:
             job = _recv(inp)

@@ -179,6 +179,9 @@ SETTINGS: tuple[Setting, ...] = (
             "In max-autotune on CUDA, start the compile worker processes when the backend is "
             "first called, so they import torch and Triton while the graph is lowered (0: on "
             "the first batch of candidates)."),
+    Setting("TUNER_COMPILE_WARMUP", _bool, True,
+            "Each compile worker process builds a tiny kernel on the GPU when it starts (its "
+            "CUDA context, Triton's driver and compiler start-up), not in its first job."),
     Setting("TUNER_BENCH_LOCK", _str, "",
             "A file that processes sharing one GPU lock while they time (compiles overlap, "
             "measurements do not); `tuner collect --jobs` sets it."),

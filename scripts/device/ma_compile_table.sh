@@ -5,6 +5,7 @@
 #   default, ma    cold caches, the shipped heuristics
 #   ma-off         cold caches, TUNER_HEURISTICS=off
 #   ma-p16         as ma, with 16 compile worker processes (TUNER_COMPILE_PROCESSES=16)
+#   ma-nowarm      as ma, compile workers not warmed up when they start (TUNER_COMPILE_WARMUP=0)
 #   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
 #                  (the probe's PROBE_PROCESS_BATCH_MIN=2; tuner.bench.PROCESS_BATCH_MIN is 8)
 #   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
@@ -47,6 +48,7 @@ for r in $(seq ${ROUNDS:-1}); do
         default|ma) one $v $case $mode use ;;
         ma-off) one $v $case $mode off ;;
         ma-p16) TUNER_COMPILE_PROCESSES=16 one $v $case $mode use ;;
+        ma-nowarm) TUNER_COMPILE_WARMUP=0 one $v $case $mode use ;;
         ma-pb2) PROBE_PROCESS_BATCH_MIN=2 one $v $case $mode use ;;
         default-warm|ma-warm)
           d=$(mktemp -d)

@@ -69,3 +69,27 @@ def test_collect_template_times_the_whole_grid_of_a_forced_template(tmp_path, mo
     assert len({row["choice"] for row in rows}) == len(want) > 30
     assert f["default"] in {row["choice"] for row in rows}
     assert (f["m"], f["n"], f["k"]) == (f["rows"], f["cols"], f["inner"])
+
+
+def test_collect_template_bmm_times_attentions_batched_matmul_as_a_template(tmp_path, monkeypatch):
+    # the focus over-samples attention's bmms for the same kernel kind: its rows merge with the
+    # template stream's (one point, triton.template) and carry the batch
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    spec = GeneratorSpec.for_device("cuda", "template_bmm")
+    ps = [problem(0, i, spec) for i in range(200)]
+    assert {p.body for p in ps} == {"qk", "pv"} and all(p.kind == "template" for p in ps)
+    assert all((p.rows == p.cols) if p.body == "qk" else (p.rows == p.inner) for p in ps)
+    assert max(p.batch for p in ps) >= 64 and all(p.batch * p.rows * p.cols <= spec.max_elements
+                                                 for p in ps)
+    out = tmp_path / "b.jsonl.gz"
+    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--focus", "template_bmm", "--device", "cpu",
+                                  "--quiet", "--samples", "1", "--reps", "1", "--inner", "1",
+                                  "--out", str(out)])
+    assert r.exit_code == 0, r.output
+    lines = [json.loads(x) for x in gzip.open(out, "rt")]
+    header, rows = lines[0], lines[1:]
+    assert header["point"] == "triton.template" and header["generator"]["focus"] == "template_bmm"
+    assert rows and all(row["kind"] == "template" and "error" not in row for row in rows)
+    f, want = rows[0], problem(0, 0, GeneratorSpec.for_device("cpu", "template_bmm"))
+    assert (f["batch"], f["m"], f["n"], f["k"]) == (want.batch, want.rows, want.cols, want.inner)
+    assert f["default"] in {row["choice"] for row in rows} and len({row["choice"] for row in rows}) > 30

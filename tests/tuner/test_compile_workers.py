@@ -254,3 +254,51 @@ def test_prestarted_workers_no_batch_takes_still_exit_when_idle(stand_in, monkey
     assert cw._IDLE == [] and procs
     for p in procs:
         p.wait(timeout=30)
+
+
+def _files_named(root, stem):
+    return [f for _, _, files in os.walk(root) for f in files if f.split(".")[0] == stem] \
+        if os.path.isdir(root) else []
+
+
+def test_a_worker_without_a_gpu_skips_its_warm_up(monkeypatch):
+    import torch
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: False)
+    assert cw._warm() is False
+
+
+def test_the_warm_up_builds_its_kernel_unless_the_setting_turns_it_off(monkeypatch):
+    import types
+
+    import torch
+
+    from tuner import _warm_kernel
+    built = []
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch, "ones", lambda n, device: ("tensor", n, device))
+    monkeypatch.setattr(_warm_kernel, "warm", types.SimpleNamespace(
+        warmup=lambda *args, grid, **kw: built.append((args, grid, kw))))
+    assert cw._warm() is True and built == [((("tensor", 64, "cuda"), 64), (1,), {"BLOCK": 64})]
+    monkeypatch.setenv("TUNER_COMPILE_WARMUP", "0")
+    assert cw._warm() is False and len(built) == 1
+
+
+@pytest.mark.gpu
+def test_a_prestarted_worker_builds_its_warm_up_kernel_before_any_job(tmp_path, monkeypatch):
+    # the worker's first compile (CUDA context, Triton's driver and compiler start-up) happens
+    # at prestart, while the caller lowers its graph, not in the first batch's first job
+    import time
+    cw.shutdown()
+    cache = tmp_path / "triton-cache"
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
+    jobs = cw.STATS["jobs"]
+    try:
+        cw.prestart_async(1)
+        deadline = time.monotonic() + 120
+        while not _files_named(cache, "warm") and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert _files_named(cache, "warm"), "no warm-up kernel in the worker's Triton cache"
+        assert cw.STATS["jobs"] == jobs     # no job was sent: the worker built it on its own
+        assert len(cw._IDLE) == 1 and cw._IDLE[0].alive()
+    finally:
+        cw.shutdown()
