@@ -122,20 +122,27 @@ def _compile_graph(gm, example_inputs, mode, options):
                                max_subs=int(options.get("combo_max_subkernels", 32)),
                                max_args=int(options.get("combo_max_args", 200)),
                                body_key=body_key if options.get("foreach_kernels", True) else None)
+    # a probe (the mm point timing its choices) tunes its template only: the kernels beside
+    # it (the extern side's epilogue, the row sum standing for a LayerNorm) are alike on both
+    # sides and launch default mode's config; their searches cost BERT's max-autotune compile
+    # ~2 s over four probes (bench/results/compiler/ma_compile_table_20261125_warmup.json)
+    probe = bool(options.get("_probe"))
+
     def add_kernel(i, grp, k, src, kind, label):
         """Load a generated kernel, give the wrapper its launcher and record it in stats."""
+        tune = autotune and (not probe or kind == "template")
         fn = getattr(load_source(KERNEL_PRELUDE + src, "k"), k.name)
         kname = f"kernel{i}"
         if kind == "foreach":   # every part's buffers, part-major; addresses go in a table
             arg_names = k.arg_names
             ns[kname] = ForeachLauncher(fn, k.meta(src, dynamic), k.slots, len(grp) * k.ncol,
-                                        k.body_of, k.written, autotune, stats=stats,
+                                        k.body_of, k.written, tune, stats=stats,
                                         budget_s=budget_s)
             stored = [n for n in k.args if k.arg_kind[n] != "in"]
         else:
             arg_names = list(k.args)
             outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-            ns[kname] = Launcher(fn, k.meta(src, dynamic), outs, autotune, stats=stats,
+            ns[kname] = Launcher(fn, k.meta(src, dynamic), outs, tune, stats=stats,
                                  budget_s=budget_s)
             stored = [arg_names[j] for j in outs]
         steps.append(("kernel", grp, kname, arg_names, stored))

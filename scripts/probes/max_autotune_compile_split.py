@@ -1,7 +1,8 @@
 """Probe (not maintained): where a model's cold max-autotune compile goes (bench_compiler.py
 cases): the first call's seconds, our lowering/codegen (compile_graph), candidate compiles
 (tuner.bench.compile_all: wall, summed per-candidate seconds, count), measurements
-(tuner.bench.benchmark: wall, count), and decisions by source. One case per process.
+(tuner.bench.benchmark: wall, count), and decisions by source. One case per process; the case
+gpt2_train is a GPT-2 (6 layers) AMP training step, forward and backward.
     python3 scripts/probes/max_autotune_compile_split.py gpt2 [mode]"""
 import json, os, sys, tempfile, time
 from pathlib import Path
@@ -48,15 +49,44 @@ def benchmark(*a, **kw):
 bench.compile_all, bench.benchmark = compile_all, benchmark
 # an experiment's smaller process batches (tuner.bench.PROCESS_BATCH_MIN: below it, threads)
 bench.PROCESS_BATCH_MIN = int(os.environ.get("PROBE_PROCESS_BATCH_MIN", bench.PROCESS_BATCH_MIN))
-case = bc.CASE_BY_NAME[sys.argv[1]]
 mode = sys.argv[2] if len(sys.argv) > 2 else "max-autotune-no-cudagraphs"
-built = case.build(False, "cuda")
-x = built.make_inputs(0)
-stats.reset()
-engine.HISTORY.clear()
-f = torch.compile(built.fn, backend="tuner", mode=None if mode == "default" else mode)
-t = time.perf_counter()
-f(*x)
+
+
+def gpt2_train():
+    """A GPT-2 training step (issue 15's row): 6 layers of GPT-2 small, fp32 weights under bf16
+    autocast, batch 8 x seq 512, dropout 0; the compiled forward returns the LM loss and the
+    step is its backward (AOTAutograd compiles the backward graph at the first one)."""
+    import transformers
+    torch.manual_seed(0)
+    cfg = transformers.GPT2Config(n_layer=6, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+    cfg.use_cache = False
+    model = transformers.GPT2LMHeadModel(cfg).cuda().train()
+    ids = torch.randint(0, cfg.vocab_size, (8, 512), device="cuda")
+    compiled = torch.compile(model, backend="tuner", mode=None if mode == "default" else mode)
+
+    def step():
+        model.zero_grad(set_to_none=True)
+        with torch.autocast("cuda", dtype=torch.bfloat16):
+            loss = compiled(input_ids=ids, labels=ids).loss
+        loss.backward()
+    return step
+
+
+if sys.argv[1] == "gpt2_train":
+    stats.reset()
+    engine.HISTORY.clear()
+    step = gpt2_train()
+    t = time.perf_counter()
+    step()
+else:
+    case = bc.CASE_BY_NAME[sys.argv[1]]
+    built = case.build(False, "cuda")
+    x = built.make_inputs(0)
+    stats.reset()
+    engine.HISTORY.clear()
+    f = torch.compile(built.fn, backend="tuner", mode=None if mode == "default" else mode)
+    t = time.perf_counter()
+    f(*x)
 torch.cuda.synchronize()
 first = time.perf_counter() - t
 tot = stats.totals()

@@ -299,3 +299,17 @@ def test_attention_projections_are_posed_as_the_extern_side_runs_them(monkeypatc
         assert_close(out, m(x))
     assert [(p.op, p.n, p.epilogue, p.absorbed) for p in problems] == [
         ("mm", 96, True, True), ("addmm", 32, False, False)]
+
+
+def test_the_mm_points_probe_tunes_its_template_and_nothing_beside_it():
+    # the probe's other kernels (the extern side's ReLU + row sum, the template side's row
+    # sum) are alike on both sides: they launch default mode's config, untimed
+    from tuner import engine
+    from tuner.compiler.lowerings.matmul import mm_runners
+    from tuner.points.mm import MMProblem
+    problem = MMProblem("mm", 1, 16, 8, 24, "float32", absorbed=True)
+    engine.HISTORY.clear()
+    fns = mm_runners(problem, "cpu")
+    assert set(fns) == {"extern", "template"}
+    tuned = [d.namespace for d in engine.HISTORY]
+    assert tuned == ["triton.template"]
