@@ -289,7 +289,7 @@ def compile_workers() -> int:
     return _auto_count(settings.compile_workers)
 
 
-PROCESS_BATCH_MIN = 8   # smaller batches compile in threads (see compile_all)
+PROCESS_BATCH_MIN = 2   # a single candidate compiles in a thread (see compile_all)
 
 
 def compile_processes() -> int:
@@ -307,8 +307,10 @@ def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
     (a cache hit for those). Threads alone overlap only the C++ half of a compile: Triton's
     front end holds the GIL. Processes serve batches of PROCESS_BATCH_MIN candidates or more:
     16 configs of one kernel compiled in 0.67 s on 8 warm workers against 2.33 s on 8 threads
-    (H100 host), but GPT-2's and ViT-B/16's max-autotune (batches of 1-8, coordinate descent)
-    compiled no faster with processes than with threads (50-61 s vs 55-58 s; 62-66 vs 69).
+    (H100 host). Batches of 2-7 (a shortlist, a descent step) went to threads while workers
+    started cold; with workers that warm up when they start, sending them too cut the cold
+    max-autotune first call of BERT 33.1 -> 29.1 s and ViT-B/16 20.9 -> 18.7 (GPT-2 23.6 /
+    23.9; bench/results/compiler/ma_compile_table_20261125_pb2.json).
     """
     workers = compile_workers() if workers is None else workers
     if jobs is not None and len(candidates) >= PROCESS_BATCH_MIN and compile_processes() > 1:

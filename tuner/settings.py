@@ -174,7 +174,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_COMPILE_WORKERS", int, 0,
             "Threads that compile candidates in parallel (0: min(8, cores))."),
     Setting("TUNER_COMPILE_PROCESSES", int, 0,
-            "Worker processes that compile batches of 8 or more tuning candidates (0: min(8, cores); 1: none, threads only)."),
+            "Worker processes that compile batches of 2 or more tuning candidates (0: min(8, cores); 1: none, threads only)."),
     Setting("TUNER_COMPILE_PRESTART", _bool, True,
             "In max-autotune on CUDA, start the compile worker processes when the backend is "
             "first called, so they import torch and Triton while the graph is lowered (0: on "

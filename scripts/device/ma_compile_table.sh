@@ -7,7 +7,7 @@
 #   ma-p16         as ma, with 16 compile worker processes (TUNER_COMPILE_PROCESSES=16)
 #   ma-nowarm      as ma, compile workers not warmed up when they start (TUNER_COMPILE_WARMUP=0)
 #   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
-#                  (the probe's PROBE_PROCESS_BATCH_MIN=2; tuner.bench.PROCESS_BATCH_MIN is 8)
+#                  (the probe's PROBE_PROCESS_BATCH_MIN=2; tuner.bench.PROCESS_BATCH_MIN was 8, is 2 since)
 #   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
 #                  tuner's): the first is recorded as <variant>up, the second (warm local
 #                  caches) as the variant
