@@ -19,8 +19,8 @@ from .codegen.template import TemplateKernel
 from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
-from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret, precompile,
-                             reinterpret)
+from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret, prebuild,
+                             precompile, reinterpret)
 from .torch_compat import empty_strided_fast
 from .scheduler import Scheduler
 
@@ -195,6 +195,10 @@ def _compile_graph(gm, example_inputs, mode, options):
         if dev.type == "cuda":
             wrapper_gen.device_index = dev.index if dev.index is not None else torch.cuda.current_device()
             ns["device_guard"] = torch.cuda.device   # one per call: two threads' calls stay apart
+    if autotune and not probe and not dynamic and dev is not None and dev.type == "cuda":
+        # every tuning kernel's first candidates built now, in one batch on the compile
+        # workers, not one kernel's batch after another as the first call tunes them
+        stats.prebuilt = prebuild([v for v in ns.values() if isinstance(v, Launcher)], dev)
     if (options.get("precompile") or g.mutated_inputs) and dev is not None:
         # every kernel built now, in parallel, not one by one on the first call; always for a
         # graph writing its inputs, where a kernel Triton cannot build fails the compile (the

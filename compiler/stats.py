@@ -23,6 +23,7 @@
     s.decisions_budget_cut    # searches the budget stopped (best so far; among decisions_measured)
     s.learned_configs         # default mode: kernels launched with a learned config module's answer
                               #   instead of the hand default (tuner learn-configs)
+    s.prebuilt                # max-autotune: tuning candidates built ahead, all kernels in one batch
     s.tuning_seconds          # seconds the graph's kernels spent tuning
     s.compile_seconds         # seconds in lowering, fusion and code generation
     s.jit_seconds             # seconds in each kernel's first (JIT-compiling) launch, tuning aside
@@ -72,6 +73,7 @@ class GraphStats:
     decisions_budget_default: int = 0
     decisions_budget_cut: int = 0
     learned_configs: int = 0       # default mode: kernels launched with a learned config
+    prebuilt: int = 0              # max-autotune: tuning candidates built ahead in one batch
     tuning_seconds: float = 0.0
     compile_seconds: float = 0.0   # lowering, fusion and code generation (compile_graph)
     jit_seconds: float = 0.0       # first launches of each kernel: Triton compiling it (and the launch)
@@ -147,7 +149,7 @@ class GraphStats:
                 "decisions_measured": self.decisions_measured,
                 "decisions_budget_default": self.decisions_budget_default,
                 "decisions_budget_cut": self.decisions_budget_cut,
-                "learned_configs": self.learned_configs,
+                "learned_configs": self.learned_configs, "prebuilt": self.prebuilt,
                 "tuning_seconds": self.tuning_seconds, "compile_seconds": self.compile_seconds,
                 "jit_seconds": self.jit_seconds}
 
@@ -221,6 +223,7 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.decisions_budget_default += g.decisions_budget_default
     t.decisions_budget_cut += g.decisions_budget_cut
     t.learned_configs += g.learned_configs
+    t.prebuilt += g.prebuilt
     t.tuning_seconds += g.tuning_seconds
     t.compile_seconds += g.compile_seconds
     t.jit_seconds += g.jit_seconds

@@ -266,7 +266,24 @@ _MEASURE_SETTINGS = ("TUNER_BENCH_REPS", "TUNER_BENCH_WARMUP", "TUNER_COMPILE_WO
                      "TUNER_ISOLATE", "TUNER_LOGS")
 
 
+_QUIET = threading.local()
+
+
+@contextlib.contextmanager
+def quiet():
+    """Decisions made inside (a caller planning what a search would compile: see
+    tuner.points.triton_kernel.planned_configs) go neither into HISTORY nor to the logs."""
+    was = getattr(_QUIET, "on", False)
+    _QUIET.on = True
+    try:
+        yield
+    finally:
+        _QUIET.on = was
+
+
 def _finish(d: Decision) -> Decision:
+    if getattr(_QUIET, "on", False):
+        return d
     HISTORY.append(d)
     logs = settings.logs
     if "autotune" in logs or "decisions" in logs:

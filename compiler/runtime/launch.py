@@ -126,6 +126,7 @@ class Launcher:
         self.budget_s = budget_s     # the graph's tuning seconds (None: TUNER_TUNE_BUDGET_S)
         self.decision = None
         self._compiled = {}          # pointer-alignment key -> compiled kernel (fast path)
+        self.prebuilt = set()        # configs built ahead on the compile workers (prebuild)
         self._grid = None
         self._consts = ()
         self._stream_of = None
@@ -225,7 +226,10 @@ class Launcher:
         return fn.warmup(*a, **kw)
 
     def _describe(self, cfg, args):
-        """The warmup as a job for a compile worker process (None: compile here)."""
+        """The warmup as a job for a compile worker process (None: compile here, as a config
+        built ahead is: a load from Triton's cache)."""
+        if _config_key(cfg) in self.prebuilt:
+            return None
         from tuner.compile_workers import describe
         return describe(*self._warmup_call(cfg, args))
 
@@ -425,6 +429,60 @@ def clone_strided(t: torch.Tensor) -> torch.Tensor:
     """A copy with t's sizes and strides (clone() makes a non-dense view dense, and a kernel
     indexing it with the view's strides would run past its end)."""
     return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
+
+
+def _config_key(cfg) -> tuple:
+    return tuple(sorted(cfg.items()))
+
+
+def prebuild(launchers, device) -> int:
+    """Max-autotune: build what each tuning launcher's first call would build first (a
+    heuristic's or the cache's answer, else its search's first batch: tuner.points.triton_kernel
+    .planned_configs), for all of the graph's kernels at once on the compile worker
+    processes, instead of one kernel's batch at a time as the first call tunes them (each
+    batch waiting for its slowest compile). The first call then loads them from Triton's
+    cache. Launchers without stand-in arguments, templates (their config is the mm probe's)
+    and foreach kernels are left to their first call. Returns how many configs were built."""
+    import os
+
+    from tuner import compile_workers
+    from tuner.bench import compile_processes, real_tensors
+    device = torch.device(device)
+    if os.environ.get("TRITON_INTERPRET", "0") == "1" or device.type != "cuda" or compile_processes() <= 1:
+        return 0
+    if device.index is None:
+        device = torch.device("cuda", torch.cuda.current_device())
+    jobs, owners = [], []
+    with real_tensors(), torch.cuda.device(device):
+        for launcher in launchers:
+            if type(launcher) is not Launcher or launcher.config is not None or launcher.kind == "template":
+                continue
+            args = launcher.placeholder_args(device)
+            if args is None:
+                continue
+            try:
+                configs = point.planned_configs(launcher.meta, args, out_args=launcher.out_args)
+            except Exception as e:   # noqa: BLE001 - its first call plans (and reports) it again
+                log.debug("prebuild: no plan for a %s kernel: %s: %s", launcher.kind, type(e).__name__, e)
+                continue
+            for cfg in configs:
+                job = launcher._describe(cfg, args)
+                if job is not None:
+                    jobs.append(job)
+                    owners.append((launcher, cfg))
+    if not jobs:
+        return 0
+    try:
+        results = compile_workers.run_jobs(jobs, compile_processes())
+    except Exception as e:   # noqa: BLE001 - no workers: the first call builds everything
+        log.debug("prebuild: compile workers unavailable: %s: %s", type(e).__name__, e)
+        return 0
+    built = 0
+    for (launcher, cfg), why in zip(owners, results):
+        if why is None:
+            launcher.prebuilt.add(_config_key(cfg))
+            built += 1
+    return built
 
 
 def precompile(launchers, device, strict=False) -> int:

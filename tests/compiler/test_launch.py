@@ -307,3 +307,33 @@ def test_a_graphs_own_tuning_budget_bounds_its_kernels():
     assert_close(out, f(x))
     s = stats.last()
     assert s.kernels >= 1 and s.decisions_budget_default == s.kernels and s.decisions_measured == 0
+
+
+@pytest.mark.gpu
+def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(monkeypatch):
+    # compile_graph hands the compile workers the first candidates of every tuning kernel in
+    # one batch (launch.prebuild); the first call's tuning then finds them built and sends none
+    # of them to the workers again
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from tuner import compile_workers as cw
+    from tuner.compiler.compile_graph import compile_graph
+    monkeypatch.setenv("TUNER_COMPILE_PROCESSES", "4")
+    batches = []
+    run_jobs = cw.run_jobs
+    monkeypatch.setattr(cw, "run_jobs", lambda jobs, workers: batches.append(list(jobs)) or run_jobs(jobs, workers))
+
+    def f(x, y):
+        return (x.sin() + y).sum(1), torch.softmax(x * y, -1), (x * 3 - y).exp()
+    x, y = torch.randn(73, 389, device="cuda"), torch.randn(73, 389, device="cuda")
+    gm = make_fx(f)(x, y)
+    stats.reset()
+    call = compile_graph(gm, [x, y], "max-autotune-no-cudagraphs", {})
+    s = stats.last()
+    assert s.prebuilt >= 3 and len(batches) == 1 and len(batches[0]) == s.prebuilt
+    ahead = {(j.path, j.name, j.kwargs) for j in batches[0]}
+    for got, want in zip(call([x, y]), f(x, y)):
+        torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
+    later = {(j.path, j.name, j.kwargs) for b in batches[1:] for j in b}
+    assert not ahead & later, ahead & later
+    assert s.decisions_measured + s.decisions_heuristic + s.decisions_cache >= 3

@@ -380,3 +380,60 @@ def test_looped_row_reductions_step_4096_on_16_warps():
         "XBLOCK": 1, "RBLOCK": 4096, "num_warps": 16, "num_stages": 1}
     assert point.default_config(KernelMeta("reduction", xnumel=64, rnumel=300)) == {
         "XBLOCK": 1, "RBLOCK": 512, "num_warps": 8, "num_stages": 1}
+
+
+def _planning_meta(xnumel):
+    return KernelMeta("pointwise", source="x = tl.load(in_ptr0 + i)\ntl.store(out_ptr0 + i, x * 2)\n",
+                      xnumel=xnumel, dtypes=("float32", "float32"))
+
+
+def test_planned_configs_are_the_first_batch_the_search_builds_and_nothing_runs(monkeypatch):
+    # the compiler builds these for every kernel of a graph at once (compiler/runtime/launch.py
+    # prebuild) before the first call tunes the kernels one by one: they must be exactly what
+    # that search builds first, and planning must launch, time and record nothing
+    import torch
+
+    from tuner import engine
+    from tuner.points import triton_kernel as point
+    args = [torch.randn(16), torch.empty(16)]
+    m = _planning_meta(50_000)
+    engine.HISTORY.clear()
+    launched = []
+    planned = point.planned_configs(m, args, out_args=(1,))
+    assert planned and planned[0] == point.default_config(m) and not engine.HISTORY
+    batches = []
+
+    def warmup(cfg, a):
+        batches.append(dict(cfg))
+    d = point.decide_config(m, args, lambda c, a: launched.append(dict(c)), out_args=(1,), warmup=warmup)
+    assert batches[:len(planned)] == planned and d.source == "coordinate_descent"
+    # answered from the cache now: the plan is that answer alone (one build, no search)
+    assert point.planned_configs(m, args, out_args=(1,)) == [point.config_dict(d.choice)]
+    assert [h.source for h in engine.HISTORY] == ["coordinate_descent"]
+    # a template's config comes from the mm point's probe of its matmul: nothing planned
+    t = KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=64, mm=(1, 8, 8, 8),
+                   mm_dtype="float32", dtypes=("float32",) * 3)
+    assert point.planned_configs(t, [torch.randn(8, 8), torch.randn(8, 8), torch.empty(8, 8)]) == []
+
+
+def test_planned_configs_hold_a_shipped_shortlists_whole_batch(monkeypatch):
+    import types
+
+    import torch
+
+    from tuner.heuristics import registry
+    from tuner.heuristics.interface import Precondition
+    from tuner.heuristics.registry import Registry
+    mod = types.ModuleType("fake_triton_pointwise_cpu")
+    mod.PRECONDITION = Precondition(point="triton.pointwise", capability=(0, 0), shared_memory=0,
+                                    feature_schema=1, gpu_name="cpu")
+    short = tuple({"kwargs": {"XBLOCK": xb}, "num_warps": w, "num_stages": 1} for xb, w in ((128, 4), (256, 2)))
+    mod.ANSWERS, mod.SHORTLIST, mod.decide = {}, short, lambda f: None
+    monkeypatch.setattr(registry, "_default", Registry([mod]))
+    m = _planning_meta(60_000)
+    args = [torch.randn(16), torch.empty(16)]
+    planned = point.planned_configs(m, args, out_args=(1,))
+    built = []
+    point.decide_config(m, args, lambda c, a: None, out_args=(1,), warmup=lambda c, a: built.append(dict(c)))
+    key = lambda c: json.dumps(c, sort_keys=True)   # noqa: E731
+    assert len(planned) == 3 and sorted(map(key, planned)) == sorted(map(key, built))

@@ -623,6 +623,42 @@ def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None) -> l
         return []
 
 
+class _Planned(BaseException):
+    """Stops a planning search at its first batch (a BaseException: measure() scores an
+    Exception as a failed candidate and goes on)."""
+
+
+def planned_configs(meta: KernelMeta, args: Sequence[Any], *, out_args: Sequence[int] = (),
+                    search: str | None = None) -> list[dict]:
+    """The configs `decide_config` would build first for this kernel with arguments like
+    `args` (stand-ins of the same dtypes do): a heuristic's or the cache's answer alone, else
+    the search's first batch (the default, a learned answer and a shipped shortlist, or a
+    seed set), as config dicts; [] where nothing would be built. Nothing is launched, measured
+    or recorded: the compiler builds these for every kernel of a graph in one batch on the
+    compile workers before the graph's first call tunes its kernels one after another."""
+    from tuner.engine import quiet
+    if meta.kind == "template":   # its config is the mm point's probe's, by matmul (its strides)
+        return []
+    batch: list = []
+
+    def build(cfg, a):   # the search's first batch, built before any of it is timed
+        if dict(cfg) not in batch:
+            batch.append(dict(cfg))
+
+    def first_launch(cfg, a):   # its first measurement: the plan ends there
+        build(cfg, a)            # (a search measuring one config alone builds it unbatched)
+        raise _Planned
+    try:
+        with quiet():
+            d = decide_config(meta, args, first_launch, out_args=out_args, search=search,
+                              warmup=build)
+    except _Planned:
+        return batch
+    if d is None or getattr(d, "choice", None) is None:
+        return []
+    return [config_dict(d.choice)]
+
+
 def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
                   out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
                   describe: Callable[[dict, list], Any] | None = None,
