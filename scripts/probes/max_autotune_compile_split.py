@@ -49,6 +49,9 @@ def benchmark(*a, **kw):
 bench.compile_all, bench.benchmark = compile_all, benchmark
 # an experiment's smaller process batches (tuner.bench.PROCESS_BATCH_MIN: below it, threads)
 bench.PROCESS_BATCH_MIN = int(os.environ.get("PROBE_PROCESS_BATCH_MIN", bench.PROCESS_BATCH_MIN))
+if os.environ.get("PROBE_NO_PREBUILD"):   # an experiment's A/B: no candidates built ahead
+    import tuner.compiler.compile_graph as _cg
+    _cg.prebuild = lambda launchers, device: 0
 mode = sys.argv[2] if len(sys.argv) > 2 else "max-autotune-no-cudagraphs"
 
 
@@ -96,6 +99,7 @@ for d in engine.HISTORY:
 row = {"case": sys.argv[1], "mode": mode, "first_s": round(first, 2),
        "compile_graph_s": round(tot.compile_seconds, 2), "jit_s": round(tot.jit_seconds, 2),
        "tuning_s": round(tot.tuning_seconds, 2), "kernels": tot.kernels, "decisions": sources,
+       "prebuilt": getattr(tot, "prebuilt", None),
        **{k: round(v, 2) if isinstance(v, float) else v for k, v in acc.items()},
        "workers": bench.compile_workers(), "processes": bench.compile_processes(),
        "worker_pool": __import__("tuner.compile_workers", fromlist=["STATS"]).STATS,
