@@ -40,10 +40,14 @@ def compile_all(fn, cands, **kw):
 def benchmark(*a, **kw):
     t = time.perf_counter()
     try:
-        return _bm(*a, **kw)
+        out = _bm(*a, **kw)
+    except Exception:
+        acc["benchmarks"] += 1     # (a failed candidate was run; a planning stop is not counted)
+        raise
     finally:
         acc["bench_wall"] += time.perf_counter() - t
-        acc["benchmarks"] += 1
+    acc["benchmarks"] += 1
+    return out
 
 
 bench.compile_all, bench.benchmark = compile_all, benchmark
