@@ -290,10 +290,16 @@ def compile_workers() -> int:
 
 
 PROCESS_BATCH_MIN = 2   # a single candidate compiles in a thread (see compile_all)
+COLD_BATCH_MIN = 8      # ... and fewer than this while no worker is started
 
 
 def compile_processes() -> int:
     return _auto_count(settings.compile_processes)
+
+
+def _process_batch_min() -> int:
+    from tuner import compile_workers as cw
+    return PROCESS_BATCH_MIN if cw.idle_workers() > 0 else max(PROCESS_BATCH_MIN, COLD_BATCH_MIN)
 
 
 def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
@@ -310,10 +316,13 @@ def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
     (H100 host). Batches of 2-7 (a shortlist, a descent step) went to threads while workers
     started cold; with workers that warm up when they start, sending them too cut the cold
     max-autotune first call of BERT 33.1 -> 29.1 s and ViT-B/16 20.9 -> 18.7 (GPT-2 23.6 /
-    23.9; bench/results/compiler/ma_compile_table_20261125_pb2.json).
+    23.9; bench/results/compiler/ma_compile_table_20261125_pb2.json). Without started workers
+    (a `tuner.autotune` kernel outside max-autotune, which prestarts them) a batch needs
+    COLD_BATCH_MIN candidates to start them: their start-up (seconds) outweighs a few
+    candidates' compiles.
     """
     workers = compile_workers() if workers is None else workers
-    if jobs is not None and len(candidates) >= PROCESS_BATCH_MIN and compile_processes() > 1:
+    if jobs is not None and len(candidates) >= _process_batch_min() and compile_processes() > 1:
         described = [j for j in (_try_describe(jobs, c) for c in candidates) if j is not None]
         if len(described) > 1:
             from tuner import compile_workers as cw

@@ -129,6 +129,7 @@ class _Worker:
         env["TUNER_COMPILE_PROCESSES"] = "1"    # a worker never starts workers of its own
         env["PYTHONSAFEPATH"] = "1"     # `-m` would put the current folder first on sys.path
         env.pop("TRITON_INTERPRET", None)
+        env["TUNER_WORKER_DEVICE"] = _caller_device()   # where its warm-up builds ("": none)
         with _LOCK:   # the prestart thread starts workers too (never under _LOCK)
             STATS["started"] += 1
         self.proc = subprocess.Popen([sys.executable, "-m", "tuner.compile_workers"],
@@ -189,6 +190,24 @@ _TIMER: list = [None]
 STATS = {"started": 0, "jobs": 0, "worker_s": 0.0}   # workers started, jobs built, their seconds
 SLOW: list = []    # (kernel, constexprs, seconds) of jobs slower than SLOW_S (for probes)
 SLOW_S = 2.0
+
+
+def _caller_device() -> str:
+    """This process's current CUDA device, where its workers warm up ("" when CUDA is not
+    initialized here: a worker then creates no context before its first job)."""
+    try:
+        import torch
+        if torch.cuda.is_initialized():
+            return str(torch.cuda.current_device())
+    except Exception:   # noqa: BLE001
+        pass
+    return ""
+
+
+def idle_workers() -> int:
+    """Started workers waiting for a job (alive)."""
+    with _LOCK:
+        return sum(1 for w in _IDLE if w.alive())
 
 
 def _prestart(n: int) -> None:
@@ -367,10 +386,11 @@ def _warm() -> bool:
         import torch
 
         from tuner.settings import settings
-        if not settings.compile_warmup or not torch.cuda.is_available():
+        device = os.environ.get("TUNER_WORKER_DEVICE", "")
+        if not settings.compile_warmup or not device or not torch.cuda.is_available():
             return False
         from tuner._warm_kernel import warm
-        x = torch.ones(64, device="cuda")
+        x = torch.ones(64, device=f"cuda:{int(device)}")
         warm.warmup(x, 64, BLOCK=64, grid=(1,))
         return True
     except Exception:   # noqa: BLE001 - the first job pays it instead

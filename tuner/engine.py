@@ -210,7 +210,8 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     if max_seconds is not None:
         strategy, measure, options, out_of_time = _within(strategy, strategy_name, measure,
                                                           options, max_seconds)
-    with _PROGRESS.tracking(namespace, problem, total) as tick:
+    with (contextlib.nullcontext(None) if getattr(_QUIET, "on", False)
+          else _PROGRESS.tracking(namespace, problem, total)) as tick:
         result = strategy(space, _counted(measure, tick) if tick else measure,
                           initial=candidates, **options)
     stopped = out_of_time is not None and out_of_time(result)
@@ -272,7 +273,8 @@ _QUIET = threading.local()
 @contextlib.contextmanager
 def quiet():
     """Decisions made inside (a caller planning what a search would compile: see
-    tuner.points.triton_kernel.planned_configs) go neither into HISTORY nor to the logs."""
+    tuner.points.triton_kernel.planned_configs) go neither into HISTORY, the logs, the
+    progress line nor the cache's statistics."""
     was = getattr(_QUIET, "on", False)
     _QUIET.on = True
     try:
@@ -447,10 +449,10 @@ def _cache_lookup(keys, candidates, space, *, candidates_only: bool, namespace: 
             d = None
         if d is not None:
             d.cache_key, d.cache_layer = key, layer or ""
-            if record is not None:
+            if record is not None and not getattr(_QUIET, "on", False):
                 record(namespace, **{f"hits_{layer or 'local'}": 1, "saved_s": d.saved_seconds})
             return d
-    if record is not None and getattr(cache, "enabled", True):
+    if record is not None and getattr(cache, "enabled", True) and not getattr(_QUIET, "on", False):
         record(namespace, misses=1)
     return None
 

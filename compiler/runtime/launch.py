@@ -126,7 +126,7 @@ class Launcher:
         self.budget_s = budget_s     # the graph's tuning seconds (None: TUNER_TUNE_BUDGET_S)
         self.decision = None
         self._compiled = {}          # pointer-alignment key -> compiled kernel (fast path)
-        self.prebuilt = set()        # configs built ahead on the compile workers (prebuild)
+        self.prebuilt = set()        # (config, alignment) built ahead on the compile workers (prebuild)
         self._grid = None
         self._consts = ()
         self._stream_of = None
@@ -228,7 +228,7 @@ class Launcher:
     def _describe(self, cfg, args):
         """The warmup as a job for a compile worker process (None: compile here, as a config
         built ahead is: a load from Triton's cache)."""
-        if _config_key(cfg) in self.prebuilt:
+        if (_config_key(cfg), alignment_key(args)) in self.prebuilt:
             return None
         from tuner.compile_workers import describe
         return describe(*self._warmup_call(cfg, args))
@@ -444,14 +444,27 @@ def prebuild(launchers, device) -> int:
     cache. A kernel repeated in the graph (the same tuning problem: a model's layers) is
     planned and built once: its copies answer from the cache once the first has tuned (planned
     for each copy, GPT-2's prebuild sent 156 jobs where its tuning builds ~45). Launchers without
-    stand-in arguments, templates (their config is the mm probe's) and foreach kernels are
-    left to their first call. Returns how many configs were built."""
+    stand-in arguments, templates (their config is the mm probe's), foreach kernels, and a
+    kernel whose plan is one config (a cached or heuristic answer: a warm cache waits for no
+    worker) are left to their first call; so is everything under a tuning budget
+    (TUNER_TUNE_BUDGET_S: the first call may keep the default). Returns how many configs were
+    built; never raises."""
+    try:
+        return _prebuild(launchers, device)
+    except Exception as e:   # noqa: BLE001 - the first call builds what it needs, as before
+        log.debug("prebuild failed: %s: %s", type(e).__name__, e)
+        return 0
+
+
+def _prebuild(launchers, device) -> int:
     import os
 
     from tuner import compile_workers
     from tuner.bench import compile_processes, real_tensors
+    from tuner.settings import settings
     device = torch.device(device)
-    if os.environ.get("TRITON_INTERPRET", "0") == "1" or device.type != "cuda" or compile_processes() <= 1:
+    if os.environ.get("TRITON_INTERPRET", "0") == "1" or device.type != "cuda" \
+            or compile_processes() <= 1 or settings.tune_budget_s > 0:
         return 0
     if device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())
@@ -460,26 +473,26 @@ def prebuild(launchers, device) -> int:
         for launcher in launchers:
             if type(launcher) is not Launcher or launcher.config is not None or launcher.kind == "template":
                 continue
-            args = launcher.placeholder_args(device)
-            if args is None:
-                continue
-            try:   # the tuning cache's key: a repeated kernel's copies answer from it
-                problem = (launcher.kind, launcher.problem(args))
-            except Exception:   # noqa: BLE001
-                problem = (launcher.kind, launcher.source, id(launcher.fn))
-            if problem in planned:
-                continue
-            planned.add(problem)
             try:
+                args = launcher.placeholder_args(device)
+                if args is None:
+                    continue
+                # the tuning cache's key: a repeated kernel's copies answer from it
+                problem = (launcher.kind, launcher.problem(args))
+                if problem in planned:
+                    continue
+                planned.add(problem)
                 configs = point.planned_configs(launcher.meta, args, out_args=launcher.out_args)
+                if len(configs) < 2:
+                    continue
+                aligned = alignment_key(args)
+                for cfg in configs:
+                    job = launcher._describe(cfg, args)
+                    if job is not None:
+                        jobs.append(job)
+                        owners.append((launcher, cfg, aligned))
             except Exception as e:   # noqa: BLE001 - its first call plans (and reports) it again
                 log.debug("prebuild: no plan for a %s kernel: %s: %s", launcher.kind, type(e).__name__, e)
-                continue
-            for cfg in configs:
-                job = launcher._describe(cfg, args)
-                if job is not None:
-                    jobs.append(job)
-                    owners.append((launcher, cfg))
     if not jobs:
         return 0
     try:
@@ -488,9 +501,9 @@ def prebuild(launchers, device) -> int:
         log.debug("prebuild: compile workers unavailable: %s: %s", type(e).__name__, e)
         return 0
     built = 0
-    for (launcher, cfg), why in zip(owners, results):
+    for (launcher, cfg, aligned), why in zip(owners, results):
         if why is None:
-            launcher.prebuilt.add(_config_key(cfg))
+            launcher.prebuilt.add((_config_key(cfg), aligned))
             built += 1
     return built
 

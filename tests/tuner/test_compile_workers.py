@@ -126,6 +126,7 @@ def test_compile_all_sends_described_candidates_to_workers_first(stand_in, monke
     order = []
     monkeypatch.setattr(bench.settings, "compile_processes", 2, raising=False)
     monkeypatch.setattr(bench, "PROCESS_BATCH_MIN", 2)
+    monkeypatch.setattr(bench, "COLD_BATCH_MIN", 2)
 
     def compile_one(c):
         order.append(("here", c, len(_calls(mark))))
@@ -146,14 +147,23 @@ def test_compile_all_without_processes_never_starts_a_worker(stand_in, monkeypat
     assert errors == {1: None, 2: None} and _calls(mark) == [] and cw._IDLE == []
 
 
-def test_small_batches_compile_in_threads(stand_in, monkeypatch):
+def test_small_batches_compile_in_threads_unless_workers_are_started(stand_in, monkeypatch):
+    # no worker started (a tuner.autotune kernel outside max-autotune): a batch below
+    # COLD_BATCH_MIN compiles in threads (starting workers costs seconds); once workers are up
+    # (max-autotune prestarts them), batches of PROCESS_BATCH_MIN go to them; one candidate never
     path, mark = stand_in
     monkeypatch.setattr(bench.settings, "compile_processes", 4, raising=False)
-    few = list(range(bench.PROCESS_BATCH_MIN - 1))
-    bench.compile_all(lambda c: None, few, jobs=lambda c: _job(path, XBLOCK=c))
-    assert _calls(mark) == []
-    bench.compile_all(lambda c: None, few + [99], jobs=lambda c: _job(path, XBLOCK=c))
-    assert len(_calls(mark)) == bench.PROCESS_BATCH_MIN
+    assert cw.idle_workers() == 0
+    small = list(range(bench.PROCESS_BATCH_MIN))
+    bench.compile_all(lambda c: None, small, jobs=lambda c: _job(path, XBLOCK=c))
+    assert _calls(mark) == [] and cw.idle_workers() == 0
+    cold = list(range(100, 100 + bench.COLD_BATCH_MIN))
+    bench.compile_all(lambda c: None, cold, jobs=lambda c: _job(path, XBLOCK=c))
+    assert len(_calls(mark)) == bench.COLD_BATCH_MIN and cw.idle_workers() > 0
+    bench.compile_all(lambda c: None, [200, 201][:bench.PROCESS_BATCH_MIN], jobs=lambda c: _job(path, XBLOCK=c))
+    assert len(_calls(mark)) == bench.COLD_BATCH_MIN + bench.PROCESS_BATCH_MIN
+    bench.compile_all(lambda c: None, [300], jobs=lambda c: _job(path, XBLOCK=c))
+    assert len(_calls(mark)) == bench.COLD_BATCH_MIN + bench.PROCESS_BATCH_MIN
 
 
 def test_describe_refuses_what_a_worker_cannot_repeat(tmp_path):
@@ -278,7 +288,11 @@ def test_the_warm_up_builds_its_kernel_unless_the_setting_turns_it_off(monkeypat
     monkeypatch.setattr(torch, "ones", lambda n, device: ("tensor", n, device))
     monkeypatch.setattr(_warm_kernel, "warm", types.SimpleNamespace(
         warmup=lambda *args, grid, **kw: built.append((args, grid, kw))))
-    assert cw._warm() is True and built == [((("tensor", 64, "cuda"), 64), (1,), {"BLOCK": 64})]
+    monkeypatch.setenv("TUNER_WORKER_DEVICE", "1")   # the caller's device when it started it
+    assert cw._warm() is True and built == [((("tensor", 64, "cuda:1"), 64), (1,), {"BLOCK": 64})]
+    monkeypatch.setenv("TUNER_WORKER_DEVICE", "")    # CUDA not initialized in the caller: none
+    assert cw._warm() is False and len(built) == 1
+    monkeypatch.setenv("TUNER_WORKER_DEVICE", "0")
     monkeypatch.setenv("TUNER_COMPILE_WARMUP", "0")
     assert cw._warm() is False and len(built) == 1
 
@@ -291,6 +305,8 @@ def test_a_prestarted_worker_builds_its_warm_up_kernel_before_any_job(tmp_path, 
     cw.shutdown()
     cache = tmp_path / "triton-cache"
     monkeypatch.setenv("TRITON_CACHE_DIR", str(cache))
+    import torch
+    torch.empty(1, device="cuda")   # as max-autotune's caller: CUDA up, a current device
     jobs = cw.STATS["jobs"]
     try:
         cw.prestart_async(1)
