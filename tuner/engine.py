@@ -210,7 +210,7 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     if max_seconds is not None:
         strategy, measure, options, out_of_time = _within(strategy, strategy_name, measure,
                                                           options, max_seconds)
-    with (contextlib.nullcontext(None) if getattr(_QUIET, "on", False)
+    with (contextlib.nullcontext(None) if _quiet_now()
           else _PROGRESS.tracking(namespace, problem, total)) as tick:
         result = strategy(space, _counted(measure, tick) if tick else measure,
                           initial=candidates, **options)
@@ -275,7 +275,7 @@ def quiet():
     """Decisions made inside (a caller planning what a search would compile: see
     tuner.points.triton_kernel.planned_configs) go neither into HISTORY, the logs, the
     progress line nor the cache's statistics."""
-    was = getattr(_QUIET, "on", False)
+    was = _quiet_now()
     _QUIET.on = True
     try:
         yield
@@ -283,8 +283,12 @@ def quiet():
         _QUIET.on = was
 
 
+def _quiet_now() -> bool:
+    return getattr(_QUIET, "on", False)
+
+
 def _finish(d: Decision) -> Decision:
-    if getattr(_QUIET, "on", False):
+    if _quiet_now():
         return d
     HISTORY.append(d)
     logs = settings.logs
@@ -449,10 +453,10 @@ def _cache_lookup(keys, candidates, space, *, candidates_only: bool, namespace: 
             d = None
         if d is not None:
             d.cache_key, d.cache_layer = key, layer or ""
-            if record is not None and not getattr(_QUIET, "on", False):
+            if record is not None and not _quiet_now():
                 record(namespace, **{f"hits_{layer or 'local'}": 1, "saved_s": d.saved_seconds})
             return d
-    if record is not None and getattr(cache, "enabled", True) and not getattr(_QUIET, "on", False):
+    if record is not None and getattr(cache, "enabled", True) and not _quiet_now():
         record(namespace, misses=1)
     return None
 

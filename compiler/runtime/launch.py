@@ -228,7 +228,7 @@ class Launcher:
     def _describe(self, cfg, args):
         """The warmup as a job for a compile worker process (None: compile here, as a config
         built ahead is: a load from Triton's cache)."""
-        if (_config_key(cfg), alignment_key(args)) in self.prebuilt:
+        if (point.to_config(cfg), alignment_key(args)) in self.prebuilt:
             return None
         from tuner.compile_workers import describe
         return describe(*self._warmup_call(cfg, args))
@@ -431,10 +431,6 @@ def clone_strided(t: torch.Tensor) -> torch.Tensor:
     return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
 
 
-def _config_key(cfg) -> tuple:
-    return tuple(sorted(cfg.items()))
-
-
 def prebuild(launchers, device) -> int:
     """Max-autotune: build what each tuning launcher's first call would build first (a
     heuristic's or the cache's answer, else its search's first batch: tuner.points.triton_kernel
@@ -503,7 +499,7 @@ def _prebuild(launchers, device) -> int:
     built = 0
     for (launcher, cfg, aligned), why in zip(owners, results):
         if why is None:
-            launcher.prebuilt.add((_config_key(cfg), aligned))
+            launcher.prebuilt.add((point.to_config(cfg), aligned))
             built += 1
     return built
 

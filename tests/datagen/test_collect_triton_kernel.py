@@ -10,13 +10,18 @@ from tuner.datagen.triton_kernel import FOCI, GeneratorSpec, problem
 from tuner.heuristics import configs
 
 
-def test_collect_pointwise_times_every_candidate_with_the_default(tmp_path, monkeypatch):
-    monkeypatch.setenv("TRITON_INTERPRET", "1")
-    out = tmp_path / "pw.jsonl.gz"
-    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--focus", "pointwise", "--device", "cpu",
-                                  "--quiet", "--samples", "2", "--reps", "1", "--inner", "1",
+def _collect(out, focus, samples):
+    """`tuner collect triton_kernel --focus FOCUS` on the CPU into `out` (checked to succeed)."""
+    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--focus", focus, "--device", "cpu",
+                                  "--quiet", "--samples", str(samples), "--reps", "1", "--inner", "1",
                                   "--out", str(out)])
     assert r.exit_code == 0, r.output
+    return out
+
+
+def test_collect_pointwise_times_every_candidate_with_the_default(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    out = _collect(tmp_path / "pw.jsonl.gz", "pointwise", 2)
     lines = [json.loads(x) for x in gzip.open(out, "rt")]
     header, rows = lines[0], lines[1:]
     assert header["point"] == "triton.pointwise" and header["generator"]["focus"] == "pointwise"
@@ -57,11 +62,7 @@ def test_streams_are_seeded_per_focus_and_reductions_are_looped_beyond_the_persi
 def test_collect_template_times_the_whole_grid_of_a_forced_template(tmp_path, monkeypatch):
     from tuner.points.triton_kernel import KernelMeta, candidate_configs
     monkeypatch.setenv("TRITON_INTERPRET", "1")
-    out = tmp_path / "t.jsonl.gz"
-    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--focus", "template", "--device", "cpu",
-                                  "--quiet", "--samples", "1", "--reps", "1", "--inner", "1",
-                                  "--out", str(out)])
-    assert r.exit_code == 0, r.output
+    out = _collect(tmp_path / "t.jsonl.gz", "template", 1)
     rows = [json.loads(x) for x in gzip.open(out, "rt")][1:]
     assert rows and all(row["kind"] == "template" and "error" not in row for row in rows)
     f = rows[0]
@@ -81,11 +82,7 @@ def test_collect_template_bmm_times_attentions_batched_matmul_as_a_template(tmp_
     assert all((p.rows == p.cols) if p.body == "qk" else (p.rows == p.inner) for p in ps)
     assert max(p.batch for p in ps) >= 64 and all(p.batch * p.rows * p.cols <= spec.max_elements
                                                  for p in ps)
-    out = tmp_path / "b.jsonl.gz"
-    r = CliRunner().invoke(main, ["collect", "triton_kernel", "--focus", "template_bmm", "--device", "cpu",
-                                  "--quiet", "--samples", "1", "--reps", "1", "--inner", "1",
-                                  "--out", str(out)])
-    assert r.exit_code == 0, r.output
+    out = _collect(tmp_path / "b.jsonl.gz", "template_bmm", 1)
     lines = [json.loads(x) for x in gzip.open(out, "rt")]
     header, rows = lines[0], lines[1:]
     assert header["point"] == "triton.template" and header["generator"]["focus"] == "template_bmm"
