@@ -18,6 +18,12 @@ shapes with no pointwise consumer and with a tanh-GELU (the point's three epilog
 `--focus bare_large` and `costly_large` keep to the problems a real model's projections pose
 (every dimension >= 512, at least 2 GFLOP; most of them real models' layers), where those
 classes come out near ties and max-autotune spends most of its template searches.
+`--focus bare_model` draws only what a transformer's training step multiplies, bare: each
+linear layer's forward (tokens x hidden @ weight^T), input gradient and weight gradient
+(hidden x tokens @ tokens x hidden: the first operand column-major), over hidden sizes and
+token counts of public models, and the attention's q @ k^T and p @ v bmms over heads x batch,
+sequence lengths and head dims; mostly bf16/fp16. There the bare question decides most of a
+max-autotune compile's probes (a GPT-2 training step's seven: all near-ties or cuBLAS wins).
 """
 from __future__ import annotations
 
@@ -47,14 +53,16 @@ _MODEL_M = (1, 8, 16, 32, 64, 128, 197, 256, 512, 1024, 2048, 4096, 8192)
 FOCI = {"bare": "matmuls without a pointwise consumer (the extern side is the ATen call alone)",
         "costly": "matmuls followed by a tanh-GELU (a special function per element)",
         "bare_large": "bare, every dimension >= 512 and >= 2 GFLOP (real models' projections)",
-        "costly_large": "costly, every dimension >= 512 and >= 2 GFLOP"}
+        "costly_large": "costly, every dimension >= 512 and >= 2 GFLOP",
+        "bare_model": "bare, only transformers' training-step matmuls (forward, input and weight "
+                      "gradients of linear layers; attention bmms)"}
 LARGE_MIN_DIM = 512
 LARGE_MIN_FLOPS = 2e9
 
 
 def epilogue_class(focus: str | None) -> str | None:
     """The epilogue class of a focus (None: the default stream's cheap one)."""
-    return None if focus is None else focus.removesuffix("_large")
+    return None if focus is None else focus.removesuffix("_large").removesuffix("_model")
 
 
 @dataclass(frozen=True)
@@ -76,6 +84,8 @@ class GeneratorSpec:
             return cls(1, 40, 2, 2 * 40 ** 3, 1 << 20, focus)
         if focus is not None and focus.endswith("_large"):
             return cls(LARGE_MIN_DIM, 8192, 64, 2 * 4096 ** 3, 1 << 30, focus, LARGE_MIN_FLOPS)
+        if focus is not None and focus.endswith("_model"):
+            return cls(64, 16384, 768, 2 * 8192 ** 3, 1 << 30, focus)
         return cls(1, 8192, 64, 2 * 8192 ** 3, 1 << 30, focus)
 
     def to_json(self) -> dict:
@@ -96,7 +106,37 @@ def _dim(rng: random.Random, spec: GeneratorSpec) -> int:
     return max(spec.min_dim, min(spec.max_dim, int(round(math.exp(rng.uniform(lo, hi))))))
 
 
+# hidden sizes (d_model, MLP widths, qkv widths) and token counts (batch x sequence) of public
+# transformers; attention's sequence lengths and head dims
+_HIDDEN = (512, 768, 1024, 1280, 1536, 2048, 2304, 2560, 3072, 4096, 5120, 8192, 11008, 12288, 14336)
+_TOKENS = (256, 512, 1024, 2048, 4096, 8192, 16384)
+_SEQ = (128, 197, 256, 512, 1024, 2048)
+_HEAD_DIM = (64, 80, 128)
+
+
+def _sample_model(rng: random.Random, spec: GeneratorSpec) -> MMProblem:
+    """A transformer training step's matmul (the bare_model focus, see the module docstring)."""
+    dtype = rng.choices(("bfloat16", "float16", "float32"), weights=(6, 3, 1))[0]
+    cls = epilogue_class(spec.focus)
+    kw = dict(epilogue=cls != "bare", costly_epilogue=cls == "costly")
+    if rng.random() < 0.2:   # attention: (batch x heads) x seq x seq @ seq x head_dim, or q @ k^T
+        s, d = rng.choice(_SEQ), rng.choice(_HEAD_DIM)
+        b = rng.choice((12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384))
+        if rng.random() < 0.5:   # q @ k^T, k^T a view (column-major) or made contiguous
+            return MMProblem("bmm", b, s, s, d, dtype, False, rng.random() < 0.5, **kw)
+        return MMProblem("bmm", b, s, d, s, dtype, False, False, **kw)      # p @ v
+    t, h_in, h_out = rng.choice(_TOKENS), rng.choice(_HIDDEN), rng.choice(_HIDDEN)
+    r = rng.random()
+    if r < 0.4:     # forward: x @ W^T (the weight transposed: column-major), with or without bias
+        return MMProblem(rng.choice(("mm", "addmm")), 1, t, h_out, h_in, dtype, False, True, **kw)
+    if r < 0.7:     # input gradient: grad @ W
+        return MMProblem("mm", 1, t, h_in, h_out, dtype, False, False, **kw)
+    return MMProblem("mm", 1, h_out, h_in, t, dtype, True, False, **kw)   # weight gradient: grad^T @ x
+
+
 def _sample(rng: random.Random, spec: GeneratorSpec) -> MMProblem:
+    if spec.focus is not None and spec.focus.endswith("_model") and spec.max_dim >= 16384:
+        return _sample_model(rng, spec)   # (the interpreter's tiny shapes on CPU: the default's)
     op = rng.choices(("mm", "addmm", "bmm"), weights=(4, 4, 2))[0]
     dtype = rng.choices(("bfloat16", "float16", "float32"), weights=(5, 3, 2))[0]
     batch = rng.randint(2, spec.max_batch) if op == "bmm" else 1

@@ -1,14 +1,16 @@
 """Run-time registry of generated heuristic modules (tuner.heuristics.artifacts).
 
 `lookup(namespace, context)` asks every shipped module whose precondition matches the point,
-the current GPU and the context's feature schema; it returns a choice or None ("unsure",
-or no module; the engine asks only when TUNER_HEURISTICS is `use`). Never imports
-scikit-learn, never raises.
+the current GPU and the context's feature schema; it returns the choice of those that are
+confident when they agree, or None ("unsure": none is confident, two disagree, or no module;
+the engine asks only when TUNER_HEURISTICS is `use`). Never imports scikit-learn, never
+raises.
 """
 from __future__ import annotations
 
 import functools
 import importlib
+import json
 import pkgutil
 import threading
 import warnings
@@ -111,7 +113,10 @@ class Registry:
         matching = self.matching(namespace, schema, device)
         if not matching:
             return _because(self.why_none(namespace, schema, device))
-        said = []
+        # Every matching module is asked: one that is unsure abstains, and confident ones
+        # must agree (two trees learned from different data each answer where the other is
+        # unsure; where both answer and differ, neither is trusted and the point measures).
+        said, answers = [], {}
         for mod in matching:
             name = mod.__name__.rpartition(".")[2]
             try:
@@ -121,9 +126,14 @@ class Registry:
                 said.append(f"{name} failed ({type(e).__name__})")
                 continue
             if choice is not None:
-                _why.reason = ""
-                return choice
-            said.append(f"{name} unsure (outside its domain or below its thresholds)")
+                answers[name] = choice
+            else:
+                said.append(f"{name} unsure (outside its domain or below its thresholds)")
+        if len(set(map(_hashable, answers.values()))) == 1:
+            _why.reason = ""
+            return next(iter(answers.values()))
+        if answers:
+            return _because("modules disagree: " + ", ".join(f"{n} says {c!r}" for n, c in answers.items()))
         return _because("; ".join(said))
 
     def why_none(self, namespace: str, schema, device: DeviceInfo | None) -> str:
@@ -141,6 +151,11 @@ class Registry:
             f"{m.PRECONDITION.shared_memory} B, schema {m.PRECONDITION.feature_schema}"
             for m in mods)
         return f"did not apply: precondition (here: {here}; {learned})"
+
+
+def _hashable(choice):
+    """A choice as a set member (a config module answers a dict, possibly nested)."""
+    return choice if isinstance(choice, str) else json.dumps(choice, sort_keys=True, default=str)
 
 
 # Why the last lookup on this thread gave no answer (the engine's TUNER_LOGS=decisions line)

@@ -76,6 +76,35 @@ def test_large_streams_pose_only_real_model_sized_problems_of_their_class():
     assert "min_flops" not in GeneratorSpec.for_device("cuda", focus="bare").to_json()
 
 
+def test_model_stream_poses_training_step_matmuls_bare():
+    from tuner.datagen.mm import _HEAD_DIM, _HIDDEN, _SEQ, _TOKENS
+    spec = GeneratorSpec.for_device("cuda", focus="bare_model")
+    ps = [problem(0, i, spec) for i in range(300)]
+    assert all(not p.epilogue for p in ps)
+    kinds = {"forward": 0, "input_grad": 0, "weight_grad": 0, "qk": 0, "pv": 0}
+    for p in ps:
+        if p.op == "bmm":
+            assert p.m in _SEQ and not p.mat1_transposed
+            if p.k in _HEAD_DIM and p.n == p.m:
+                kinds["qk"] += 1
+                assert p.n == p.m and p.k in _HEAD_DIM
+            else:
+                kinds["pv"] += 1
+                assert p.k == p.m and p.n in _HEAD_DIM and not p.mat2_transposed
+        elif p.mat1_transposed:      # grad^T @ x: hidden x tokens @ tokens x hidden
+            kinds["weight_grad"] += 1
+            assert p.k in _TOKENS and p.m in _HIDDEN and p.n in _HIDDEN and not p.mat2_transposed
+        else:
+            kinds["forward" if p.mat2_transposed else "input_grad"] += 1
+            assert p.m in _TOKENS and p.n in _HIDDEN and p.k in _HIDDEN
+    assert all(v > 10 for v in kinds.values()), kinds
+    assert sum(p.dtype != "float32" for p in ps) > 0.8 * len(ps)
+    assert spec.to_json()["focus"] == "bare_model"
+    # CPU (the interpreter's tiny problems): the default stream's shapes, bare
+    cpu = [problem(0, i, GeneratorSpec.for_device("cpu", focus="bare_model")) for i in range(20)]
+    assert all(max(p.m, p.n, p.k) <= 40 and not p.epilogue for p in cpu)
+
+
 def test_an_unknown_focus_is_refused_naming_the_known_ones(tmp_path):
     r = CliRunner().invoke(main, ["collect", "mm", "--device", "cpu", "--focus", "gelu",
                                   "--samples", "1", "--out", str(tmp_path / "x.jsonl")])

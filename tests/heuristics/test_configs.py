@@ -271,8 +271,8 @@ def test_a_template_times_its_shortlist_instead_of_seeds_and_a_descent(monkeypat
     point.forget_templates()
     d, seeded = run(_template_meta())   # no module: the seeds that fit, then a descent
     assert seeded[0] == point.default_config(_template_meta())
-    assert d.n_measured > len(short) + 1 and not all(c in seeded for c in map(
-        lambda c: point.config_dict(point.Config.from_json(c)), short))
+    # (a descent wanders by CPU timings: it may or may not pass the shortlist's configs)
+    assert d.n_measured > len(short) + 1 and d.source == "coordinate_descent"
     _shortlist_only(monkeypatch, "triton.template", short)
     point.forget_templates()
     m = _template_meta(41)

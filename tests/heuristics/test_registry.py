@@ -9,7 +9,7 @@ import pytest
 from tuner.heuristics.contexts import PadMMContext
 from tuner.heuristics.interface import DeviceInfo
 from tuner.heuristics.learn import learn
-from tuner.heuristics.registry import CPU, Registry, device_info
+from tuner.heuristics.registry import CPU, Registry, device_info, take_reason
 
 from .synthetic import H100 as H100_META, write_synthetic
 
@@ -61,6 +61,29 @@ def test_heuristics_off_or_collect_never_answer(registry, monkeypatch, mode):
     d = decide("pad_mm", f"registry-{mode}", ["orig", "pad"], lambda c: 1.0 if c == "orig" else 2.0,
                heuristic=lambda: registry.lookup("pad_mm", PAD, H100))
     assert registry.lookup("pad_mm", PAD, H100) == "pad" and d.source == "exhaustive"
+
+
+def test_modules_of_one_point_answer_where_the_confident_ones_agree(registry):
+    import types
+
+    def module(name, answer):
+        m = types.ModuleType(f"fake_artifacts.{name}")
+        m.PRECONDITION = registry.modules()[0].PRECONDITION
+        m.decide = lambda features: answer
+        return m
+    registry.add(module("pad_mm_h100_unsure", None))   # abstains: the first module answers
+    assert registry.lookup("pad_mm", PAD, H100) == "pad"
+    registry.add(module("pad_mm_h100_agrees", "pad"))
+    assert registry.lookup("pad_mm", PAD, H100) == "pad"
+    registry.add(module("pad_mm_h100_other", "orig"))  # a confident disagreement: unsure
+    assert registry.lookup("pad_mm", PAD, H100) is None
+    reason = take_reason()
+    assert "disagree" in reason and "pad_mm_h100_other" in reason
+    # config answers (dicts, nested) agree whatever their key order
+    a = {"kwargs": {"XBLOCK": 256, "num_warps": 4}, "num_stages": 1}
+    b = {"num_stages": 1, "kwargs": {"num_warps": 4, "XBLOCK": 256}}
+    configs = Registry([module("triton_a", a), module("triton_b", b)])
+    assert configs.lookup("pad_mm", PAD, H100) == a
 
 
 def test_missing_feature_is_unsure_not_an_error(registry):
