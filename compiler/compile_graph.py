@@ -86,6 +86,10 @@ def _compile_graph(gm, example_inputs, mode, options):
     stats = stats_mod.new(keep=not options.get("_probe"))
     autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
     options["_autotune"] = autotune   # lowerings whose points measure only when tuning (mm)
+    if autotune and not options.get("_probe") and not options.get("_dynamic"):
+        # the mm point's probes for this graph's matmuls, built ahead in one batch (CUDA only)
+        from .lowerings.matmul import prebuild_probes
+        stats.prebuilt = prebuild_probes(gm, options)
     g = GraphLowering(gm, example_inputs, stats)
     g.options = options   # read by lowerings that take compile options (pad_mm, mm)
     g.inference = bool(options.get("_inference"))
@@ -198,7 +202,7 @@ def _compile_graph(gm, example_inputs, mode, options):
     if autotune and not probe and not dynamic and dev is not None and dev.type == "cuda":
         # every tuning kernel's first candidates built now, in one batch on the compile
         # workers, not one kernel's batch after another as the first call tunes them
-        stats.prebuilt = prebuild([v for v in ns.values() if isinstance(v, Launcher)], dev)
+        stats.prebuilt += prebuild([v for v in ns.values() if isinstance(v, Launcher)], dev)
     if (options.get("precompile") or g.mutated_inputs) and dev is not None:
         # every kernel built now, in parallel, not one by one on the first call; always for a
         # graph writing its inputs, where a kernel Triton cannot build fails the compile (the

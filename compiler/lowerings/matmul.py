@@ -321,51 +321,183 @@ def mm_runners(problem, device) -> dict:
 
     from ..compile_graph import compile_graph
     with real_tensors():
-        kw = dict(device=device, dtype=getattr(torch, problem.dtype))
-
-        def operand(rows, cols, transposed):
-            shape = (problem.batch, cols, rows) if transposed else (problem.batch, rows, cols)
-            t = torch.randn(*shape, **kw)
-            t = t.transpose(-1, -2) if transposed else t
-            return t if problem.op == "bmm" else t[0]
-        a = operand(problem.m, problem.k, problem.mat1_transposed)
-        b = operand(problem.k, problem.n, problem.mat2_transposed)
-        inputs = [a, b]
-        fx = torch.fx.Graph()
-        pa, pb = fx.placeholder("a"), fx.placeholder("b")
-        if problem.op == "addmm":
-            inputs.append(torch.randn(problem.n, **kw))
-            out = fx.call_function(aten.addmm.default, (fx.placeholder("bias"), pa, pb))
-        else:
-            out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
-        if problem.costly_epilogue:   # the class of a GELU: a special function per element
-            out = fx.call_function(aten.gelu.default, (out,), {"approximate": "tanh"})
-        elif problem.epilogue:
-            out = fx.call_function(aten.relu.default, (out,))
-        if problem.absorbed:
-            # a kernel launched anyway reads the epilogue's result: a row sum stands for it (a
-            # LayerNorm's statistics); on the extern side the epilogue fuses into it
-            fx.output((out, fx.call_function(aten.sum.dim_IntList, (out, [-1]))))
-        else:
-            fx.output((out,))
-        gm = torch.fx.GraphModule({}, fx)
-        # the probe's kernels tune within MM_PROBE_TUNE_S, or less where TUNER_TUNE_BUDGET_S
-        # allows less
-        from tuner.settings import settings
-        user = settings.tune_budget_s
-        budget = min(MM_PROBE_TUNE_S, user) if user > 0 else MM_PROBE_TUNE_S
+        gm, inputs = _probe_module(problem, device)
         fns = {}
         for choice in ("extern", "template"):
-            opts = {"mm": choice, "pad_mm": "never", "cudagraphs": False, "_inference": True,
-                    "_probe": True, "_tune_budget_s": budget}
             try:
-                call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs", opts)
+                call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs", _probe_options(choice))
                 call(list(inputs))
             except Exception as e:   # noqa: BLE001 - that choice loses
                 log.debug("mm point: %s variant of %s failed: %s", choice, problem.signature(), e)
                 continue
             fns[choice] = lambda call=call: call(list(inputs))
         return fns
+
+
+def _probe_module(problem, device):
+    """(graph module, random inputs) of a problem's probe (see mm_runners); under real_tensors."""
+    kw = dict(device=device, dtype=getattr(torch, problem.dtype))
+
+    def operand(rows, cols, transposed):
+        shape = (problem.batch, cols, rows) if transposed else (problem.batch, rows, cols)
+        t = torch.randn(*shape, **kw)
+        t = t.transpose(-1, -2) if transposed else t
+        return t if problem.op == "bmm" else t[0]
+    a = operand(problem.m, problem.k, problem.mat1_transposed)
+    b = operand(problem.k, problem.n, problem.mat2_transposed)
+    inputs = [a, b]
+    fx = torch.fx.Graph()
+    pa, pb = fx.placeholder("a"), fx.placeholder("b")
+    if problem.op == "addmm":
+        inputs.append(torch.randn(problem.n, **kw))
+        out = fx.call_function(aten.addmm.default, (fx.placeholder("bias"), pa, pb))
+    else:
+        out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
+    if problem.costly_epilogue:   # the class of a GELU: a special function per element
+        out = fx.call_function(aten.gelu.default, (out,), {"approximate": "tanh"})
+    elif problem.epilogue:
+        out = fx.call_function(aten.relu.default, (out,))
+    if problem.absorbed:
+        # a kernel launched anyway reads the epilogue's result: a row sum stands for it (a
+        # LayerNorm's statistics); on the extern side the epilogue fuses into it
+        fx.output((out, fx.call_function(aten.sum.dim_IntList, (out, [-1]))))
+    else:
+        fx.output((out,))
+    return torch.fx.GraphModule({}, fx), inputs
+
+
+def _probe_options(choice) -> dict:
+    """A probe variant's compile options: its kernels tune within MM_PROBE_TUNE_S, or less
+    where TUNER_TUNE_BUDGET_S allows less."""
+    user = settings.tune_budget_s
+    budget = min(MM_PROBE_TUNE_S, user) if user > 0 else MM_PROBE_TUNE_S
+    return {"mm": choice, "pad_mm": "never", "cudagraphs": False, "_inference": True,
+            "_probe": True, "_tune_budget_s": budget}
+
+
+# -- probes built ahead -----------------------------------------------------------------------
+
+_MATMULS = {aten.mm.default: "mm", aten.bmm.default: "bmm", aten.addmm.default: "addmm"}
+
+
+class _Measures(BaseException):
+    """Ends a planning decision where it would build the probe's runners (a BaseException: the
+    engine scores an Exception as a failed choice and goes on)."""
+
+
+def probe_problems(gm) -> list:
+    """The mm point's problems for an FX graph's matmuls, read off the FX values' sizes and
+    strides (the lowering asks about IR layouts, which agree but for operands it lays out
+    itself: a miss builds for nothing, nothing more): distinct, in graph order. Matmuls that
+    the pad_mm pass may pad, of other dtypes, or with symbolic sizes pose none."""
+    out = {}
+    for node in gm.graph.nodes:
+        name = _MATMULS.get(node.target) if node.op == "call_function" else None
+        if name is None:
+            continue
+        operands = node.args[1:3] if name == "addmm" else node.args[:2]
+        vals = [x.meta.get("val") if isinstance(x, torch.fx.Node) else None for x in operands]
+        if len(vals) != 2 or not all(isinstance(v, torch.Tensor) for v in vals):
+            continue
+        a, b = vals
+        if a.dtype != b.dtype or a.dtype not in _TEMPLATE_DTYPES:
+            continue
+        try:
+            ctx = context_from_layout(name, a.shape, a.stride(), b.shape, b.stride(), a.dtype)
+            if ctx.needs_padding():
+                continue
+        except (TypeError, ValueError):   # symbolic or empty sizes
+            continue
+        residual = _residual_add(node) if name == "mm" else None
+        epilogue, costly, absorbed = _epilogue_kind(residual or node)
+        p = problem_from_layout(name, a.shape, a.stride(), b.shape, b.stride(), a.dtype,
+                                epilogue=epilogue, costly_epilogue=costly, absorbed=absorbed)
+        if p is not None:
+            out.setdefault(p.signature(), (p, str(a.device)))
+    return list(out.values())
+
+
+def _residual_add(node):
+    """The `mm + r` add an mm's product folds into (see _foldable_residual: its one consumer,
+    through at most one view, r of the sum's shape and dtype), as the FX graph shows it; None
+    otherwise."""
+    if len(node.users) != 1:
+        return None
+    u, prev = next(iter(node.users)), node
+    if u.op == "call_function" and u.target in (aten.view.default, aten._unsafe_view.default,
+                                                aten.reshape.default) and len(u.users) == 1:
+        prev, u = u, next(iter(u.users))
+    if u.op != "call_function" or u.target is not aten.add.Tensor or len(u.args) != 2 \
+            or u.kwargs.get("alpha", 1) != 1 or u.args[0] is u.args[1] or prev not in u.args:
+        return None
+    r = u.args[1] if u.args[0] is prev else u.args[0]
+    vals = [x.meta.get("val") if isinstance(x, torch.fx.Node) else None for x in (u, r, prev)]
+    if not all(isinstance(v, torch.Tensor) for v in vals):
+        return None
+    val, rval, pval = vals
+    if not (tuple(rval.shape) == tuple(pval.shape) == tuple(val.shape)) or rval.dtype != val.dtype \
+            or not val.is_contiguous():
+        return None
+    return u
+
+
+def _measures(problem, device) -> bool:
+    """Whether the mm point would measure this problem now (no confident heuristic, no cached
+    answer): asked quietly, nothing recorded."""
+    from tuner.engine import quiet
+    from tuner.points.mm import mm_decision
+
+    def runners():
+        raise _Measures
+    try:
+        with quiet():
+            mm_decision(problem, runners, device=device, measure=True)
+    except _Measures:
+        return True
+    return False
+
+
+def prebuild_probes(gm, options=None) -> int:
+    """Max-autotune, before lowering: the template candidates (and the other kernels) of every
+    probe the mm point will run for this graph's matmuls, built in one batch on the compile
+    workers (compiler.runtime.launch prebuild), not one probe's batch after another as the
+    lowering meets its matmuls (each batch waits for its slowest compile). Problems a heuristic
+    or the cache answers are skipped. Returns how many kernels were built; never raises."""
+    try:
+        return _prebuild_probes(gm, options or {})
+    except Exception as e:   # noqa: BLE001 - the probes build what they need, as before
+        log.debug("prebuilding the mm probes failed: %s: %s", type(e).__name__, e)
+        return 0
+
+
+def _prebuild_probes(gm, options) -> int:
+    import os
+
+    from tuner.bench import compile_processes, real_tensors
+
+    from ..compile_graph import compile_graph
+    from ..runtime.launch import Launcher, _prebuild
+    if os.environ.get("TRITON_INTERPRET", "0") == "1" or compile_processes() <= 1 \
+            or settings.tune_budget_s > 0 or (options.get("mm") or settings.mm) != "auto":
+        return 0
+    todo = [(p, d) for p, d in probe_problems(gm) if d.startswith("cuda")]
+    if not todo:
+        return 0
+    device = todo[0][1]
+    launchers = []
+    with real_tensors():
+        for p, d in todo:
+            if d != device or not _measures(p, d):
+                continue
+            gm2, inputs = _probe_module(p, d)
+            for choice in ("extern", "template"):
+                try:
+                    call = compile_graph(gm2, inputs, "max-autotune-no-cudagraphs", _probe_options(choice))
+                except Exception as e:   # noqa: BLE001 - its probe compiles (and reports) it again
+                    log.debug("mm probe prebuild: %s of %s: %s", choice, p.signature(), e)
+                    continue
+                launchers += [v for v in call.__globals__.values() if isinstance(v, Launcher)]
+    return _prebuild(launchers, device, templates=True) if launchers else 0
 
 
 def _template(name, mat1, mat2, bias, scalars):

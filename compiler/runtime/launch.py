@@ -126,7 +126,6 @@ class Launcher:
         self.budget_s = budget_s     # the graph's tuning seconds (None: TUNER_TUNE_BUDGET_S)
         self.decision = None
         self._compiled = {}          # pointer-alignment key -> compiled kernel (fast path)
-        self.prebuilt = set()        # (config, alignment) built ahead on the compile workers (prebuild)
         self._grid = None
         self._consts = ()
         self._stream_of = None
@@ -228,7 +227,7 @@ class Launcher:
     def _describe(self, cfg, args):
         """The warmup as a job for a compile worker process (None: compile here, as a config
         built ahead is: a load from Triton's cache)."""
-        if (point.to_config(cfg), alignment_key(args)) in self.prebuilt:
+        if (self.source, point.to_config(cfg), alignment_key(args)) in PREBUILT:
             return None
         from tuner.compile_workers import describe
         return describe(*self._warmup_call(cfg, args))
@@ -431,6 +430,12 @@ def clone_strided(t: torch.Tensor) -> torch.Tensor:
     return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
 
 
+# (kernel source, config, pointer alignment) built ahead on the compile workers (prebuild):
+# a launcher of the same kernel loads it from Triton's cache instead of sending a job (the mm
+# point's probes build their graphs again after `prebuild_probes` planned them)
+PREBUILT: set = set()
+
+
 def prebuild(launchers, device) -> int:
     """Max-autotune: build what each tuning launcher's first call would build first (a
     heuristic's or the cache's answer, else its search's first batch: tuner.points.triton_kernel
@@ -452,7 +457,7 @@ def prebuild(launchers, device) -> int:
         return 0
 
 
-def _prebuild(launchers, device) -> int:
+def _prebuild(launchers, device, templates=False) -> int:
     import os
 
     from tuner import compile_workers
@@ -467,7 +472,7 @@ def _prebuild(launchers, device) -> int:
     jobs, owners, planned = [], [], set()
     with real_tensors(), torch.cuda.device(device):
         for launcher in launchers:
-            if type(launcher) is not Launcher or launcher.config is not None or launcher.kind == "template":
+            if type(launcher) is not Launcher or (launcher.kind == "template" and not templates):
                 continue
             try:
                 args = launcher.placeholder_args(device)
@@ -478,9 +483,13 @@ def _prebuild(launchers, device) -> int:
                 if problem in planned:
                     continue
                 planned.add(problem)
-                configs = point.planned_configs(launcher.meta, args, out_args=launcher.out_args)
-                if len(configs) < 2:
-                    continue
+                if launcher.config is not None:   # not tuned: its one config, on its first call
+                    configs = [launcher.config] if templates else []
+                else:
+                    configs = point.planned_configs(launcher.meta, args, out_args=launcher.out_args,
+                                                    template=templates)
+                    if len(configs) < 2 and not templates:
+                        continue
                 aligned = alignment_key(args)
                 for cfg in configs:
                     job = launcher._describe(cfg, args)
@@ -499,7 +508,7 @@ def _prebuild(launchers, device) -> int:
     built = 0
     for (launcher, cfg, aligned), why in zip(owners, results):
         if why is None:
-            launcher.prebuilt.add((point.to_config(cfg), aligned))
+            PREBUILT.add((launcher.source, point.to_config(cfg), aligned))
             built += 1
     return built
 

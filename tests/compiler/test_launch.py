@@ -338,3 +338,40 @@ def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(m
     later = {(j.path, j.name, j.kwargs) for b in batches[1:] for j in b}
     assert not ahead & later, ahead & later
     assert s.decisions_measured + s.decisions_heuristic + s.decisions_cache >= 1
+
+
+@pytest.mark.gpu
+def test_max_autotune_builds_the_mm_probes_candidates_before_lowering(monkeypatch):
+    # the mm point measures a matmul by compiling a probe of each choice as the lowering meets
+    # it; compile_graph first builds every probe's template candidates (and the kernels beside
+    # them) for the graph's matmuls in one batch (matmul.prebuild_probes), so the probes' own
+    # tuning sends none of them to the workers again
+    from torch.fx.experimental.proxy_tensor import make_fx
+
+    from tuner import compile_workers as cw
+    from tuner.compiler.compile_graph import compile_graph
+    from tuner.compiler.lowerings import matmul as mm_lowering
+    monkeypatch.setenv("TUNER_COMPILE_PROCESSES", "4")
+    monkeypatch.setenv("TUNER_MM", "auto")
+    monkeypatch.setenv("TUNER_HEURISTICS", "off")   # no heuristic answers: every matmul is probed
+    batches = []
+    run_jobs = cw.run_jobs
+    monkeypatch.setattr(cw, "run_jobs", lambda jobs, workers: batches.append(list(jobs)) or run_jobs(jobs, workers))
+
+    def f(a, w, q):   # a linear layer with a ReLU, and attention's q @ k^T (bare)
+        return torch.relu(a @ w.t()), torch.bmm(q, q.transpose(1, 2))
+    kw = dict(device="cuda", dtype=torch.bfloat16)
+    a, w, q = torch.randn(512, 256, **kw), torch.randn(384, 256, **kw), torch.randn(4, 128, 64, **kw)
+    gm = make_fx(f)(a, w, q)
+    assert [p.signature() for p, _ in mm_lowering.probe_problems(gm)] == [
+        "mm:b1:m512:n384:k256:bfloat16:t01", "bmm:b4:m128:n128:k64:bfloat16:t01:bare"]
+    stats.reset()
+    call = compile_graph(gm, [a, w, q], "max-autotune-no-cudagraphs", {})
+    s = stats.last()
+    first = {(j.path, j.name, j.kwargs) for j in batches[0]}
+    assert sum(j.name == "tk_template" for j in batches[0]) >= 2 * 4   # two probes' seed sets
+    assert s.prebuilt >= len(first) and dict(s.mm_backend) and sum(s.mm_backend.values()) == 2
+    later = {(j.path, j.name, j.kwargs) for b in batches[1:] for j in b}
+    assert not first & later, first & later
+    for got, want in zip(call([a, w, q]), f(a, w, q)):
+        torch.testing.assert_close(got, want, rtol=2e-2, atol=2e-2)

@@ -197,6 +197,11 @@ def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, wa
         problems.append(problem)
         return real(problem, device)
     monkeypatch.setattr(mm_lowering, "mm_runners", seen)
+    # the probes built ahead (prebuild_probes, before lowering; on CUDA only): the problems
+    # read off the FX graph are the ones the lowering poses
+    predicted = []
+    monkeypatch.setattr(mm_lowering, "prebuild_probes", lambda gm, options=None: predicted.extend(
+        p.signature() for p, _ in mm_lowering.probe_problems(gm)) or 0)
     x, w, b = torch.randn(2, 8, 24), torch.randn(16, 24), torch.randn(16)
     f = {"linear": lambda x, w, b: F.linear(x, w, b),
          "relu_transposed": lambda x, w, b: F.linear(x, w, b).transpose(0, 1).relu(),
@@ -222,6 +227,7 @@ def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, wa
     assert p.signature().endswith(":bare") is (not want[0])
     assert (":costly" in p.signature()) is want[1]
     assert p.signature().endswith(":absorbed") is want[2]
+    assert predicted == [q.signature() for q in problems]
 
 
 def test_mm_point_in_default_mode_never_measures_and_keeps_aten(monkeypatch):

@@ -413,7 +413,17 @@ def test_planned_configs_are_the_first_batch_the_search_builds_and_nothing_runs(
     # a template's config comes from the mm point's probe of its matmul: nothing planned
     t = KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=64, mm=(1, 8, 8, 8),
                    mm_dtype="float32", dtypes=("float32",) * 3)
-    assert point.planned_configs(t, [torch.randn(8, 8), torch.randn(8, 8), torch.empty(8, 8)]) == []
+    targs = [torch.randn(8, 8), torch.randn(8, 8), torch.empty(8, 8)]
+    assert point.planned_configs(t, targs) == []
+    # ... but the probe's own template tunes, and is planned when asked (matmul.prebuild_probes):
+    # its seed set, the default first, as its search builds it
+    t = KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=128 * 96, mm=(1, 128, 96, 64),
+                   mm_dtype="float32", dtypes=("float32",) * 3)
+    targs = [torch.randn(128, 64), torch.randn(64, 96), torch.empty(128, 96)]
+    batch = []
+    planned = point.planned_configs(t, targs, out_args=(2,), template=True)
+    point.decide_config(t, targs, lambda c, a: None, out_args=(2,), warmup=lambda c, a: batch.append(dict(c)))
+    assert planned[0] == point.default_config(t) and len(planned) > 1 and batch[:len(planned)] == planned
 
 
 def test_planned_configs_hold_a_shipped_shortlists_whole_batch(monkeypatch):

@@ -629,15 +629,17 @@ class _Planned(BaseException):
 
 
 def planned_configs(meta: KernelMeta, args: Sequence[Any], *, out_args: Sequence[int] = (),
-                    search: str | None = None) -> list[dict]:
+                    search: str | None = None, template: bool = False) -> list[dict]:
     """The configs `decide_config` would build first for this kernel with arguments like
     `args` (stand-ins of the same dtypes do): a heuristic's or the cache's answer alone, else
     the search's first batch (the default, a learned answer and a shipped shortlist, or a
     seed set), as config dicts; [] where nothing would be built. Nothing is launched, measured
     or recorded: the compiler builds these for every kernel of a graph in one batch on the
-    compile workers before the graph's first call tunes its kernels one after another."""
+    compile workers before the graph's first call tunes its kernels one after another.
+    A template is planned only with `template` (the mm point's probe tunes its template; in
+    a model's graph its config is the probe's, by matmul)."""
     from tuner.engine import quiet
-    if meta.kind == "template":   # its config is the mm point's probe's, by matmul (its strides)
+    if meta.kind == "template" and not template:
         return []
     batch: list = []
 
