@@ -19,6 +19,9 @@ def _isolated_tuner_env(tmp_path, monkeypatch):
     # template configs remembered by matmul within a process (tuner/points/triton_kernel.py)
     from tuner.points.triton_kernel import forget_templates
     forget_templates()
+    # configs built ahead on the compile workers, remembered per process
+    from tuner.compiler.runtime.launch import PREBUILT
+    PREBUILT.clear()
     yield
 
 

@@ -334,13 +334,15 @@ def mm_runners(problem, device) -> dict:
         return fns
 
 
-def _probe_module(problem, device):
-    """(graph module, random inputs) of a problem's probe (see mm_runners); under real_tensors."""
+def _probe_module(problem, device, fill=True):
+    """(graph module, inputs) of a problem's probe (see mm_runners): random inputs, or
+    uninitialized ones without `fill` (a compile that never runs them); under real_tensors."""
     kw = dict(device=device, dtype=getattr(torch, problem.dtype))
+    new = torch.randn if fill else torch.empty
 
     def operand(rows, cols, transposed):
         shape = (problem.batch, cols, rows) if transposed else (problem.batch, rows, cols)
-        t = torch.randn(*shape, **kw)
+        t = new(*shape, **kw)
         t = t.transpose(-1, -2) if transposed else t
         return t if problem.op == "bmm" else t[0]
     a = operand(problem.m, problem.k, problem.mat1_transposed)
@@ -349,7 +351,7 @@ def _probe_module(problem, device):
     fx = torch.fx.Graph()
     pa, pb = fx.placeholder("a"), fx.placeholder("b")
     if problem.op == "addmm":
-        inputs.append(torch.randn(problem.n, **kw))
+        inputs.append(new(problem.n, **kw))
         out = fx.call_function(aten.addmm.default, (fx.placeholder("bias"), pa, pb))
     else:
         out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
@@ -431,12 +433,15 @@ def _residual_add(node):
             or u.kwargs.get("alpha", 1) != 1 or u.args[0] is u.args[1] or prev not in u.args:
         return None
     r = u.args[1] if u.args[0] is prev else u.args[0]
-    vals = [x.meta.get("val") if isinstance(x, torch.fx.Node) else None for x in (u, r, prev)]
+    vals = [x.meta.get("val") if isinstance(x, torch.fx.Node) else None for x in (u, r, prev, node.args[0])]
     if not all(isinstance(v, torch.Tensor) for v in vals):
         return None
-    val, rval, pval = vals
+    val, rval, pval, a = vals
+    order = _fx_order(node.graph)
+    # as _foldable_residual: r of the sum's shape and dtype, the sum of the operands' dtype and
+    # row-major, r lowered before the matmul
     if not (tuple(rval.shape) == tuple(pval.shape) == tuple(val.shape)) or rval.dtype != val.dtype \
-            or not val.is_contiguous():
+            or val.dtype != a.dtype or not val.is_contiguous() or order.get(r, 1 << 62) > order[node]:
         return None
     return u
 
@@ -487,16 +492,15 @@ def _prebuild_probes(gm, options) -> int:
     launchers = []
     with real_tensors():
         for p, d in todo:
-            if d != device or not _measures(p, d):
-                continue
-            gm2, inputs = _probe_module(p, d)
-            for choice in ("extern", "template"):
-                try:
-                    call = compile_graph(gm2, inputs, "max-autotune-no-cudagraphs", _probe_options(choice))
-                except Exception as e:   # noqa: BLE001 - its probe compiles (and reports) it again
-                    log.debug("mm probe prebuild: %s of %s: %s", choice, p.signature(), e)
+            try:
+                if d != device or not _measures(p, d):
                     continue
-                launchers += [v for v in call.__globals__.values() if isinstance(v, Launcher)]
+                gm2, inputs = _probe_module(p, d, fill=False)
+                for choice in ("extern", "template"):
+                    call = compile_graph(gm2, inputs, "max-autotune-no-cudagraphs", _probe_options(choice))
+                    launchers += [v for v in call.__globals__.values() if isinstance(v, Launcher)]
+            except Exception as e:   # noqa: BLE001 - its probe builds (and reports) it again
+                log.debug("mm probe prebuild: %s: %s: %s", p.signature(), type(e).__name__, e)
     return _prebuild(launchers, device, templates=True) if launchers else 0
 
 

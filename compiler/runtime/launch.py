@@ -227,10 +227,15 @@ class Launcher:
     def _describe(self, cfg, args):
         """The warmup as a job for a compile worker process (None: compile here, as a config
         built ahead is: a load from Triton's cache)."""
-        if (self.source, point.to_config(cfg), alignment_key(args)) in PREBUILT:
+        if self._prebuilt_key(cfg, args) in PREBUILT:
             return None
         from tuner.compile_workers import describe
         return describe(*self._warmup_call(cfg, args))
+
+    def _prebuilt_key(self, cfg, args):
+        """The kernel (its source, for these argument dtypes and pointer alignments) with this
+        config, as `prebuild` remembers it built."""
+        return (self.source, point.key_dtypes(self.meta, args), point.to_config(cfg), alignment_key(args))
 
     def problem(self, args=()):
         """The tuning cache's problem key for these arguments (the point's `problem_key`)."""
@@ -430,7 +435,8 @@ def clone_strided(t: torch.Tensor) -> torch.Tensor:
     return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
 
 
-# (kernel source, config, pointer alignment) built ahead on the compile workers (prebuild):
+# (kernel source, argument dtypes, config, pointer alignment) built ahead on the compile
+# workers (prebuild):
 # a launcher of the same kernel loads it from Triton's cache instead of sending a job (the mm
 # point's probes build their graphs again after `prebuild_probes` planned them)
 PREBUILT: set = set()
@@ -490,12 +496,11 @@ def _prebuild(launchers, device, templates=False) -> int:
                                                     template=templates)
                     if len(configs) < 2 and not templates:
                         continue
-                aligned = alignment_key(args)
                 for cfg in configs:
                     job = launcher._describe(cfg, args)
                     if job is not None:
                         jobs.append(job)
-                        owners.append((launcher, cfg, aligned))
+                        owners.append(launcher._prebuilt_key(cfg, args))
             except Exception as e:   # noqa: BLE001 - its first call plans (and reports) it again
                 log.debug("prebuild: no plan for a %s kernel: %s: %s", launcher.kind, type(e).__name__, e)
     if not jobs:
@@ -506,9 +511,9 @@ def _prebuild(launchers, device, templates=False) -> int:
         log.debug("prebuild: compile workers unavailable: %s: %s", type(e).__name__, e)
         return 0
     built = 0
-    for (launcher, cfg, aligned), why in zip(owners, results):
+    for key, why in zip(owners, results):
         if why is None:
-            PREBUILT.add((launcher.source, point.to_config(cfg), aligned))
+            PREBUILT.add(key)
             built += 1
     return built
 

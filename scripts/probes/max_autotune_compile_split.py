@@ -56,7 +56,8 @@ bench.PROCESS_BATCH_MIN = int(os.environ.get("PROBE_PROCESS_BATCH_MIN", bench.PR
 if os.environ.get("PROBE_NO_PREBUILD"):   # an experiment's A/B: no candidates built ahead
     import tuner.compiler.compile_graph as _cg
     _cg.prebuild = lambda launchers, device: 0
-if os.environ.get("PROBE_NO_PROBE_PREBUILD"):   # A/B: the mm point's probes not built ahead
+if os.environ.get("PROBE_NO_PREBUILD") or os.environ.get("PROBE_NO_PROBE_PREBUILD"):
+    # A/B: the mm point's probes not built ahead (PROBE_NO_PREBUILD: nothing built ahead)
     import tuner.compiler.lowerings.matmul as _mm
     _mm.prebuild_probes = lambda gm, options=None: 0
 mode = sys.argv[2] if len(sys.argv) > 2 else "max-autotune-no-cudagraphs"

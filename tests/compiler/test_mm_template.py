@@ -2,6 +2,8 @@
 generated Triton kernels with their pointwise epilogue fused, against eager on odd sizes,
 layouts and dtypes (the interpreter runs them on CPU). bf16 runs on the GPU only: Triton's
 interpreter computes tl.dot on bf16 operands wrongly on CPU."""
+import time
+
 import pytest
 import torch
 import torch.nn.functional as F
@@ -183,6 +185,9 @@ def test_mm_point_measures_in_max_autotune_then_answers_from_the_cache(monkeypat
     ("bias_then_copy", (True, False, True)),       # ViT's qkv: the bias fuses into the head copy
     ("relu_into_matmul", (True, False, False)),    # an MLP's up: the next matmul is ATen
     ("bias_split_to_matmuls", (True, False, False)),  # a split launches nothing: the bias is a kernel
+    ("residual_fold", (False, False, False)),      # mm + r folds into addmm's C: nothing after it
+    ("late_residual", (False, False, False)),      # r made after the matmul: no fold, and the add
+    #                                                reads a later value (not an epilogue)
 ])
 def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, want):
     # the problem says whether a pointwise consumer follows, whether it evaluates a special
@@ -218,6 +223,8 @@ def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, wa
          "relu_into_matmul": lambda x, w, b: torch.relu(F.linear(x, w, b)) @ w,
          "bias_split_to_matmuls": lambda x, w, b: (lambda h: h[0] @ h[1].transpose(-1, -2))(
              (F.linear(x, w, None) + b).split(8, -1)),
+         "residual_fold": lambda x, w, b: (lambda r: F.linear(x, w, None) + r)(x[..., :16].contiguous()),
+         "late_residual": lambda x, w, b: torch.relu(F.linear(x, w, None) + x[..., :16] * 2),
          }[case]
     torch._dynamo.reset()
     out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, b)
@@ -319,3 +326,21 @@ def test_the_mm_points_probe_tunes_its_template_and_nothing_beside_it():
     assert set(fns) == {"extern", "template"}
     tuned = [d.namespace for d in engine.HISTORY]
     assert tuned == ["triton.template"]
+
+
+def test_the_probe_plan_asks_the_point_quietly_and_a_cached_answer_needs_no_probe(monkeypatch):
+    # prebuild_probes builds only the probes the mm point will run: it asks the point as the
+    # lowering would (heuristic, cache), stopping where it would build the runners, and records
+    # nothing (no decision in HISTORY, no runner built)
+    from tuner import engine
+    from tuner.compiler.lowerings import matmul as mm_lowering
+    from tuner.points.mm import MMProblem, mm_decision
+    p = MMProblem("mm", 1, 16, 8, 24, "float32", epilogue=False)
+    engine.HISTORY.clear()
+    assert mm_lowering._measures(p, "cpu") and not engine.HISTORY and not engine._quiet_now()
+    built = []
+    d = mm_decision(p, lambda: built.append(1) or {"extern": lambda: None,
+                                                   "template": lambda: time.sleep(0.002)}, device="cpu")
+    assert d.source == "exhaustive" and built == [1]
+    assert not mm_lowering._measures(p, "cpu") and len(engine.HISTORY) == 1   # cached: no probe
+
