@@ -103,39 +103,54 @@ def _foldable_residual(name, mat1, mat2):
     mm_20261124-114140.json)."""
     g = graph()
     node = getattr(g, "current", None)
-    if name != "mm" or not isinstance(node, torch.fx.Node) or len(node.users) != 1 \
-            or len(mat1.size) != 2 or len(mat2.size) != 2:
+    if name != "mm" or not isinstance(node, torch.fx.Node) or len(mat1.size) != 2 or len(mat2.size) != 2:
+        return None
+    found = _residual_add(node, mat1.dtype)
+    if found is None:
+        return None
+    u, i, r = found
+    if r not in g.env or r in g._written_fx():
+        return None
+    # the sum has m * n elements (the shapes agree: see _residual_add)
+    try:
+        if int(u.meta["val"].numel()) != int(mat1.size[0]) * int(mat2.size[1]):
+            return None
+    except (TypeError, ValueError):   # symbolic sizes: the shapes were compared
+        pass
+    rv = g.env[r]
+    if not isinstance(rv, ir.TensorValue):
+        return None
+    return u, i, rv
+
+
+def _residual_add(node, dtype):
+    """(add node, its argument index holding the product, r) where the mm at FX node `node`
+    has one consumer, directly or through one view, `product + r` with r an FX value of the
+    sum's own shape and dtype made before the matmul, and the sum of `dtype` and row-major as
+    addmm writes it (no broadcasting either side; an add whose first operand is column-major
+    is column-major in eager, and a consumer of its memory, as_strided, would read the addmm's
+    layout wrongly); else None. The lowering folds such an add (`_foldable_residual`, which
+    also needs r lowered and never written in place); `probe_problems` predicts it."""
+    if len(node.users) != 1:
         return None
     u, prev = next(iter(node.users)), node
     if u.op == "call_function" and u.target in (aten.view.default, aten._unsafe_view.default,
                                                 aten.reshape.default) and len(u.users) == 1:
         prev, u = u, next(iter(u.users))
     if u.op != "call_function" or u.target is not aten.add.Tensor or len(u.args) != 2 \
-            or u.kwargs.get("alpha", 1) != 1 or u.args[0] is u.args[1]:
+            or u.kwargs.get("alpha", 1) != 1 or u.args[0] is u.args[1] or prev not in u.args:
         return None
     i = 0 if u.args[0] is prev else 1
     r = u.args[1 - i]
-    val, rval = u.meta.get("val"), r.meta.get("val") if isinstance(r, torch.fx.Node) else None
-    pval = prev.meta.get("val")
-    if not isinstance(val, torch.Tensor) or not isinstance(rval, torch.Tensor) \
-            or not isinstance(pval, torch.Tensor) or r not in g.env or val.dtype != mat1.dtype \
-            or rval.dtype != val.dtype or r in g._written_fx():
+    vals = [x.meta.get("val") if isinstance(x, torch.fx.Node) else None for x in (u, r, prev)]
+    if not all(isinstance(v, torch.Tensor) for v in vals):
         return None
-    # no broadcasting on either side (the sum has the product's and r's shape, m * n
-    # elements), and the sum row-major as addmm writes it: an add whose first operand is
-    # column-major is column-major in eager, and a consumer of its memory (as_strided) would
-    # read the addmm's layout wrongly
-    try:
-        numel, mn = int(val.numel()), int(mat1.size[0]) * int(mat2.size[1])
-    except (TypeError, ValueError):   # symbolic sizes: the shapes are compared below
-        numel = mn = None
-    if not (tuple(rval.shape) == tuple(pval.shape) == tuple(val.shape)) or numel != mn \
-            or not val.is_contiguous():
+    val, rval, pval = vals
+    order = _fx_order(node.graph)
+    if not (tuple(rval.shape) == tuple(pval.shape) == tuple(val.shape)) or rval.dtype != val.dtype \
+            or val.dtype != dtype or not val.is_contiguous() or order.get(r, 1 << 62) > order[node]:
         return None
-    rv = g.env[r]
-    if not isinstance(rv, ir.TensorValue):
-        return None
-    return u, i, rv
+    return u, i, r
 
 
 def _fold_residual(residual, mat1, mat2):
@@ -410,40 +425,13 @@ def probe_problems(gm) -> list:
                 continue
         except (TypeError, ValueError):   # symbolic or empty sizes
             continue
-        residual = _residual_add(node) if name == "mm" else None
-        epilogue, costly, absorbed = _epilogue_kind(residual or node)
+        residual = _residual_add(node, a.dtype) if name == "mm" and a.dim() == b.dim() == 2 else None
+        epilogue, costly, absorbed = _epilogue_kind(residual[0] if residual else node)
         p = problem_from_layout(name, a.shape, a.stride(), b.shape, b.stride(), a.dtype,
                                 epilogue=epilogue, costly_epilogue=costly, absorbed=absorbed)
         if p is not None:
             out.setdefault(p.signature(), (p, str(a.device)))
     return list(out.values())
-
-
-def _residual_add(node):
-    """The `mm + r` add an mm's product folds into (see _foldable_residual: its one consumer,
-    through at most one view, r of the sum's shape and dtype), as the FX graph shows it; None
-    otherwise."""
-    if len(node.users) != 1:
-        return None
-    u, prev = next(iter(node.users)), node
-    if u.op == "call_function" and u.target in (aten.view.default, aten._unsafe_view.default,
-                                                aten.reshape.default) and len(u.users) == 1:
-        prev, u = u, next(iter(u.users))
-    if u.op != "call_function" or u.target is not aten.add.Tensor or len(u.args) != 2 \
-            or u.kwargs.get("alpha", 1) != 1 or u.args[0] is u.args[1] or prev not in u.args:
-        return None
-    r = u.args[1] if u.args[0] is prev else u.args[0]
-    vals = [x.meta.get("val") if isinstance(x, torch.fx.Node) else None for x in (u, r, prev, node.args[0])]
-    if not all(isinstance(v, torch.Tensor) for v in vals):
-        return None
-    val, rval, pval, a = vals
-    order = _fx_order(node.graph)
-    # as _foldable_residual: r of the sum's shape and dtype, the sum of the operands' dtype and
-    # row-major, r lowered before the matmul
-    if not (tuple(rval.shape) == tuple(pval.shape) == tuple(val.shape)) or rval.dtype != val.dtype \
-            or val.dtype != a.dtype or not val.is_contiguous() or order.get(r, 1 << 62) > order[node]:
-        return None
-    return u
 
 
 def _measures(problem, device) -> bool:
