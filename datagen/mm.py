@@ -18,7 +18,8 @@ shapes with no pointwise consumer and with a tanh-GELU (the point's three epilog
 `--focus bare_large` and `costly_large` keep to the problems a real model's projections pose
 (every dimension >= 512, at least 2 GFLOP; most of them real models' layers), where those
 classes come out near ties and max-autotune spends most of its template searches.
-`--focus bare_model` draws only what a transformer's training step multiplies, bare: each
+`--focus bare_model` (and `cheap_model`, `costly_model`, the same shapes with the other
+epilogue classes) draws only what a transformer's training step multiplies, bare: each
 linear layer's forward (tokens x hidden @ weight^T), input gradient and weight gradient
 (hidden x tokens @ tokens x hidden: the first operand column-major), over hidden sizes and
 token counts of public models, and the attention's q @ k^T and p @ v bmms over heads x batch,
@@ -55,14 +56,20 @@ FOCI = {"bare": "matmuls without a pointwise consumer (the extern side is the AT
         "bare_large": "bare, every dimension >= 512 and >= 2 GFLOP (real models' projections)",
         "costly_large": "costly, every dimension >= 512 and >= 2 GFLOP",
         "bare_model": "bare, only transformers' training-step matmuls (forward, input and weight "
-                      "gradients of linear layers; attention bmms)"}
+                      "gradients of linear layers; attention bmms)",
+        "cheap_model": "the same matmuls with a cheap epilogue (a ReLU; in the models a bias, a "
+                       "residual, a cast of a weight gradient to fp32)",
+        "costly_model": "the same matmuls followed by a tanh-GELU"}
 LARGE_MIN_DIM = 512
 LARGE_MIN_FLOPS = 2e9
 
 
 def epilogue_class(focus: str | None) -> str | None:
     """The epilogue class of a focus (None: the default stream's cheap one)."""
-    return None if focus is None else focus.removesuffix("_large").removesuffix("_model")
+    if focus is None:
+        return None
+    cls = focus.removesuffix("_large").removesuffix("_model")
+    return None if cls == "cheap" else cls   # (the default stream's class is the cheap one)
 
 
 @dataclass(frozen=True)

@@ -100,6 +100,13 @@ def test_model_stream_poses_training_step_matmuls_bare():
     assert all(v > 10 for v in kinds.values()), kinds
     assert sum(p.dtype != "float32" for p in ps) > 0.8 * len(ps)
     assert spec.to_json()["focus"] == "bare_model"
+    # the other epilogue classes over the same shapes
+    for focus, epilogue, costly in (("cheap_model", True, False), ("costly_model", True, True)):
+        other = [problem(0, i, GeneratorSpec.for_device("cuda", focus=focus)) for i in range(300)]
+        assert [(p.op, p.batch, p.m, p.n, p.k, p.dtype, p.mat1_transposed, p.mat2_transposed)
+                for p in other] == [(p.op, p.batch, p.m, p.n, p.k, p.dtype, p.mat1_transposed,
+                                     p.mat2_transposed) for p in ps]
+        assert all((p.epilogue, p.costly_epilogue) == (epilogue, costly) for p in other)
     # CPU (the interpreter's tiny problems): the default stream's shapes, bare
     cpu = [problem(0, i, GeneratorSpec.for_device("cpu", focus="bare_model")) for i in range(20)]
     assert all(max(p.m, p.n, p.k) <= 40 and not p.epilogue for p in cpu)
