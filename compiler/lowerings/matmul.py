@@ -464,14 +464,12 @@ def prebuild_probes(gm, options=None) -> int:
 
 
 def _prebuild_probes(gm, options) -> int:
-    import os
-
-    from tuner.bench import compile_processes, real_tensors
+    from tuner.bench import real_tensors
 
     from ..compile_graph import compile_graph
-    from ..runtime.launch import Launcher, _prebuild
-    if os.environ.get("TRITON_INTERPRET", "0") == "1" or compile_processes() <= 1 \
-            or settings.tune_budget_s > 0 or (options.get("mm") or settings.mm) != "auto":
+    from ..runtime.launch import Launcher, _prebuild, prebuild_possible
+    # (checked before any probe graph is compiled for nothing)
+    if not prebuild_possible() or (options.get("mm") or settings.mm) != "auto":
         return 0
     todo = [(p, d) for p, d in probe_problems(gm) if d.startswith("cuda")]
     if not todo:

@@ -463,15 +463,23 @@ def prebuild(launchers, device) -> int:
         return 0
 
 
-def _prebuild(launchers, device, templates=False) -> int:
+def prebuild_possible() -> bool:
+    """Whether building ahead can happen at all: compile worker processes to build on, real
+    kernels (not Triton's interpreter), and no tuning budget (under TUNER_TUNE_BUDGET_S the
+    first call may keep the default)."""
     import os
 
+    from tuner.bench import compile_processes
+    from tuner.settings import settings
+    return os.environ.get("TRITON_INTERPRET", "0") != "1" and compile_processes() > 1 \
+        and settings.tune_budget_s <= 0
+
+
+def _prebuild(launchers, device, templates=False) -> int:
     from tuner import compile_workers
     from tuner.bench import compile_processes, real_tensors
-    from tuner.settings import settings
     device = torch.device(device)
-    if os.environ.get("TRITON_INTERPRET", "0") == "1" or device.type != "cuda" \
-            or compile_processes() <= 1 or settings.tune_budget_s > 0:
+    if device.type != "cuda" or not prebuild_possible():
         return 0
     if device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())
