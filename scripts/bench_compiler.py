@@ -495,7 +495,9 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 # compile with the process's setting; the cases here call with one shape.
 SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"},
             # every matmul on ATen: what the mm point's template answers are worth in the model
-            "mm-extern": {"TUNER_MM": "extern"}}
+            "mm-extern": {"TUNER_MM": "extern"},
+            # one descent sweep after a shipped config module's shortlist is timed
+            "shortlist-descent": {"TUNER_SHORTLIST_SWEEPS": "1"}}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -167,6 +167,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_SEARCH", _str, "coordinate_descent",
             "Search strategy for max-autotune.",
             choices=("exhaustive", "coordinate_descent", "budgeted")),
+    Setting("TUNER_SHORTLIST_SWEEPS", int, 0,
+            "Coordinate-descent sweeps after a shipped config module's shortlist is timed "
+            "(0: keep the fastest of the shortlist; 1 or more: descend from it, one field at "
+            "a time)."),
     Setting("TUNER_BENCH_REPS", int, 25,
             "Timed repetitions per benchmark (median is kept)."),
     Setting("TUNER_BENCH_WARMUP", int, 5,

@@ -120,6 +120,25 @@ def test_max_autotune_measures_the_learned_config_beside_the_default(module, mon
     assert order[:2] == [point.default_config(m), learned]
 
 
+def test_shortlist_sweeps_descend_from_the_fastest_of_the_shortlist(module, monkeypatch):
+    # TUNER_SHORTLIST_SWEEPS=1: the shortlist is timed as before, then one sweep from its
+    # fastest measures configs the shortlist does not name
+    m = meta(80_000, 3)
+    short = [point.config_dict(point.Config.from_json(c)) for c in module.SHORTLIST]
+    named = [point.default_config(m)] + short
+    runs = {}
+    for sweeps in ("0", "1"):
+        monkeypatch.setenv("TUNER_SHORTLIST_SWEEPS", sweeps)
+        launches = []
+        d = point.decide_config(meta(80_000 + int(sweeps), 3), [torch.randn(16), torch.empty(16)],
+                                lambda c, a: launches.append(dict(c)), out_args=(1,))
+        runs[sweeps] = [c for k, c in enumerate(launches) if c not in launches[:k]]
+        assert d.source == "coordinate_descent"
+    assert all(c in named for c in runs["0"])
+    assert len(runs["1"]) > len(runs["0"])
+    assert any(c not in named for c in runs["1"])
+
+
 def test_the_shortlist_is_the_set_cover_of_the_problems_the_default_misses(learned):
     _, report = learned
     # big kernels (the default loses) want XBLOCK 256: the first pick; the three-load

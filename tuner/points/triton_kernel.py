@@ -730,9 +730,10 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         # those, compiled in one batch and timed, no descent from the fastest (pointwise on the
         # H100: within 5% of the best on 47 of 50 held-out problems with 4 timings, a descent
         # takes ~19). Still a coordinate-descent decision: a cached descent answer stands.
+        # TUNER_SHORTLIST_SWEEPS > 0: that many sweeps from the fastest, one field at a time
         configs = list(dict.fromkeys(head + [to_config(c) for c in short]))
-        options = dict(options or {}, max_sweeps=0, plateau=0.0, max_plateau_walks=0,
-                       check_all_directions=False, check_pairs=False)
+        options = dict(options or {}, max_sweeps=max(0, settings.shortlist_sweeps), plateau=0.0,
+                       max_plateau_walks=0, check_all_directions=False, check_pairs=False)
     d = decide(meta.namespace, feats["key"], configs, measure, space=space,
                search=search, heuristic=heuristic, features=feats,
                prepare=precompile if warmup is not None else None,
