@@ -623,6 +623,58 @@ def _median_ms(fn, device: str, warmup_ms: int, rep_ms: int, smoke: bool) -> flo
     return times[len(times) // 2]
 
 
+def kernel_times(fn, calls: int = 10, top: int = 60) -> list:
+    """GPU microseconds per call of each kernel `fn` launches, by kernel name, the `top` largest
+    first ([name, us per call, launches per call]); from torch.profiler over `calls` calls.
+    Variants of one model launch mostly the same generated kernels, so two rows' lists say which
+    kernels one of them runs slower (bench_compiler.py --kernel-times; diff_kernel_times)."""
+    torch = _torch()
+    from torch.profiler import ProfilerActivity, profile
+    fn()
+    torch.cuda.synchronize()
+    with profile(activities=[ProfilerActivity.CUDA]) as prof:
+        for _ in range(calls):
+            fn()
+        torch.cuda.synchronize()
+    totals: dict[str, list] = {}
+    for ev in prof.events():
+        if ev.device_type != torch.autograd.DeviceType.CUDA:
+            continue
+        t = totals.setdefault(ev.name, [0.0, 0])
+        t[0] += ev.device_time_total if hasattr(ev, "device_time_total") else ev.cuda_time_total
+        t[1] += 1
+    rows = sorted(([n, round(us / calls, 2), round(k / calls, 2)] for n, (us, k) in totals.items()),
+                  key=lambda r: -r[1])
+    return rows[:top]
+
+
+def diff_kernel_times(a: list, b: list, top: int = 20) -> list:
+    """[name, us a, us b, b - a] for the kernels whose per-call time differs most between two
+    rows' kernel_us lists (a kernel one side does not launch counts 0 there)."""
+    ta, tb = {r[0]: r[1] for r in a}, {r[0]: r[1] for r in b}
+    rows = [[n, ta.get(n, 0.0), tb.get(n, 0.0), round(tb.get(n, 0.0) - ta.get(n, 0.0), 2)]
+            for n in set(ta) | set(tb)]
+    return sorted(rows, key=lambda r: -abs(r[3]))[:top]
+
+
+def _print_kernel_diff(path: str, a: str, b: str) -> int:
+    rows = json.loads(Path(path).read_text()).get("results", [])
+    found = 0
+    for case in dict.fromkeys(r.get("case") for r in rows):
+        by = {r.get("variant"): r for r in rows if r.get("case") == case}
+        if a in by and b in by and "kernel_us" in by[a] and "kernel_us" in by[b]:
+            found += 1
+            ka, kb = by[a]["kernel_us"], by[b]["kernel_us"]
+            print(f"{case}: {a} {sum(r[1] for r in ka):.1f} us, {b} {sum(r[1] for r in kb):.1f} us "
+                  "per call (kernels listed)")
+            for name, ua, ub, d in diff_kernel_times(ka, kb):
+                print(f"  {d:+9.2f}  {ua:9.2f} {ub:9.2f}  {name[:100]}")
+    if not found:
+        print(f"no case in {path} has kernel_us for both {a} and {b}", file=sys.stderr)
+        return 2
+    return 0
+
+
 def _errors(out, ref) -> tuple[float, float]:
     """(max abs error, max abs error / max |reference|); inf when out has NaN/inf ref lacks."""
     torch = _torch()
@@ -695,7 +747,7 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
 
 
 def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
-             rounds: int = 1, progress=None) -> list[dict]:
+             rounds: int = 1, progress=None, kernel_calls: int = 0) -> list[dict]:
     """Variants of one case in this process, one row each: the case is built once, every variant
     compiled and checked, then the ones that passed are timed in `rounds` interleaved rounds
     (each round times every variant once); ms is the median over the rounds. progress(recs),
@@ -760,6 +812,16 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
                     rec.update(status="error", note="while timing: " + _short_error(e))
                     continue
                 rec.setdefault("ms_rounds", []).append(ms)
+            if progress is not None:
+                progress(recs)
+
+        if kernel_calls > 0 and device == "cuda":
+            for rec, compiled in ready:
+                if "status" not in rec:
+                    try:
+                        rec["kernel_us"] = kernel_times(lambda: compiled(*inputs0), kernel_calls)
+                    except Exception as e:   # a profile that fails leaves the timing standing
+                        rec["kernel_us_error"] = _short_error(e)
             if progress is not None:
                 progress(recs)
 
@@ -909,7 +971,8 @@ def _run_job(args, case: Case, variants: list[str], timeout_s: float, log) -> li
         try:
             import torch
             torch._dynamo.reset()
-            return run_case(case.name, variants, args.smoke, args.device, args.rounds)
+            return run_case(case.name, variants, args.smoke, args.device, args.rounds,
+                            kernel_calls=args.kernel_times)
         except Exception as e:
             traceback.print_exc()
             return failed("error", _short_error(e))
@@ -917,7 +980,7 @@ def _run_job(args, case: Case, variants: list[str], timeout_s: float, log) -> li
         result_path = Path(tmp) / "result.json"
         cmd = [sys.executable, str(Path(__file__).resolve()), "--_worker", case.name,
                ",".join(variants), "--rounds", str(args.rounds), "--_result", str(result_path),
-               "--device", args.device]
+               "--device", args.device, "--kernel-times", str(args.kernel_times)]
         if args.smoke:
             cmd.append("--smoke")
         t0 = time.perf_counter()
@@ -1097,6 +1160,13 @@ def main(argv: list[str] | None = None) -> int:
                          "ms_rounds the list; with cold caches each variant gets fresh cache folders. "
                          "E.g. --cases convnextv2_nano,maxvit_tiny --variants "
                          "eager,tuner,inductor --rounds 3 --out DIR")
+    ap.add_argument("--kernel-times", type=int, default=0, metavar="CALLS",
+                    help="after timing, profile CALLS calls of each variant (CUDA only) and keep "
+                         "its kernels' GPU us per call by name (row key kernel_us; "
+                         "--diff-kernels compares two rows)")
+    ap.add_argument("--diff-kernels", nargs=3, metavar=("JSON", "VARIANT_A", "VARIANT_B"),
+                    help="print the kernels whose GPU time per call differs most between two "
+                         "variants' kernel_us in a saved result file (per case) and exit")
     ap.add_argument("--smoke", action="store_true",
                     help="tiny shapes, on CPU unless --device cuda (a quick GPU sanity run)")
     ap.add_argument("--device", choices=("cuda", "cpu"), default=None,
@@ -1122,6 +1192,10 @@ def main(argv: list[str] | None = None) -> int:
     args.device = args.device or ("cpu" if args.smoke else "cuda")
     if args.rounds < 1:
         ap.error("--rounds must be at least 1")
+    if args.kernel_times < 0:
+        ap.error("--kernel-times must be 0 (off) or a number of calls")
+    if args.diff_kernels:
+        return _print_kernel_diff(*args.diff_kernels)
 
     if args._worker:
         if args.device == "cpu":
@@ -1132,7 +1206,7 @@ def main(argv: list[str] | None = None) -> int:
             tmp.write_text(json.dumps(recs, default=str))
             os.replace(tmp, args._result)
         save(run_case(case_name, variant_names.split(","), args.smoke, args.device, args.rounds,
-                      progress=save if args.rounds > 1 else None))
+                      progress=save if args.rounds > 1 else None, kernel_calls=args.kernel_times))
         return 0
 
     if args.list:

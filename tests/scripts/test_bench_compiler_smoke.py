@@ -309,3 +309,23 @@ def test_rows_of_a_worker_cut_off_mid_case_keep_what_was_measured():
     assert rows[0]["status"] == "ok" and rows[0]["ms"] == 3.0 and "3 round(s)" in rows[0]["note"]
     assert rows[1] == failed
     assert rows[2]["status"] == "timeout" and rows[2]["compile_s"] == 9.0
+
+
+def test_diff_kernels_lists_the_kernels_whose_time_differs_most_between_two_variants(tmp_path, capsys):
+    bc = _load()
+    doc = {"results": [
+        {"case": "vit", "variant": "ma", "kernel_us": [["tk_pointwise", 624.7, 40], ["nvjet", 100.0, 12]]},
+        {"case": "vit", "variant": "full", "kernel_us": [["tk_pointwise", 595.8, 40], ["nvjet", 100.5, 12],
+                                                         ["tk_template", 3.0, 1]]}]}
+    f = tmp_path / "run.json"
+    f.write_text(json.dumps(doc))
+    assert bc.main(["--diff-kernels", str(f), "ma", "full"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("vit: ma 724.7 us, full 699.3 us")
+    assert [line.split()[-1] for line in lines[1:]] == ["tk_pointwise", "tk_template", "nvjet"]
+    assert lines[1].split()[0] == "-28.90"
+    assert bc.main(["--diff-kernels", str(f), "ma", "nope"]) == 2     # no such variant: said
+    assert "no case" in capsys.readouterr().err
+    with pytest.raises(SystemExit):
+        bc.main(["--kernel-times", "-1", "--smoke", "--out", str(tmp_path / "never")])
+    assert not (tmp_path / "never").exists()
