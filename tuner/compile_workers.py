@@ -372,7 +372,24 @@ def run_job(job: WarmupJob) -> None:
     device = torch.device("cuda", job.device)
     with torch.cuda.device(device):
         args = [_materialize(d, device) for d in job.args]
-        fn.warmup(*args, grid=(1,), **dict(job.kwargs))
+        _load_built(fn.warmup(*args, grid=(1,), **dict(job.kwargs)))
+
+
+def _load_built(compiled) -> None:
+    """Loads a kernel just built, as its first launch would (TUNER_WORKER_LOAD): Triton builds
+    what a launch needs at that point, and on versions with a C launcher generated per argument
+    signature that is a C compile whose result Triton caches on disk. Built here, the process
+    that times the kernel finds it in the cache instead of compiling it itself, serially, one
+    signature after another. Best effort: a config too large to launch raises here, and the
+    caller's own load reports that."""
+    from tuner.settings import settings
+    init = getattr(compiled, "_init_handles", None)
+    if init is None or not settings.worker_load:
+        return
+    try:
+        init()
+    except Exception:   # noqa: BLE001 - the caller's load says why
+        pass
 
 
 def _warm() -> bool:

@@ -186,6 +186,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_COMPILE_WARMUP", _bool, True,
             "Each compile worker process builds a tiny kernel on the GPU when it starts (its "
             "CUDA context, Triton's driver and compiler start-up), not in its first job."),
+    Setting("TUNER_WORKER_LOAD", _bool, True,
+            "A compile worker also loads each kernel it builds, which leaves anything Triton "
+            "builds at a kernel's first load (on some Triton versions a C launcher per argument "
+            "signature) in Triton's cache for the process that times it."),
     Setting("TUNER_BENCH_LOCK", _str, "",
             "A file that processes sharing one GPU lock while they time (compiles overlap, "
             "measurements do not); `tuner collect --jobs` sets it."),
