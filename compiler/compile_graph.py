@@ -6,6 +6,7 @@ import hashlib
 import importlib.util
 import logging
 import os
+import re
 import sys
 import tempfile
 import time
@@ -75,6 +76,23 @@ _PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
                torch.ops.aten.bmm.default: torch.bmm}
 
 
+def _named_by_content(k, src: str) -> str:
+    """The kernel's source with its name `tk_<kind>` made `tk_<kind>_<hash of its source>`:
+    a profile (torch.profiler, nsys) then tells every generated kernel apart and a name leads
+    to its source in TUNER_LOGS=output_code, while identical kernels (a repeated layer, another
+    graph, another process) keep one name and one source, so one compile and one cache key.
+    No position or counter in the name: it would make identical kernels differ. The hash
+    leaves numbers out: the kernels of one graph at other sizes (dynamic shapes compile one per
+    size, a size bucket shares their tuning) keep the name, as they keep the tuning key."""
+    head = f"def {k.name}("
+    if src.count(head) != 1:
+        return src
+    shape = re.sub(r"\d+", "#", src)
+    name = f"{k.name}_{hashlib.sha256(shape.encode()).hexdigest()[:8]}"
+    k.name = name
+    return src.replace(head, f"def {name}(")
+
+
 def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None):
     return _compile_graph(gm, example_inputs, mode, options)
 
@@ -135,6 +153,7 @@ def _compile_graph(gm, example_inputs, mode, options):
     def add_kernel(i, grp, k, src, kind, label):
         """Load a generated kernel, give the wrapper its launcher and record it in stats."""
         tune = autotune and (not probe or kind == "template")
+        src = _named_by_content(k, src)
         fn = getattr(load_source(KERNEL_PRELUDE + src, "k"), k.name)
         kname = f"kernel{i}"
         if kind == "foreach":   # every part's buffers, part-major; addresses go in a table
@@ -177,9 +196,7 @@ def _compile_graph(gm, example_inputs, mode, options):
             continue
         k = probes.pop(id(grp), None) or TritonKernel(grp, sched, max_persistent_r=max_r)
         kind = k.kind
-        # named by kind (not position), so profiles tell kinds apart and identical kernels of
-        # different graphs keep one source (one compile, one cache key)
-        k.name = f"tk_{kind}"
+        k.name = f"tk_{kind}"   # (add_kernel appends a hash of its source: _named_by_content)
         src = k.codegen()
         if k.xnumel == 0 or (k.reduction and k.rnumel == 0) or not k.args:
             continue

@@ -370,8 +370,8 @@ def test_max_autotune_builds_the_mm_probes_candidates_before_lowering(monkeypatc
     s = stats.last()
     first = {(j.path, j.name, j.kwargs) for j in batches[0]}
     # both probes' template seed sets, in the one batch
-    assert len({j.path for j in batches[0] if j.name == "tk_template"}) >= 2
-    assert sum(j.name == "tk_template" for j in batches[0]) >= 2 * 4
+    assert len({j.path for j in batches[0] if j.name.startswith("tk_template")}) >= 2
+    assert sum(j.name.startswith("tk_template") for j in batches[0]) >= 2 * 4
     assert s.prebuilt >= len(first) and dict(s.mm_backend) and sum(s.mm_backend.values()) == 2
     later = {(j.path, j.name, j.kwargs) for b in batches[1:] for j in b}
     assert not first & later, first & later

@@ -22,3 +22,29 @@ def test_only_the_last_graphs_are_kept_but_totals_count_them_all(monkeypatch):
         assert stats.graphs() == [] and stats.totals().kernels == 0
     finally:
         stats.reset()
+
+
+def test_generated_kernels_are_named_by_kind_and_content():
+    """A profile tells every generated kernel apart (tk_<kind>_<hash of its source>), while
+    identical kernels, and one graph's kernels at another size, keep one name."""
+    import re
+
+    import torch
+
+    def names():
+        return re.findall(r"def (tk_\w+)\(", stats.last().source)
+
+    stats.reset()
+    try:
+        a = torch.compile(lambda x: (x * 2).sin() + 1, backend="tuner", dynamic=False)
+        a(torch.randn(8, 33))
+        first = names()
+        assert len(first) == 1 and re.fullmatch(r"tk_pointwise_[0-9a-f]{8}", first[0]), first
+        a(torch.randn(12, 33))                              # another size: the same name
+        assert names() == first
+        torch.compile(lambda x: (x * 3).cos(), backend="tuner")(torch.randn(8, 33))
+        assert names()[0].startswith("tk_pointwise_") and names() != first
+        torch.compile(lambda x: x.sum(1), backend="tuner")(torch.randn(8, 33))
+        assert re.fullmatch(r"tk_\w*reduction_[0-9a-f]{8}", names()[0]), names()
+    finally:
+        stats.reset()
