@@ -497,7 +497,9 @@ SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"},
             # every matmul on ATen: what the mm point's template answers are worth in the model
             "mm-extern": {"TUNER_MM": "extern"},
             # one descent sweep after a shipped config module's shortlist is timed
-            "shortlist-descent": {"TUNER_SHORTLIST_SWEEPS": "1"}}
+            "shortlist-descent": {"TUNER_SHORTLIST_SWEEPS": "1"},
+            # tuning candidates built ahead in the background while the first call tunes
+            "prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "1"}}
 
 
 @dataclasses.dataclass(frozen=True)

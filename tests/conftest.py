@@ -20,8 +20,9 @@ def _isolated_tuner_env(tmp_path, monkeypatch):
     from tuner.points.triton_kernel import forget_templates
     forget_templates()
     # configs built ahead on the compile workers, remembered per process
-    from tuner.compiler.runtime.launch import PREBUILT
+    from tuner.compiler.runtime.launch import BUILDING, PREBUILT
     PREBUILT.clear()
+    BUILDING.clear()
     yield
 
 

@@ -322,10 +322,13 @@ def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
     candidates' compiles.
     """
     workers = compile_workers() if workers is None else workers
-    if jobs is not None and len(candidates) >= _process_batch_min() and compile_processes() > 1:
+    from tuner import compile_workers as cw
+    # (while a batch built in the background holds the workers, this one compiles in threads:
+    # sent to the workers it would start workers of its own, or wait behind that batch)
+    if jobs is not None and len(candidates) >= _process_batch_min() and compile_processes() > 1 \
+            and not cw.background_busy():
         described = [j for j in (_try_describe(jobs, c) for c in candidates) if j is not None]
         if len(described) > 1:
-            from tuner import compile_workers as cw
             try:
                 for why in cw.run_jobs(described, compile_processes()):
                     if why is not None:

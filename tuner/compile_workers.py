@@ -274,16 +274,80 @@ atexit.register(shutdown)
 def run_jobs(jobs: Sequence[WarmupJob], workers: int) -> list[str | None]:
     """Runs every job on up to `workers` worker processes; per job, None when it built, else
     the reason (the caller then compiles it itself)."""
-    results: list[str | None] = [None] * len(jobs)
+    batch = Batch(len(jobs))
+    for t in _drive(jobs, workers, batch):
+        t.join()
+    return batch.results
+
+
+class Batch:
+    """Jobs on the workers: per job, None once it built, else the reason; `result(i)` waits
+    for job i alone (a batch in the background, `run_jobs_async`, is waited on job by job)."""
+
+    def __init__(self, n: int):
+        self.results: list[str | None] = [None] * n
+        self._done = [threading.Event() for _ in range(n)]
+
+    def _set(self, i: int, why: str | None) -> None:
+        self.results[i] = why
+        self._done[i].set()
+
+    def result(self, i: int) -> str | None:
+        self._done[i].wait()      # every job ends: built, failed, or its worker killed
+        return self.results[i]
+
+    def finished(self, i: int) -> bool:
+        return self._done[i].is_set()
+
+    def done(self) -> bool:
+        return all(e.is_set() for e in self._done)
+
+
+_BACKGROUND = [0]    # batches of run_jobs_async still running
+
+
+def run_jobs_async(jobs: Sequence[WarmupJob], workers: int) -> Batch:
+    """run_jobs without waiting: the jobs run in order on the workers while the caller goes
+    on, and `Batch.result(i)` waits for one of them. While such a batch runs, other batches
+    compile in the caller's threads (`background_busy`): a second batch would start workers
+    of its own."""
+    batch = Batch(len(jobs))
+    with _LOCK:
+        _BACKGROUND[0] += 1
+    try:
+        threads = _drive(jobs, workers, batch)
+    except BaseException:
+        with _LOCK:
+            _BACKGROUND[0] -= 1
+        raise
+
+    def finish():
+        for t in threads:
+            t.join()
+        with _LOCK:
+            _BACKGROUND[0] -= 1
+    threading.Thread(target=finish, daemon=True, name="tuner-compile-background").start()
+    return batch
+
+
+def background_busy() -> bool:
+    """Whether a run_jobs_async batch still holds the workers."""
+    with _LOCK:
+        return _BACKGROUND[0] > 0
+
+
+def _drive(jobs: Sequence[WarmupJob], workers: int, batch: Batch) -> list[threading.Thread]:
+    """Threads (started) that run `jobs` in order on up to `workers` worker processes, each
+    result going to `batch`."""
     if not jobs:
-        return results
+        return []
     _prestart(min(workers, len(jobs)))
     nxt = iter(range(len(jobs)))
     lock = threading.Lock()
     stalled = []     # after a worker hangs once, the rest of the batch compiles in the caller
 
     def drive():
-        w = None
+        w, i = None, None
         try:
             while True:
                 with lock:
@@ -291,18 +355,19 @@ def run_jobs(jobs: Sequence[WarmupJob], workers: int) -> list[str | None]:
                 if i is None:
                     return
                 if stalled:
-                    results[i] = "worker: skipped after a hang"
+                    batch._set(i, "worker: skipped after a hang")
                     continue
                 if w is None or not w.alive():
                     w = _take()
-                results[i] = w.call(jobs[i], JOB_TIMEOUT_S)
-                if results[i] is not None and results[i].startswith("worker: no answer"):
+                why = w.call(jobs[i], JOB_TIMEOUT_S)
+                if why is not None and why.startswith("worker: no answer"):
                     stalled.append(i)
+                batch._set(i, why)
         except Exception as e:   # cannot start a worker: the rest are compiled by the caller
             with lock:
                 for j in [i] + list(nxt):
-                    if j is not None:
-                        results[j] = f"worker: {type(e).__name__}: {e}"
+                    if j is not None and not batch.finished(j):
+                        batch._set(j, f"worker: {type(e).__name__}: {e}")
         finally:
             if w is not None:
                 _give_back(w)
@@ -311,9 +376,7 @@ def run_jobs(jobs: Sequence[WarmupJob], workers: int) -> list[str | None]:
                for _ in range(max(1, min(workers, len(jobs))))]
     for t in threads:
         t.start()
-    for t in threads:
-        t.join()
-    return results
+    return threads
 
 
 # --------------------------------------------------------------------------------------------

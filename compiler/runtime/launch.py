@@ -221,13 +221,16 @@ class Launcher:
         return self.fn, list(args), dict(grid=self.grid(cfg), **cfg)
 
     def _warmup(self, cfg, args):
+        _wait_prebuilt(self._prebuilt_key(cfg, args))
         fn, a, kw = self._warmup_call(cfg, args)
         return fn.warmup(*a, **kw)
 
     def _describe(self, cfg, args):
         """The warmup as a job for a compile worker process (None: compile here, as a config
         built ahead is: a load from Triton's cache)."""
-        if self._prebuilt_key(cfg, args) in PREBUILT:
+        key = self._prebuilt_key(cfg, args)
+        _wait_prebuilt(key)
+        if key in PREBUILT:
             return None
         from tuner.compile_workers import describe
         return describe(*self._warmup_call(cfg, args))
@@ -440,6 +443,16 @@ def clone_strided(t: torch.Tensor) -> torch.Tensor:
 # a launcher of the same kernel loads it from Triton's cache instead of sending a job (the mm
 # point's probes build their graphs again after `prebuild_probes` planned them)
 PREBUILT: set = set()
+# configs being built in the background (TUNER_PREBUILD_BACKGROUND): key -> (Batch, job index)
+BUILDING: dict = {}
+
+
+def _wait_prebuilt(key) -> None:
+    """A config still being built ahead in the background: wait for its job (not the batch),
+    then count it built, or leave it to its caller to compile when the job failed."""
+    pending = BUILDING.pop(key, None)
+    if pending is not None and pending[0].result(pending[1]) is None:
+        PREBUILT.add(key)
 
 
 def prebuild(launchers, device) -> int:
@@ -455,7 +468,7 @@ def prebuild(launchers, device) -> int:
     kernel whose plan is one config (a cached or heuristic answer: a warm cache waits for no
     worker) are left to their first call; so is everything under a tuning budget
     (TUNER_TUNE_BUDGET_S: the first call may keep the default). Returns how many configs were
-    built; never raises."""
+    built (with TUNER_PREBUILD_BACKGROUND, how many were sent to be built); never raises."""
     try:
         return _prebuild(launchers, device)
     except Exception as e:   # noqa: BLE001 - the first call builds what it needs, as before
@@ -513,7 +526,17 @@ def _prebuild(launchers, device, templates=False) -> int:
                 log.debug("prebuild: no plan for a %s kernel: %s: %s", launcher.kind, type(e).__name__, e)
     if not jobs:
         return 0
+    from tuner.settings import settings
     try:
+        if settings.prebuild_background and not templates:
+            # the first call tunes each kernel once its own jobs are done (they run in the
+            # order the first call tunes the kernels), while the workers build the rest
+            for key in [k for k, (b, i) in BUILDING.items() if b.finished(i)]:
+                _wait_prebuilt(key)   # an earlier graph's, never asked for: no longer waiting
+            batch = compile_workers.run_jobs_async(jobs, compile_processes())
+            for i, key in enumerate(owners):
+                BUILDING[key] = (batch, i)
+            return len(jobs)
         results = compile_workers.run_jobs(jobs, compile_processes())
     except Exception as e:   # noqa: BLE001 - no workers: the first call builds everything
         log.debug("prebuild: compile workers unavailable: %s: %s", type(e).__name__, e)

@@ -10,6 +10,7 @@
 #   ma-sd          as ma, one descent sweep after a shipped shortlist is timed (TUNER_SHORTLIST_SWEEPS=1)
 #   ma-nowarm      as ma, compile workers not warmed up when they start (TUNER_COMPILE_WARMUP=0)
 #   ma-noload      as ma, compile workers do not load what they build (TUNER_WORKER_LOAD=0)
+#   ma-bg          as ma, tuning candidates built ahead in the background (TUNER_PREBUILD_BACKGROUND=1)
 #   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
 #                  (the probe's PROBE_PROCESS_BATCH_MIN=2; tuner.bench.PROCESS_BATCH_MIN was 8, is 2 since)
 #   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
@@ -54,6 +55,7 @@ for r in $(seq ${ROUNDS:-1}); do
         ma-p16) TUNER_COMPILE_PROCESSES=16 one $v $case $mode use ;;
         ma-nowarm) TUNER_COMPILE_WARMUP=0 one $v $case $mode use ;;
         ma-noload) TUNER_WORKER_LOAD=0 one $v $case $mode use ;;
+        ma-bg) TUNER_PREBUILD_BACKGROUND=1 one $v $case $mode use ;;
         ma-sd) TUNER_SHORTLIST_SWEEPS=1 one $v $case $mode use ;;
         ma-noprebuild) PROBE_NO_PREBUILD=1 one $v $case $mode use ;;
         ma-noprobes) PROBE_NO_PROBE_PREBUILD=1 one $v $case $mode use ;;

@@ -310,18 +310,22 @@ def test_a_graphs_own_tuning_budget_bounds_its_kernels():
 
 
 @pytest.mark.gpu
-def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(monkeypatch):
+@pytest.mark.parametrize("background", [False, True])
+def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(monkeypatch, background):
     # compile_graph hands the compile workers the first candidates of every tuning kernel in
     # one batch (launch.prebuild); the first call's tuning then finds them built and sends none
-    # of them to the workers again
+    # of them to the workers again. In the background (TUNER_PREBUILD_BACKGROUND) the graph
+    # returns at once and each kernel's tuning waits for its own candidates
     from torch.fx.experimental.proxy_tensor import make_fx
 
     from tuner import compile_workers as cw
     from tuner.compiler.compile_graph import compile_graph
+    from tuner.compiler.runtime import launch
     monkeypatch.setenv("TUNER_COMPILE_PROCESSES", "4")
+    monkeypatch.setenv("TUNER_PREBUILD_BACKGROUND", "1" if background else "0")
     batches = []
-    run_jobs = cw.run_jobs
-    monkeypatch.setattr(cw, "run_jobs", lambda jobs, workers: batches.append(list(jobs)) or run_jobs(jobs, workers))
+    drive = cw._drive
+    monkeypatch.setattr(cw, "_drive", lambda jobs, workers, batch: batches.append(list(jobs)) or drive(jobs, workers, batch))
 
     def f(x, y):   # the last two outputs: one kernel twice (one tuning problem, planned once)
         return (x.sin() + y).sum(1), torch.softmax(x * y, -1), (x * 3 - y).exp(), (y * 3 - x).exp()
@@ -333,11 +337,13 @@ def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(m
     assert s.prebuilt >= 3 and len(batches) == 1 and len(batches[0]) == s.prebuilt
     ahead = {(j.path, j.name, j.kwargs) for j in batches[0]}
     assert len(ahead) == len(batches[0])   # nothing built twice
+    assert bool(launch.BUILDING) == background
     for got, want in zip(call([x, y]), f(x, y)):
         torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-4)
     later = {(j.path, j.name, j.kwargs) for b in batches[1:] for j in b}
     assert not ahead & later, ahead & later
     assert s.decisions_measured + s.decisions_heuristic + s.decisions_cache >= 1
+    assert not launch.BUILDING                     # every config built ahead was waited for
 
 
 @pytest.mark.gpu

@@ -139,6 +139,64 @@ def test_compile_all_sends_described_candidates_to_workers_first(stand_in, monke
     assert errors[1] is None and errors[2] is None and isinstance(errors[3], RuntimeError)
 
 
+def test_a_background_batch_runs_in_order_is_waited_on_job_by_job_and_keeps_other_batches_off_the_workers(
+        stand_in, monkeypatch):
+    import threading
+    path, mark = stand_in
+    gate = threading.Event()
+    real_call = cw._Worker.call
+
+    def slow_call(self, job, timeout_s):   # the second job waits until the test lets it go
+        if dict(job.kwargs).get("XBLOCK") == 2:
+            gate.wait(30)
+        return real_call(self, job, timeout_s)
+    monkeypatch.setattr(cw._Worker, "call", slow_call)
+    batch = cw.run_jobs_async([_job(path, XBLOCK=1), _job(path, XBLOCK=2),
+                               _job(path, XBLOCK=3, fail=True)], workers=1)
+    assert batch.result(0) is None                       # the first, while the second waits
+    assert cw.background_busy() and not batch.done()
+    # meanwhile a batch of its own compiles here, in threads: no worker of its own
+    monkeypatch.setattr(bench.settings, "compile_processes", 2, raising=False)
+    monkeypatch.setattr(bench, "PROCESS_BATCH_MIN", 2)
+    monkeypatch.setattr(bench, "COLD_BATCH_MIN", 2)
+    here = []
+    errors = bench.compile_all(here.append, [10, 11], jobs=lambda c: _job(path, XBLOCK=c))
+    assert errors == {10: None, 11: None} and sorted(here) == [10, 11]
+    assert sorted(c["kwargs"]["XBLOCK"] for c in _calls(mark)) == [1]
+    gate.set()
+    assert batch.result(1) is None and "does not build" in batch.result(2)
+    assert batch.done() and [c["kwargs"]["XBLOCK"] for c in _calls(mark)] == [1, 2, 3]
+    for _ in range(100):                                  # its last thread lets the workers go
+        if not cw.background_busy():
+            break
+        threading.Event().wait(0.05)
+    assert not cw.background_busy()
+    bench.compile_all(here.append, [20, 21], jobs=lambda c: _job(path, XBLOCK=c))
+    assert sorted(c["kwargs"]["XBLOCK"] for c in _calls(mark))[-2:] == [20, 21]   # workers again
+
+
+def test_a_config_still_building_in_the_background_is_waited_for_then_loaded(monkeypatch):
+    import torch
+
+    from tuner.compiler.runtime import launch
+    from tuner.points.triton_kernel import KernelMeta
+    built = cw.Batch(2)
+    built._set(0, None)
+    built._set(1, "worker: boom")
+    launch.BUILDING.update({"a": (built, 0), "b": (built, 1)})
+    launch._wait_prebuilt("a")
+    launch._wait_prebuilt("b")
+    launch._wait_prebuilt("c")                            # never planned: nothing to wait for
+    assert "a" in launch.PREBUILT and "b" not in launch.PREBUILT and not launch.BUILDING
+    # a launcher's batch: the config built in the background loads here (no job of its own)
+    later = cw.Batch(1)
+    launcher = launch.Launcher(None, KernelMeta("pointwise", "x < 8", xnumel=8), [0], True)
+    args, cfg = [torch.empty(8)], {"XBLOCK": 8, "num_warps": 1, "num_stages": 1}
+    launch.BUILDING[launcher._prebuilt_key(cfg, args)] = (later, 0)
+    later._set(0, None)
+    assert launcher._describe(cfg, args) is None and not launch.BUILDING
+
+
 def test_compile_all_without_processes_never_starts_a_worker(stand_in, monkeypatch):
     path, mark = stand_in
     monkeypatch.setattr(bench, "PROCESS_BATCH_MIN", 2)
