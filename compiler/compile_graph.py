@@ -76,18 +76,22 @@ _PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
                torch.ops.aten.bmm.default: torch.bmm}
 
 
+_INTEGER = re.compile(r"(?<![\w.])\d+(?![\w.])")   # an integer literal, alone
+
+
 def _named_by_content(k, src: str) -> str:
     """The kernel's source with its name `tk_<kind>` made `tk_<kind>_<hash of its source>`:
     a profile (torch.profiler, nsys) then tells every generated kernel apart and a name leads
     to its source in TUNER_LOGS=output_code, while identical kernels (a repeated layer, another
     graph, another process) keep one name and one source, so one compile and one cache key.
     No position or counter in the name: it would make identical kernels differ. The hash
-    leaves numbers out: the kernels of one graph at other sizes (dynamic shapes compile one per
-    size, a size bucket shares their tuning) keep the name, as they keep the tuning key."""
+    leaves integer literals out (sizes, strides; not names such as in_ptr0, nor constants such
+    as 2.0): the kernels of one graph at other sizes (dynamic shapes compile one per size, a
+    size bucket shares their tuning) keep the name, as they keep the tuning key."""
     head = f"def {k.name}("
     if src.count(head) != 1:
         return src
-    shape = re.sub(r"\d+", "#", src)
+    shape = _INTEGER.sub("#", src)
     name = f"{k.name}_{hashlib.sha256(shape.encode()).hexdigest()[:8]}"
     k.name = name
     return src.replace(head, f"def {name}(")

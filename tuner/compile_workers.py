@@ -275,8 +275,9 @@ def run_jobs(jobs: Sequence[WarmupJob], workers: int) -> list[str | None]:
     """Runs every job on up to `workers` worker processes; per job, None when it built, else
     the reason (the caller then compiles it itself)."""
     batch = Batch(len(jobs))
-    for t in _drive(jobs, workers, batch):
-        t.join()
+    ended = threading.Event()
+    _drive(jobs, workers, batch, ended.set)
+    ended.wait()       # every job ended and every worker given back
     return batch.results
 
 
@@ -314,19 +315,11 @@ def run_jobs_async(jobs: Sequence[WarmupJob], workers: int) -> Batch:
     batch = Batch(len(jobs))
     with _LOCK:
         _BACKGROUND[0] += 1
-    try:
-        threads = _drive(jobs, workers, batch)
-    except BaseException:
-        with _LOCK:
-            _BACKGROUND[0] -= 1
-        raise
 
-    def finish():
-        for t in threads:
-            t.join()
+    def ended():
         with _LOCK:
             _BACKGROUND[0] -= 1
-    threading.Thread(target=finish, daemon=True, name="tuner-compile-background").start()
+    _drive(jobs, workers, batch, ended)
     return batch
 
 
@@ -336,15 +329,31 @@ def background_busy() -> bool:
         return _BACKGROUND[0] > 0
 
 
-def _drive(jobs: Sequence[WarmupJob], workers: int, batch: Batch) -> list[threading.Thread]:
-    """Threads (started) that run `jobs` in order on up to `workers` worker processes, each
-    result going to `batch`."""
+def _drive(jobs: Sequence[WarmupJob], workers: int, batch: Batch, ended) -> None:
+    """Starts threads that run `jobs` in order on up to `workers` worker processes, each
+    result going to `batch`; `ended()` runs once, when the last of them has given its worker
+    back (at once for no jobs; also when no thread could start, before that raises)."""
     if not jobs:
-        return []
-    _prestart(min(workers, len(jobs)))
+        ended()
+        return
+    n = max(1, min(workers, len(jobs)))
     nxt = iter(range(len(jobs)))
     lock = threading.Lock()
     stalled = []     # after a worker hangs once, the rest of the batch compiles in the caller
+    running = [n]
+
+    def exit_one(k: int = 1) -> None:
+        with lock:
+            running[0] -= k
+            last = running[0] == 0
+        if last:
+            ended()
+
+    def fail_rest(i, why: str) -> None:
+        with lock:
+            for j in [i] + list(nxt):
+                if j is not None and not batch.finished(j):
+                    batch._set(j, why)
 
     def drive():
         w, i = None, None
@@ -363,20 +372,28 @@ def _drive(jobs: Sequence[WarmupJob], workers: int, batch: Batch) -> list[thread
                 if why is not None and why.startswith("worker: no answer"):
                     stalled.append(i)
                 batch._set(i, why)
-        except Exception as e:   # cannot start a worker: the rest are compiled by the caller
-            with lock:
-                for j in [i] + list(nxt):
-                    if j is not None and not batch.finished(j):
-                        batch._set(j, f"worker: {type(e).__name__}: {e}")
+        except BaseException as e:   # cannot start a worker: the rest are compiled by the caller
+            fail_rest(i, f"worker: {type(e).__name__}: {e}")
         finally:
             if w is not None:
                 _give_back(w)
+            exit_one()
 
-    threads = [threading.Thread(target=drive, daemon=True, name="tuner-compile-proc")
-               for _ in range(max(1, min(workers, len(jobs))))]
-    for t in threads:
-        t.start()
-    return threads
+    try:
+        _prestart(n)
+    except BaseException as e:   # noqa: BLE001 - no worker: every job is the caller's
+        fail_rest(None, f"worker: {type(e).__name__}: {e}")
+        ended()
+        return
+    started = 0
+    try:
+        for _ in range(n):
+            threading.Thread(target=drive, daemon=True, name="tuner-compile-proc").start()
+            started += 1
+    except BaseException as e:
+        if not started:      # nothing runs the jobs: the caller compiles them
+            fail_rest(None, f"worker: {type(e).__name__}: {e}")
+        exit_one(n - started)   # (the threads that started drain the rest)
 
 
 # --------------------------------------------------------------------------------------------

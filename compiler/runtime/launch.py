@@ -232,6 +232,10 @@ class Launcher:
         _wait_prebuilt(key)
         if key in PREBUILT:
             return None
+        return self._job(cfg, args)
+
+    def _job(self, cfg, args):
+        """The warmup as a compile worker's job (None: it cannot be described)."""
         from tuner.compile_workers import describe
         return describe(*self._warmup_call(cfg, args))
 
@@ -494,6 +498,11 @@ def _prebuild(launchers, device, templates=False) -> int:
     device = torch.device(device)
     if device.type != "cuda" or not prebuild_possible():
         return 0
+    if compile_workers.background_busy():
+        # an earlier graph's batch still holds the workers (it was not waited for: a graph
+        # that fell back to ATen, graphs compiled from several threads): a batch now would
+        # start workers of its own; the first call builds its candidates as they come
+        return 0
     if device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())
     jobs, owners, planned = [], [], set()
@@ -518,10 +527,13 @@ def _prebuild(launchers, device, templates=False) -> int:
                     if len(configs) < 2 and not templates:
                         continue
                 for cfg in configs:
-                    job = launcher._describe(cfg, args)
+                    key = launcher._prebuilt_key(cfg, args)
+                    if key in PREBUILT or key in BUILDING or key in owners:
+                        continue     # built, or being built: never waited for here
+                    job = launcher._job(cfg, args)
                     if job is not None:
                         jobs.append(job)
-                        owners.append(launcher._prebuilt_key(cfg, args))
+                        owners.append(key)
             except Exception as e:   # noqa: BLE001 - its first call plans (and reports) it again
                 log.debug("prebuild: no plan for a %s kernel: %s: %s", launcher.kind, type(e).__name__, e)
     if not jobs:

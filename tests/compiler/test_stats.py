@@ -46,5 +46,10 @@ def test_generated_kernels_are_named_by_kind_and_content():
         assert names()[0].startswith("tk_pointwise_") and names() != first
         torch.compile(lambda x: x.sum(1), backend="tuner")(torch.randn(8, 33))
         assert re.fullmatch(r"tk_\w*reduction_[0-9a-f]{8}", names()[0]), names()
+        # kernels that differ in a constant alone are two kernels, with two names
+        torch.compile(lambda x: x * 2.5 + 1, backend="tuner")(torch.randn(8, 33))
+        scaled = names()
+        torch.compile(lambda x: x * 3.5 + 1, backend="tuner")(torch.randn(8, 33))
+        assert names() != scaled
     finally:
         stats.reset()

@@ -175,6 +175,29 @@ def test_a_background_batch_runs_in_order_is_waited_on_job_by_job_and_keeps_othe
     assert sorted(c["kwargs"]["XBLOCK"] for c in _calls(mark))[-2:] == [20, 21]   # workers again
 
 
+def test_no_worker_to_start_fails_every_job_to_its_caller_and_no_batch_stays_busy(stand_in, monkeypatch):
+    path, _ = stand_in
+
+    def no_worker(n):
+        raise OSError("cannot start a process")
+    monkeypatch.setattr(cw, "_prestart", no_worker)
+    jobs = [_job(path, XBLOCK=1), _job(path, XBLOCK=2)]
+    assert all("OSError" in why for why in cw.run_jobs(jobs, workers=2))
+    batch = cw.run_jobs_async(jobs, workers=2)
+    assert batch.done() and all("OSError" in batch.result(i) for i in range(2))
+    assert not cw.background_busy()
+
+
+def test_a_graph_built_while_a_background_batch_holds_the_workers_starts_none(monkeypatch):
+    from tuner.compiler.runtime import launch
+    monkeypatch.setattr(launch, "prebuild_possible", lambda: True)
+    monkeypatch.setattr(cw, "background_busy", lambda: True)
+    monkeypatch.setattr(cw, "run_jobs", lambda *a: pytest.fail("a batch of its own"))
+    monkeypatch.setattr(cw, "run_jobs_async", lambda *a: pytest.fail("a batch of its own"))
+    assert launch._prebuild([object()], "cuda") == 0
+    assert launch._prebuild([object()], "cuda", templates=True) == 0
+
+
 def test_a_config_still_building_in_the_background_is_waited_for_then_loaded(monkeypatch):
     import torch
 
