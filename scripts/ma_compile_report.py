@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import statistics
 import sys
 from pathlib import Path
 
@@ -61,13 +62,13 @@ def table(rows: list[dict]) -> list[dict]:
             by.setdefault(r["case"], {}).setdefault(r["variant"], []).append(r)
     out = []
     for case, vs in by.items():
-        med = {v: sorted(x["first_s"] for x in rs)[len(rs) // 2] for v, rs in vs.items()}
+        med = {v: round(statistics.median(x["first_s"] for x in rs), 2) for v, rs in vs.items()}
         first = {v: rs[0] for v, rs in vs.items()}
         d = med.get("default")
         row = {"case": case, **{f"{v}_s": s for v, s in med.items()}}
         # a fresh machine over a warm Redis compiles every kernel as cold default mode does
-        for v in ("ma", "ma-off", "ma-p16", "ma-pb2", "ma-remote"):
-            if d and v in med:
+        for v in med:   # every cold max-autotune variant (a fresh machine over a warm Redis too)
+            if d and v.startswith("ma") and v != "ma-warm" and not v.endswith("up"):
                 row[f"{v}/default"] = round(med[v] / d, 2)
         if "ma-warm" in med and med.get("default-warm"):   # warm against warm, same call
             row["ma-warm/default-warm"] = round(med["ma-warm"] / med["default-warm"], 2)

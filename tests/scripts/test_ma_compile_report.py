@@ -44,3 +44,17 @@ def test_table_has_ratios_to_default_and_counts_matmul_benchmarks(tmp_path):
 def test_a_missing_input_is_refused_by_name(tmp_path):
     r = subprocess.run([sys.executable, str(SCRIPT), str(tmp_path / "nope.jsonl")], capture_output=True, text=True)
     assert r.returncode != 0 and "nope.jsonl: no such file" in r.stderr
+
+
+def test_two_rounds_take_their_median_and_every_cold_variant_gets_a_ratio(tmp_path):
+    lines = (_lines("bert", "default", 11.0, []) + _lines("bert", "default", 13.0, [])
+             + _lines("bert", "ma", 20.0, []) + _lines("bert", "ma", 16.0, [])
+             + _lines("bert", "ma-bg", 14.0, []) + _lines("bert", "ma-bg", 16.0, []))
+    src = tmp_path / "ma_compile_table.jsonl"
+    src.write_text("\n".join(lines) + "\n")
+    r = subprocess.run([sys.executable, str(SCRIPT), str(src)], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    header, row = r.stdout.splitlines()[:2]
+    cells = dict(zip(header.split(" | "), row.split(" | ")))
+    assert cells["default_s"] == "12.0" and cells["ma_s"] == "18.0"     # not the upper value
+    assert cells["ma/default"] == "1.5" and cells["ma-bg/default"] == "1.25"
