@@ -41,6 +41,8 @@ def rows_of_lines(lines) -> list[dict]:
             rows.append({**label, "failed": d["failed"], "measured": []})
         elif "ns" in d and rows:
             rows[-1]["measured"].append(d)
+        elif "profile_own" in d and rows:   # a ma-prof run's cProfile of its first call
+            rows[-1]["profile"] = d
     return rows
 
 

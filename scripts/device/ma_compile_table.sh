@@ -11,6 +11,8 @@
 #   ma-nowarm      as ma, compile workers not warmed up when they start (TUNER_COMPILE_WARMUP=0)
 #   ma-noload      as ma, compile workers do not load what they build (TUNER_WORKER_LOAD=0)
 #   ma-bg          as ma, tuning candidates built ahead in the background (TUNER_PREBUILD_BACKGROUND=1)
+#   ma-prof        as ma, the first call under cProfile (slower: for where the time goes, not
+#                  for its seconds); a "profile_own"/"profile_cum" line follows its row
 #   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
 #                  (the probe's PROBE_PROCESS_BATCH_MIN=2; tuner.bench.PROCESS_BATCH_MIN was 8, is 2 since)
 #   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
@@ -56,6 +58,7 @@ for r in $(seq ${ROUNDS:-1}); do
         ma-nowarm) TUNER_COMPILE_WARMUP=0 one $v $case $mode use ;;
         ma-noload) TUNER_WORKER_LOAD=0 one $v $case $mode use ;;
         ma-bg) TUNER_PREBUILD_BACKGROUND=1 one $v $case $mode use ;;
+        ma-prof) PROBE_PROFILE=1 one $v $case $mode use ;;
         ma-sd) TUNER_SHORTLIST_SWEEPS=1 one $v $case $mode use ;;
         ma-noprebuild) PROBE_NO_PREBUILD=1 one $v $case $mode use ;;
         ma-noprobes) PROBE_NO_PROBE_PREBUILD=1 one $v $case $mode use ;;

@@ -83,11 +83,18 @@ def gpt2_train():
     return step
 
 
+# PROBE_PROFILE=1: the first call under cProfile (this process only: not the compile workers),
+# its top functions by own and by cumulative time printed as one JSON line after the row
+import cProfile
+import pstats
+prof = cProfile.Profile() if os.environ.get("PROBE_PROFILE") else None
 if sys.argv[1] == "gpt2_train":
     stats.reset()
     engine.HISTORY.clear()
     step = gpt2_train()
     t = time.perf_counter()
+    if prof is not None:
+        prof.enable()
     step()
 else:
     case = bc.CASE_BY_NAME[sys.argv[1]]
@@ -97,9 +104,13 @@ else:
     engine.HISTORY.clear()
     f = torch.compile(built.fn, backend="tuner", mode=None if mode == "default" else mode)
     t = time.perf_counter()
+    if prof is not None:
+        prof.enable()
     f(*x)
 torch.cuda.synchronize()
 first = time.perf_counter() - t
+if prof is not None:
+    prof.disable()
 tot = stats.totals()
 sources = {}
 for d in engine.HISTORY:
@@ -114,6 +125,15 @@ row = {"case": sys.argv[1], "mode": mode, "first_s": round(first, 2),
        "batches": batches}
 print(json.dumps(row), flush=True)
 print(json.dumps({"slow_jobs": __import__("tuner.compile_workers", fromlist=["SLOW"]).SLOW}))
+if prof is not None:
+    st = pstats.Stats(prof)
+
+    def top(key, n=40):
+        rows = sorted(st.stats.items(), key=lambda kv: -kv[1][key])[:n]
+        return [[f"{Path(f).name}:{line}:{fn}", round(v[2], 3), round(v[3], 3), v[1]]
+                for (f, line, fn), v in rows]
+    # [where, own s, cumulative s, calls]
+    print(json.dumps({"profile_own": top(2), "profile_cum": top(3)}), flush=True)
 for d in engine.HISTORY:
     if d.source == "heuristic" and d.namespace.startswith("mm_backend"):
         print(json.dumps({"answered": d.namespace, "problem": str(d.problem)[:120], "choice": str(d.choice)}), flush=True)

@@ -49,10 +49,16 @@ def test_a_missing_input_is_refused_by_name(tmp_path):
 def test_two_rounds_take_their_median_and_every_cold_variant_gets_a_ratio(tmp_path):
     lines = (_lines("bert", "default", 11.0, []) + _lines("bert", "default", 13.0, [])
              + _lines("bert", "ma", 20.0, []) + _lines("bert", "ma", 16.0, [])
-             + _lines("bert", "ma-bg", 14.0, []) + _lines("bert", "ma-bg", 16.0, []))
+             + _lines("bert", "ma-bg", 14.0, []) + _lines("bert", "ma-bg", 16.0, [])
+             + _lines("gpt2", "ma-prof", 30.0, [("triton.pointwise", 4)])
+             + [json.dumps({"profile_own": [["bench.py:1:f", 2.0, 3.0, 5]], "profile_cum": []})])
     src = tmp_path / "ma_compile_table.jsonl"
     src.write_text("\n".join(lines) + "\n")
-    r = subprocess.run([sys.executable, str(SCRIPT), str(src)], capture_output=True, text=True)
+    merged = tmp_path / "merged.json"
+    r = subprocess.run([sys.executable, str(SCRIPT), str(src), "--merge-into", str(merged)],
+                       capture_output=True, text=True)
+    prof = [row for row in json.loads(merged.read_text())["rows"] if row["variant"] == "ma-prof"]
+    assert prof[0]["profile"]["profile_own"][0][0] == "bench.py:1:f"   # kept with its run
     assert r.returncode == 0, r.stderr
     header, row = r.stdout.splitlines()[:2]
     cells = dict(zip(header.split(" | "), row.split(" | ")))
