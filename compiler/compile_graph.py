@@ -177,6 +177,7 @@ def _compile_graph(gm, example_inputs, mode, options):
         stats.kernels += 1
         stats.kernel_names.append(kname)
         stats.kernel_kinds.append(kind)
+        stats.kernel_labels.setdefault(k.name, label[:300])
 
     for i, grp in enumerate(groups):
         if isinstance(grp, list) and all(id(m) in bodies for m in grp):   # a table kernel

@@ -34,8 +34,8 @@
 
 Only the last KEEP_GRAPHS (64) graphs are kept, sources included: a long-running process that
 compiles graph after graph must not hold every generated source. An older graph's counters
-stay in totals(); its kernel_names and kernel_kinds (lists, one item per kernel) do not, so
-those two cover the kept graphs only. Set `stats.KEEP_GRAPHS` before compiling to keep more.
+stay in totals(); its kernel_names, kernel_kinds (lists, one item per kernel) and kernel_labels
+do not, so those cover the kept graphs only. Set `stats.KEEP_GRAPHS` before compiling to keep more.
 """
 from __future__ import annotations
 
@@ -62,6 +62,9 @@ class GraphStats:
     kernel_names: list = field(default_factory=list)
     kernel_kinds: list = field(default_factory=list)   # per kernel: "pointwise", "pointwise_tiled",
                                                        # "reduction", "persistent_reduction", "scatter"
+    # the generated function's name (tk_<kind>_<hash>, as a profiler lists it) -> what it
+    # computes ("pointwise over (6304, 3072), nodes [...]")
+    kernel_labels: dict = field(default_factory=dict)
     source: str = ""          # the generated kernels (as comments) and wrapper
     lowering_errors: dict = field(default_factory=dict)
     graph_fallback: str = ""
@@ -202,6 +205,7 @@ def totals() -> GraphStats:
         _add_counters(t, g)
         t.kernel_names.extend(g.kernel_names)
         t.kernel_kinds.extend(g.kernel_kinds)
+        t.kernel_labels.update(g.kernel_labels)
     return t
 
 

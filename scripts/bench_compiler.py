@@ -625,9 +625,10 @@ def _median_ms(fn, device: str, warmup_ms: int, rep_ms: int, smoke: bool) -> flo
     return times[len(times) // 2]
 
 
-def kernel_times(fn, calls: int = 10, top: int = 60) -> list:
+def kernel_times(fn, calls: int = 10, top: int = 60, labels: dict | None = None) -> list:
     """GPU microseconds per call of each kernel `fn` launches, by kernel name, the `top` largest
-    first ([name, us per call, launches per call]); from torch.profiler over `calls` calls.
+    first ([name, us per call, launches per call, what it computes]: the tuner's label of a
+    generated kernel, from `labels`, else ""); from torch.profiler over `calls` calls.
     Variants of one model launch mostly the same generated kernels, so two rows' lists say which
     kernels one of them runs slower (bench_compiler.py --kernel-times; diff_kernel_times)."""
     torch = _torch()
@@ -645,8 +646,9 @@ def kernel_times(fn, calls: int = 10, top: int = 60) -> list:
         t = totals.setdefault(ev.name, [0.0, 0])
         t[0] += ev.device_time_total if hasattr(ev, "device_time_total") else ev.cuda_time_total
         t[1] += 1
-    rows = sorted(([n, round(us / calls, 2), round(k / calls, 2)] for n, (us, k) in totals.items()),
-                  key=lambda r: -r[1])
+    labels = labels or {}
+    rows = sorted(([n, round(us / calls, 2), round(k / calls, 2), labels.get(n, "")]
+                   for n, (us, k) in totals.items()), key=lambda r: -r[1])
     return rows[:top]
 
 
@@ -669,8 +671,10 @@ def _print_kernel_diff(path: str, a: str, b: str) -> int:
             ka, kb = by[a]["kernel_us"], by[b]["kernel_us"]
             print(f"{case}: {a} {sum(r[1] for r in ka):.1f} us, {b} {sum(r[1] for r in kb):.1f} us "
                   "per call (kernels listed)")
+            label = {r[0]: r[3] for r in ka + kb if len(r) > 3 and r[3]}
             for name, ua, ub, d in diff_kernel_times(ka, kb):
-                print(f"  {d:+9.2f}  {ua:9.2f} {ub:9.2f}  {name[:100]}")
+                what = f"  ({label[name][:100]})" if name in label else ""
+                print(f"  {d:+9.2f}  {ua:9.2f} {ub:9.2f}  {name[:100]}{what}")
     if not found:
         print(f"no case in {path} has kernel_us for both {a} and {b}", file=sys.stderr)
         return 2
@@ -690,6 +694,9 @@ def _errors(out, ref) -> tuple[float, float]:
         max_abs = math.inf
     scale = float(ref.abs().max()) if ref.numel() else 0.0
     return max_abs, (max_abs / scale if scale > 0 else max_abs)
+
+
+_LABELS: dict = {}   # id(row) -> the tuner's labels of its generated kernels, by function name
 
 
 def _variant_record(case: Case, variant: Variant) -> dict:
@@ -736,6 +743,10 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
     st = _read_stats(stats)
     if st is not None:
         rec["tuner_stats"] = st
+    try:   # what each generated kernel computes, for --kernel-times (the stats reset per variant)
+        _LABELS[id(rec)] = dict(stats.totals().kernel_labels) if stats is not None else {}
+    except Exception:   # noqa: BLE001 - an older tuner without labels: names only
+        pass
 
     ref = built.reference(inputs1)
     max_abs, rel = _errors(out, ref)
@@ -821,7 +832,8 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
             for rec, compiled in ready:
                 if "status" not in rec:
                     try:
-                        rec["kernel_us"] = kernel_times(lambda: compiled(*inputs0), kernel_calls)
+                        rec["kernel_us"] = kernel_times(lambda: compiled(*inputs0), kernel_calls,
+                                                        labels=_LABELS.get(id(rec)))
                     except Exception as e:   # a profile that fails leaves the timing standing
                         rec["kernel_us_error"] = _short_error(e)
             if progress is not None:

@@ -40,6 +40,9 @@ def test_generated_kernels_are_named_by_kind_and_content():
         a(torch.randn(8, 33))
         first = names()
         assert len(first) == 1 and re.fullmatch(r"tk_pointwise_[0-9a-f]{8}", first[0]), first
+        # what it computes, under the name a profiler lists (bench_compiler --kernel-times)
+        assert stats.last().kernel_labels[first[0]].startswith("pointwise over")
+        assert first[0] in stats.totals().kernel_labels
         a(torch.randn(12, 33))                              # another size: the same name
         assert names() == first
         torch.compile(lambda x: (x * 3).cos(), backend="tuner")(torch.randn(8, 33))

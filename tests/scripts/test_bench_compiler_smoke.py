@@ -314,7 +314,8 @@ def test_rows_of_a_worker_cut_off_mid_case_keep_what_was_measured():
 def test_diff_kernels_lists_the_kernels_whose_time_differs_most_between_two_variants(tmp_path, capsys):
     bc = _load()
     doc = {"results": [
-        {"case": "vit", "variant": "ma", "kernel_us": [["tk_pointwise", 624.7, 40], ["nvjet", 100.0, 12]]},
+        {"case": "vit", "variant": "ma", "kernel_us": [["tk_pointwise", 624.7, 40, "pointwise over (6304, 3072)"],
+                                                       ["nvjet", 100.0, 12, ""]]},
         {"case": "vit", "variant": "full", "kernel_us": [["tk_pointwise", 595.8, 40], ["nvjet", 100.5, 12],
                                                          ["tk_template", 3.0, 1]]}]}
     f = tmp_path / "run.json"
@@ -322,8 +323,8 @@ def test_diff_kernels_lists_the_kernels_whose_time_differs_most_between_two_vari
     assert bc.main(["--diff-kernels", str(f), "ma", "full"]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert lines[0].startswith("vit: ma 724.7 us, full 699.3 us")
-    assert [line.split()[-1] for line in lines[1:]] == ["tk_pointwise", "tk_template", "nvjet"]
-    assert lines[1].split()[0] == "-28.90"
+    assert [line.split()[3] for line in lines[1:]] == ["tk_pointwise", "tk_template", "nvjet"]
+    assert lines[1].split()[0] == "-28.90" and lines[1].endswith("(pointwise over (6304, 3072))")
     assert bc.main(["--diff-kernels", str(f), "ma", "nope"]) == 2     # no such variant: said
     assert "no case" in capsys.readouterr().err
     with pytest.raises(SystemExit):
