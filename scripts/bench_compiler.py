@@ -696,9 +696,6 @@ def _errors(out, ref) -> tuple[float, float]:
     return max_abs, (max_abs / scale if scale > 0 else max_abs)
 
 
-_LABELS: dict = {}   # id(row) -> the tuner's labels of its generated kernels, by function name
-
-
 def _variant_record(case: Case, variant: Variant) -> dict:
     """A row's identity; its status is already set when the variant cannot run here."""
     rec: dict[str, Any] = {"case": case.name, "group": case.group, "variant": variant.name,
@@ -727,8 +724,9 @@ def _variant_env(variant: Variant):
 def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple, inputs1: tuple,
                        eager_rel: float, device: str):
     """Compiles one variant (its first call, on inputs0, is compile_s) and checks its output on
-    inputs1. Returns the compiled function, or None with rec's status set to mismatch; raises
-    what the compile or the check raised."""
+    inputs1. Returns the compiled function and what its generated kernels compute (the tuner's
+    labels by function name, for --kernel-times: the stats reset per variant), or None with
+    rec's status set to mismatch; raises what the compile or the check raised."""
     stats = _tuner_stats_module() if variant.backend == "tuner" else None
     _reset_stats(stats)
     with _variant_env(variant):
@@ -743,10 +741,7 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
     st = _read_stats(stats)
     if st is not None:
         rec["tuner_stats"] = st
-    try:   # what each generated kernel computes, for --kernel-times (the stats reset per variant)
-        _LABELS[id(rec)] = dict(stats.totals().kernel_labels) if stats is not None else {}
-    except Exception:   # noqa: BLE001 - an older tuner without labels: names only
-        pass
+    labels = dict(getattr(stats.totals(), "kernel_labels", {})) if stats is not None else {}
 
     ref = built.reference(inputs1)
     max_abs, rel = _errors(out, ref)
@@ -756,7 +751,7 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
     if not rel <= tol:
         rec.update(status="mismatch", note=f"error {rel:.3g} of output scale > tolerance {tol:.3g}")
         return None
-    return compiled
+    return compiled, labels
 
 
 def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
@@ -801,19 +796,19 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
                 if folder is not None:
                     rec["cache_dir"] = folder
             try:
-                compiled = _compile_and_check(rec, built, variant, inputs0, inputs1, eager_rel,
-                                              device)
+                checked = _compile_and_check(rec, built, variant, inputs0, inputs1, eager_rel,
+                                             device)
             except Exception as e:
                 traceback.print_exc()
                 rec.update(status="error", note=_short_error(e))
                 continue
-            if compiled is not None:
-                ready.append((rec, compiled))
+            if checked is not None:
+                ready.append((rec, *checked))
             if progress is not None:
                 progress(recs)
 
         for _ in range(rounds):
-            for rec, compiled in ready:
+            for rec, compiled, _ in ready:
                 if "status" in rec:      # failed while timing in an earlier round
                     continue
                 try:
@@ -829,17 +824,17 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
                 progress(recs)
 
         if kernel_calls > 0 and device == "cuda":
-            for rec, compiled in ready:
+            for rec, compiled, labels in ready:
                 if "status" not in rec:
                     try:
                         rec["kernel_us"] = kernel_times(lambda: compiled(*inputs0), kernel_calls,
-                                                        labels=_LABELS.get(id(rec)))
+                                                        labels=labels)
                     except Exception as e:   # a profile that fails leaves the timing standing
                         rec["kernel_us_error"] = _short_error(e)
             if progress is not None:
                 progress(recs)
 
-    for rec, _ in ready:
+    for rec, _, _ in ready:
         if "status" not in rec:
             ms_rounds = rec.pop("ms_rounds")
             rec["ms"] = statistics.median(ms_rounds)

@@ -221,7 +221,8 @@ class Launcher:
         return self.fn, list(args), dict(grid=self.grid(cfg), **cfg)
 
     def _warmup(self, cfg, args):
-        _wait_prebuilt(self._prebuilt_key(cfg, args))
+        if BUILDING:   # (the key only when something is being built in the background)
+            _wait_prebuilt(self._prebuilt_key(cfg, args))
         fn, a, kw = self._warmup_call(cfg, args)
         return fn.warmup(*a, **kw)
 
@@ -505,7 +506,7 @@ def _prebuild(launchers, device, templates=False) -> int:
         return 0
     if device.index is None:
         device = torch.device("cuda", torch.cuda.current_device())
-    jobs, owners, planned = [], [], set()
+    jobs, owners, planned, sent = [], [], set(), set()   # owners: each job's key, in order
     with real_tensors(), torch.cuda.device(device):
         for launcher in launchers:
             if type(launcher) is not Launcher or (launcher.kind == "template" and not templates):
@@ -528,12 +529,13 @@ def _prebuild(launchers, device, templates=False) -> int:
                         continue
                 for cfg in configs:
                     key = launcher._prebuilt_key(cfg, args)
-                    if key in PREBUILT or key in BUILDING or key in owners:
+                    if key in PREBUILT or key in BUILDING or key in sent:
                         continue     # built, or being built: never waited for here
                     job = launcher._job(cfg, args)
                     if job is not None:
                         jobs.append(job)
                         owners.append(key)
+                        sent.add(key)
             except Exception as e:   # noqa: BLE001 - its first call plans (and reports) it again
                 log.debug("prebuild: no plan for a %s kernel: %s: %s", launcher.kind, type(e).__name__, e)
     if not jobs:
