@@ -315,11 +315,18 @@ def run_jobs_async(jobs: Sequence[WarmupJob], workers: int) -> Batch:
     batch = Batch(len(jobs))
     with _LOCK:
         _BACKGROUND[0] += 1
+    once = []
 
     def ended():
         with _LOCK:
-            _BACKGROUND[0] -= 1
-    _drive(jobs, workers, batch, ended)
+            if not once:
+                once.append(True)
+                _BACKGROUND[0] -= 1
+    try:
+        _drive(jobs, workers, batch, ended)
+    except BaseException:
+        ended()        # a batch that never started must not hold the workers' count
+        raise
     return batch
 
 

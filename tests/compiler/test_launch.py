@@ -325,7 +325,7 @@ def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(m
     monkeypatch.setenv("TUNER_PREBUILD_BACKGROUND", "1" if background else "0")
     batches = []
     drive = cw._drive
-    monkeypatch.setattr(cw, "_drive", lambda jobs, workers, batch: batches.append(list(jobs)) or drive(jobs, workers, batch))
+    monkeypatch.setattr(cw, "_drive", lambda jobs, *rest: batches.append(list(jobs)) or drive(jobs, *rest))
 
     def f(x, y):   # the last two outputs: one kernel twice (one tuning problem, planned once)
         return (x.sin() + y).sum(1), torch.softmax(x * y, -1), (x * 3 - y).exp(), (y * 3 - x).exp()

@@ -188,6 +188,17 @@ def test_no_worker_to_start_fails_every_job_to_its_caller_and_no_batch_stays_bus
     assert not cw.background_busy()
 
 
+def test_a_background_batch_that_raises_before_it_starts_leaves_the_workers_free(monkeypatch):
+    # the count of background batches must not leak when _drive itself raises (a later
+    # graph's prebuild would otherwise never use the workers again in this process)
+    def broken(*args):
+        raise TypeError("driver broke")
+    monkeypatch.setattr(cw, "_drive", broken)
+    with pytest.raises(TypeError):
+        cw.run_jobs_async([], workers=2)
+    assert not cw.background_busy()
+
+
 def test_a_graph_built_while_a_background_batch_holds_the_workers_starts_none(monkeypatch):
     from tuner.compiler.runtime import launch
     monkeypatch.setattr(launch, "prebuild_possible", lambda: True)
