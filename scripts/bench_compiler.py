@@ -499,7 +499,8 @@ SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"},
             # one descent sweep after a shipped config module's shortlist is timed
             "shortlist-descent": {"TUNER_SHORTLIST_SWEEPS": "1"},
             # tuning candidates built ahead in the background while the first call tunes
-            "prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "1"}}
+            "prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "1"},
+            "no-prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "0"}}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -186,7 +186,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_COMPILE_WARMUP", _bool, True,
             "Each compile worker process builds a tiny kernel on the GPU when it starts (its "
             "CUDA context, Triton's driver and compiler start-up), not in its first job."),
-    Setting("TUNER_PREBUILD_BACKGROUND", _bool, False,
+    Setting("TUNER_PREBUILD_BACKGROUND", _bool, True,
             "Max-autotune builds each graph's tuning candidates ahead on the compile workers in "
             "the background: the first call tunes a kernel as soon as its own candidates are "
             "built, while the workers build the rest (0: the graph waits for all of them "

@@ -10,7 +10,9 @@
 #   ma-sd          as ma, one descent sweep after a shipped shortlist is timed (TUNER_SHORTLIST_SWEEPS=1)
 #   ma-nowarm      as ma, compile workers not warmed up when they start (TUNER_COMPILE_WARMUP=0)
 #   ma-noload      as ma, compile workers do not load what they build (TUNER_WORKER_LOAD=0)
-#   ma-bg          as ma, tuning candidates built ahead in the background (TUNER_PREBUILD_BACKGROUND=1)
+#   ma-bg          as ma, tuning candidates built ahead in the background (TUNER_PREBUILD_BACKGROUND=1,
+#                  the default since 2026-11-27)
+#   ma-nobg        as ma, the graph waits for every candidate built ahead (TUNER_PREBUILD_BACKGROUND=0)
 #   ma-prof        as ma, the first call under cProfile (slower: for where the time goes, not
 #                  for its seconds); a "profile_own"/"profile_cum" line follows its row
 #   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
@@ -58,6 +60,7 @@ for r in $(seq ${ROUNDS:-1}); do
         ma-nowarm) TUNER_COMPILE_WARMUP=0 one $v $case $mode use ;;
         ma-noload) TUNER_WORKER_LOAD=0 one $v $case $mode use ;;
         ma-bg) TUNER_PREBUILD_BACKGROUND=1 one $v $case $mode use ;;
+        ma-nobg) TUNER_PREBUILD_BACKGROUND=0 one $v $case $mode use ;;
         ma-prof) PROBE_PROFILE=1 one $v $case $mode use ;;
         ma-sd) TUNER_SHORTLIST_SWEEPS=1 one $v $case $mode use ;;
         ma-noprebuild) PROBE_NO_PREBUILD=1 one $v $case $mode use ;;
