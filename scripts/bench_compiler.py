@@ -236,6 +236,55 @@ def _model_build(make_model, make_input, *, channels_last=False, warmup_ms=200, 
     return build
 
 
+def _train_build(make_model, make_input, grad_of, *, warmup_ms=200, rep_ms=1000, note=""):
+    """A training step: fp32 weights under bf16 autocast, forward (the loss) and backward; the
+    result is one parameter's gradient (`grad_of(model)`), the reference the same step in
+    strict fp32 on a copy. The harness runs under no_grad: the step enables grad itself; the
+    compiler sees the forward (its backward compiled by AOTAutograd at the first backward)."""
+    def build(smoke: bool, device: str) -> Built:
+        torch = _torch()
+        torch.manual_seed(0)
+        model = make_model(smoke).train().to(device)
+        ref_model = _copy.deepcopy(model)
+
+        def make_inputs(seed: int) -> tuple:
+            return (make_input(smoke, device, seed),)
+
+        def fn(ids):
+            with torch.enable_grad():
+                model.zero_grad(set_to_none=True)
+                with torch.autocast(device, dtype=torch.bfloat16):
+                    loss = model(input_ids=ids, labels=ids).loss
+                loss.backward()
+            return grad_of(model)
+
+        def reference(inputs):
+            (ids,) = inputs
+            with _strict_fp32(), torch.enable_grad():
+                ref_model.zero_grad(set_to_none=True)
+                ref_model(input_ids=ids, labels=ids).loss.backward()
+            return grad_of(ref_model).float()
+
+        params = sum(p.numel() for p in model.parameters())
+        return Built(fn=fn, make_inputs=make_inputs, reference=reference, tol=2e-2,
+                     eager_factor=4.0, warmup_ms=warmup_ms, rep_ms=rep_ms,
+                     note=f"{note}, {params / 1e6:.1f}M params, fp32 weights, bf16 autocast")
+    return build
+
+
+def _gpt2_6l_train(smoke):
+    import transformers
+    kw = dict(resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+    cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256, n_positions=64, **kw)
+           if smoke else transformers.GPT2Config(n_layer=6, **kw))
+    cfg.use_cache = False
+    return transformers.GPT2LMHeadModel(cfg)
+
+
+def _wte_grad(model):
+    return model.transformer.wte.weight.grad
+
+
 class _strict_fp32:
     def __enter__(self):
         torch = _torch()
@@ -442,6 +491,11 @@ CASES: tuple[Case, ...] = (
     Case("vit_b16", "model", "ViT-B/16, batch 32, 224x224",
          _model_build(_vit, _images(32, 224, 2, 32), note="ViT-B/16"),
          needs=("torchvision|timm",)),
+    # issue 15's training row (scripts/probes/max_autotune_compile_split.py gpt2_train)
+    Case("gpt2_train", "model", "GPT-2 6 layers, AMP training step (forward + backward), batch 8, seq 512, "
+         "the embedding's gradient",
+         _train_build(_gpt2_6l_train, _tokens(50257, 8, 512, 256, 2, 16), _wte_grad, note="GPT-2 6L"),
+         needs=("transformers",)),
     # the model zoo at real sizes, default settings (issue 12)
     Case("gpt2_defaults", "zoo", "GPT-2 small, default settings (KV cache on), batch 8, seq 512",
          _model_build(_gpt2_defaults, _tokens(50257, 8, 512, 256, 2, 16), note="GPT-2 small"),

@@ -330,3 +330,21 @@ def test_diff_kernels_lists_the_kernels_whose_time_differs_most_between_two_vari
     with pytest.raises(SystemExit):
         bc.main(["--kernel-times", "-1", "--smoke", "--out", str(tmp_path / "never")])
     assert not (tmp_path / "never").exists()
+
+
+def test_the_training_step_case_compiles_forward_and_backward_and_checks_a_gradient(tmp_path):
+    # issue 15's training row as a bench_compiler case: the tuner compiles the forward and
+    # AOTAutograd's backward (kernels of both), and the compiled step's gradient of the
+    # embedding is checked against the strict-fp32 step's
+    pytest.importorskip("transformers")
+    proc = _run("--smoke", "--device", "cpu", "--cases", "gpt2_train", "--variants", "eager,tuner",
+                "--out", str(tmp_path), "--json", timeout=600)
+    assert proc.returncode == 0, proc.stderr[-2000:]
+    by_variant = {r["variant"]: r for r in _results(tmp_path)["results"]}
+    for r in by_variant.values():
+        assert r["status"] == "ok", r
+        assert 0 < r["rel_err"] <= r["tol"]
+    eager_only = by_variant["eager"]
+    assert eager_only["eager_rel_err"] > 0          # bf16 autocast really differs from fp32
+    st = by_variant["tuner"]["tuner_stats"]
+    assert st["graphs"] >= 2 and st["kernels"] > 0   # the forward and the backward graph
