@@ -166,6 +166,9 @@ class ConfigTree:
     min_leaf: int
     ranges: dict = field(default_factory=dict)   # leaf -> per feature (min, max) of its training problems
     shortlist: list = field(default_factory=list)  # config JSONs worth measuring beside the default
+    # each size feature's (min, max) over the problems the shortlist was chosen on: a kernel
+    # outside them is unsure of the shortlist too (it is searched as without a module)
+    shortlist_ranges: dict = field(default_factory=dict)
 
     def predict(self, P: "ConfigProblems", idx: np.ndarray) -> list[str | None]:
         """The config (JSON) each problem of idx would be answered, or None: unsure leaves,
@@ -277,6 +280,19 @@ def shortlist(P: ConfigProblems, idx: np.ndarray, size: int = 3, tolerance: floa
     return out
 
 
+# the features that are a kernel's sizes (the rest count its arguments, loads and stores; a
+# matmul's batch only adds programs of the same tile, and bmm problems the template shortlist
+# never saw score as the mm ones: bench/results/heuristics/configs/README.md)
+SIZE_FEATURES = ("xnumel", "ynumel", "rnumel", "m", "n", "k")
+
+
+def size_ranges(P: ConfigProblems, idx: np.ndarray) -> dict:
+    """Each size feature's (min, max) over problems idx."""
+    X = P.X[idx].astype(np.float32)
+    return {name: (float(X[:, j].min()), float(X[:, j].max()))
+            for j, name in enumerate(P.features) if name in SIZE_FEATURES}
+
+
 def evaluate_shortlist(P: ConfigProblems, short: list[str], idx: np.ndarray,
                        tolerance: float = 0.05) -> dict:
     """Measuring the default and the shortlist on problems idx, keeping the fastest: how often
@@ -316,6 +332,7 @@ def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
         final.answers, final.ranges = {}, {}
     # chosen on train + validation, scored on test as the tree is
     final.shortlist = shortlist(P, np.concatenate([tr, va]), shortlist_size, leaf_tolerance)
+    final.shortlist_ranges = size_ranges(P, np.concatenate([tr, va])) if final.shortlist else {}
     report = {"point": P.point, "problems": len(P), "dropped": P.dropped, "features": P.features,
               "split_seed": seed, "chosen": {k: best[k] for k in ("max_depth", "min_samples_leaf")},
               "leaf_tolerance": leaf_tolerance, "tolerance": tolerance, "clip": clip,
@@ -325,6 +342,7 @@ def learn(paths, *, depths=(3, 4, 6, 8, 12), leaves=(10, 20, 50), seed: int = 0,
               "test_train_only_tree": evaluate(P, model, te, tolerance),
               "answers": answers,
               "shortlist": [json.loads(c) for c in final.shortlist],
+              "shortlist_ranges": final.shortlist_ranges,
               "shortlist_test": evaluate_shortlist(P, final.shortlist, te, leaf_tolerance),
               "configs_checked_against_the_space": valid is not None,
               "grid": [{k: g[k] for k in ("max_depth", "min_samples_leaf", "score", "confident_leaves")}
@@ -383,6 +401,9 @@ RANGES = {ranges!r}
 # training problems; with the default, within {report["leaf_tolerance"]:.0%} of the best on {short_test["within_tolerance"]} of the
 # {short_test["problems"]} test problems, the default alone on {short_test["default_within_tolerance"]}, worst {short_test["worst_loss"]})
 SHORTLIST = {tuple(json.loads(c) for c in model.shortlist)!r}
+# the sizes (min, max) the shortlist was chosen on: a kernel larger than them is unsure of it
+# too (max-autotune searches it as without a module; below them a kernel is launch-bound)
+SHORTLIST_RANGES = {model.shortlist_ranges!r}
 
 
 def leaf(f):

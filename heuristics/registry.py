@@ -189,14 +189,25 @@ def has_module(namespace: str, device: DeviceInfo | None = None) -> bool:
                for m in _default.matching(namespace, schema_of(namespace), device or current_device()))
 
 
-def shortlist(namespace: str, device: DeviceInfo | None = None) -> tuple:
+def shortlist(namespace: str, device: DeviceInfo | None = None, features: dict | None = None) -> tuple:
     """The configs a shipped module names as worth measuring for this point where it is unsure
-    (its SHORTLIST; tuner learn-configs), or () without one."""
+    (its SHORTLIST; tuner learn-configs), or () without one. With the kernel's features, also
+    () where one of its sizes is larger than any the shortlist was chosen on (the module's
+    SHORTLIST_RANGES): the shortlist is unsure there too."""
     for mod in _default.matching(namespace, schema_of(namespace), device or current_device()):
         found = getattr(mod, "SHORTLIST", ())
         if found:
+            if features is not None and beyond_shortlist(mod, features):
+                return ()
             return tuple(found)
     return ()
+
+
+def beyond_shortlist(mod, features: dict) -> list[str]:
+    """The size features of `features` larger than any the module's shortlist was chosen on
+    (its SHORTLIST_RANGES; none for a module without them)."""
+    return [name for name, (_, hi) in getattr(mod, "SHORTLIST_RANGES", {}).items()
+            if float(features.get(name) or 0) > hi]
 
 
 def lookup(namespace: str, context, device: DeviceInfo | None = None):

@@ -23,6 +23,9 @@ RANGES = {}
 # training problems; with the default, within 5% of the best on 60 of the
 # 64 test problems, the default alone on 34, worst 1.0711297004893157)
 SHORTLIST = ({'kwargs': {'TILE': 1024}, 'num_stages': 1, 'num_warps': 4}, {'kwargs': {'TILE': 512}, 'num_stages': 1, 'num_warps': 16}, {'kwargs': {'TILE': 2048}, 'num_stages': 1, 'num_warps': 4}, {'kwargs': {'TILE': 512}, 'num_stages': 1, 'num_warps': 4}, {'kwargs': {'TILE': 8192}, 'num_stages': 1, 'num_warps': 4})
+# the sizes (min, max) the shortlist was chosen on: a kernel larger than them is unsure of it
+# too (max-autotune searches it as without a module; below them a kernel is launch-bound)
+SHORTLIST_RANGES = {'xnumel': (1.0, 65536.0), 'rnumel': (2.0, 8192.0)}
 
 
 def leaf(f):

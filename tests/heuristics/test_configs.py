@@ -139,6 +139,32 @@ def test_shortlist_sweeps_descend_from_the_fastest_of_the_shortlist(module, monk
     assert any(c not in named for c in runs["1"])
 
 
+def test_a_kernel_larger_than_the_shortlists_problems_is_searched_as_without_a_module(module, learned):
+    # the module records the sizes its shortlist was chosen on; a kernel beyond them (an
+    # EfficientNet split reduction of 147456 rows where the data stopped at 87552: 30-40%
+    # slower than full tuning on the H200) is unsure of the shortlist too and gets a descent
+    _, report = learned
+    lo, hi = module.SHORTLIST_RANGES["xnumel"]
+    assert report["shortlist_ranges"]["xnumel"] == [lo, hi] or report["shortlist_ranges"]["xnumel"] == (lo, hi)
+    assert 16 <= lo < hi <= 1 << 24 and set(module.SHORTLIST_RANGES) == {"xnumel"}   # sizes only
+    short = [point.config_dict(point.Config.from_json(c)) for c in module.SHORTLIST]
+    inside, beyond = meta(int(hi) // 2, 3), meta(int(hi) * 4, 3)
+    assert point.shortlisted_configs(inside, feats=point.features(inside)) == point.shortlisted_configs(inside)
+    assert point.shortlisted_configs(beyond, feats=point.features(beyond)) == []
+    assert registry.beyond_shortlist(module, point.features(beyond)) == ["xnumel"]
+    assert registry.shortlist(module.PRECONDITION.point, registry.CPU, features=point.features(meta(4, 3)))   # below: kept
+    runs = {}
+    for name, m in (("inside", inside), ("beyond", beyond)):
+        launches = []
+        d = point.decide_config(m, [torch.randn(16), torch.empty(16)],
+                                lambda c, a: launches.append(dict(c)), out_args=(1,))
+        runs[name] = [c for k, c in enumerate(launches) if c not in launches[:k]]
+        assert d.source == "coordinate_descent"
+    named = [point.default_config(inside), point.default_config(beyond)] + short
+    assert all(c in named for c in runs["inside"])
+    assert any(c not in named for c in runs["beyond"])
+
+
 def test_the_shortlist_is_the_set_cover_of_the_problems_the_default_misses(learned):
     _, report = learned
     # big kernels (the default loses) want XBLOCK 256: the first pick; the three-load

@@ -611,16 +611,18 @@ def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None,
         return None
 
 
-def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None) -> list[dict]:
+def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None,
+                        feats: dict | None = None) -> list[dict]:
     """The configs a shipped module names as worth measuring for this kind (tuner learn-configs
     --shortlist), as the launcher passes them, those the kernel's space would not launch
-    dropped; [] without a module or with TUNER_HEURISTICS other than `use`. space: the
-    kernel's, when the caller has it already."""
+    dropped; [] without a module, with TUNER_HEURISTICS other than `use`, or (given the
+    kernel's features) for a kernel larger than the problems the shortlist was chosen on.
+    space: the kernel's, when the caller has it already."""
     if not _asks_modules(meta):
         return []
     try:
         from tuner.heuristics.registry import shortlist
-        return _launchable(meta, shortlist(meta.namespace), space)
+        return _launchable(meta, shortlist(meta.namespace, features=feats), space)
     except Exception as e:  # noqa: BLE001 - a broken module names nothing
         log.debug("shortlist for %s failed: %s", meta.namespace, e)
         return []
@@ -727,7 +729,7 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         if learned is not None:
             head = list(dict.fromkeys(head + [to_config(learned)]))
     options = search_options(meta, space) if strategy != "exhaustive" else None
-    short = shortlisted_configs(meta, space) if strategy == "coordinate_descent" else []
+    short = shortlisted_configs(meta, space, feats) if strategy == "coordinate_descent" else []
     if short:
         # the module's few configs worth measuring: the default (and a learned answer) and
         # those, compiled in one batch and timed, no descent from the fastest (pointwise on the
