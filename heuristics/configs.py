@@ -402,7 +402,7 @@ RANGES = {ranges!r}
 # {short_test["problems"]} test problems, the default alone on {short_test["default_within_tolerance"]}, worst {short_test["worst_loss"]})
 SHORTLIST = {tuple(json.loads(c) for c in model.shortlist)!r}
 # the sizes (min, max) the shortlist was chosen on: a kernel larger than them is unsure of it
-# too (max-autotune searches it as without a module; below them a kernel is launch-bound)
+# too (with TUNER_SHORTLIST_BEYOND=search max-autotune searches it as without a module)
 SHORTLIST_RANGES = {model.shortlist_ranges!r}
 
 

@@ -193,7 +193,8 @@ def shortlist(namespace: str, device: DeviceInfo | None = None, features: dict |
     """The configs a shipped module names as worth measuring for this point where it is unsure
     (its SHORTLIST; tuner learn-configs), or () without one. With the kernel's features, also
     () where one of its sizes is larger than any the shortlist was chosen on (the module's
-    SHORTLIST_RANGES): the shortlist is unsure there too."""
+    SHORTLIST_RANGES): the shortlist is unsure there too (the kernel-config point passes them
+    with TUNER_SHORTLIST_BEYOND=search)."""
     for mod in _default.matching(namespace, schema_of(namespace), device or current_device()):
         found = getattr(mod, "SHORTLIST", ())
         if found:

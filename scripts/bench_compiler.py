@@ -554,7 +554,9 @@ SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"},
             "shortlist-descent": {"TUNER_SHORTLIST_SWEEPS": "1"},
             # tuning candidates built ahead in the background while the first call tunes
             "prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "1"},
-            "no-prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "0"}}
+            "no-prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "0"},
+            # kernels larger than a shipped shortlist's problems searched as without a module
+            "shortlist-search": {"TUNER_SHORTLIST_BEYOND": "search"}}
 
 
 @dataclasses.dataclass(frozen=True)

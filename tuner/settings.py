@@ -171,6 +171,12 @@ SETTINGS: tuple[Setting, ...] = (
             "Coordinate-descent sweeps after a shipped config module's shortlist is timed "
             "(0: keep the fastest of the shortlist; 1 or more: descend from it, one field at "
             "a time)."),
+    Setting("TUNER_SHORTLIST_BEYOND", _str, "shortlist",
+            "A kernel larger than every problem a shipped config module's shortlist was chosen "
+            "on (its SHORTLIST_RANGES): time the shortlist anyway, or search it as without a "
+            "module (closer to full tuning, a longer compile: EfficientNet-B0 on the H200, "
+            "3.5% -> 1.2% slower than full tuning, but a cold first call 3.3x default mode's).",
+            choices=("shortlist", "search")),
     Setting("TUNER_BENCH_REPS", int, 25,
             "Timed repetitions per benchmark (median is kept)."),
     Setting("TUNER_BENCH_WARMUP", int, 5,

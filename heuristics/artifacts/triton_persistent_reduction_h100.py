@@ -24,7 +24,7 @@ RANGES = {}
 # 64 test problems, the default alone on 34, worst 1.0711297004893157)
 SHORTLIST = ({'kwargs': {'TILE': 1024}, 'num_stages': 1, 'num_warps': 4}, {'kwargs': {'TILE': 512}, 'num_stages': 1, 'num_warps': 16}, {'kwargs': {'TILE': 2048}, 'num_stages': 1, 'num_warps': 4}, {'kwargs': {'TILE': 512}, 'num_stages': 1, 'num_warps': 4}, {'kwargs': {'TILE': 8192}, 'num_stages': 1, 'num_warps': 4})
 # the sizes (min, max) the shortlist was chosen on: a kernel larger than them is unsure of it
-# too (max-autotune searches it as without a module; below them a kernel is launch-bound)
+# too (with TUNER_SHORTLIST_BEYOND=search max-autotune searches it as without a module)
 SHORTLIST_RANGES = {'xnumel': (1.0, 65536.0), 'rnumel': (2.0, 8192.0)}
 
 

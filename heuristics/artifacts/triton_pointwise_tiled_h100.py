@@ -24,7 +24,7 @@ RANGES = {}
 # 66 test problems, the default alone on 24, worst 1.0647668425035657)
 SHORTLIST = ({'kwargs': {'XBLOCK': 32, 'YBLOCK': 32}, 'num_stages': 1, 'num_warps': 8}, {'kwargs': {'XBLOCK': 128, 'YBLOCK': 16}, 'num_stages': 1, 'num_warps': 8}, {'kwargs': {'XBLOCK': 128, 'YBLOCK': 64}, 'num_stages': 1, 'num_warps': 8}, {'kwargs': {'XBLOCK': 16, 'YBLOCK': 128}, 'num_stages': 1, 'num_warps': 8}, {'kwargs': {'XBLOCK': 16, 'YBLOCK': 16}, 'num_stages': 1, 'num_warps': 2})
 # the sizes (min, max) the shortlist was chosen on: a kernel larger than them is unsure of it
-# too (max-autotune searches it as without a module; below them a kernel is launch-bound)
+# too (with TUNER_SHORTLIST_BEYOND=search max-autotune searches it as without a module)
 SHORTLIST_RANGES = {'xnumel': (2.0, 32768.0), 'ynumel': (2.0, 32768.0)}
 
 

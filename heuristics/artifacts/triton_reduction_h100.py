@@ -24,7 +24,7 @@ RANGES = {5: [(1.0, 265.0), (59713.0, 173182.0), (0.0, 0.0), (2.0, 2.0), (4.0, 8
 # 26 test problems, the default alone on 0, worst 1.1407185466411043)
 SHORTLIST = ({'kwargs': {'RBLOCK': 4096, 'XBLOCK': 1}, 'num_stages': 1, 'num_warps': 16}, {'kwargs': {'RBLOCK': 64, 'XBLOCK': 16}, 'num_stages': 1, 'num_warps': 16}, {'kwargs': {'RBLOCK': 1024, 'XBLOCK': 1}, 'num_stages': 1, 'num_warps': 16})
 # the sizes (min, max) the shortlist was chosen on: a kernel larger than them is unsure of it
-# too (max-autotune searches it as without a module; below them a kernel is launch-bound)
+# too (with TUNER_SHORTLIST_BEYOND=search max-autotune searches it as without a module)
 SHORTLIST_RANGES = {'xnumel': (1.0, 87552.0), 'rnumel': (256.0, 933925.0)}
 
 

@@ -24,7 +24,7 @@ RANGES = {}
 # 23 test problems, the default alone on 5, worst 1.2678092937914236)
 SHORTLIST = ({'kwargs': {'BLOCK_K': 128, 'BLOCK_M': 32, 'BLOCK_N': 32, 'GROUP_M': 8}, 'num_stages': 4, 'num_warps': 4}, {'kwargs': {'BLOCK_K': 128, 'BLOCK_M': 64, 'BLOCK_N': 32, 'GROUP_M': 8}, 'num_stages': 4, 'num_warps': 4}, {'kwargs': {'BLOCK_K': 32, 'BLOCK_M': 64, 'BLOCK_N': 64, 'GROUP_M': 8}, 'num_stages': 3, 'num_warps': 4}, {'kwargs': {'BLOCK_K': 64, 'BLOCK_M': 128, 'BLOCK_N': 256, 'GROUP_M': 8}, 'num_stages': 4, 'num_warps': 8}, {'kwargs': {'BLOCK_K': 32, 'BLOCK_M': 64, 'BLOCK_N': 128, 'GROUP_M': 8}, 'num_stages': 5, 'num_warps': 4}, {'kwargs': {'BLOCK_K': 128, 'BLOCK_M': 64, 'BLOCK_N': 128, 'GROUP_M': 8}, 'num_stages': 3, 'num_warps': 4}, {'kwargs': {'BLOCK_K': 64, 'BLOCK_M': 128, 'BLOCK_N': 128, 'GROUP_M': 8}, 'num_stages': 4, 'num_warps': 4})
 # the sizes (min, max) the shortlist was chosen on: a kernel larger than them is unsure of it
-# too (max-autotune searches it as without a module; below them a kernel is launch-bound)
+# too (with TUNER_SHORTLIST_BEYOND=search max-autotune searches it as without a module)
 SHORTLIST_RANGES = {'xnumel': (1008.0, 33554432.0), 'm': (16.0, 8192.0), 'n': (32.0, 12288.0), 'k': (16.0, 11008.0)}
 
 

@@ -13,6 +13,7 @@
 #   ma-bg          as ma, tuning candidates built ahead in the background (TUNER_PREBUILD_BACKGROUND=1,
 #                  the default since 2026-11-27)
 #   ma-nobg        as ma, the graph waits for every candidate built ahead (TUNER_PREBUILD_BACKGROUND=0)
+#   ma-beyond      as ma, kernels larger than a shortlist's problems searched (TUNER_SHORTLIST_BEYOND=search)
 #   ma-prof        as ma, the first call under cProfile (slower: for where the time goes, not
 #                  for its seconds); a "profile_own"/"profile_cum" line follows its row
 #   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
@@ -61,6 +62,7 @@ for r in $(seq ${ROUNDS:-1}); do
         ma-noload) TUNER_WORKER_LOAD=0 one $v $case $mode use ;;
         ma-bg) TUNER_PREBUILD_BACKGROUND=1 one $v $case $mode use ;;
         ma-nobg) TUNER_PREBUILD_BACKGROUND=0 one $v $case $mode use ;;
+        ma-beyond) TUNER_SHORTLIST_BEYOND=search one $v $case $mode use ;;
         ma-prof) PROBE_PROFILE=1 one $v $case $mode use ;;
         ma-sd) TUNER_SHORTLIST_SWEEPS=1 one $v $case $mode use ;;
         ma-noprebuild) PROBE_NO_PREBUILD=1 one $v $case $mode use ;;

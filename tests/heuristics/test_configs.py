@@ -139,10 +139,10 @@ def test_shortlist_sweeps_descend_from_the_fastest_of_the_shortlist(module, monk
     assert any(c not in named for c in runs["1"])
 
 
-def test_a_kernel_larger_than_the_shortlists_problems_is_searched_as_without_a_module(module, learned):
-    # the module records the sizes its shortlist was chosen on; a kernel beyond them (an
-    # EfficientNet split reduction of 147456 rows where the data stopped at 87552: 30-40%
-    # slower than full tuning on the H200) is unsure of the shortlist too and gets a descent
+def test_a_kernel_larger_than_the_shortlists_problems_is_searched_as_without_a_module(module, learned, monkeypatch):
+    # the module records the sizes its shortlist was chosen on; with TUNER_SHORTLIST_BEYOND=search
+    # a kernel beyond them (an EfficientNet split reduction of 147456 rows where the data
+    # stopped at 87552: 30-40% slower than full tuning on the H200) gets a descent
     _, report = learned
     lo, hi = module.SHORTLIST_RANGES["xnumel"]
     assert report["shortlist_ranges"]["xnumel"] == [lo, hi] or report["shortlist_ranges"]["xnumel"] == (lo, hi)
@@ -154,6 +154,7 @@ def test_a_kernel_larger_than_the_shortlists_problems_is_searched_as_without_a_m
     assert registry.beyond_shortlist(module, point.features(beyond)) == ["xnumel"]
     assert registry.shortlist(module.PRECONDITION.point, registry.CPU, features=point.features(meta(4, 3)))   # below: kept
     runs = {}
+    monkeypatch.setenv("TUNER_SHORTLIST_BEYOND", "search")   # (the default times the shortlist)
     for name, m in (("inside", inside), ("beyond", beyond)):
         launches = []
         d = point.decide_config(m, [torch.randn(16), torch.empty(16)],
@@ -163,6 +164,11 @@ def test_a_kernel_larger_than_the_shortlists_problems_is_searched_as_without_a_m
     named = [point.default_config(inside), point.default_config(beyond)] + short
     assert all(c in named for c in runs["inside"])
     assert any(c not in named for c in runs["beyond"])
+    monkeypatch.setenv("TUNER_SHORTLIST_BEYOND", "shortlist")
+    launches = []
+    point.decide_config(meta(int(hi) * 4 + 1, 3), [torch.randn(16), torch.empty(16)],
+                        lambda c, a: launches.append(dict(c)), out_args=(1,))
+    assert all(c in named for c in launches)
 
 
 def test_the_shortlist_is_the_set_cover_of_the_problems_the_default_misses(learned):

@@ -729,7 +729,8 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         if learned is not None:
             head = list(dict.fromkeys(head + [to_config(learned)]))
     options = search_options(meta, space) if strategy != "exhaustive" else None
-    short = shortlisted_configs(meta, space, feats) if strategy == "coordinate_descent" else []
+    beyond = feats if settings.shortlist_beyond == "search" else None
+    short = shortlisted_configs(meta, space, beyond) if strategy == "coordinate_descent" else []
     if short:
         # the module's few configs worth measuring: the default (and a learned answer) and
         # those, compiled in one batch and timed, no descent from the fastest (pointwise on the
