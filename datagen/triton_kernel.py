@@ -16,7 +16,8 @@ head permutes (tiled); softmax, LayerNorm, RMSNorm, sums and means over the last
 TUNER_MM=template) over real models' linear layers (a ReLU or a bias for epilogue, weights as
 nn.Linear stores them or row-major) and random sizes; and (focus `template_bmm`, the same
 kernel kind) attention's batched matmuls: q @ k^T with its scale, p @ v, over heads x batch,
-sequence length and head size.
+sequence length and head size; (foci `pool` and `pool_persistent`, the reduction kinds)
+conv nets' global average pools over channels-last maps, batch x channels rows.
 """
 from __future__ import annotations
 
@@ -35,9 +36,13 @@ FOCI = {"pointwise": "1-D pointwise kernels", "pointwise_tiled": "transposes and
         "persistent_reduction": "reductions whose row fits one block",
         "reduction": "looped reductions (inner and x-major)",
         "template": "matmul templates (real models' linear layers and random sizes)",
-        "template_bmm": "matmul templates of attention's batched matmuls (q @ k^T, p @ v)"}
+        "template_bmm": "matmul templates of attention's batched matmuls (q @ k^T, p @ v)",
+        "pool": "looped reductions of conv nets' global average pools over channels-last maps",
+        "pool_persistent": "the same pools over maps that fit one block (persistent reductions)"}
 # the kernel kind a focus measures (its namespace triton.<kind>): a focus over-samples a region
-KIND = {"template_bmm": "template"}
+# (pool: EfficientNet-B0's split pools of 30-147k rows ran 15-40% slower under the reduction
+# shortlist than fully tuned, where the reduction focus stops at 2^16 rows)
+KIND = {"template_bmm": "template", "pool": "reduction", "pool_persistent": "persistent_reduction"}
 FEATURE_SCHEMA = 1
 BODIES = {
     "pointwise": ("scale", "gelu_gate", "bias_residual", "cast"),
@@ -49,7 +54,12 @@ BODIES = {
     "template": ("linear", "linear_bias", "mm"),
     # softmax(q @ k^T * scale)'s matmul with the scale fused; p @ v
     "template_bmm": ("qk", "pv"),
+    # x.mean(1) of (batch, h * w, channels): a global average pool or a squeeze-excite
+    "pool": ("mean_spatial",),
+    "pool_persistent": ("mean_spatial",),
 }
+# spatial sizes of conv nets' feature maps (224 and 256 inputs, strides 2 to 32)
+_POOL_HW = (49, 64, 196, 256, 784, 1024, 3136, 4096, 12544, 16384, 50176, 65536)
 # token counts of the real-model matmuls (batch x sequence: 197 x 32 is ViT-B/16's 6304)
 _TEMPLATE_M = (16, 64, 128, 256, 512, 1024, 2048, 4096, 6304, 8192)
 
@@ -116,6 +126,8 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
         return _sample_matmul(rng, spec, body, dtype)
     if spec.focus == "template_bmm":
         return _sample_attention(rng, spec, body, dtype)
+    if spec.focus in ("pool", "pool_persistent"):
+        return _sample_pool(rng, spec, body, dtype)
     if spec.focus == "persistent_reduction":
         cols = _log_uniform(rng, 2, spec.max_persistent)
     elif body == "sum_outer":   # the reduced side of an x-major sum, beyond one block
@@ -124,6 +136,20 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
         cols = _log_uniform(rng, spec.min_looped, max(spec.min_looped, min(1 << 20, cap)))
     rows = _log_uniform(rng, 1, max(1, min(1 << 16, cap // cols)))
     return KernelProblem(spec.focus, body, rows, cols, dtype)
+
+
+def _sample_pool(rng: random.Random, spec: GeneratorSpec, body: str, dtype: str) -> KernelProblem:
+    """A pool over h * w (a real map size half the time) of batch x channels rows: looped
+    beyond the persistent limit for `pool`, within it for `pool_persistent`; batch * rows *
+    cols within the element cap."""
+    cap = spec.max_elements
+    lo, hi = ((spec.min_looped, max(spec.min_looped, min(1 << 16, cap))) if spec.focus == "pool"
+              else (4, spec.max_persistent))
+    real = [hw for hw in _POOL_HW if lo <= hw <= hi]
+    hw = rng.choice(real) if real and rng.random() < 0.5 else _log_uniform(rng, lo, hi)
+    ch = _log_uniform(rng, 1, max(1, min(2048, cap // hw)))
+    batch = _log_uniform(rng, 1, max(1, min(256, cap // (hw * ch))))
+    return KernelProblem(spec.focus, body, ch, hw, dtype, batch=batch)
 
 
 def _sample_matmul(rng: random.Random, spec: GeneratorSpec, body: str, dtype: str) -> KernelProblem:
@@ -209,6 +235,9 @@ def build(p: KernelProblem, device: str, seed: int = 0):
         heads = 4 if c % 4 == 0 and c >= 8 else 1
         x = rand(r, heads, c // heads)
         return (lambda x: (x.permute(1, 0, 2) * 2.0).contiguous()), (x,)
+    if p.body == "mean_spatial":   # rows: channels, cols: h * w, channels-last maps
+        x = rand(p.batch, c, r)
+        return (lambda x: x.mean(1)), (x,)
     x = rand(r, c) if p.body != "sum_outer" else rand(c, r)
     if p.body == "softmax":
         return (lambda x: torch.softmax(x.float(), -1)), (x,)

@@ -52,11 +52,30 @@ def test_streams_are_seeded_per_focus_and_reductions_are_looped_beyond_the_persi
         ps = [problem(0, i, spec) for i in range(50)]
         assert ps == [problem(0, i, spec) for i in range(50)]
         assert all(p.focus == focus for p in ps)
-        if focus == "reduction":
+        if ps[0].kind == "reduction":
             assert all(p.cols > spec.max_persistent for p in ps)
-        if focus == "persistent_reduction":
+        if ps[0].kind == "persistent_reduction":
             assert all(p.cols <= spec.max_persistent for p in ps)
-        assert all(p.rows * p.cols <= spec.max_elements for p in ps)
+        assert all(p.batch * p.rows * p.cols <= spec.max_elements for p in ps)
+    # the pools: batches of channels-last maps (EfficientNet-B0's first pool, 128 x 12544 x 32,
+    # is split by the compiler into 147456 rows of 392), real map sizes among them
+    pools = [problem(0, i, GeneratorSpec.for_device("cuda", "pool")) for i in range(200)]
+    assert max(p.batch * p.rows * p.cols for p in pools) > 1 << 24
+    assert sum(p.batch > 1 for p in pools) > 100 and {12544, 16384, 50176} & {p.cols for p in pools}
+    assert {p.kind for p in pools} == {"reduction"} and {p.body for p in pools} == {"mean_spatial"}
+
+
+def test_collect_pool_times_a_channels_last_mean_as_a_reduction(tmp_path, monkeypatch):
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    out = _collect(tmp_path / "pool.jsonl.gz", "pool_persistent", 1)
+    lines = [json.loads(x) for x in gzip.open(out, "rt")]
+    header, rows = lines[0], lines[1:]
+    assert header["point"] == "triton.persistent_reduction"
+    assert rows and all("error" not in r and r["body"] == "mean_spatial" for r in rows)
+    r = rows[0]
+    # the kernel's kept extent is batch x channels, its reduced one the map
+    assert r["xnumel"] == r.get("batch", 1) * r["rows"] and r["rnumel"] == r["cols"]
+    assert r["default"] in {x["choice"] for x in rows}
 
 
 def test_collect_template_times_the_whole_grid_of_a_forced_template(tmp_path, monkeypatch):
