@@ -1,6 +1,6 @@
-# Sourced at the start of every device command: installs this project's wheel and only those
+# Sourced at the start of every device command: installs this project's wheel (its `tuner` command) and only those
 # carried wheels (.whl/, from scripts/device/fetch_wheels.sh) whose module the GPU machine lacks, into
-# /tmp/site, and puts it on PYTHONPATH. Usage: `source scripts/device/env.sh`.
+# /tmp/site, puts it on PYTHONPATH, and the checkout itself before it (laid out as the package). Usage: `source scripts/device/env.sh`.
 _want=$(python3 - <<'PY'
 import glob, importlib.util, os
 modules = {"click": "click", "click_default_group": "click_default_group",
@@ -19,5 +19,12 @@ python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upg
 export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
 export PATH=/tmp/site/bin:$PATH
 export PYTHONUNBUFFERED=1
+# The code measured is the checkout as it is, laid out as the `tuner` package first on
+# PYTHONPATH (child processes and the wheel's `tuner` command import it too): a wheel in .whl/
+# built before a commit once measured a setting's old default (2026-11-27)
+rm -rf /tmp/tuner_checkout && mkdir -p /tmp/tuner_checkout
+python3 -c 'import sys; from pathlib import Path; sys.path.insert(0, "scripts")
+from bench_compiler import lay_out_checkout; lay_out_checkout(Path(sys.argv[1]))' /tmp/tuner_checkout || return 1
+export PYTHONPATH=/tmp/tuner_checkout:$PYTHONPATH
 nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
-python3 -c "import torch, triton, tuner; print('torch', torch.__version__, 'triton', triton.__version__, 'tuner', tuner.__version__)"
+python3 -P -c "import torch, triton, tuner; print('torch', torch.__version__, 'triton', triton.__version__, 'tuner', tuner.__version__, 'from', tuner.__file__)"

@@ -31,16 +31,7 @@
 #   CASES="gpt2 bert" ROUNDS=1 bash scripts/device/ma_compile_table.sh
 #   CASES=llama8 VARIANTS="ma ma-off" bash scripts/device/ma_compile_table.sh
 set -uo pipefail
-source scripts/device/env.sh >/dev/null 2>&1
-# The checkout as it is, laid out as the `tuner` package first on PYTHONPATH (the compile
-# workers inherit it), not the wheel in .whl/: one built before a commit once measured the
-# old default of a setting (2026-11-27)
-SRC=$(mktemp -d)
-trap 'rm -rf "$SRC"' EXIT
-python3 -c 'import sys; from pathlib import Path; sys.path.insert(0, "scripts")
-from bench_compiler import lay_out_checkout; lay_out_checkout(Path(sys.argv[1]))' "$SRC" || exit 2
-export PYTHONPATH="$SRC${PYTHONPATH:+:$PYTHONPATH}"
-python3 -P -c 'import tuner; print("ma_compile_table.sh: tuner from", tuner.__file__)' >&2
+source scripts/device/env.sh >/dev/null 2>&1 || exit 2   # (the checkout's code first on PYTHONPATH)
 [[ " ${VARIANTS:-} " == *" ma-remote "* ]] && source scripts/device/redis.sh
 out=$OUT/ma_compile_table.jsonl
 
