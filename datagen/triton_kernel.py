@@ -81,7 +81,11 @@ class KernelProblem:
     def as_row(self) -> dict:
         row = {"body": self.body, "rows": self.rows, "cols": self.cols, "dtype": self.dtype}
         row = dict(row, inner=self.inner) if self.inner else row
-        return dict(row, batch=self.batch) if self.batch != 1 else row
+        if self.batch == 1:
+            return row
+        # a pool's images are not a feature (the point's "batch" is a matmul's: a reduction
+        # kernel at run time has none, and a learner would split on it)
+        return dict(row, batch=self.batch) if self.kind == "template" else dict(row, images=self.batch)
 
 
 @dataclass(frozen=True)

@@ -207,8 +207,9 @@ def shortlist(namespace: str, device: DeviceInfo | None = None, features: dict |
 def beyond_shortlist(mod, features: dict) -> list[str]:
     """The size features of `features` larger than any the module's shortlist was chosen on
     (its SHORTLIST_RANGES; none for a module without them)."""
+    from .interface import as_float32    # (the ranges are float32, as the learner saw them)
     return [name for name, (_, hi) in getattr(mod, "SHORTLIST_RANGES", {}).items()
-            if float(features.get(name) or 0) > hi]
+            if as_float32(features.get(name) or 0) > hi]
 
 
 def lookup(namespace: str, context, device: DeviceInfo | None = None):

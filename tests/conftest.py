@@ -19,8 +19,18 @@ def _isolated_tuner_env(tmp_path, monkeypatch):
     # template configs remembered by matmul within a process (tuner/points/triton_kernel.py)
     from tuner.points.triton_kernel import forget_templates
     forget_templates()
-    # configs built ahead on the compile workers, remembered per process
+    # configs built ahead on the compile workers, remembered per process; a background batch
+    # an earlier test left running (a graph whose kernels were not all called) ends first: while
+    # it holds the workers a graph's prebuild sends nothing
+    import time
+
+    from tuner import compile_workers
     from tuner.compiler.runtime.launch import BUILDING, PREBUILT
+    for batch, i in list(BUILDING.values()):
+        batch.result(i)
+    end = time.monotonic() + 120
+    while compile_workers.background_busy() and time.monotonic() < end:
+        time.sleep(0.01)
     PREBUILT.clear()
     BUILDING.clear()
     yield

@@ -73,8 +73,11 @@ def test_collect_pool_times_a_channels_last_mean_as_a_reduction(tmp_path, monkey
     assert header["point"] == "triton.persistent_reduction"
     assert rows and all("error" not in r and r["body"] == "mean_spatial" for r in rows)
     r = rows[0]
-    # the kernel's kept extent is batch x channels, its reduced one the map
-    assert r["xnumel"] == r.get("batch", 1) * r["rows"] and r["rnumel"] == r["cols"]
+    # the kernel's kept extent is images x channels, its reduced one the map; the images are
+    # not the point's matmul feature "batch" (a reduction at run time has none)
+    assert r["xnumel"] == r.get("images", 1) * r["rows"] and r["rnumel"] == r["cols"]
+    assert r["images"] > 1 and all("batch" not in x for x in rows)
+    assert "batch" not in configs.load([out]).features
     assert r["default"] in {x["choice"] for x in rows}
 
 
