@@ -167,7 +167,7 @@ class ConfigTree:
     ranges: dict = field(default_factory=dict)   # leaf -> per feature (min, max) of its training problems
     shortlist: list = field(default_factory=list)  # config JSONs worth measuring beside the default
     # each size feature's (min, max) over the problems the shortlist was chosen on: a kernel
-    # outside them is unsure of the shortlist too (it is searched as without a module)
+    # larger than them is unsure of the shortlist too (TUNER_SHORTLIST_BEYOND)
     shortlist_ranges: dict = field(default_factory=dict)
 
     def predict(self, P: "ConfigProblems", idx: np.ndarray) -> list[str | None]:

@@ -18,7 +18,7 @@ from types import ModuleType
 
 from tuner.heuristics.contexts import (MM_BACKEND_FEATURE_SCHEMA, PAD_MM_FEATURE_SCHEMA,
                                        TRITON_CONFIG_FEATURE_SCHEMA)
-from tuner.heuristics.interface import DeviceInfo
+from tuner.heuristics.interface import DeviceInfo, as_float32
 
 ARTIFACTS = "tuner.heuristics.artifacts"
 # Feature schema per point, for contexts given as plain dicts.
@@ -207,7 +207,7 @@ def shortlist(namespace: str, device: DeviceInfo | None = None, features: dict |
 def beyond_shortlist(mod, features: dict) -> list[str]:
     """The size features of `features` larger than any the module's shortlist was chosen on
     (its SHORTLIST_RANGES; none for a module without them)."""
-    from .interface import as_float32    # (the ranges are float32, as the learner saw them)
+    # (features as float32, as the learner saw them)
     return [name for name, (_, hi) in getattr(mod, "SHORTLIST_RANGES", {}).items()
             if as_float32(features.get(name) or 0) > hi]
 

@@ -67,12 +67,9 @@ def gpt2_train():
     """A GPT-2 training step (issue 15's row): 6 layers of GPT-2 small, fp32 weights under bf16
     autocast, batch 8 x seq 512, dropout 0; the compiled forward returns the LM loss and the
     step is its backward (AOTAutograd compiles the backward graph at the first one)."""
-    import transformers
     torch.manual_seed(0)
-    cfg = transformers.GPT2Config(n_layer=6, resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
-    cfg.use_cache = False
-    model = transformers.GPT2LMHeadModel(cfg).cuda().train()
-    ids = torch.randint(0, cfg.vocab_size, (8, 512), device="cuda")
+    model = bc._gpt2_6l_train(False).cuda().train()   # (bench_compiler's gpt2_train model)
+    ids = torch.randint(0, model.config.vocab_size, (8, 512), device="cuda")
     compiled = torch.compile(model, backend="tuner", mode=None if mode == "default" else mode)
 
     def step():
