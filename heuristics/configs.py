@@ -75,7 +75,7 @@ class ConfigProblems:
 
 
 def load(paths, min_configs: int = 2, valid=None, form=None, launched=None) -> ConfigProblems:
-    """Problems of one point from dataset files (all must be of the same point and GPU).
+    """Problems of one point from dataset files (all of the same point and GPU generation).
     valid(row, config JSON): whether the point would launch that config for the row's
     kernel (its space); configs it would not are dropped, so they are never answered or
     credited. form(row, config JSON) -> config JSON: the form answers are learned in (a
@@ -97,10 +97,16 @@ def load(paths, min_configs: int = 2, valid=None, form=None, launched=None) -> C
         h = ds.header
         if header is None:
             header = h
-        for key in ("point", "gpu_name", "compute_capability", "shared_memory_per_block", "timer"):
+        for key in ("point", "compute_capability", "shared_memory_per_block", "timer"):
             if h.get(key) != header.get(key):
                 raise LearnError(f"{path}: {key} {h.get(key)!r} differs from {header.get(key)!r} "
                                  f"of {paths[0]}: files of different points or machines do not merge")
+        # boards of one generation (same capability, shared memory and timer: an H100 and an
+        # H200) merge, since a problem's times are only compared with each other; the module
+        # names every board its data came from
+        boards = header.get("gpu_name") or ""
+        if h.get("gpu_name") and h.get("gpu_name") not in boards.split(" + "):
+            header = dict(header, gpu_name=f"{boards} + {h['gpu_name']}" if boards else h["gpu_name"])
         for r in ds.rows:
             if r.get("choice") in (None, "none") or r.get("error") or "default" not in r:
                 continue

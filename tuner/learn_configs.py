@@ -36,7 +36,8 @@ def learn_configs_cmd(files, out, name, depths, leaves, leaf_tolerance, toleranc
     """Learn a kernel-config module for one kernel kind from dataset FILES.
 
     FILES are rows of `tuner collect triton_kernel --focus KIND` or of collect mode
-    (triton.<kind>.jsonl), one point and one GPU. A multi-output tree groups problems whose
+    (triton.<kind>.jsonl), one point and one GPU generation (H100 and H200 files merge: a
+    problem's times are only compared with each other). A multi-output tree groups problems whose
     configs rank alike; a leaf answers the config (or the kernel's own default) that is
     within --leaf-tolerance of the best on all its training problems, else it is unsure.
 

@@ -288,6 +288,35 @@ def test_files_of_different_points_do_not_merge(tmp_path):
         configs.load([a, tmp_path / "b.jsonl"])
 
 
+
+def _with_header(tmp_path, name, source, **changes):
+    lines = source.read_text().splitlines()
+    h = dict(json.loads(lines[0]), **changes)
+    (tmp_path / name).write_text("\n".join([json.dumps(h)] + lines[1:]) + "\n")
+    return tmp_path / name
+
+
+def test_boards_of_one_generation_merge_and_the_module_names_both(tmp_path):
+    # an H100 file and an H200 file (same capability, shared memory and timer) learn together
+    a = _with_header(tmp_path, "a.jsonl", write_rows(tmp_path / "src_a.jsonl", 20, seed=1),
+                     gpu_name="NVIDIA H100 80GB HBM3", compute_capability=[9, 0])
+    b = _with_header(tmp_path, "b.jsonl", write_rows(tmp_path / "src_b.jsonl", 20, seed=2),
+                     gpu_name="NVIDIA H200", compute_capability=[9, 0])
+    b_renamed = [json.loads(x) for x in b.read_text().splitlines()[1:]]
+    text = "\n".join([b.read_text().splitlines()[0]] +
+                      [json.dumps(dict(r, problem="b" + r["problem"])) for r in b_renamed]) + "\n"
+    b.write_text(text)
+    P = configs.load([a, b])
+    assert len(P) == 40
+    assert P.header["gpu_name"] == "NVIDIA H100 80GB HBM3 + NVIDIA H200"
+    # another generation does not
+    c = _with_header(tmp_path, "c.jsonl", b, gpu_name="NVIDIA A100", compute_capability=[8, 0])
+    with pytest.raises(configs.LearnError, match="compute_capability"):
+        configs.load([a, c])
+    d = _with_header(tmp_path, "d.jsonl", b, timer="perf-counter/other")
+    with pytest.raises(configs.LearnError, match="timer"):
+        configs.load([a, d])
+
 def _shortlist_only(monkeypatch, point_name, shortlist):
     """A shipped-module stand-in for this CPU (tuner learn-configs --no-answers): never sure,
     naming `shortlist`; the registry holds it alone."""
