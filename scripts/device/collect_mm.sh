@@ -1,15 +1,16 @@
 #!/usr/bin/env bash
 # One device call: `tuner collect mm` for each epilogue class in FOCI (default: bare costly;
-# "cheap" is the default stream), SECONDS_PER_FOCUS each, into $OUT/mm/mm_<focus>_h100_s$SEED.jsonl.gz,
-# compiles overlapping across JOBS worker processes and timings serialized. RESUME_DIR: a
-# folder of earlier files of the same names to continue (copied in, then --resume).
+# "cheap" is the default stream), SECONDS_PER_FOCUS each, into $OUT/mm/mm_<focus>_<gpu>_s$SEED.jsonl.gz
+# (<gpu>: the board lent, h100 or h200), compiles overlapping across JOBS worker processes and
+# timings serialized. RESUME_DIR: a folder of earlier files of the same names to continue
+# (copied in, then --resume; only a file of the same board resumes).
 #
 #   FOCI="bare costly" SECONDS_PER_FOCUS=280 bash scripts/device/collect_mm.sh
 set -uo pipefail
 source scripts/device/env.sh >/dev/null 2>&1
 mkdir -p $OUT/mm
 for focus in ${FOCI:-bare costly}; do
-  out=$OUT/mm/mm_${focus}_h100_s${SEED:-0}.jsonl.gz
+  out=$OUT/mm/mm_${focus}_${GPU_TAG:-gpu}_s${SEED:-0}.jsonl.gz
   [ -n "${RESUME_DIR:-}" ] && [ -f "$RESUME_DIR/$(basename $out)" ] && cp "$RESUME_DIR/$(basename $out)" $out
   f=(--focus $focus); [ "$focus" = cheap ] && f=()
   tuner collect mm "${f[@]}" -n ${SAMPLES:-2000} --seed ${SEED:-0} --jobs ${JOBS:-6} --resume \
