@@ -594,6 +594,8 @@ class GraphLowering(torch.fx.Interpreter):
         if target in _PYTHON_SCALAR_FNS:   # size arithmetic on plain ints (sym_size, mul, ...)
             return _PYTHON_SCALAR_FNS[target](*args, **kwargs)
         fn = lowering.lookup(target)
+        if fn is not None and not self._kernel_dtypes(args, kwargs):
+            fn = None   # complex (or another dtype generated kernels cannot hold): ATen runs it
         if fn is not None:
             try:
                 out = fn(*args, **kwargs)
@@ -605,6 +607,14 @@ class GraphLowering(torch.fx.Interpreter):
                 self.stats.count_lowering_error(target, e)
         self.stats.count_fallback(target)
         return self.extern(target, args, kwargs, self.current.meta.get("val"))
+
+    def _kernel_dtypes(self, args, kwargs) -> bool:
+        """Every tensor the current op reads or returns has a dtype generated kernels handle."""
+        val = self.current.meta.get("val") if self.current is not None else None
+        seen = []
+        torch.fx.node.map_aggregate((args, kwargs, val), seen.append)
+        return all(a.dtype in _INLINE_DTYPES for a in seen
+                   if isinstance(a, (ir.TensorValue, torch.Tensor)))
 
     def output(self, target, args, kwargs):
         outs = args[0]
@@ -630,8 +640,10 @@ class GraphLowering(torch.fx.Interpreter):
     def realize_as(self, value, stride):
         """An output in the strides its FX meta value promises. AOTAutograd hands a forward
         output saved for backward (e.g. a permuted weight) to the backward graph, which was
-        traced, and so lowered, with those strides: a contiguous copy would be read wrongly."""
-        if stride is None or not _dense(value.size, stride):
+        traced, and so lowered, with those strides: a contiguous copy would be read wrongly.
+        Strides with gaps too (a slice of a longer convolution output saved for backward:
+        Mamba's causal conv1d): stored in a buffer large enough to span them."""
+        if stride is None or not _non_overlapping(value.size, stride):
             return self.realize(value)
         if isinstance(value, ir.View) and _same_layout(value.size, value.stride, stride):
             return value
@@ -875,6 +887,8 @@ def _reads_elsewhere(node, name) -> bool:
     return any(n == name and S.simplify(index - store) != 0 for n, index in node.read_index)
 
 
+# the dtypes of 0-d constants inlined into kernels, and of every tensor an op lowered to our IR
+# may read or return (complex ones run in ATen)
 _INLINE_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,
                   torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool)
 
@@ -912,6 +926,18 @@ def _same_layout(size, a, b):
 def _dense_strides(size, order_stride):
     """Dense strides for `size` in the memory order of `order_stride` (size-1 dims included)."""
     return S.dense_strides_in_order(size, ir.memory_order(size, order_stride))
+
+
+def _non_overlapping(size, stride):
+    """Strides (gaps allowed) at which no two elements share memory."""
+    if len(size) != len(stride) or any(s == 0 for s in size):
+        return False
+    end = 1
+    for st, sz in sorted((st, sz) for sz, st in zip(size, stride) if sz > 1):
+        if st < end:
+            return False
+        end = st * sz
+    return True
 
 
 def _dense(size, stride):

@@ -220,6 +220,11 @@ class TritonKernel:
             return self.cache[key]
         self.count += 1
         var = CSEVar(f"t{self.count}", dtype)
+        if dtype == torch.bool and _interpret():
+            # the interpreter labels a comparison's result with its operands' dtype: once a
+            # scalar one (0-d operands) is broadcast against a block, it holds floats and
+            # `&` / `|` with a block of bools fails (th.int1 relabels it)
+            expr = f"th.int1({expr})"
         self.emit(f"{var} = {expr}")
         self.cache[key] = var
         return var
@@ -344,13 +349,13 @@ class TritonKernel:
         return self.cse(f"(~{a})", a.dtype)
 
     def logical_and(self, a, b):
-        return self.cse(f"(({a} != 0) & ({b} != 0))", torch.bool)
+        return self.cse(f"({self.to_dtype(a, torch.bool)} & {self.to_dtype(b, torch.bool)})", torch.bool)
 
     def logical_or(self, a, b):
-        return self.cse(f"(({a} != 0) | ({b} != 0))", torch.bool)
+        return self.cse(f"({self.to_dtype(a, torch.bool)} | {self.to_dtype(b, torch.bool)})", torch.bool)
 
     def logical_xor(self, a, b):
-        return self.cse(f"(({a} != 0) ^ ({b} != 0))", torch.bool)
+        return self.cse(f"({self.to_dtype(a, torch.bool)} ^ {self.to_dtype(b, torch.bool)})", torch.bool)
 
     def maximum(self, a, b):
         if a.dtype.is_floating_point:

@@ -104,6 +104,15 @@ if INTERPRET:
     erfc, lgamma = _wrap(np.vectorize(math.erfc)), _wrap(np.vectorize(math.lgamma))
     erfinv = _wrap(lambda d: torch.erfinv(torch.from_numpy(np.ascontiguousarray(d))).numpy())
 
+    def int1(v):
+        """A boolean value labelled int1: the interpreter labels a comparison's result with its
+        operands' dtype, and broadcasting a scalar one (0-d operands) against a block then
+        fills the block with floats, which `&` / `|` with a block of bools refuses."""
+        from triton.runtime.interpreter import TensorHandle
+        if not isinstance(v, tl.tensor) or v.handle.dtype == tl.int1:
+            return v
+        return tl.tensor(TensorHandle(np.asarray(v.handle.data).astype(np.bool_), tl.int1), v.type)
+
     def assert_in_bounds(index, size, mask):
         idx = index.handle.data
         m = np.broadcast_to(mask.handle.data, np.broadcast_shapes(idx.shape, np.shape(mask.handle.data))) \

@@ -488,3 +488,30 @@ def test_an_attention_bias_broadcast_over_heads_stays_broadcast_when_aligned():
     src = stats.graphs()[0].source
     assert "(2, 1, 197, 197), (39400, 39400, 200, 1)" in src, src
     assert ATTN_BIAS_ALIGN == 8
+
+
+def _saved_slice_grads(fn, *args):
+    """The output and every argument's gradient of out.square().sum(), compiled vs eager."""
+    ours = [a.detach().clone().requires_grad_() for a in args]
+    ref = [a.detach().clone().requires_grad_() for a in args]
+    torch._dynamo.reset()
+    out = torch.compile(fn, backend="tuner")(*ours)
+    want = fn(*ref)
+    torch.testing.assert_close(out, want, rtol=1e-4, atol=1e-5)
+    out.square().sum().backward()
+    want.square().sum().backward()
+    for a, b in zip(ours, ref):
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-4, atol=1e-5)
+
+
+def test_saved_slice_of_a_longer_output_keeps_its_gapped_strides():
+    """Mamba's causal conv1d: conv1d(padding=k-1)[..., :L] then SiLU, which saves its input for
+    backward, a slice of the longer convolution output (strides with gaps). The backward graph
+    was lowered reading it in those strides while the forward stored it contiguous: wrong
+    gradients. The forward now stores it in the promised strides."""
+    c, n = 8, 6
+    def fn(h, w, b):
+        return torch.nn.functional.silu(torch.nn.functional.conv1d(h, w, b, padding=3, groups=c)[:, :, :n])
+    stats.reset()
+    _saved_slice_grads(fn, torch.randn(2, c, n), torch.randn(c, 1, 4), torch.randn(c))
+    assert len(stats.graphs()) == 2 and not any(g.graph_fallback for g in stats.graphs())

@@ -448,3 +448,26 @@ def test_zero_pad_of_an_input_written_later_keeps_the_old_values():
     x, xr = torch.zeros(3), torch.zeros(3)
     assert torch.equal(torch.compile(fn, backend="tuner")(x), fn(xr))
     assert torch.equal(x, xr)
+
+
+def test_scalar_comparison_and_block_mask():
+    """A comparison of 0-d values (a 0-d input, a constant mask: SqueezeBERT's and ConvBERT's
+    all-ones attention mask) combined with a block of bools by `&`: the interpreter used to
+    fill the broadcast scalar with floats and the graph fell back to ATen on its first call."""
+    x, s = torch.randn(16), torch.tensor(0.5)
+    st = compile_and_check(lambda a, b: torch.where((b > 0) & (a > 0), a, -a), x, s)
+    assert not st.graph_fallback, st.graph_fallback
+    st = compile_and_check(lambda a: torch.where(torch.logical_or(a > 1, torch.ones(()).bool()) & (a < 0.5), a, 0.0), x)
+    assert not st.graph_fallback, st.graph_fallback
+    st = compile_and_check(lambda a, b: torch.logical_xor(b, a > 0) | (b < 1), x, s)
+    assert not st.graph_fallback, st.graph_fallback
+
+
+def test_complex_values_run_in_aten_not_the_whole_graph():
+    """FNet: a float -> complex64 cast before an FFT, the real part after it. The cast was
+    lowered to a kernel value that code generation could not type (KeyError), and the whole
+    graph fell back to ATen; ops on complex tensors now fall back one by one."""
+    x = torch.randn(4, 6)
+    st = compile_and_check(lambda t: torch.fft.fftn(t.to(torch.complex64), dim=(-1,)).real.relu() * 2 + t, x)
+    assert not st.graph_fallback, st.graph_fallback
+    assert st.fallbacks["aten._to_copy.default"] == 1 and st.kernels >= 1, (st.fallbacks, st.kernels)

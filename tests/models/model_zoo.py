@@ -128,6 +128,24 @@ HF_CASES = {
                                feat_proj_dropout=0.0, layerdrop=0.0),
                      inputs=lambda i: {"input_values": torch.randn(*AUDIO_SHAPES[i],
                                                                    generator=_gen(i))}),
+    # causal depthwise conv1d (padding 3, then [..., :L]) whose sliced output SiLU saves for
+    # backward: a forward output with gapped strides; the recurrent selective scan in torch ops
+    # (one layer: the scan unrolls over the sequence, slow in the interpreter)
+    "mamba": _causal_lm("MambaForCausalLM", "MambaConfig", vocab_size=VOCAB, hidden_size=32,
+                        state_size=4, num_hidden_layers=1, expand=2, conv_kernel=4, time_step_rank=4),
+    # grouped 1x1 conv1d layers; the all-ones attention mask folds to 0-d comparisons
+    "squeezebert": Case(build=_hf("SqueezeBertModel", "SqueezeBertConfig", vocab_size=VOCAB,
+                                  hidden_size=32, embedding_size=32, num_hidden_layers=2,
+                                  num_attention_heads=4, intermediate_size=64, q_groups=2, k_groups=2,
+                                  v_groups=2, post_attention_groups=2, intermediate_groups=2,
+                                  output_groups=2, max_position_embeddings=64,
+                                  hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0),
+                        inputs=lambda i: {"input_ids": _ids(i)}),
+    # Fourier mixing: a cast to complex64 and an FFT (complex ops run in ATen, one by one)
+    "fnet": Case(build=_hf("FNetModel", "FNetConfig", vocab_size=VOCAB, hidden_size=32,
+                           num_hidden_layers=2, intermediate_size=64, max_position_embeddings=64,
+                           hidden_dropout_prob=0.0, use_tpu_fourier_optimizations=False),
+                 inputs=lambda i: {"input_ids": _ids(i)}),
     "convnext": Case(build=_hf("ConvNextModel", "ConvNextConfig", num_channels=3, patch_size=4,
                                hidden_sizes=[8, 16, 32, 64], depths=[1, 1, 1, 1],
                                image_size=32),
