@@ -83,6 +83,11 @@ def _write_back(gm):
     env: dict = {}
     inputs: dict = {}    # input node (old) -> its placeholder (new)
     written: dict = {}   # input node (old) -> its current value (new)
+    # an in-place op returns its first argument: a later write through that result (e.g.
+    # AdamW's `exp_avg_sq.mul_(b2).addcmul_(...)`, decomposed to `copy_(mul_, ...)`) writes
+    # the same tensor. root: node (old) -> the tensor it aliases; aliases: root -> its nodes
+    root: dict = {}
+    aliases: dict = {}
     views = set()
     for n in old.nodes:
         if n.op == "placeholder":
@@ -109,11 +114,20 @@ def _write_back(gm):
                                        torch.fx.map_arg(n.kwargs, lambda x: env[x]))
             listed = _is_list_write(t)
             for i, w in enumerate(targets):
-                env[w] = new.call_function(operator.getitem, (result, i)) if listed else result
-                if w.op == "placeholder":
-                    written[w] = env[w]
-            # the op's own result (None for foreach, `self` otherwise)
-            env[n] = None if listed else env[targets[0]]
+                value = new.call_function(operator.getitem, (result, i)) if listed else result
+                r = root.get(w, w)
+                for a in aliases.setdefault(r, {r}):   # every name of the tensor reads the new value
+                    env[a] = value
+                if r.op == "placeholder":
+                    written[r] = value
+            # the op's own result (None for foreach, `self`, another name of it, otherwise)
+            if listed:
+                env[n] = None
+            else:
+                r = root.get(targets[0], targets[0])
+                root[n] = r
+                aliases[r].add(n)
+                env[n] = env[targets[0]]
             continue
         if n.op == "call_function" and (t in _VIEW_LOWERINGS or (
                 t is operator.getitem and n.args and n.args[0] in views)):
@@ -122,10 +136,10 @@ def _write_back(gm):
     if not written:
         return None   # nothing written in place: not the graph this path is for
     for v in views:   # a view of an input written later would read the old values here
-        root = v
-        while root in views and root.args and isinstance(root.args[0], torch.fx.Node):
-            root = root.args[0]
-        if root in written:
+        base = v
+        while base in views and base.args and isinstance(base.args[0], torch.fx.Node):
+            base = base.args[0]
+        if root.get(base, base) in written:
             return None
     return torch.fx.GraphModule(gm, new)
 

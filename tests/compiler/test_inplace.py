@@ -111,3 +111,33 @@ def test_a_write_through_a_split_is_declined():
         g.mul_(2.0)
     assert _write_back(make_fx(through_split)(torch.zeros(8), torch.ones(4))) is None
     assert _write_back(make_fx(direct)(torch.zeros(4), torch.ones(4))) is not None
+
+
+def test_a_write_through_an_in_place_result_reaches_the_input(aot_calls):
+    # the single-tensor AdamW (CPU's default, foreach=False) writes its states and parameters
+    # through what an earlier in-place op returned: `exp_avg_sq.mul_(b2).addcmul_(g, g)` and
+    # `param.mul_(1 - lr * wd)` then `param.addcdiv_(...)` (decomposed: copy_ into the mul_'s
+    # result). Those writes reach the inputs, and later reads of either name see them.
+    ours, ref = _params(0), _params(0)
+    opt, ref_opt = torch.optim.AdamW(ours, lr=1e-2, foreach=False), torch.optim.AdamW(ref, lr=1e-2, foreach=False)
+    torch._dynamo.reset()
+    stats.reset()
+    step = torch.compile(opt.step, backend="tuner")
+    for _ in range(3):
+        step()
+        ref_opt.step()
+    for a, b in zip(ours, ref):
+        assert_close(a, b, rtol=1e-5, atol=1e-6)
+        for k in ref_opt.state[b]:
+            assert_close(opt.state[a][k], ref_opt.state[b][k], rtol=1e-5, atol=1e-6)
+    assert len(aot_calls) == 0   # the in-place path took it
+    assert not stats.totals().fallbacks   # prims.fma (addcmul_) lowered, not run in ATen
+
+    def chained(x, y):
+        x.mul_(2.0).add_(1.0)     # x = 2x + 1, written through mul_'s result
+        y.copy_(x * 3.0)          # reads x by its own name: the final value
+    x, y = torch.arange(4.0), torch.zeros(4)
+    torch._dynamo.reset()
+    torch.compile(chained, backend="tuner")(x, y)
+    assert_close(x, torch.arange(4.0) * 2 + 1)
+    assert_close(y, (torch.arange(4.0) * 2 + 1) * 3)
