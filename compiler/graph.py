@@ -928,13 +928,14 @@ def _dense_strides(size, order_stride):
     return S.dense_strides_in_order(size, ir.memory_order(size, order_stride))
 
 
-def _non_overlapping(size, stride):
-    """Strides (gaps allowed) at which no two elements share memory."""
+def _non_overlapping(size, stride, gaps=True):
+    """Strides at which no two elements share memory; with gaps=False also gap-free (some
+    permutation of contiguous)."""
     if len(size) != len(stride) or any(s == 0 for s in size):
         return False
     end = 1
     for st, sz in sorted((st, sz) for sz, st in zip(size, stride) if sz > 1):
-        if st < end:
+        if st < end or (not gaps and st != end):
             return False
         end = st * sz
     return True
@@ -942,14 +943,7 @@ def _non_overlapping(size, stride):
 
 def _dense(size, stride):
     """Strides of a non-overlapping, gap-free layout (some permutation of contiguous)."""
-    if len(size) != len(stride) or any(s == 0 for s in size):
-        return False
-    acc = 1
-    for st, sz in sorted((st, sz) for sz, st in zip(size, stride) if sz > 1):
-        if st != acc:
-            return False
-        acc *= sz
-    return True
+    return _non_overlapping(size, stride, gaps=False)
 
 
 __all__ = ["GraphLowering"]

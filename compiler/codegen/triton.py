@@ -348,14 +348,17 @@ class TritonKernel:
             return self.logical_not(a)
         return self.cse(f"(~{a})", a.dtype)
 
+    def _logical(self, op, a, b):
+        return self.cse(f"({self.to_dtype(a, torch.bool)} {op} {self.to_dtype(b, torch.bool)})", torch.bool)
+
     def logical_and(self, a, b):
-        return self.cse(f"({self.to_dtype(a, torch.bool)} & {self.to_dtype(b, torch.bool)})", torch.bool)
+        return self._logical("&", a, b)
 
     def logical_or(self, a, b):
-        return self.cse(f"({self.to_dtype(a, torch.bool)} | {self.to_dtype(b, torch.bool)})", torch.bool)
+        return self._logical("|", a, b)
 
     def logical_xor(self, a, b):
-        return self.cse(f"({self.to_dtype(a, torch.bool)} ^ {self.to_dtype(b, torch.bool)})", torch.bool)
+        return self._logical("^", a, b)
 
     def maximum(self, a, b):
         if a.dtype.is_floating_point:

@@ -26,9 +26,10 @@ rm -rf /tmp/tuner_checkout && mkdir -p /tmp/tuner_checkout
 python3 -c 'import sys; from pathlib import Path; sys.path.insert(0, "scripts")
 from bench_compiler import lay_out_checkout; lay_out_checkout(Path(sys.argv[1]))' /tmp/tuner_checkout || return 1
 export PYTHONPATH=/tmp/tuner_checkout:$PYTHONPATH
-nvidia-smi --query-gpu=name,driver_version --format=csv,noheader
+_gpu=$(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader)
+echo "$_gpu"
 # the GPU lent, for names of collected files (h100, h200, ...: the tag tuner learn-configs
 # names a module by), so data is never filed under another board's name
-export GPU_TAG=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr 'A-Z' 'a-z' | grep -oE '\b[a-z][0-9]{2,}\b' | head -1)
-GPU_TAG=${GPU_TAG:-gpu}
+GPU_TAG=$(echo "$_gpu" | head -1 | cut -d, -f1 | tr 'A-Z' 'a-z' | grep -oE '\b[a-z][0-9]{2,}\b' | head -1)
+export GPU_TAG=${GPU_TAG:-gpu}
 python3 -P -c "import torch, triton, tuner; print('torch', torch.__version__, 'triton', triton.__version__, 'tuner', tuner.__version__, 'from', tuner.__file__)"
