@@ -7,6 +7,11 @@ from __future__ import annotations
 
 import torch
 
+try:   # defines prims.fma, which decompositions under dynamo emit (Tensor.addcmul_)
+    import torch._inductor.inductor_prims  # noqa: F401
+except ImportError:   # a torch without it: graphs then carry no prims.fma either
+    pass
+
 aten = torch.ops.aten
 prims = torch.ops.prims
 

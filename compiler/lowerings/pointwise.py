@@ -65,7 +65,8 @@ _reg(aten.fmax, "DEFAULT", lambda a, b: ops.where(ops.isnan(b), a, ops.where(ops
 _reg(aten.fmin, "DEFAULT", lambda a, b: ops.where(ops.isnan(b), a, ops.where(ops.isnan(a), b, ops.minimum(a, b))),
      int_fn=lambda a, b: ops.minimum(a, b))
 # a * b + c: dynamo writes Tensor.addcmul_ (AdamW's second moment) as prims.fma
-_reg(prims.fma, "DEFAULT", lambda a, b, c: ops.add(ops.mul(a, b), c))
+if hasattr(prims, "fma"):   # defined by torch's inductor prims (torch_compat imports them)
+    _reg(prims.fma, "DEFAULT", lambda a, b, c: ops.add(ops.mul(a, b), c))
 _reg(aten.atan2, "INT_TO_FLOAT", lambda a, b: ops.atan2(a, b))
 _reg(aten.hypot, "DEFAULT", lambda a, b: ops.hypot(a, b))
 _reg(aten.copysign, "INT_TO_FLOAT", lambda a, b: ops.copysign(a, b))

@@ -136,3 +136,16 @@ def test_a_write_through_an_in_place_result_reaches_the_input(aot_calls):
     torch.compile(chained, backend="tuner")(x, y)
     assert_close(x, torch.arange(4.0) * 2 + 1)
     assert_close(y, (torch.arange(4.0) * 2 + 1) * 3)
+
+
+def test_the_lowerings_import_in_a_fresh_process_before_anything_compiled():
+    # prims.fma (lowered for addcmul_) is defined by torch's inductor prims, which dynamo loads
+    # at its first compile: importing our lowerings first (a script, a probe) must not fail
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", "import tuner.compiler.lowerings, torch; "
+                        "from tuner.compiler.lowering import lookup; "
+                        "print(lookup(torch.ops.prims.fma.default) is not None)"],
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    assert r.stdout.strip() == "True"
