@@ -230,6 +230,12 @@ SETTINGS: tuple[Setting, ...] = (
             "ATen, as the template's config is tuned only in max-autotune); torch.compile's "
             "options={\"mm\": ...} wins.",
             choices=("auto", "template", "extern")),
+    Setting("TUNER_MM_PADDED", _str, "extern",
+            "A matmul the pad_mm point pads, in max-autotune with TUNER_MM=auto: keep the ATen "
+            "call on padded operands, or let the mm point measure the template (unpadded, its "
+            "epilogue fused) against it. \"measure\" is not yet timed on GPU models (it probes "
+            "every padded matmul, GPT-2's 50257-wide head among them).",
+            choices=("extern", "measure")),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
             "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "
             "kernels and CUDA graph); further shapes run the graph in ATen, with one warning."),

@@ -90,6 +90,11 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
     graph().stats.count_pad_mm(choice)
     if choice != "pad":
         return unpadded()
+    # the template masks any size: with TUNER_MM_PADDED=measure the mm point weighs it against
+    # the padded extern (in max-autotune; default mode keeps the padded ATen call)
+    if mm_mode() == "auto" and settings.mm_padded == "measure" \
+            and _use_template(name, mat1, mat2, residual, padded=True):
+        return _template(name, mat1, mat2, bias, scalars)
     return _padded(op, ctx, mat1, mat2, bias, scalars)
 
 
@@ -177,10 +182,12 @@ def mm_mode() -> str:
     return settings.mm if mode is None else mode
 
 
-def _use_template(name, mat1, mat2, residual=None) -> bool:
+def _use_template(name, mat1, mat2, residual=None, padded=False) -> bool:
     """Whether this matmul becomes a Template node: always with mm="template", never with
     "extern"; with "auto" the mm point decides (tuner.points.mm: heuristic, cache, then
-    measured, in max-autotune; ATen in default mode, whose template config is untuned)."""
+    measured, in max-autotune; ATen in default mode, whose template config is untuned).
+    padded: the pad_mm point chose to pad, so the extern side is the ATen call on padded
+    operands."""
     mode = mm_mode()
     if mode == "extern" or mat1.dtype not in _TEMPLATE_DTYPES:
         return False
@@ -194,7 +201,7 @@ def _use_template(name, mat1, mat2, residual=None) -> bool:
     epilogue, costly, absorbed = _epilogue_kind(residual[0] if residual is not None else g.current)
     problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
                                   mat1.dtype, epilogue=epilogue, costly_epilogue=costly,
-                                  absorbed=absorbed)
+                                  absorbed=absorbed, padded=padded)
     if problem is None:
         return False
     device = str(mat1.device)
@@ -340,7 +347,8 @@ def mm_runners(problem, device) -> dict:
         fns = {}
         for choice in ("extern", "template"):
             try:
-                call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs", _probe_options(choice))
+                call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs",
+                                     _probe_options(choice, problem.padded))
                 call(list(inputs))
             except Exception as e:   # noqa: BLE001 - that choice loses
                 log.debug("mm point: %s variant of %s failed: %s", choice, problem.signature(), e)
@@ -383,12 +391,12 @@ def _probe_module(problem, device, fill=True):
     return torch.fx.GraphModule({}, fx), inputs
 
 
-def _probe_options(choice) -> dict:
+def _probe_options(choice, padded=False) -> dict:
     """A probe variant's compile options: its kernels tune within MM_PROBE_TUNE_S, or less
-    where TUNER_TUNE_BUDGET_S allows less."""
+    where TUNER_TUNE_BUDGET_S allows less; a padded problem's extern pads its operands."""
     user = settings.tune_budget_s
     budget = min(MM_PROBE_TUNE_S, user) if user > 0 else MM_PROBE_TUNE_S
-    return {"mm": choice, "pad_mm": "never", "cudagraphs": False, "_inference": True,
+    return {"mm": choice, "pad_mm": "always" if padded and choice == "extern" else "never", "cudagraphs": False, "_inference": True,
             "_probe": True, "_tune_budget_s": budget}
 
 

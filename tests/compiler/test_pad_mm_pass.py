@@ -276,3 +276,65 @@ def test_inference_output_keeps_the_padded_layout_training_output_is_copied():
     assert stats.graphs()[0].kernels == inference_kernels + 1   # the slice copied out
     out.sum().backward()
     assert_close(wg.grad, torch.ones(6, 37).t() @ a, torch.float32)
+
+
+@pytest.mark.parametrize("winner", ["extern", "template"])
+def test_max_autotune_weighs_the_template_against_the_padded_extern(monkeypatch, winner):
+    # where the pad_mm point pads, the mm point still poses the matmul (marked padded: its
+    # extern probe pads as the graph would) and the template, which masks any size, may win
+    import time
+
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    monkeypatch.setenv("TUNER_MM", "auto")
+    monkeypatch.setenv("TUNER_PAD_MM", "always")
+    monkeypatch.setenv("TUNER_MM_PADDED", "measure")
+    problems = []
+
+    def runners(problem, device):
+        problems.append(problem)
+        slow = "template" if winner == "extern" else "extern"
+        return {winner: lambda: None, slow: lambda: time.sleep(0.002)}
+    monkeypatch.setattr(mm_lowering, "mm_runners", runners)
+    a, b = _operands((33, 19), (19, 37))
+    f = lambda a, b: torch.relu(a @ b)   # noqa: E731
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(a, b)
+    assert_close(out, f(a, b))
+    s = stats.totals()
+    assert [p.signature() for p in problems] == ["mm:b1:m33:n37:k19:float32:t00:padded"]
+    assert s.pad_mm == {"pad": 1} and dict(s.mm_backend) == {winner: 1}
+    if winner == "template":   # one kernel, unpadded, the ReLU fused
+        assert s.kernel_kinds == ["template"] and not s.externs
+    else:                      # the padded ATen call, as before
+        assert s.externs["aten.mm.default"] == 1 and "template" not in s.kernel_kinds
+    # the extern probe of a padded problem compiles with its operands padded
+    assert mm_lowering._probe_options("extern", True)["pad_mm"] == "always"
+    assert mm_lowering._probe_options("template", True)["pad_mm"] == "never"
+
+
+def test_default_mode_keeps_the_padded_extern_without_measuring(monkeypatch):
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    monkeypatch.setenv("TUNER_MM", "auto")
+    monkeypatch.setenv("TUNER_MM_PADDED", "measure")
+    monkeypatch.setattr(mm_lowering, "mm_runners", lambda *a: pytest.fail("measured in default mode"))
+    a, b = _operands((33, 19), (19, 37))
+    s = _run(lambda a, b: torch.relu(a @ b), a, b, pad_mm="always")
+    assert s.pad_mm == {"pad": 1} and dict(s.mm_backend) == {"extern": 1}
+    assert s.externs["aten.mm.default"] == 1
+
+
+def test_padded_matmuls_stay_padded_externs_by_default_in_max_autotune(monkeypatch):
+    # TUNER_MM_PADDED=extern (the default until measured on GPU models): no probe, as before
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    monkeypatch.setenv("TUNER_MM", "auto")
+    monkeypatch.setenv("TUNER_PAD_MM", "always")
+    monkeypatch.setattr(mm_lowering, "mm_runners", lambda *a: pytest.fail("a padded matmul was probed"))
+    a, b = _operands((33, 19), (19, 37))
+    torch._dynamo.reset()
+    stats.reset()
+    f = lambda a, b: torch.relu(a @ b)   # noqa: E731
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(a, b)
+    assert_close(out, f(a, b))
+    s = stats.totals()
+    assert s.pad_mm == {"pad": 1} and not s.mm_backend and s.externs["aten.mm.default"] == 1

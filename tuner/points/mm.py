@@ -50,7 +50,10 @@ class MMProblem:
     `absorbed`: a kernel the graph launches anyway reads the epilogue's result (a LayerNorm
     after a residual add, a softmax after a scale, a contiguous copy for attention), so on the
     extern side the epilogue runs inside that kernel, not in one of its own: the template
-    saves only the product's round trip through memory."""
+    saves only the product's round trip through memory. `padded`: the pad_mm point chose to
+    pad this matmul's operands, so the extern side is the ATen call on zero-padded operands
+    (the template masks any size and never pads); shipped modules learned unpadded externs
+    and are not asked about it."""
     op: str
     batch: int
     m: int
@@ -62,6 +65,7 @@ class MMProblem:
     epilogue: bool = True
     costly_epilogue: bool = False
     absorbed: bool = False
+    padded: bool = False
 
     def __post_init__(self):
         if self.op not in ("mm", "bmm", "addmm"):
@@ -79,7 +83,7 @@ class MMProblem:
         return (f"{self.op}:b{self.batch}:m{self.m}:n{self.n}:k{self.k}:{self.dtype}:"
                 f"t{int(self.mat1_transposed)}{int(self.mat2_transposed)}"
                 + ("" if self.epilogue else ":bare") + (":costly" if self.costly_epilogue else "")
-                + (":absorbed" if self.absorbed else ""))
+                + (":absorbed" if self.absorbed else "") + (":padded" if self.padded else ""))
 
     @property
     def feature_schema(self) -> int:
@@ -96,7 +100,8 @@ class MMProblem:
 
 
 def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype, epilogue: bool = True,
-                        costly_epilogue: bool = False, absorbed: bool = False) -> MMProblem | None:
+                        costly_epilogue: bool = False, absorbed: bool = False,
+                        padded: bool = False) -> MMProblem | None:
     """The problem of a matmul given its operands' IR sizes and strides, or None where there
     is none to pose (symbolic or empty sizes)."""
     try:
@@ -112,7 +117,7 @@ def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype, epilogue
         return None
     col = lambda st: st[-1] != 1 and st[-2] == 1   # noqa: E731
     return MMProblem(op, batch, m, n, k, str(dtype).replace("torch.", ""), col(st1), col(st2),
-                     epilogue, costly_epilogue, absorbed and epilogue)
+                     epilogue, costly_epilogue, absorbed and epilogue, padded)
 
 
 def heuristic_namespace(problem: MMProblem) -> str:
@@ -175,11 +180,12 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     # every leaf and never answer one)
     asked = dataclasses.replace(problem, epilogue=False, costly_epilogue=False, absorbed=False) \
         if ns == NAMESPACE + ".bare" else problem
-    heuristic = lambda: lookup(ns, asked, device_info(device))  # noqa: E731
+    # a padded problem's extern is another runner than the modules' data had: measured
+    heuristic = None if problem.padded else (lambda: lookup(ns, asked, device_info(device)))
     try:
         # features (collect mode's dataset rows, harvested under NAMESPACE) for the cheap class
-        # only: the default stream's; its features do not tell an absorbed problem apart
+        # only: the default stream's; its features do not tell an absorbed or padded problem apart
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
-                      features=problem.features() if ns == NAMESPACE else None)
+                      features=problem.features() if ns == NAMESPACE and not problem.padded else None)
     finally:
         state.clear()
