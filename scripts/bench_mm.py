@@ -12,6 +12,8 @@ decode shapes (m = 1..64) and batch 1..64. Variants:
   tuner-template-max-autotune  ours, TUNER_MM=template, max-autotune-no-cudagraphs (tuned)
   tuner-max-autotune         ours, TUNER_MM=auto, max-autotune-no-cudagraphs: the mm point
                              measures ATen + epilogue against the tuned template per problem
+  tuner-max-autotune-padded  as tuner-max-autotune with TUNER_MM_PADDED=measure: where the pad_mm
+                             point pads, the mm point also times the template against the padded ATen call
 Per case every variant is compiled first (compile seconds recorded), checked against an fp32
 reference on fresh inputs, then all are timed round-robin, three rounds, median of the
 medians (the GPU's clocks drift between calls: only variants of one run compare), by
@@ -36,7 +38,7 @@ import time
 from pathlib import Path
 
 VARIANTS = ("eager", "stock", "stock-max-autotune", "tuner", "tuner-template",
-            "tuner-template-max-autotune", "tuner-max-autotune")
+            "tuner-template-max-autotune", "tuner-max-autotune", "tuner-max-autotune-padded")
 
 
 def _linear(act):
@@ -107,8 +109,15 @@ def _compile(fn, variant):
     if variant == "tuner-template":
         return torch.compile(fn, backend="tuner", options={"mm": "template"})
     # a mode and options cannot both be given: the setting carries the matmul mode
-    os.environ["TUNER_MM"] = "auto" if variant == "tuner-max-autotune" else "template"
-    return torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")
+    os.environ["TUNER_MM"] = "template" if variant == "tuner-template-max-autotune" else "auto"
+    if variant == "tuner-max-autotune-padded":
+        os.environ["TUNER_MM_PADDED"] = "measure"
+    # a backend object of its own: dynamo keeps compiled code per (backend, mode), so two
+    # max-autotune variants through "tuner" would share the first one's code
+    import functools
+
+    from tuner.compiler.backend import tuner_backend
+    return torch.compile(fn, backend=functools.partial(tuner_backend), mode="max-autotune-no-cudagraphs")
 
 
 def _inputs(shapes, device, dtype, seed):
@@ -156,6 +165,7 @@ def run_case(name, variants, smoke, device, timer="cudagraph"):
     torch._dynamo.reset()
     for v in variants:
         os.environ.pop("TUNER_MM", None)
+        os.environ.pop("TUNER_MM_PADDED", None)
         row = {"variant": v}
         try:
             f = _compile(fn, v)
@@ -179,6 +189,7 @@ def run_case(name, variants, smoke, device, timer="cudagraph"):
             rows[v] = (row, None)
         finally:
             os.environ.pop("TUNER_MM", None)
+            os.environ.pop("TUNER_MM_PADDED", None)
     for _ in range(3):
         for v, (row, f) in rows.items():
             if f is not None and row.get("ok"):

@@ -61,3 +61,13 @@ def test_bench_mm_smoke(tmp_path):
     for c in doc["cases"]:
         rows = {r["variant"]: r for r in c["variants"]}
         assert rows["tuner-template"]["ok"] and rows["tuner-template"]["ms"] > 0, rows
+
+
+def test_bench_mm_max_autotune_variants_each_compile(tmp_path):
+    # two max-autotune variants in one process: dynamo keeps code per (backend, mode), so
+    # without a backend object each, the second timed the first one's code
+    doc = _run(["scripts/bench_mm.py", "--smoke", "--cases", "decode_m1", "--variants",
+                "tuner-max-autotune-padded,tuner-max-autotune"], tmp_path)
+    rows = {r["variant"]: r for r in doc["cases"][0]["variants"]}
+    assert rows["tuner-max-autotune-padded"]["mm_backend"] == rows["tuner-max-autotune"]["mm_backend"] == {"extern": 1}
+    assert all(r["ok"] for r in rows.values()), rows
