@@ -66,6 +66,11 @@ def decomposition_table():
         packet = getattr(aten, name, None)
         for overload in (packet.overloads() if packet is not None else ()):
             table.pop(getattr(packet, overload), None)
+    # repeat's decomposition keeps a permuted input's layout where eager's repeat returns a
+    # contiguous tensor, so a .view the model does next (WavLM's position bias) fails to trace
+    repeat = table.get(aten.repeat.default)
+    if repeat is not None:
+        table[aten.repeat.default] = lambda self, repeats: repeat(self, repeats).contiguous()
     return table
 
 

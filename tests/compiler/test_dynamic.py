@@ -218,3 +218,26 @@ def test_cpu_tensors_without_the_interpreter_run_in_aten_and_say_how():
     r = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, timeout=300)
     assert r.returncode == 0, r.stderr
     assert "TRITON_INTERPRET=1" in r.stderr and "runs in ATen" in r.stderr
+
+
+def test_training_at_a_second_shape_through_a_pool_of_a_transposed_linear():
+    # SEW's feature projection: the backward of avg_pool over a transposed (channels-last)
+    # value reads its memory format off the saved unsqueeze's strides; a stride of 0 there made
+    # ATen return a contiguous gradient, and the dynamic backward graph's view failed
+    torch.manual_seed(0)
+    stats.reset()
+    lin, pool = torch.nn.Linear(16, 32), torch.nn.AvgPool1d(2, 2)
+    fn = lambda x: pool(lin(x).transpose(1, 2))   # noqa: E731
+    cf = torch.compile(fn, backend="tuner")
+    for shape in ((2, 30, 16), (3, 46, 16)):
+        x = torch.randn(shape)
+        grads = []
+        for f in (fn, cf):
+            lin.weight.grad = None
+            xi = x.clone().requires_grad_()
+            y = f(xi)
+            (y * torch.linspace(-1, 1, y.numel()).view(y.shape)).sum().backward()
+            grads.append((y, xi.grad, lin.weight.grad))
+        for got, want in zip(grads[1], grads[0]):
+            torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
+    assert not any(g.graph_fallback for g in stats.graphs())

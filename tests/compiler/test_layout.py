@@ -515,3 +515,11 @@ def test_saved_slice_of_a_longer_output_keeps_its_gapped_strides():
     stats.reset()
     _saved_slice_grads(fn, torch.randn(2, c, n), torch.randn(c, 1, 4), torch.randn(c))
     assert len(stats.graphs()) == 2 and not any(g.graph_fallback for g in stats.graphs())
+
+
+def test_repeat_of_a_permuted_value_is_contiguous_as_in_eager():
+    # WavLM's position bias: permute, unsqueeze, repeat, then a .view that needs repeat's
+    # contiguous result (the decomposition alone kept the permuted layout: tracing failed)
+    fn = lambda e: e.permute(2, 0, 1).unsqueeze(0).repeat(2, 1, 1, 1).view(8, 31, 31) * 2   # noqa: E731
+    s = compile_and_check(fn, torch.randn(31, 31, 4))
+    assert not s.fallbacks and not s.graph_fallback

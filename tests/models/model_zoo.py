@@ -128,6 +128,15 @@ HF_CASES = {
                                feat_proj_dropout=0.0, layerdrop=0.0),
                      inputs=lambda i: {"input_values": torch.randn(*AUDIO_SHAPES[i],
                                                                    generator=_gen(i))}),
+    # gated relative position bias: permute, repeat, then a .view that needs repeat's
+    # contiguous result (the breadth sweep's WavLM failed to trace before)
+    "wavlm": Case(build=_hf("WavLMModel", "WavLMConfig", hidden_size=32, num_hidden_layers=2,
+                            num_attention_heads=4, intermediate_size=64, conv_dim=(16, 16),
+                            conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=16,
+                            num_conv_pos_embedding_groups=4, num_buckets=16, max_bucket_distance=64,
+                            hidden_dropout=0.0, attention_dropout=0.0, activation_dropout=0.0,
+                            feat_proj_dropout=0.0, layerdrop=0.0),
+                  inputs=lambda i: {"input_values": torch.randn(*AUDIO_SHAPES[i], generator=_gen(i))}),
     # causal depthwise conv1d (padding 3, then [..., :L]) whose sliced output SiLU saves for
     # backward: a forward output with gapped strides; the recurrent selective scan in torch ops
     # (one layer: the scan unrolls over the sequence, slow in the interpreter)
