@@ -1,5 +1,5 @@
 """Breadth sweep (CPU, Triton's interpreter): tiny random models beyond tests/models/model_zoo.py
-(of these, mamba, squeezebert and fnet joined the zoo after this sweep found their bugs),
+(of these, mamba, squeezebert, fnet and wavlm joined the zoo after this sweep found their bugs),
 compiled with backend="tuner" and compared with eager at two shapes (and a training step for
 some), each in its own subprocess with a timeout. Prints a table (status,
 seconds, ATen fallbacks by op, whole-graph fallbacks) and writes OUT/results.json and a log per
@@ -274,6 +274,142 @@ MODELS2 = {
     "timm_convmixer": timm_img("convmixer_768_32", [(2, 32), (3, 48)]),
 }
 MODELS.update(MODELS2)
+
+
+# --------------------------------------------------------------------------- third batch (untuned)
+
+def audio(i, shapes=((2, 320), (3, 480))):
+    import torch
+    return {"input_values": torch.randn(*shapes[i], generator=gen(i))}
+
+
+def seq2seq(cls, cfg, **kw):
+    return dict(build=hf(cls, cfg, **kw),
+                inputs=lambda i: {"input_ids": ids(i), "decoder_input_ids": ids(i, [(2, 5), (3, 7)])}, train=None)
+
+
+def s2t_inputs(i):
+    import torch
+    b, t = [(2, 16), (3, 24)][i]
+    return {"input_features": torch.randn(b, t, 8, generator=gen(i)),
+            "decoder_input_ids": ids(i, [(2, 5), (3, 7)])}
+
+
+def vitmae_inputs(i):
+    # ViTMAE masks by argsort of `noise` (torch.rand when absent): pass a fixed noise
+    import torch
+    b = [2, 3][i]
+    d = images(i, [(2, 32), (3, 32)])
+    d["noise"] = torch.rand(b, 16, generator=gen(10 + i))
+    return d
+
+
+def NoMaskEncoder(model):
+    import torch
+
+    class NoMask(torch.nn.Module):
+        def __init__(self, m):
+            super().__init__()
+            self.m = m
+
+        def forward(self, input_ids):
+            return self.m.encoder(self.m.embeddings(input_ids=input_ids), attention_mask=None)
+    return NoMask(model)
+
+
+S2S = dict(vocab_size=V, d_model=32, encoder_layers=2, decoder_layers=2, encoder_attention_heads=4,
+           decoder_attention_heads=4, encoder_ffn_dim=64, decoder_ffn_dim=64, max_position_embeddings=64,
+           dropout=0.0, attention_dropout=0.0, activation_dropout=0.0)
+AUD = dict(hidden_size=32, num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, conv_dim=(16, 16),
+           conv_stride=(5, 2), conv_kernel=(10, 3), num_conv_pos_embeddings=16, num_conv_pos_embedding_groups=4,
+           hidden_dropout=0.0, attention_dropout=0.0, activation_dropout=0.0, feat_proj_dropout=0.0,
+           layerdrop=0.0, mask_time_prob=0.0)
+MODELS3 = {
+    "gpt_neo": causal("GPTNeoForCausalLM", "GPTNeoConfig", vocab_size=V, hidden_size=32, num_layers=2,
+                      attention_types=[[["global", "local"], 1]], num_heads=4, intermediate_size=64, window_size=4,
+                      max_position_embeddings=64, embed_dropout=0.0, attention_dropout=0.0, resid_dropout=0.0),
+    "mpt": causal("MptForCausalLM", "MptConfig", vocab_size=V, d_model=32, n_heads=4, n_layers=2,
+                  expansion_ratio=2, max_seq_len=64, train=False),
+    "persimmon": causal("PersimmonForCausalLM", "PersimmonConfig", partial_rotary_factor=0.5, qk_layernorm=True,
+                        hidden_dropout=0.0, attention_dropout=0.0, train=False, **DEC),
+    "biogpt": causal("BioGptForCausalLM", "BioGptConfig", vocab_size=V, hidden_size=32, num_hidden_layers=2,
+                     num_attention_heads=4, intermediate_size=64, max_position_embeddings=64,
+                     hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0, layerdrop=0.0),
+    "xglm": causal("XGLMForCausalLM", "XGLMConfig", vocab_size=V, d_model=32, ffn_dim=64, num_layers=2,
+                   attention_heads=4, max_position_embeddings=64, dropout=0.0, attention_dropout=0.0,
+                   activation_dropout=0.0, layerdrop=0.0, train=False),
+    "marian": seq2seq("MarianMTModel", "MarianConfig", decoder_vocab_size=V, pad_token_id=0, eos_token_id=1,
+                      decoder_start_token_id=0, **S2S),
+    "mbart": seq2seq("MBartModel", "MBartConfig", pad_token_id=1, bos_token_id=0, eos_token_id=2, **S2S),
+    "led": seq2seq("LEDModel", "LEDConfig", attention_window=[4, 4], max_encoder_position_embeddings=64,
+                   max_decoder_position_embeddings=64, pad_token_id=1, bos_token_id=0, eos_token_id=2,
+                   decoder_start_token_id=2, **{k: v for k, v in S2S.items() if k != "max_position_embeddings"}),
+    "roformer": enc("RoFormerModel", "RoFormerConfig", train=True, embedding_size=32, **ENC),
+    # landmarks are segment means over a fixed segment_means_seq_len: one sequence length, two batches;
+    # embeddings + encoder without the mask: traced, HF builds a (b, 1, s, s) mask that its landmark
+    # scores (b, h, landmarks, s) cannot take (fails under backend="eager" too; eager passes None)
+    "nystromformer": dict(build=lambda: NoMaskEncoder(hf("NystromformerModel", "NystromformerConfig", num_landmarks=4,
+                                                        segment_means_seq_len=16, conv_kernel_size=3, **ENC)()),
+                          inputs=lambda i: {"input_ids": ids(i, [(2, 16), (3, 16)])}, train=None),
+    "wavlm": dict(build=hf("WavLMModel", "WavLMConfig", num_buckets=16, max_bucket_distance=64, **AUD),
+                  inputs=audio, train=None),
+    "sew": dict(build=hf("SEWModel", "SEWConfig", squeeze_factor=2, **AUD), inputs=audio, train=audio),
+    "speech2text": dict(build=hf("Speech2TextModel", "Speech2TextConfig", num_conv_layers=2, conv_kernel_sizes=[5, 5],
+                                 conv_channels=32, input_feat_per_channel=8, input_channels=1,
+                                 max_source_positions=64, max_target_positions=64, pad_token_id=1, bos_token_id=0,
+                                 eos_token_id=2, decoder_start_token_id=2, encoder_layerdrop=0.0,
+                                 decoder_layerdrop=0.0, scale_embedding=True, **S2S),
+                        inputs=s2t_inputs, train=None),
+    "vitmae": dict(build=hf("ViTMAEModel", "ViTMAEConfig", image_size=32, patch_size=8, hidden_size=32,
+                            num_hidden_layers=2, num_attention_heads=4, intermediate_size=64, mask_ratio=0.5,
+                            hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0),
+                   inputs=vitmae_inputs, train=None),
+    "dpt": hf_img("DPTForDepthEstimation", "DPTConfig", FIXED, image_size=32, patch_size=8, hidden_size=32,
+                  num_hidden_layers=4, num_attention_heads=4, intermediate_size=64, backbone_out_indices=[0, 1, 2, 3],
+                  neck_hidden_sizes=[8, 16, 32, 64], fusion_hidden_size=16, head_hidden_size=8,
+                  hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0),
+    "glpn": hf_img("GLPNForDepthEstimation", "GLPNConfig", [(2, 64), (3, 64)], num_encoder_blocks=4,
+                   depths=[1, 1, 1, 1], sr_ratios=[4, 2, 1, 1], hidden_sizes=[8, 16, 24, 32],
+                   patch_sizes=[7, 3, 3, 3], strides=[4, 2, 2, 2], num_attention_heads=[1, 1, 2, 2],
+                   mlp_ratios=[2, 2, 2, 2], decoder_hidden_size=16, hidden_dropout_prob=0.0,
+                   attention_probs_dropout_prob=0.0, drop_path_rate=0.0),
+    "pvt_v2": hf_img("PvtV2Model", "PvtV2Config", num_encoder_blocks=2, depths=[1, 1], sr_ratios=[2, 1],
+                     hidden_sizes=[16, 32], patch_sizes=[7, 3], strides=[4, 2], num_attention_heads=[1, 2],
+                     mlp_ratios=[2, 2], linear_attention=True, drop_path_rate=0.0, train=True),
+    "focalnet": hf_img("FocalNetModel", "FocalNetConfig", image_size=32, patch_size=4, embed_dim=16,
+                       depths=[1, 1], focal_levels=[2, 2], focal_windows=[3, 3], drop_path_rate=0.0),
+    "cvt": hf_img("CvtModel", "CvtConfig", patch_sizes=[7, 3], patch_stride=[4, 2], patch_padding=[2, 1],
+                  embed_dim=[16, 32], num_heads=[1, 2], depth=[1, 2], mlp_ratio=[2.0, 2.0],
+                  attention_drop_rate=[0.0, 0.0], drop_rate=[0.0, 0.0], drop_path_rate=[0.0, 0.0],
+                  qkv_bias=[True, True], cls_token=[False, True], qkv_projection_method=["dw_bn", "dw_bn"],
+                  kernel_qkv=[3, 3], padding_kv=[1, 1], stride_kv=[2, 2], padding_q=[1, 1], stride_q=[1, 1]),
+    "bit": hf_img("BitModel", "BitConfig", embedding_size=8, hidden_sizes=[8, 16], depths=[1, 1],
+                  layer_type="preactivation", global_padding="SAME", num_groups=4),
+    "swinv2": hf_img("Swinv2Model", "Swinv2Config", image_size=32, patch_size=2, embed_dim=16, depths=[1, 1],
+                     num_heads=[2, 4], window_size=4, hidden_dropout_prob=0.0, attention_probs_dropout_prob=0.0,
+                     drop_path_rate=0.0),
+    "timm_eva02_tiny": timm_img("eva02_tiny_patch14_224", [(2, 56), (3, 56)], img_size=56, depth=2),
+    "timm_vit_reg4": timm_img("vit_betwixt_patch16_reg4_gap_256", FIXED, img_size=32, patch_size=8, depth=2,
+                              embed_dim=64, num_heads=4),
+    "timm_cait_xxs24": timm_img("cait_xxs24_224", FIXED, img_size=32, patch_size=8, depth=2),
+    "timm_convit_tiny": timm_img("convit_tiny", FIXED, img_size=32, patch_size=8, depth=2, local_up_to_layer=1),
+    "timm_resmlp_12": timm_img("resmlp_12_224", [(2, 64), (3, 64)], img_size=64, train=True),
+    "timm_gmlp_ti16": timm_img("gmlp_ti16_224", [(2, 64), (3, 64)], img_size=64),
+    "timm_sequencer2d_s": timm_img("sequencer2d_s", [(2, 56), (3, 56)], img_size=56, layers=[1, 1, 1, 1]),
+    "timm_tnt_s": timm_img("tnt_s_patch16_224", FIXED, img_size=32, patch_size=8, depth=2),
+    "timm_twins_pcpvt_small": timm_img("twins_pcpvt_small", FIXED, img_size=32, depths=(1, 1, 1, 1)),
+    "timm_volo_d1": timm_img("volo_d1_224", [(2, 64), (3, 64)], img_size=64),
+    "timm_coatnet_0": timm_img("coatnet_0_224", [(2, 64), (3, 64)], img_size=64),
+    "timm_mobileone_s0": timm_img("mobileone_s0"),
+    "timm_gernet_s": timm_img("gernet_s", train=True),
+    "timm_seresnext26d": timm_img("seresnext26d_32x4d"),
+    "timm_ecaresnet26t": timm_img("ecaresnet26t"),
+    "timm_nfnet_l0": timm_img("nfnet_l0"),
+    # efficientformer_l1 ignores img_size (its attention bias stays 7x7): v2 takes it
+    "timm_efficientformerv2_s0": timm_img("efficientformerv2_s0", [(2, 64), (3, 64)], img_size=64),
+    "timm_tresnet_m": timm_img("tresnet_m", [(2, 64), (3, 96)]),
+}
+MODELS.update(MODELS3)
 
 
 # --------------------------------------------------------------------------- one model
