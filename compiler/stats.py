@@ -14,7 +14,8 @@
     s.lowering_errors         # {op name: first line of the error} lowerings that failed (the op fell back)
     s.graph_fallback          # "" or why the whole graph ran in ATen (a compiler error after lowering)
     s.lowered                 # {op name: count} ops lowered to our IR
-    s.pad_mm                  # {"pad"/"orig": count} per unaligned matmul the pad_mm point decided
+    s.pad_mm                  # {"pad"/"orig"/"template": count} per unaligned matmul the pad_mm point
+    #                           decided ("template": it said pad, then the mm point chose the template)
     s.mm_backend              # {"extern"/"template": count} per matmul the mm point decided (mm="auto")
     s.decisions_heuristic     # max-autotune, filled as the graph's kernels tune on their first
     s.decisions_cache         #   call: kernel configs answered by the learned heuristic, by the

@@ -30,6 +30,7 @@ On CPU (tiny shapes, Triton's interpreter):
 from __future__ import annotations
 
 import argparse
+import functools
 import json
 import os
 import statistics
@@ -114,8 +115,6 @@ def _compile(fn, variant):
         os.environ["TUNER_MM_PADDED"] = "measure"
     # a backend object of its own: dynamo keeps compiled code per (backend, mode), so two
     # max-autotune variants through "tuner" would share the first one's code
-    import functools
-
     from tuner.compiler.backend import tuner_backend
     return torch.compile(fn, backend=functools.partial(tuner_backend), mode="max-autotune-no-cudagraphs")
 
@@ -163,6 +162,9 @@ def run_case(name, variants, smoke, device, timer="cudagraph"):
     # it, which would recompile inside their first timing); dynamo's backend guard keeps
     # each variant's compiled code apart
     torch._dynamo.reset()
+    # every variant is a cache entry of the case's code: past dynamo's limit the rest would
+    # run eager under a compiled variant's name
+    torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, len(variants) + 1)
     for v in variants:
         os.environ.pop("TUNER_MM", None)
         os.environ.pop("TUNER_MM_PADDED", None)

@@ -25,6 +25,7 @@ sys.path.insert(0, f"{REPO}/tests/models")
 import argparse, json, subprocess, tempfile, time, traceback  # noqa: E401,E402
 from concurrent.futures import ThreadPoolExecutor  # noqa: E402
 
+BACKEND = os.environ.get("FLOWS_BACKEND", "tuner")
 FP32 = dict(rtol=1e-3, atol=1e-4)
 BF16 = dict(rtol=2e-2, atol=2e-2)
 
@@ -122,7 +123,7 @@ def flow_generate(name, cache=None):
     with torch.no_grad():
         ref = model.generate(ids, attention_mask=torch.ones_like(ids), **kw)
     ph("compiled generate")
-    model.forward = torch.compile(model.forward, backend=os.environ.get("FLOWS_BACKEND", "tuner"))
+    model.forward = torch.compile(model.forward, backend=BACKEND)
     with torch.no_grad():
         out = model.generate(ids, attention_mask=torch.ones_like(ids), **kw)
     ph("compare")
@@ -154,7 +155,7 @@ def _shapes_run(name, shapes, tol=FP32, **ckw):
 
 
 def flow_dynamic(name):
-    n = _shapes_run(name, SHAPES[:3], backend="tuner", dynamic=True)
+    n = _shapes_run(name, SHAPES[:3], backend=BACKEND, dynamic=True)
     if n != 1:
         raise Mismatch(f"dynamic=True compiled the top frame {n} times (want 1)")
     return n
@@ -163,13 +164,13 @@ def flow_dynamic(name):
 def flow_fullgraph(name):
     import torch
     torch._dynamo.reset()
-    return _shapes_run(name, SHAPES[:2], backend="tuner", fullgraph=True)
+    return _shapes_run(name, SHAPES[:2], backend=BACKEND, fullgraph=True)
 
 
 def flow_mark_dynamic(name):
     import torch
     model = build(name)
-    compiled = torch.compile(model, backend=os.environ.get("FLOWS_BACKEND", "tuner"))
+    compiled = torch.compile(model, backend=BACKEND)
     for b in (2, 3, 5):
         kw = inputs(name, b, 8)
         first = next(iter(kw.values()))
@@ -189,7 +190,7 @@ def flow_mark_dynamic(name):
 
 
 def flow_shapes(name):
-    n = _shapes_run(name, SHAPES, backend=os.environ.get("FLOWS_BACKEND", "tuner"))
+    n = _shapes_run(name, SHAPES, backend=BACKEND)
     if n > 2:
         raise Mismatch(f"4 shapes: top frame compiled {n} times (want <= 2)")
     return n
@@ -198,7 +199,7 @@ def flow_shapes(name):
 def flow_grad_modes(name):
     import torch
     model = build(name)
-    compiled = torch.compile(model, backend=os.environ.get("FLOWS_BACKEND", "tuner"))
+    compiled = torch.compile(model, backend=BACKEND)
     kw = inputs(name, 2, 8)
     for label, ctx in (("no_grad", torch.no_grad), ("inference_mode", torch.inference_mode)):
         ph(f"eager {label}")
@@ -228,7 +229,7 @@ def flow_grad_modes(name):
 def flow_autocast(name):
     import torch
     model = build(name)
-    compiled = torch.compile(model, backend=os.environ.get("FLOWS_BACKEND", "tuner"))
+    compiled = torch.compile(model, backend=BACKEND)
     for b, s in SHAPES[:2]:
         kw = inputs(name, b, s)
         with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
@@ -243,7 +244,7 @@ def flow_autocast(name):
 def flow_bf16(name):
     import torch
     model = build(name).to(torch.bfloat16)
-    compiled = torch.compile(model, backend=os.environ.get("FLOWS_BACKEND", "tuner"))
+    compiled = torch.compile(model, backend=BACKEND)
     for b, s in SHAPES[:2]:
         kw = {k: (v.to(torch.bfloat16) if v.is_floating_point() else v) for k, v in inputs(name, b, s).items()}
         with torch.no_grad():
@@ -293,6 +294,8 @@ def flow_options(name):
             compiled(**kw)
     except Exception as e:  # noqa: BLE001
         print("UNKNOWN MODE MESSAGE:", type(e).__name__, str(e).splitlines()[0][:300])
+    else:
+        raise Mismatch("unknown mode accepted silently")
     return n
 
 
@@ -304,8 +307,8 @@ def _train(name, compile_model, compile_step):
     model = CASES[name].build()
     model.train()
     opt = torch.optim.AdamW(model.parameters(), lr=1e-2)
-    fwd = torch.compile(model, backend=os.environ.get("FLOWS_BACKEND", "tuner")) if compile_model else model
-    step = torch.compile(opt.step, backend=os.environ.get("FLOWS_BACKEND", "tuner")) if compile_step else opt.step
+    fwd = torch.compile(model, backend=BACKEND) if compile_model else model
+    step = torch.compile(opt.step, backend=BACKEND) if compile_step else opt.step
     for i in range(3):
         kw = inputs(name, 2, 8)
         if name in ("gpt2", "llama"):
@@ -391,8 +394,11 @@ def launch(flow, name, timeout, out):
         else:
             tail = (p.stderr.strip().splitlines() or ["?"])[-1]
             res = {"flow": flow, "model": name, "status": "error", "phase": "process", "error": f"rc={p.returncode}: {tail[:200]}"}
-    except subprocess.TimeoutExpired:
-        res = {"flow": flow, "model": name, "status": "timeout", "phase": PHASE[0], "error": f">{timeout}s"}
+    except subprocess.TimeoutExpired as e:
+        text = lambda b: b.decode(errors="replace") if isinstance(b, bytes) else (b or "")  # noqa: E731
+        with open(f"{out}/logs/{flow}__{name}.log", "w") as f:
+            f.write(text(e.stdout) + "\n--- stderr ---\n" + text(e.stderr))
+        res = {"flow": flow, "model": name, "status": "timeout", "phase": "", "error": f">{timeout}s"}
     res["seconds"] = round(time.time() - t0, 1)
     return res
 

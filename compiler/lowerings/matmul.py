@@ -87,14 +87,17 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
     if ctx is None or not ctx.needs_padding():
         return unpadded()
     choice = _decide(ctx, mat1.device)
-    graph().stats.count_pad_mm(choice)
     if choice != "pad":
+        graph().stats.count_pad_mm(choice)
         return unpadded()
     # the template masks any size: with TUNER_MM_PADDED=measure the mm point weighs it against
-    # the padded extern (in max-autotune; default mode keeps the padded ATen call)
+    # the padded extern (in max-autotune; default mode keeps the padded ATen call). The padded
+    # call never folds a residual (the add is an epilogue of its own): posed without it
     if mm_mode() == "auto" and settings.mm_padded == "measure" \
-            and _use_template(name, mat1, mat2, residual, padded=True):
+            and _use_template(name, mat1, mat2, None, padded=True):
+        graph().stats.count_pad_mm("template")
         return _template(name, mat1, mat2, bias, scalars)
+    graph().stats.count_pad_mm("pad")
     return _padded(op, ctx, mat1, mat2, bias, scalars)
 
 
@@ -396,7 +399,8 @@ def _probe_options(choice, padded=False) -> dict:
     where TUNER_TUNE_BUDGET_S allows less; a padded problem's extern pads its operands."""
     user = settings.tune_budget_s
     budget = min(MM_PROBE_TUNE_S, user) if user > 0 else MM_PROBE_TUNE_S
-    return {"mm": choice, "pad_mm": "always" if padded and choice == "extern" else "never", "cudagraphs": False, "_inference": True,
+    pad = "always" if padded and choice == "extern" else "never"
+    return {"mm": choice, "pad_mm": pad, "cudagraphs": False, "_inference": True,
             "_probe": True, "_tune_budget_s": budget}
 
 

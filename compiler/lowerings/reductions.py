@@ -116,11 +116,15 @@ def is_outer(ranges, rranges, body):
     rec = Recorder()
     with use(rec):
         body(xs, rs)
+    # the innermost dims that are not of size 1 (a size-1 dim's stride says nothing of order)
+    x_last = next((x for x, n in zip(reversed(xs), reversed(list(ranges))) if n != 1), None)
+    r_last = next((r for r, n in zip(reversed(rs), reversed(list(rranges))) if n != 1), None)
     inner = outer = 0
     for _, index in rec.reads:
-        if rs and S.approx_stride(index, rs[-1]) == 1:
+        if r_last is not None and S.approx_stride(index, r_last) == 1:
             inner += 1
-        elif xs and S.approx_stride(index, xs[-1]) == 1 and (S.free_names(index) & {r.name for r in rs}):
+        elif x_last is not None and S.approx_stride(index, x_last) == 1 \
+                and (S.free_names(index) & {r.name for r in rs}):
             outer += 1
     return outer > inner
 

@@ -76,8 +76,9 @@ def unsqueeze(x, dim):
     size.insert(dim, 1)
     if isinstance(x, ir.View):
         stride = list(x.stride)
-        # eager's stride for the new dimension (never read: its index is 0), which ATen kernels
-        # fed this view read as its memory format (avg_pool2d_backward on channels-last input)
+        # eager's stride for the new dimension: never an index coefficient (its index is 0), but
+        # layout decisions read it, and so do ATen kernels fed this view, as its memory format
+        # (avg_pool2d_backward on a channels-last input)
         stride.insert(dim, x.size[dim] * x.stride[dim] if dim < len(x.size) else 1)
         return ir.View(x.buffer, tuple(size), tuple(stride), x.offset)
     return _remap(x, size, lambda idx: idx[:dim] + idx[dim + 1:])

@@ -10,7 +10,8 @@ over rounds and each named config's ratio to the best median.
         --config RBLOCK=512,XBLOCK=1,num_warps=16 --config RBLOCK=2048,XBLOCK=1,num_warps=16 \
         --out $OUT/retime.json
 
-A problem is FOCUS:BODY:ROWS:COLS:DTYPE. Rows go to the JSON file as each round ends.
+A problem is FOCUS:BODY:ROWS:COLS:DTYPE (reductions and pointwise kernels; a template's k
+has no field here). The JSON file is rewritten as each problem ends.
 """
 from __future__ import annotations
 
@@ -74,7 +75,12 @@ def main(argv=None) -> int:
             for row in rows:
                 times.setdefault(row["choice"], []).append(row["time_ms"])
             print(f"{p}: round {r + 1}/{args.rounds}, {len(rows)} configs", flush=True)
-        med = {c: statistics.median(ts) for c, ts in times.items() if ts}
+        med = {c: statistics.median(ts) for c, ts in times.items() if ts and min(ts) < float("inf")}
+        if not med:
+            print(f"{p}: no config ran", flush=True)
+            report["problems"].append({"problem": p.as_row(), "focus": p.focus, "error": "no config ran"})
+            args.out.write_text(json.dumps(report, indent=1))
+            continue
         best = min(med.values())
         entry = {"problem": p.as_row(), "focus": p.focus, "rounds": args.rounds,
                  "best": min(med, key=med.get), "best_ms": best,

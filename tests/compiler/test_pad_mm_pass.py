@@ -303,7 +303,8 @@ def test_max_autotune_weighs_the_template_against_the_padded_extern(monkeypatch,
     assert_close(out, f(a, b))
     s = stats.totals()
     assert [p.signature() for p in problems] == ["mm:b1:m33:n37:k19:float32:t00:padded"]
-    assert s.pad_mm == {"pad": 1} and dict(s.mm_backend) == {winner: 1}
+    assert s.pad_mm == {"pad" if winner == "extern" else "template": 1}
+    assert dict(s.mm_backend) == {winner: 1}
     if winner == "template":   # one kernel, unpadded, the ReLU fused
         assert s.kernel_kinds == ["template"] and not s.externs
     else:                      # the padded ATen call, as before
@@ -338,3 +339,33 @@ def test_padded_matmuls_stay_padded_externs_by_default_in_max_autotune(monkeypat
     assert_close(out, f(a, b))
     s = stats.totals()
     assert s.pad_mm == {"pad": 1} and not s.mm_backend and s.externs["aten.mm.default"] == 1
+
+
+def test_a_padded_matmul_with_a_residual_is_posed_with_the_add_as_its_epilogue(monkeypatch):
+    # the padded ATen call never folds `mm + r` into addmm: the add is a kernel of its own, so
+    # the problem has an epilogue (a folded residual would have been posed bare)
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    monkeypatch.setenv("TUNER_MM", "auto")
+    monkeypatch.setenv("TUNER_PAD_MM", "always")
+    monkeypatch.setenv("TUNER_MM_PADDED", "measure")
+    problems = []
+    monkeypatch.setattr(mm_lowering, "mm_runners", lambda problem, device: problems.append(problem) or {})
+    a, b, r = _operands((33, 19), (19, 37), (33, 37))
+    f = lambda a, b, r: a @ b + r   # noqa: E731
+    torch._dynamo.reset()
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(a, b, r)
+    assert_close(out, f(a, b, r))
+    assert [p.signature() for p in problems] == ["mm:b1:m33:n37:k19:float32:t00:padded"]
+
+
+def test_the_padded_problems_extern_probe_pads_and_both_probes_run(monkeypatch):
+    # the real probes of a padded problem: the extern variant's compile pads its operands
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    from tuner.points.mm import MMProblem
+    pads = []
+    real = mm_lowering._padded
+    monkeypatch.setattr(mm_lowering, "_padded", lambda *a, **k: pads.append(1) or real(*a, **k))
+    fns = mm_lowering.mm_runners(MMProblem("mm", 1, 33, 37, 19, "float32", padded=True), "cpu")
+    assert sorted(fns) == ["extern", "template"] and pads == [1]
+    for fn in fns.values():
+        fn()
