@@ -523,3 +523,17 @@ def test_repeat_of_a_permuted_value_is_contiguous_as_in_eager():
     fn = lambda e: e.permute(2, 0, 1).unsqueeze(0).repeat(2, 1, 1, 1).view(8, 31, 31) * 2   # noqa: E731
     s = compile_and_check(fn, torch.randn(31, 31, 4))
     assert not s.fallbacks and not s.graph_fallback
+
+
+def test_reduction_order_reads_the_innermost_dims_of_size_above_one():
+    # a sum over the leading dim whose kept dims end in a size-1 dim (x.unsqueeze(-1).sum(0)):
+    # the loads run along the kept dim of size 64, so the tiles are x-major; the size-1 dim's
+    # index (always 0) says nothing of the order
+    from tuner.compiler.lowerings.reductions import is_outer
+    from tuner.compiler.ops import ops
+
+    def body(xs, rs):
+        return ops.load("x", xs[0] + 64 * rs[0])
+    assert is_outer((64, 1), (128,), body)
+    assert is_outer((64,), (128,), body)
+    assert not is_outer((64, 1), (128,), lambda xs, rs: ops.load("x", 128 * xs[0] + rs[0]))
