@@ -422,17 +422,8 @@ def first_line(e):
 def run_one(name):
     import torch
     from torch import nn
-    try:
-        import torchvision  # noqa: F401
-    except Exception:  # noqa: BLE001
-        for m in [m for m in sys.modules if m == "torchvision" or m.startswith("torchvision.")]:
-            del sys.modules[m]
-        try:
-            from transformers.utils import import_utils
-            import_utils.is_torchvision_available()
-        except Exception:  # noqa: BLE001
-            pass
-        sys.path.insert(0, f"{REPO}/tests/models/_stubs")
+    from zoo_run import use_torchvision_stand_in
+    use_torchvision_stand_in()
     import tuner.compiler.stats as stats
     from model_zoo import flatten
     from zoo_run import ATOL, RTOL, clone_inputs

@@ -32,17 +32,8 @@ BF16 = dict(rtol=2e-2, atol=2e-2)
 
 def setup():
     import torch
-    try:
-        import torchvision  # noqa: F401
-    except Exception:  # noqa: BLE001
-        for m in [m for m in sys.modules if m == "torchvision" or m.startswith("torchvision.")]:
-            del sys.modules[m]
-        try:
-            from transformers.utils import import_utils
-            import_utils.is_torchvision_available()
-        except Exception:  # noqa: BLE001
-            pass
-        sys.path.insert(0, f"{REPO}/tests/models/_stubs")
+    from zoo_run import use_torchvision_stand_in
+    use_torchvision_stand_in()
     torch._dynamo.config.automatic_dynamic_local_pgo = False
 
 
@@ -226,34 +217,35 @@ def flow_grad_modes(name):
     return top_compiles(compiled, model)
 
 
-def flow_autocast(name):
+def _bf16_shapes(name, model, kwargs_of, context):
+    """Two shapes through one compiled model under `context`, bf16 tolerances."""
     import torch
-    model = build(name)
     compiled = torch.compile(model, backend=BACKEND)
     for b, s in SHAPES[:2]:
-        kw = inputs(name, b, s)
-        with torch.no_grad(), torch.autocast("cpu", dtype=torch.bfloat16):
+        kw = kwargs_of(b, s)
+        with torch.no_grad(), context():
             ph(f"eager {b}x{s}")
             ref = model(**kw)
             ph(f"compiled {b}x{s}")
             out = compiled(**kw)
         compare(out, ref, BF16, f"{b}x{s}")
     return top_compiles(compiled, model)
+
+
+def flow_autocast(name):
+    import torch
+    return _bf16_shapes(name, build(name), lambda b, s: inputs(name, b, s),
+                        lambda: torch.autocast("cpu", dtype=torch.bfloat16))
 
 
 def flow_bf16(name):
+    import contextlib
+
     import torch
-    model = build(name).to(torch.bfloat16)
-    compiled = torch.compile(model, backend=BACKEND)
-    for b, s in SHAPES[:2]:
-        kw = {k: (v.to(torch.bfloat16) if v.is_floating_point() else v) for k, v in inputs(name, b, s).items()}
-        with torch.no_grad():
-            ph(f"eager {b}x{s}")
-            ref = model(**kw)
-            ph(f"compiled {b}x{s}")
-            out = compiled(**kw)
-        compare(out, ref, BF16, f"{b}x{s}")
-    return top_compiles(compiled, model)
+    cast = lambda v: v.to(torch.bfloat16) if v.is_floating_point() else v   # noqa: E731
+    return _bf16_shapes(name, build(name).to(torch.bfloat16),
+                        lambda b, s: {k: cast(v) for k, v in inputs(name, b, s).items()},
+                        contextlib.nullcontext)
 
 
 def flow_options(name):

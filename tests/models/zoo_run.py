@@ -61,3 +61,25 @@ def check_compiles(compiled, model):
     assert graphs, "backend='tuner' compiled no graph"
     whole = [g.graph_fallback for g in graphs if getattr(g, "graph_fallback", "")]
     assert not whole, f"{len(whole)} graph(s) ran entirely in ATen: {whole[0]}"
+
+
+def use_torchvision_stand_in() -> bool:
+    """For scripts that run zoo models outside pytest (scripts/breadth_sweep.py,
+    scripts/user_flows.py): where torchvision cannot be imported, the stand-in under _stubs/
+    goes first on sys.path, after transformers has cached that torchvision is missing (as
+    conftest.py does). True when the stand-in is used."""
+    import sys
+    from pathlib import Path
+    try:
+        import torchvision  # noqa: F401
+        return False
+    except Exception:  # noqa: BLE001 - not installed, or built against another torch
+        for m in [m for m in sys.modules if m == "torchvision" or m.startswith("torchvision.")]:
+            del sys.modules[m]
+    try:
+        from transformers.utils import import_utils
+        import_utils.is_torchvision_available()
+    except Exception:  # noqa: BLE001
+        pass
+    sys.path.insert(0, str(Path(__file__).parent / "_stubs"))
+    return True
