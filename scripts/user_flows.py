@@ -129,14 +129,19 @@ def flow_generate_static(name):
     return flow_generate(name, "static")
 
 
-def _shapes_run(name, shapes, tol=FP32, **ckw):
+def _shapes_run(name, shapes, tol=FP32, model=None, kwargs_of=None, context=None, **ckw):
+    """Each shape through one compiled model (default: the zoo's, on its inputs) under no_grad
+    and `context`, against eager; the top frame's compile count."""
+    import contextlib
+
     import torch
-    model = build(name)
+    model = build(name) if model is None else model
+    kwargs_of = kwargs_of or (lambda b, s: inputs(name, b, s))
     compiled = torch.compile(model, **ckw)
     for b, s in shapes:
-        kw = inputs(name, b, s)
-        ph(f"eager {b}x{s}")
-        with torch.no_grad():
+        kw = kwargs_of(b, s)
+        with torch.no_grad(), (context or contextlib.nullcontext)():
+            ph(f"eager {b}x{s}")
             ref = model(**kw)
             ph(f"compiled {b}x{s}")
             out = compiled(**kw)
@@ -217,35 +222,18 @@ def flow_grad_modes(name):
     return top_compiles(compiled, model)
 
 
-def _bf16_shapes(name, model, kwargs_of, context):
-    """Two shapes through one compiled model under `context`, bf16 tolerances."""
-    import torch
-    compiled = torch.compile(model, backend=BACKEND)
-    for b, s in SHAPES[:2]:
-        kw = kwargs_of(b, s)
-        with torch.no_grad(), context():
-            ph(f"eager {b}x{s}")
-            ref = model(**kw)
-            ph(f"compiled {b}x{s}")
-            out = compiled(**kw)
-        compare(out, ref, BF16, f"{b}x{s}")
-    return top_compiles(compiled, model)
-
-
 def flow_autocast(name):
     import torch
-    return _bf16_shapes(name, build(name), lambda b, s: inputs(name, b, s),
-                        lambda: torch.autocast("cpu", dtype=torch.bfloat16))
+    return _shapes_run(name, SHAPES[:2], BF16, context=lambda: torch.autocast("cpu", dtype=torch.bfloat16),
+                       backend=BACKEND)
 
 
 def flow_bf16(name):
-    import contextlib
-
     import torch
     cast = lambda v: v.to(torch.bfloat16) if v.is_floating_point() else v   # noqa: E731
-    return _bf16_shapes(name, build(name).to(torch.bfloat16),
-                        lambda b, s: {k: cast(v) for k, v in inputs(name, b, s).items()},
-                        contextlib.nullcontext)
+    return _shapes_run(name, SHAPES[:2], BF16, model=build(name).to(torch.bfloat16),
+                       kwargs_of=lambda b, s: {k: cast(v) for k, v in inputs(name, b, s).items()},
+                       backend=BACKEND)
 
 
 def flow_options(name):

@@ -23,9 +23,7 @@ import os
 os.environ.setdefault("TRITON_INTERPRET", "1")
 
 import random  # noqa: E402
-import sys  # noqa: E402
 import time  # noqa: E402
-from pathlib import Path  # noqa: E402
 
 import pytest  # noqa: E402
 import torch  # noqa: E402
@@ -43,12 +41,7 @@ try:
 except Exception as e:   # noqa: BLE001
     MISSING["transformers"] = f"{type(e).__name__}: {e}"
 
-try:
-    import torchvision  # noqa: F401
-except Exception:   # noqa: BLE001  (not installed, or built against another torch)
-    for name in [m for m in sys.modules if m == "torchvision" or m.startswith("torchvision.")]:
-        del sys.modules[name]
-    sys.path.insert(0, str(Path(__file__).parent / "_stubs"))
+zoo_run.use_torchvision_stand_in()   # torchvision, or the stand-in under _stubs/
 
 try:
     import timm  # noqa: F401
