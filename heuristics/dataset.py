@@ -20,6 +20,7 @@ import datetime as _dt
 import gzip
 import json
 import os
+import re
 import tempfile
 import zlib
 from dataclasses import dataclass
@@ -66,6 +67,13 @@ def choice_key(choice: Any) -> str:
     if hasattr(choice, "to_json"):
         choice = choice.to_json()
     return json.dumps(choice, sort_keys=True, separators=(",", ":"))
+
+
+def board_slug(gpu_name: str) -> str:
+    """A board's short name, as modules and data files are named ("NVIDIA H100 80GB HBM3": h100)."""
+    tokens = [t for t in re.findall(r"[a-z0-9]+", gpu_name.lower())
+              if t not in ("nvidia", "geforce", "tesla", "amd", "instinct")]
+    return tokens[0] if tokens else "gpu"
 
 
 def incompatibilities(a: dict, b: dict, keys: Iterable[str] = COMPAT_KEYS) -> list[str]:
@@ -169,18 +177,30 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
 
 
 def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
-    """Merge shards into one dataset; refuse files whose metadata disagree."""
+    """Merge shards into one dataset; refuse files whose metadata disagree.
+
+    Files measured on different boards of one generation (the same compute capability, shared
+    memory and timer: what a module's precondition matches, e.g. an H100 and an H200) merge, as
+    `tuner learn-configs` merges them: the header's gpu_name lists the boards, and each problem
+    id is prefixed with its board ("h200/bare-s1-5") so that one seed's stream measured on two
+    boards stays two problems."""
     sets = [read_dataset(p) for p in paths]
     if not sets:
         raise DatasetError("no dataset files given")
     first = sets[0]
+    keys = tuple(k for k in COMPAT_KEYS if k != "gpu_name")
     for ds in sets[1:]:
-        bad = incompatibilities(first.header, ds.header)
+        bad = incompatibilities(first.header, ds.header, keys)
         if bad:
-            raise DatasetError(f"{ds.path} does not match {first.path}: " + "; ".join(bad))
+            raise DatasetError(f"{ds.path} does not match {first.path}: "
+                               + "; ".join(incompatibilities(first.header, ds.header)))
+    boards = list(dict.fromkeys(str(ds.header.get("gpu_name")) for ds in sets))
     rows, seen = [], set()
     for ds in sets:
+        prefix = f"{board_slug(str(ds.header.get('gpu_name')))}/" if len(boards) > 1 else ""
         for r in ds.rows:
+            if prefix:
+                r = {**r, "problem": prefix + str(r["problem"])}
             key = (str(r["problem"]), r["choice"])
             if key in seen:   # the same shard given twice, or overlapping shards: keep one
                 continue
@@ -188,6 +208,8 @@ def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
             rows.append(r)
     header = dict(first.header)
     header["merged_from"] = [str(ds.path) for ds in sets]
+    if len(boards) > 1:
+        header["gpu_name"] = " + ".join(boards)
     return Dataset(None, header, rows, any(ds.truncated for ds in sets),
                    tuple(str(ds.path) for ds in sets if ds.truncated))
 

@@ -57,8 +57,9 @@ _FOCUSED_ID = re.compile(r"([A-Za-z_][A-Za-z0-9_]*)-s\d+-\d+")
 
 
 def stream_of(problem_id) -> str:
-    """The stream a problem was drawn from: its focus name, or "default"."""
-    m = _FOCUSED_ID.fullmatch(str(problem_id))
+    """The stream a problem was drawn from: its focus name, or "default" (a board prefix of
+    files merged across boards, "h200/bare-s1-5", aside)."""
+    m = _FOCUSED_ID.fullmatch(str(problem_id).rpartition("/")[2])
     return m.group(1) if m else "default"
 
 

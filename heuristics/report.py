@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from pathlib import Path
 
 import numpy as np
 
+from tuner.heuristics.dataset import board_slug
 from tuner.heuristics.fit import _outcome, best_model, decisions, evaluate, fit_grid, Model
 from tuner.heuristics.problems import Problems, split
 from tuner.heuristics.recipe import OUTLIER_LOSS
@@ -125,10 +125,7 @@ def table_rows(models: list[Model], choices) -> list[dict]:
     return out
 
 
-def slug(gpu_name: str) -> str:
-    tokens = [t for t in re.findall(r"[a-z0-9]+", gpu_name.lower())
-              if t not in ("nvidia", "geforce", "tesla", "amd", "instinct")]
-    return tokens[0] if tokens else "gpu"
+slug = board_slug   # (module names: pad_mm_h100)
 
 
 def _fmt(v) -> str:

@@ -82,6 +82,23 @@ def test_merge_refuses_files_whose_metadata_disagree(tmp_path):
         read_datasets([tmp_path / "a.jsonl", tmp_path / "c.jsonl"])
 
 
+def test_boards_of_one_generation_merge_with_their_problems_kept_apart(tmp_path):
+    # an H100 file and an H200 file of the same stream (same ids): the boards a module's
+    # precondition matches (capability, shared memory) learn together, each problem kept
+    _write(tmp_path / "h100.jsonl", 2)
+    _write(tmp_path / "h200.jsonl", 2, meta={**META, "gpu_name": "NVIDIA H200"})
+    ds = read_datasets([tmp_path / "h100.jsonl", tmp_path / "h200.jsonl"])
+    assert len(ds.rows) == 8
+    assert set(ds.problems()) == {"h100/p0", "h100/p1", "h200/p0", "h200/p1"}
+    assert ds.header["gpu_name"] == "NVIDIA H100 80GB HBM3 + NVIDIA H200"
+    # one board alone keeps its ids as written
+    assert set(read_datasets([tmp_path / "h100.jsonl"]).problems()) == {"p0", "p1"}
+    # another generation (capability or shared memory) still does not merge
+    _write(tmp_path / "other.jsonl", 2, meta={**META, "gpu_name": "NVIDIA H200", "shared_memory_per_block": 101376})
+    with pytest.raises(DatasetError, match="shared_memory_per_block: 232448 != 101376"):
+        read_datasets([tmp_path / "h100.jsonl", tmp_path / "other.jsonl"])
+
+
 def test_files_timed_differently_do_not_merge(tmp_path):
     # a file from before the GPU run-ahead has no timer: its small-kernel times mean something else
     _write(tmp_path / "old.jsonl", 2)

@@ -226,6 +226,7 @@ def test_stream_of_reads_the_focus_from_problem_ids():
     assert stream_of("s0-31971") == "default" and stream_of("s12-0") == "default"
     assert stream_of("skinny-s0-5") == "skinny" and stream_of("tall_k-s3-17") == "tall_k"
     assert stream_of("mm-abc") == "default"      # ids from collect mode have no stream
+    assert stream_of("h200/bare_large-s0-3") == "bare_large"   # files merged across boards
 
 
 def _focused_copy(src, dst, focus="skinny"):

@@ -75,15 +75,54 @@ def test_the_heuristic_answers_in_max_autotune_only(monkeypatch):
     assert d.choice == "template" and d.source == "heuristic" and len(asked) == 1 and not built
 
 
-def test_shipped_h100_module_answers_template_for_small_projections_and_is_unsure_on_large():
+def test_shipped_modules_do_not_answer_template_where_todays_template_loses_badly():
+    # the modules shipped before 2026-11-27 learned from template times of a full config
+    # search, before the template's config shortlist: tuned as max-autotune tunes it today, an
+    # fp32 addmm with k = 3 ran 0.72 ms against cuBLAS's 0.034 (data/mm/mm_cheap_h200_s1,
+    # problem s1-15) and a skinny fp16 matmul 3.2x slower (mm_bare_h200_s1, bare-s1-914),
+    # where they answered "template"
     from tuner.heuristics.interface import DeviceInfo
     from tuner.heuristics.registry import lookup
-    h100 = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
+    from tuner.points.mm import heuristic_namespace
+    for board in (DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448), DeviceInfo("NVIDIA H200", (9, 0), 232448)):
+        tiny_k = MMProblem("addmm", 1, 8014, 1024, 3, "float32")
+        assert lookup(heuristic_namespace(tiny_k), tiny_k, board) != "template"
+        skinny = MMProblem("mm", 1, 91, 3, 2301, "float16", epilogue=False)
+        assert lookup("mm_backend.bare", skinny, board) == "extern"
     gpt2_qkv = MMProblem("mm", 1, 4096, 2304, 768, "bfloat16")
-    llama_qkv = MMProblem("mm", 1, 2048, 12288, 4096, "bfloat16")
-    assert lookup("mm_backend", gpt2_qkv, h100) == "template"
-    assert lookup("mm_backend", llama_qkv, h100) is None
     assert lookup("mm_backend", gpt2_qkv, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
+
+
+@pytest.mark.parametrize("namespace, files", [
+    ("mm_backend", ["mm_cheap_h200_s1", "mm_cheap_model_h100_s0"]),
+    ("mm_backend.bare", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"]),
+    ("mm_backend.costly", ["mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"])])
+def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace, files):
+    # the issue's bar, on the test split each shipped module was learned beside (tuner learn's
+    # seed 0 over the files heuristics/README.md names): every answer it gives is at most 10%
+    # slower than the faster choice, asked as the compiler asks (the registry, by device)
+    from pathlib import Path
+
+    from tuner.heuristics.contexts import DERIVED
+    from tuner.heuristics.dataset import read_datasets
+    from tuner.heuristics.interface import DeviceInfo
+    from tuner.heuristics.problems import build_problems, split
+    from tuner.heuristics.registry import lookup
+    data = Path(__file__).resolve().parents[2] / "data" / "mm"
+    ds = read_datasets([data / f"{f}.jsonl.gz" for f in files])
+    p = build_problems(ds, derived=DERIVED["mm_backend"])
+    held = [p.ids[i] for i in split(len(p), 0)["test"]]
+    device = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
+    problems = ds.problems()
+    answered, losses = 0, []
+    for pid in held:
+        by = {r["choice"]: r for r in problems[pid]}
+        answer = lookup(namespace, {f: by["extern"][f] for f in ds.header["features"]}, device)
+        if answer is not None:
+            answered += 1
+            losses.append(by[answer]["time_ms"] / min(r["time_ms"] for r in by.values()))
+    assert answered >= 50, answered
+    assert max(losses) <= 1.10, max(losses)
 
 
 @pytest.mark.parametrize("kind, asks", [("bare", "mm_backend.bare"), ("costly", "mm_backend.costly"),
@@ -115,36 +154,27 @@ def test_each_epilogue_class_is_its_own_problem_and_asks_its_own_question(monkey
     assert d.choice == "extern" and d.source == "heuristic" and not built and asked[-1] == asks
 
 
-def test_shipped_class_modules_answer_extern_on_real_projections_and_template_on_tiny_ones():
+def test_shipped_class_modules_answer_extern_on_real_projections_and_measure_near_ties():
     from tuner.heuristics.interface import DeviceInfo
     from tuner.heuristics.registry import lookup
     from tuner.points.mm import heuristic_namespace
     h100 = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
-    # GPT-2's qkv as a bare addmm: measured, cuBLAS 0.0289 ms vs the tuned template 0.0334
-    # (bench/results/mm/decisions_gpt2_20261124-1233.json); the cheap module, asked about the
-    # same shape with a ReLU after it, answers "template": a different question
-    qkv = MMProblem("addmm", 1, 4096, 2304, 768, "bfloat16", epilogue=False)
-    assert heuristic_namespace(qkv) == "mm_backend.bare" and lookup("mm_backend.bare", qkv, h100) == "extern"
-    assert lookup("mm_backend", MMProblem("addmm", 1, 4096, 2304, 768, "bfloat16"), h100) == "template"
-    # LLaMA's gate projection with its SiLU (costly), an nn.Linear (weight transposed)
-    gate = MMProblem("addmm", 1, 2048, 5632, 2048, "bfloat16", False, True, costly_epilogue=True)
-    assert lookup(heuristic_namespace(gate), gate, h100) == "extern"
-    # a tiny bare matmul: the template's single launch wins
-    tiny = MMProblem("addmm", 1, 128, 128, 128, "bfloat16", epilogue=False)
-    assert lookup("mm_backend.bare", tiny, h100) == "template"
-    # BERT's attention p @ v in fp32 over 96 heads, asked as the bare question: its leaf learned
-    # from problems with n >= 512 and batches up to 59 (n is 64 here), so it is unsure and the
-    # matmul is measured (template 0.0933 ms vs cuBLAS 0.1009 in the model,
-    # bench/results/compiler/ma_compile_table_20261125_call4.json), where the module learned
-    # without leaf ranges answered "extern"
-    pv = MMProblem("bmm", 96, 512, 64, 512, "float32", epilogue=False)
-    assert lookup("mm_backend.bare", pv, h100) is None
+    # GPT-2's MLP up with its tanh-GELU (costly): cuBLAS + the GELU kernel wins
+    up = MMProblem("addmm", 1, 4096, 3072, 768, "bfloat16", costly_epilogue=True)
+    assert heuristic_namespace(up) == "mm_backend.costly" and lookup("mm_backend.costly", up, h100) == "extern"
     # BERT's MLP down + residual (absorbed by the LayerNorm), asked as the bare question: extern
-    # (measured in the model: cuBLAS 0.0357 ms vs the template 0.0484, same file)
+    # (measured in the model: cuBLAS 0.0357 ms vs the template 0.0484,
+    # bench/results/compiler/ma_compile_table_20261125_call4.json)
     down = MMProblem("addmm", 1, 4096, 768, 3072, "bfloat16", False, True, epilogue=False)
     assert lookup("mm_backend.bare", down, h100) == "extern"
+    # BERT's attention p @ v in fp32 over 96 heads (template 0.0933 ms vs cuBLAS 0.1009 in the
+    # model, same file) and GPT-2's qkv as a bare addmm: near ties in their neighbourhoods, so
+    # the modules are unsure and the point measures
+    pv = MMProblem("bmm", 96, 512, 64, 512, "float32", epilogue=False)
+    qkv = MMProblem("addmm", 1, 4096, 2304, 768, "bfloat16", epilogue=False)
+    assert lookup("mm_backend.bare", pv, h100) is None and lookup("mm_backend.bare", qkv, h100) is None
     # other GPUs: no module answers
-    assert lookup("mm_backend.bare", qkv, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
+    assert lookup("mm_backend.bare", down, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
 
 
 def test_a_costly_or_absorbed_epilogue_needs_an_epilogue():

@@ -1,0 +1,92 @@
+#!/usr/bin/env python3
+"""Score the shipped mm-point modules of one question on fresh dataset files (problems none
+of them trained on), the way the compiler asks them: every module of the namespace whose
+precondition holds answers, confident ones must agree (heuristics.registry), else unsure.
+
+Counts usable problems (>= --min-reps repetitions, spread <= --max-spread, as `tuner learn`
+keeps them) answered correctly (at most --tolerance slower than the faster choice), wrong,
+and unsure; lists every answer losing more than 10%.
+
+    python3 scripts/probes/mm_modules_fresh.py --namespace mm_backend.costly \\
+        data/mm/mm_costly_h200_s1.jsonl.gz data/mm/mm_costly_h200_s2.jsonl.gz [--json out.json]
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+
+def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=None):
+    from tuner.heuristics.dataset import read_dataset
+    from tuner.heuristics.interface import DeviceInfo
+    from tuner.heuristics.registry import Registry
+    reg = Registry(modules)
+    rows = []
+    for path in files:
+        ds = read_dataset(path)
+        h = ds.header
+        device = DeviceInfo(h["gpu_name"], tuple(h["compute_capability"]), h["shared_memory_per_block"])
+        names = list(h["features"])
+        c = w = u = 0
+        big = []
+        for pid, recs in ds.problems().items():
+            by = {r["choice"]: r for r in recs}
+            if set(by) != {"extern", "template"}:
+                continue
+            if any(r.get("reps", 0) < min_reps or r.get("spread", 0) > max_spread for r in by.values()):
+                continue
+            answer = reg.lookup(namespace, {f: by["extern"][f] for f in names}, device)
+            if answer is None:
+                u += 1
+                continue
+            loss = by[answer]["time_ms"] / min(r["time_ms"] for r in by.values())
+            if loss > 1 + tolerance:
+                w += 1
+            else:
+                c += 1
+            if loss > 1.10:
+                e = by["extern"]
+                big.append({"problem": pid, "answer": answer, "loss": round(loss, 4),
+                            "shape": f"{e['op']} b{e['batch']} {e['m']}x{e['k']}x{e['n']} {e['dtype']}"
+                                     f" t{e['mat1_transposed']}{e['mat2_transposed']}"})
+        rows.append({"file": str(path), "gpu": h["gpu_name"], "correct": c, "wrong": w, "unsure": u,
+                     "losing_over_10pct": sorted(big, key=lambda x: -x["loss"])})
+    return rows
+
+
+def main(argv=None) -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("files", nargs="+", type=Path)
+    ap.add_argument("--namespace", required=True, help="e.g. mm_backend.costly, mm_backend.bare, mm_backend")
+    ap.add_argument("--tolerance", type=float, default=0.02)
+    ap.add_argument("--module", action="append", type=Path, default=[],
+                    help="score this module file instead of the shipped ones (repeatable)")
+    ap.add_argument("--json", type=Path, help="also write the rows here")
+    args = ap.parse_args(argv)
+    modules = None
+    if args.module:
+        import importlib.util
+        modules = []
+        for p in args.module:
+            spec = importlib.util.spec_from_file_location(p.stem, p)
+            mod = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(mod)
+            modules.append(mod)
+    rows = score(args.namespace, args.files, args.tolerance, modules=modules)
+    for r in rows:
+        n = r["correct"] + r["wrong"] + r["unsure"]
+        print(f"{r['file']}: {r['correct']} correct, {r['wrong']} wrong, {r['unsure']} unsure of {n}; "
+              f"{len(r['losing_over_10pct'])} losing > 10%")
+        for x in r["losing_over_10pct"]:
+            print(f"   {x['loss']:.3f}x  {x['answer']:8s} {x['shape']}  ({x['problem']})")
+    if args.json:
+        args.json.write_text(json.dumps({"namespace": args.namespace, "tolerance": args.tolerance,
+                                         "modules": [str(m) for m in args.module] or "shipped",
+                                         "rows": rows}, indent=1) + "\n")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
