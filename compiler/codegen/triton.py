@@ -235,6 +235,11 @@ class TritonKernel:
             return "xmask"
         return "xmask & rmask" if needs_r else "xmask"
 
+    def _block_pointer(self, names) -> bool:
+        """Whether a masked load over these index names needs a pointer of the block's shape
+        (one whose index misses a block dimension would be narrower than its mask)."""
+        return not self._full_block(names)
+
     def _mask_for(self, index):
         names = S.free_names(index)
         if not names:
@@ -273,7 +278,7 @@ class TritonKernel:
                 any(n.startswith("t") for n in S.free_names(index)):
             idx = f"tl.broadcast_to({idx}, [XBLOCK, RBLOCK])"
         mask = self._mask_for(index)
-        if mask is not None and not self._full_block(S.free_names(index)):
+        if mask is not None and self._block_pointer(S.free_names(index)):
             # An index free of the loop variables (a constant, or an indirect scalar) gives a
             # scalar pointer, and Triton refuses a block mask on a scalar pointer: give the
             # pointer the block's shape (the mask then broadcasts against it).

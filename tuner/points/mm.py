@@ -18,8 +18,8 @@ Order as everywhere: learned heuristic (when confident) -> cache -> benchmark bo
 each epilogue class asks its own module (`heuristic_namespace`).
 With `measure=False` (the compiler's default mode) the answer is "extern" (ATen) and nothing
 is asked or benchmarked. Both the heuristic and the cache answer "template" where the *tuned*
-template beats ATen (the shipped modules, heuristics/artifacts/mm_backend_h100.py for cheap
-epilogues and mm_backend_bare_h100.py / mm_backend_costly_h100.py for the other classes,
+template beats ATen (the shipped modules, heuristics/artifacts/mm_backend_sm90.py for cheap
+epilogues and mm_backend_bare_sm90.py / mm_backend_costly_sm90.py for the other classes,
 learned from the tuned template's times; cache entries come from max-autotune's
 measurements), and
 default mode launches the template's untuned default config, which loses where the tuned one
@@ -122,7 +122,7 @@ def problem_from_layout(op: str, size1, stride1, size2, stride2, dtype, epilogue
 
 def heuristic_namespace(problem: MMProblem) -> str:
     """The question a shipped module answers about this problem, by epilogue class: the cheap
-    class asks "mm_backend" (heuristics/artifacts/mm_backend_h100.py), a bare matmul
+    class asks "mm_backend" (heuristics/artifacts/mm_backend_sm90.py), a bare matmul
     "mm_backend.bare", a costly one "mm_backend.costly". A module learned for one class is
     never asked about another: its data never showed it (GPT-2's qkv + bias as an addmm is
     bare: cuBLAS 0.0247 ms, the template the cheap module answered 0.0326,
