@@ -195,9 +195,22 @@ def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
             raise DatasetError(f"{ds.path} does not match {first.path}: "
                                + "; ".join(incompatibilities(first.header, ds.header)))
     boards = list(dict.fromkeys(str(ds.header.get("gpu_name")) for ds in sets))
+    if len(boards) > 1 and any(not ds.header.get("gpu_name") for ds in sets):
+        raise DatasetError("files of several boards merge only when each names its board: "
+                           + ", ".join(str(ds.path) for ds in sets if not ds.header.get("gpu_name"))
+                           + " has no gpu_name")
+    # one prefix per board, unique even where two boards share a short name (H100 SXM / PCIe)
+    prefixes, used = {}, set()
+    for board in boards:
+        slug = base = board_slug(board)
+        n = 2
+        while slug in used:
+            slug, n = f"{base}_{n}", n + 1
+        used.add(slug)
+        prefixes[board] = slug
     rows, seen = [], set()
     for ds in sets:
-        prefix = f"{board_slug(str(ds.header.get('gpu_name')))}/" if len(boards) > 1 else ""
+        prefix = f"{prefixes[str(ds.header.get('gpu_name'))]}/" if len(boards) > 1 else ""
         for r in ds.rows:
             if prefix:
                 r = {**r, "problem": prefix + str(r["problem"])}

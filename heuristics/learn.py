@@ -98,7 +98,10 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         raise LearnError(f"--namespace {namespace!r} must be the dataset's point {point!r} or "
                          f"{point}.<name> (lowercase, digits, _: a question of that point the caller "
                          "routes by name)")
-    name = name or f"{(namespace or point).replace('.', '_')}_{slug(header.get('gpu_name', 'gpu'))}"
+    # (files of several boards merged: named by their compute capability, e.g. sm90)
+    board = (slug(header.get("gpu_name", "gpu")) if " + " not in str(header.get("gpu_name"))
+             else "sm" + "".join(str(c) for c in header.get("compute_capability") or ("",)))
+    name = name or f"{(namespace or point).replace('.', '_')}_{board}"
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):
         raise LearnError(f"--name {name!r} is not a valid module name (lowercase, digits, _)")
     if not (0 <= leaf_margin < 1):

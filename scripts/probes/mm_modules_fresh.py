@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
 from pathlib import Path
 
@@ -35,7 +36,10 @@ def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=
             by = {r["choice"]: r for r in recs}
             if set(by) != {"extern", "template"}:
                 continue
-            if any(r.get("reps", 0) < min_reps or r.get("spread", 0) > max_spread for r in by.values()):
+            # usable as `tuner learn` keeps problems: both times finite and positive, enough
+            # repetitions, a small spread (a failed choice has inf times and no spread)
+            if any(not (0 < (r.get("time_ms") or 0) < math.inf) or (r.get("reps") or 1) < min_reps
+                   or (r.get("spread") or 0) > max_spread for r in by.values()):
                 continue
             answer = reg.lookup(namespace, {f: by["extern"][f] for f in names}, device)
             if answer is None:
@@ -61,6 +65,8 @@ def main(argv=None) -> int:
     ap.add_argument("files", nargs="+", type=Path)
     ap.add_argument("--namespace", required=True, help="e.g. mm_backend.costly, mm_backend.bare, mm_backend")
     ap.add_argument("--tolerance", type=float, default=0.02)
+    ap.add_argument("--min-reps", type=int, default=3)
+    ap.add_argument("--max-spread", type=float, default=0.2)
     ap.add_argument("--module", action="append", type=Path, default=[],
                     help="score this module file instead of the shipped ones (repeatable)")
     ap.add_argument("--json", type=Path, help="also write the rows here")
@@ -74,7 +80,7 @@ def main(argv=None) -> int:
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
             modules.append(mod)
-    rows = score(args.namespace, args.files, args.tolerance, modules=modules)
+    rows = score(args.namespace, args.files, args.tolerance, args.min_reps, args.max_spread, modules=modules)
     for r in rows:
         n = r["correct"] + r["wrong"] + r["unsure"]
         print(f"{r['file']}: {r['correct']} correct, {r['wrong']} wrong, {r['unsure']} unsure of {n}; "

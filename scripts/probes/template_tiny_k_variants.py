@@ -51,7 +51,7 @@ def kern(in_ptr0, in_ptr1, in_ptr2, out_ptr3, BLOCK_M: tl.constexpr, BLOCK_N: tl
 VARIANTS = {
     "as generated": {},
     "no bias": {"BIAS": "t2 = acc", },
-    "bias as a row": {"BIAS": "t1 = tl.load(in_ptr2 + rn, mask=rn < 1024, other=0)\n    t2 = (acc + t1)"},
+    "bias as a row": {"BIAS": "t1 = tl.load(in_ptr2 + rn, mask=rn < NDIM, other=0)\n    t2 = (acc + t1)"},
     "no relu": {"OUT": "t2.to(tl.float32)"},
     "tl.maximum relu": {"OUT": "tl.maximum(t2, 0.0).to(tl.float32)"},
 }
@@ -61,9 +61,10 @@ BASE = {"PRECISION": ", input_precision='ieee'",
 
 
 def build(subs, m, n, k):
-    src = SRC.replace("MDIM", str(m)).replace("NDIM", str(n)).replace("KDIM", str(k))
+    src = SRC
     for key, val in {**BASE, **subs}.items():
         src = src.replace(key, val)
+    src = src.replace("MDIM", str(m)).replace("NDIM", str(n)).replace("KDIM", str(k))
     src = src.replace("import triton.language as tl", "import triton.language as tl\nfrom tuner.compiler.runtime import helpers as th")
     f = tempfile.NamedTemporaryFile("w", suffix=".py", delete=False)
     f.write(src)

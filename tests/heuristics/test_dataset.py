@@ -93,6 +93,10 @@ def test_boards_of_one_generation_merge_with_their_problems_kept_apart(tmp_path)
     assert ds.header["gpu_name"] == "NVIDIA H100 80GB HBM3 + NVIDIA H200"
     # one board alone keeps its ids as written
     assert set(read_datasets([tmp_path / "h100.jsonl"]).problems()) == {"p0", "p1"}
+    # two boards with one short name stay apart too
+    _write(tmp_path / "pcie.jsonl", 2, meta={**META, "gpu_name": "NVIDIA H100 PCIe"})
+    ds = read_datasets([tmp_path / "h100.jsonl", tmp_path / "pcie.jsonl"])
+    assert set(ds.problems()) == {"h100/p0", "h100/p1", "h100_2/p0", "h100_2/p1"}
     # another generation (capability or shared memory) still does not merge
     _write(tmp_path / "other.jsonl", 2, meta={**META, "gpu_name": "NVIDIA H200", "shared_memory_per_block": 101376})
     with pytest.raises(DatasetError, match="shared_memory_per_block: 232448 != 101376"):

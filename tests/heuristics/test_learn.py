@@ -367,3 +367,15 @@ def test_first_choice_leaves_extend_upward_in_size_with_open_above(tmp_path):
     assert not same_leaf(big) or m.scores(big[None])[0] == s[i]
     assert not same_leaf(small) or m.scores(small[None])[0] == 0
     assert same_leaf(big) or same_leaf(small)          # the check bites on at least one side
+
+
+def test_files_of_two_boards_learn_one_module_named_by_their_capability(tmp_path):
+    # an H100 file and an H200 file (one generation) merge; the module is named sm90, not after
+    # the first file's board, and lists both boards
+    write_synthetic(tmp_path / "h100.jsonl", 300, seed=1)
+    write_synthetic(tmp_path / "h200.jsonl", 300, seed=2, header_extra={"gpu_name": "NVIDIA H200"})
+    s = learn([tmp_path / "h100.jsonl", tmp_path / "h200.jsonl"], tmp_path / "out", depths=[4],
+              leaves=[10], plot=False)
+    assert s["module"] == "pad_mm_sm90.py"
+    assert s["gpu_name"] == "NVIDIA H100 80GB HBM3 + NVIDIA H200"
+    assert s["problems"] == 600
