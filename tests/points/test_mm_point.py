@@ -49,6 +49,23 @@ def test_measures_once_then_the_cache_answers_and_default_mode_is_aten():
     assert built == [1]
 
 
+def test_an_answer_measured_against_another_template_revision_is_measured_again(monkeypatch):
+    # a change to the template kernel (its revision) makes cached answers stale: they no longer
+    # match, here or in a shared cache, and the point measures again
+    import tuner.points.mm as mm
+    built = []
+
+    def runners():
+        built.append(1)
+        return {"extern": lambda: None, "template": lambda: time.sleep(0.003)}
+    p = MMProblem("mm", 1, 40, 40, 72, "float32")
+    assert mm_decision(p, runners, device="cpu").choice == "extern" and built == [1]
+    assert mm_decision(p, runners, device="cpu").source == "cache" and built == [1]
+    monkeypatch.setattr(mm, "TEMPLATE_REVISION", mm.TEMPLATE_REVISION + 1)
+    d = mm_decision(p, runners, device="cpu")
+    assert d.source != "cache" and built == [1, 1]
+
+
 def test_a_failing_variant_loses():
     def runners():
         def boom():

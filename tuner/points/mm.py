@@ -36,6 +36,11 @@ from typing import Callable
 NAMESPACE = "mm_backend"
 # "extern" first: the engine treats candidates[0] as the default (no answer, no measurement)
 CANDIDATES = ("extern", "template")
+# Part of every measured answer's cache key: bump it when the template kernel changes what it
+# measures, so that answers timed against the old template (in the local cache and a shared
+# Redis) stop matching. 2: epilogue operands narrower than the tile load in their own shape
+# (2026-11-27; fp32 addmm with a bias up to 35x faster, so cached "extern" answers went stale).
+TEMPLATE_REVISION = 2
 
 
 @dataclass(frozen=True)
@@ -186,6 +191,7 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         # features (collect mode's dataset rows, harvested under NAMESPACE) for the cheap class
         # only: the default stream's; its features do not tell an absorbed or padded problem apart
         return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
+                      backend_extra={"template_revision": TEMPLATE_REVISION},
                       features=problem.features() if ns == NAMESPACE and not problem.padded else None)
     finally:
         state.clear()
