@@ -176,8 +176,12 @@ def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
 
 
 def header_fields(spec: GeneratorSpec) -> dict:
+    from tuner.points.mm import TEMPLATE_REVISION
+    # template_revision: which template kernel was timed (tuner.points.mm; files without it
+    # predate revision 2): learn a module from files of one revision
     return {"point": POINT, "features": mm_backend_feature_types(), "choices": list(CHOICES),
             "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json(),
+            "template_revision": TEMPLATE_REVISION,
             "runner": "compiler.lowerings.matmul.mm_runners (matmul + "
                       + {None: "ReLU", "bare": "nothing", "costly": "tanh-GELU"}[epilogue_class(spec.focus)]
                       + "; template tuned)"}

@@ -21,6 +21,9 @@ def test_collect_mm_times_both_choices_of_the_point_with_numeric_features(tmp_pa
     h = ds.header
     assert h["point"] == "mm_backend" and h["choices"] == ["extern", "template"]
     assert h["feature_schema"] == SCHEMAS["mm_backend"]
+    # which template kernel was timed (a module learns from files of one revision)
+    from tuner.points.mm import TEMPLATE_REVISION
+    assert h["template_revision"] == TEMPLATE_REVISION
     probs = ds.complete_problems()
     assert len(probs) == 2 and all(len(rs) == 2 for rs in probs.values())
     for row in ds.rows:
