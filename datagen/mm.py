@@ -36,7 +36,7 @@ import time
 from dataclasses import asdict, dataclass
 
 from tuner.heuristics.contexts import MM_BACKEND_CHOICES, MM_BACKEND_FEATURE_SCHEMA, mm_backend_feature_types
-from tuner.points.mm import MMProblem
+from tuner.points.mm import TEMPLATE_REVISION, MMProblem
 
 POINT = "mm_backend"
 CHOICES = MM_BACKEND_CHOICES
@@ -176,7 +176,6 @@ def problem(seed: int, index: int, spec: GeneratorSpec) -> MMProblem:
 
 
 def header_fields(spec: GeneratorSpec) -> dict:
-    from tuner.points.mm import TEMPLATE_REVISION
     # template_revision: which template kernel was timed (tuner.points.mm; files without it
     # predate revision 2): learn a module from files of one revision
     return {"point": POINT, "features": mm_backend_feature_types(), "choices": list(CHOICES),

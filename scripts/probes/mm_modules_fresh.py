@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import sys
 from pathlib import Path
 
@@ -22,6 +21,7 @@ from pathlib import Path
 def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=None):
     from tuner.heuristics.dataset import read_dataset
     from tuner.heuristics.interface import DeviceInfo
+    from tuner.heuristics.problems import build_problems
     from tuner.heuristics.registry import Registry
     reg = Registry(modules)
     rows = []
@@ -30,17 +30,13 @@ def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=
         h = ds.header
         device = DeviceInfo(h["gpu_name"], tuple(h["compute_capability"]), h["shared_memory_per_block"])
         names = list(h["features"])
+        # the problems `tuner learn` would keep (both choices timed, finite, enough reps, small spread)
+        usable = build_problems(ds, min_reps=min_reps, max_spread=max_spread).ids
+        problems = ds.problems()
         c = w = u = 0
         big = []
-        for pid, recs in ds.problems().items():
-            by = {r["choice"]: r for r in recs}
-            if set(by) != {"extern", "template"}:
-                continue
-            # usable as `tuner learn` keeps problems: both times finite and positive, enough
-            # repetitions, a small spread (a failed choice has inf times and no spread)
-            if any(not (0 < (r.get("time_ms") or 0) < math.inf) or (r.get("reps") or 1) < min_reps
-                   or (r.get("spread") or 0) > max_spread for r in by.values()):
-                continue
+        for pid in usable:
+            by = {r["choice"]: r for r in problems[pid]}
             answer = reg.lookup(namespace, {f: by["extern"][f] for f in names}, device)
             if answer is None:
                 u += 1
