@@ -361,6 +361,27 @@ def test_a_template_times_its_shortlist_instead_of_seeds_and_a_descent(monkeypat
     assert d.source == "coordinate_descent" and d.n_measured == 3
 
 
+def test_an_attention_shaped_template_also_times_the_hand_configs_beside_its_shortlist(monkeypatch):
+    # q @ k^T (head dim 64) and p @ v (64 wide over 512): shapes the shortlist's training
+    # problems lacked; the extras come after the shortlist, once each
+    short = ({"kwargs": {"BLOCK_K": 32, "BLOCK_M": 32, "BLOCK_N": 32, "GROUP_M": 8}, "num_stages": 2, "num_warps": 2},)
+    _shortlist_only(monkeypatch, "triton.template", short)
+    for (m, n, k), extras in (((256, 128, 64), [(128, 128, 32, 4), (128, 64, 32, 3)]),
+                              ((256, 64, 512), [(128, 64, 64, 4), (128, 64, 32, 3)])):
+        meta = KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=m * n, mm=(2, m, n, k),
+                          mm_dtype="bfloat16", dtypes=("bfloat16",) * 3)
+        args = [torch.randn(2, m, k, dtype=torch.bfloat16), torch.randn(2, k, n, dtype=torch.bfloat16),
+                torch.empty(2, m, n, dtype=torch.bfloat16)]
+        launches = []
+        point.forget_templates()
+        point.decide_config(meta, args, lambda c, a: launches.append(dict(c)), out_args=(2,))
+        order = [c for i, c in enumerate(launches) if c not in launches[:i]]
+        want = [point.default_config(meta), point.config_dict(point.Config.from_json(short[0]))]
+        want += [{"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": 4, "num_stages": ns}
+                 for bm, bn, bk, ns in extras]
+        assert order == list({json.dumps(c, sort_keys=True): c for c in want}.values())
+
+
 def test_template_rows_fit_the_measuring_gpus_shared_memory():
     # learning on a machine without that GPU: a 128 x 256 tile in 4 stages (196 KB) fits the
     # H100 of the dataset's header, not the generic limits

@@ -184,6 +184,23 @@ _TEMPLATE_GRID = tuple(
     for bm, bn in tiles for bk, nw, ns in steps)
 
 
+# configs timed beside a template's shipped shortlist for attention-shaped matmuls, which the
+# shortlist's training problems (114 projections and MLP matmuls) lack: a whole K in one or
+# two steps of 32 (q @ k^T, head dim <= 64), and a narrow output over a long K (p @ v). The
+# stock compiler's max-autotune picked the first two for attention's q @ k^T with its scale
+# (96 heads x 512 x 64 on the H200: 0.0230-0.0236 ms, our shortlist's best 0.0254)
+_TEMPLATE_SMALL_K = ((128, 128, 32, 4, 4), (128, 64, 32, 4, 3))
+_TEMPLATE_NARROW_N = ((128, 64, 64, 4, 4), (128, 64, 32, 4, 3))
+
+
+def template_extras(meta: KernelMeta) -> list[dict]:
+    """The hand-written configs a template times beside its shortlist (see _TEMPLATE_SMALL_K)."""
+    _, m, n, k = meta.mm
+    picks = (_TEMPLATE_SMALL_K if k <= 64 and m >= 128 and n >= 64 else ()) \
+        + (_TEMPLATE_NARROW_N if n <= 64 and m >= 128 and k >= 256 else ())
+    return list(map(_template_config, dict.fromkeys(picks)))
+
+
 def _template_config(c) -> dict:
     bm, bn, bk, nw, ns = c
     return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": nw, "num_stages": ns}
@@ -737,6 +754,10 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         # H100: within 5% of the best on 47 of 50 held-out problems with 4 timings, a descent
         # takes ~19). Still a coordinate-descent decision: a cached descent answer stands.
         # TUNER_SHORTLIST_SWEEPS > 0: that many sweeps from the fastest, one field at a time
+        if meta.kind == "template":
+            extras = [config_dict(c) for c in map(to_config, template_extras(meta))
+                      if answer_fits(meta, c, space)]
+            short = short + [c for c in extras if c not in short]
         configs = list(dict.fromkeys(head + [to_config(c) for c in short]))
         options = dict(options or {}, max_sweeps=max(0, settings.shortlist_sweeps), plateau=0.0,
                        max_plateau_walks=0, check_all_directions=False, check_pairs=False)
