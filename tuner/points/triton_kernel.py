@@ -184,21 +184,20 @@ _TEMPLATE_GRID = tuple(
     for bm, bn in tiles for bk, nw, ns in steps)
 
 
-# configs timed beside a template's shipped shortlist for attention-shaped matmuls, which the
-# shortlist's training problems (114 projections and MLP matmuls) lack: a whole K in one or
-# two steps of 32 (q @ k^T, head dim <= 64), and a narrow output over a long K (p @ v). The
-# stock compiler's max-autotune picked the first two for attention's q @ k^T with its scale
-# (96 heads x 512 x 64 on the H200: 0.0230-0.0236 ms, our shortlist's best 0.0254)
+# configs timed beside a template's shipped shortlist for attention's q @ k^T (a whole K of at
+# most 64 in one or two steps of 32 over a large output), which the shortlist's training
+# problems (114 projections and MLP matmuls) lack. The stock compiler's search picked these two
+# for it (see _TEMPLATE_GRID); on the H200, 96 heads x 512 x 64 with its scale, one call:
+# 0.0224 ms with them against stock max-autotune's 0.0221 (two calls before: our shortlist's
+# best 0.0253 / 0.0254 against 0.0236 / 0.0230). A 128 x 64 tile tried for p @ v (64 wide over
+# K = 512) moved nothing (0.0186 -> 0.0185 ms): not kept
 _TEMPLATE_SMALL_K = ((128, 128, 32, 4, 4), (128, 64, 32, 4, 3))
-_TEMPLATE_NARROW_N = ((128, 64, 64, 4, 4), (128, 64, 32, 4, 3))
 
 
 def template_extras(meta: KernelMeta) -> list[dict]:
     """The hand-written configs a template times beside its shortlist (see _TEMPLATE_SMALL_K)."""
     _, m, n, k = meta.mm
-    picks = (_TEMPLATE_SMALL_K if k <= 64 and m >= 128 and n >= 64 else ()) \
-        + (_TEMPLATE_NARROW_N if n <= 64 and m >= 128 and k >= 256 else ())
-    return list(map(_template_config, dict.fromkeys(picks)))
+    return list(map(_template_config, _TEMPLATE_SMALL_K)) if k <= 64 and m >= 128 and n >= 64 else []
 
 
 def _template_config(c) -> dict:
