@@ -123,6 +123,8 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
         summary["installed"] = str(dest)
     if summary.get("plot_skipped"):
         click.echo(f"plot skipped: {summary['plot_skipped']}", err=True)
+    for w in summary.get("warnings", ()):
+        click.echo(f"warning: {w}", err=True)
     if as_json:
         click.echo(dumps(summary))
         return

@@ -46,6 +46,12 @@ class DatasetError(ValueError):
     """A dataset file is missing, malformed or incompatible; the message names the problem."""
 
 
+# header keys whose disagreement between merged files is warned about, not refused:
+# template_revision, which mm template a `tuner collect mm` file timed (tuner/points/mm.py;
+# absent before revision 2: the bias fix changed only addmm's times)
+WARN_KEYS = ("template_revision",)
+
+
 def make_header(point: str, features: dict[str, str], choices: Iterable[Any], *,
                 device_meta: dict[str, Any], feature_schema: int = 1, **extra) -> dict[str, Any]:
     clash = sorted(set(features) & set(ROW_FIELDS))
@@ -221,6 +227,12 @@ def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
             rows.append(r)
     header = dict(first.header)
     header["merged_from"] = [str(ds.path) for ds in sets]
+    # keys that say what was timed without refusing a merge (a revision may change only some
+    # problems' times): files that disagree are named, per key, for the learner to warn about
+    mixed = {key: {str(ds.path): ds.header.get(key) for ds in sets} for key in WARN_KEYS}
+    mixed = {key: files for key, files in mixed.items() if len(set(map(repr, files.values()))) > 1}
+    if mixed:
+        header["mixed"] = mixed
     if len(boards) > 1:
         header["gpu_name"] = " + ".join(boards)
     return Dataset(None, header, rows, any(ds.truncated for ds in sets),

@@ -169,6 +169,11 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         "bench_seconds_saved_per_answer": saved,
         "bench_seconds_saved_per_decision": saved * float(answered.mean()) if math.isfinite(saved) else math.nan,
     }
+    for key, files in header.get("mixed", {}).items():
+        summary.setdefault("warnings", []).append(
+            f"the files disagree on {key}: " + ", ".join(f"{f} {v!r}" for f, v in files.items())
+            + "; problems whose times that changed are learned from both (merge files of one "
+            "value unless the difference leaves these problems alone)")
     if check_seeds:
         others = [sd for sd in dict.fromkeys(check_seeds) if sd != seed]
         summary["seed_check"] = [seed_row(seed, best, p, parts["test"], tolerance),
