@@ -179,6 +179,7 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         f"# {s.get('namespace') or s['point']} heuristic: {s['gpu_name']}",
         "",
         f"Problems used: {s['problems']} (split {s['split']}); dropped: {s['dropped']}.",
+        *(f"Warning: {w}." for w in s.get("warnings", ())),
         (f"Domain: {s['domain']}; outside it the module answers None (autotune)." if s["domain"]
          else "Domain: every problem (no size restriction)."),
         "",

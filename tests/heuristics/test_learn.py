@@ -154,6 +154,7 @@ def test_cli_warns_when_merged_files_timed_different_template_revisions(tmp_path
     assert "old.jsonl None" in r.output and "new.jsonl 2" in r.output
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert summary["warnings"] and "template_revision" in summary["warnings"][0]
+    assert "Warning: the files disagree on template_revision" in (tmp_path / "out" / "report.md").read_text()
     write_synthetic(tmp_path / "new2.jsonl", 60, seed=3, header_extra={"template_revision": 2})
     r = _learn_cli(tmp_path / "new.jsonl", tmp_path / "new2.jsonl", "--out", tmp_path / "out2")
     assert r.exit_code == 0 and "warning" not in r.output
