@@ -10,7 +10,9 @@ one starting with "_" aside, is a ValueError listing these): {"max_persistent_r"
 kernel/extern launches runs directly; default 2; so does one of more than
 CUDAGRAPH_INPUTS_PER_LAUNCH tensor inputs per launch, an optimizer step), "cudagraph_address_replay": bool (replay
 without input copies when inputs sit where they were recorded; default True), "pad_mm":
-"auto" | "always" | "never" (default: the TUNER_PAD_MM setting), "combo_kernels": bool (independent
+"auto" | "always" | "never" (default: the TUNER_PAD_MM setting), "mm": "auto" | "template" |
+"extern" | "splitk" (default: the TUNER_MM setting), "mm_split_k": int (K slices under
+mm="splitk"; default 4), "combo_kernels": bool (independent
 pointwise kernels share launches; default True), "combo_max_subkernels": int (default 32),
 "combo_max_args": int (pointer arguments per combo launch; default 200), "foreach_kernels": bool
 (combined kernels of few distinct bodies take their pointers from a table: one compiled body
@@ -59,10 +61,16 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     check_all()
     options = {**settings.compile_options, **(options or {})}   # code wins over the setting
 
-    from .lowerings.matmul import PAD_MM_MODES
+    from .lowerings.matmul import MM_MODES, PAD_MM_MODES
     if options.get("pad_mm", "auto") not in PAD_MM_MODES:
         raise ValueError(f"tuner backend: options['pad_mm']={options['pad_mm']!r}; "
                          f"expected one of {', '.join(PAD_MM_MODES)}")
+    if options.get("mm", "auto") not in MM_MODES:
+        raise ValueError(f"tuner backend: options['mm']={options['mm']!r}; "
+                         f"expected one of {', '.join(MM_MODES)}")
+    split = options.get("mm_split_k", 4)
+    if isinstance(split, bool) or not isinstance(split, int) or split < 1:
+        raise ValueError(f"tuner backend: options['mm_split_k']={split!r}; expected an int >= 1")
     settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
     if should_prestart(mode, example_inputs):
         _prestart_compile_workers()

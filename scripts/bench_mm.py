@@ -14,6 +14,9 @@ decode shapes (m = 1..64) and batch 1..64. Variants:
                              measures ATen + epilogue against the tuned template per problem
   tuner-max-autotune-padded  as tuner-max-autotune with TUNER_MM_PADDED=measure: where the pad_mm
                              point pads, the mm point also times the template against the padded ATen call
+  tuner-splitk-max-autotune  ours, TUNER_MM=splitk, max-autotune-no-cudagraphs: 2-D matmuls as the
+                             tuned template over K slices + a reduction taking the epilogue (slices:
+                             TUNER_COMPILE_OPTIONS='{"mm_split_k": S}', default 4)
 Per case every variant is compiled first (compile seconds recorded), checked against an fp32
 reference on fresh inputs, then all are timed round-robin, three rounds, median of the
 medians (the GPU's clocks drift between calls: only variants of one run compare), by
@@ -39,7 +42,8 @@ import time
 from pathlib import Path
 
 VARIANTS = ("eager", "stock", "stock-max-autotune", "tuner", "tuner-template",
-            "tuner-template-max-autotune", "tuner-max-autotune", "tuner-max-autotune-padded")
+            "tuner-template-max-autotune", "tuner-max-autotune", "tuner-max-autotune-padded",
+            "tuner-splitk-max-autotune")
 
 
 def _linear(act):
@@ -110,7 +114,8 @@ def _compile(fn, variant):
     if variant == "tuner-template":
         return torch.compile(fn, backend="tuner", options={"mm": "template"})
     # a mode and options cannot both be given: the setting carries the matmul mode
-    os.environ["TUNER_MM"] = "template" if variant == "tuner-template-max-autotune" else "auto"
+    os.environ["TUNER_MM"] = {"tuner-template-max-autotune": "template",
+                              "tuner-splitk-max-autotune": "splitk"}.get(variant, "auto")
     if variant == "tuner-max-autotune-padded":
         os.environ["TUNER_MM_PADDED"] = "measure"
     # a backend object of its own: dynamo keeps compiled code per (backend, mode), so two

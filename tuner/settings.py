@@ -81,7 +81,8 @@ def _csv(raw: str) -> frozenset[str]:
 LOG_NAMES = ("autotune", "decisions", "output_code")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
-                   "combo_max_args", "foreach_kernels", "mm", "precompile", "round_intermediates")
+                   "combo_max_args", "foreach_kernels", "mm", "mm_split_k", "precompile",
+                   "round_intermediates")
 
 
 def unknown_names(given, valid, what: str) -> str | None:
@@ -228,8 +229,10 @@ SETTINGS: tuple[Setting, ...] = (
             "epilogue fused, the ATen call, or auto (in max-autotune the mm point decides per "
             "problem: its heuristic, its cache, else it measures both; default mode keeps "
             "ATen, as the template's config is tuned only in max-autotune); torch.compile's "
-            "options={\"mm\": ...} wins.",
-            choices=("auto", "template", "extern")),
+            "options={\"mm\": ...} wins. splitk (not yet measured on a GPU): the template over "
+            "K slices (options={\"mm_split_k\": S}, default 4) and a reduction with the epilogue, "
+            "for 2-D matmuls whose K splits into slices of 16 or more.",
+            choices=("auto", "template", "extern", "splitk")),
     Setting("TUNER_MM_PADDED", _str, "extern",
             "A matmul the pad_mm point pads, in max-autotune with TUNER_MM=auto: keep the ATen "
             "call on padded operands, or let the mm point measure the template (unpadded, its "

@@ -34,6 +34,9 @@ from .builders import constant_pad_nd
 
 log = logging.getLogger("tuner.compiler")
 PAD_MM_MODES = ("auto", "always", "never")
+MM_MODES = ("auto", "template", "extern", "splitk")
+# mm="splitk": K slices of a 2-D mm/addmm, options={"mm_split_k": S} (default 4)
+DEFAULT_SPLIT_K = 4
 # graph -> {operand key: its padded copy}, so each graph pads an operand once
 _PADDED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
@@ -81,6 +84,9 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
         ctx = None
     def unpadded():
         if _use_template(name, mat1, mat2, residual):
+            splits = _split_k_count(name, mat1, mat2)
+            if splits > 1:
+                return _split_k(mat1, mat2, bias, scalars, splits)
             return _template(name, mat1, mat2, bias, scalars)
         return orig()
 
@@ -175,7 +181,6 @@ def _fold_residual(residual, mat1, mat2):
     return out
 
 
-MM_MODES = ("auto", "template", "extern")
 _TEMPLATE_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
 
@@ -196,7 +201,7 @@ def _use_template(name, mat1, mat2, residual=None, padded=False) -> bool:
         return False
     if not all(s > 0 for s in (*mat1.size, *mat2.size)):
         return False
-    if mode == "template":
+    if mode in ("template", "splitk"):
         return True
     g = graph()
     if g.options.get("_probe"):   # a probe's own matmuls are what it was told
@@ -505,18 +510,21 @@ def _prebuild_probes(gm, options) -> int:
 def _template(name, mat1, mat2, bias, scalars):
     """The matmul as a Template node (a generated Triton kernel whose epilogue takes the
     pointwise consumers of its output); addmm's bias and scales are such an epilogue."""
-    from ..lowering import make_pointwise
-    from ..ops import ops
     g = graph()
     a, b = g.realize(mat1), g.realize(mat2)
     size = tuple(a.size[:-1]) + (b.size[-1],)
     buf = g.new_buffer(a.dtype, a.device, size)
     g.add_node(ir.Template(g.node_name(), buf, size, a, b))
     out = ir.View(buf, buf.size, buf.stride, 0)
-    if bias is None:
-        return out
+    return out if bias is None else _bias_epilogue(out, bias, scalars, a.dtype, size)
+
+
+def _bias_epilogue(out, bias, scalars, dtype, size):
+    """addmm's alpha * out + beta * bias as a pointwise value over the product."""
+    from ..lowering import make_pointwise
+    from ..ops import ops
     beta, alpha = scalars.get("beta", 1), scalars.get("alpha", 1)
-    ct = torch.float32 if a.dtype in (torch.float16, torch.bfloat16) else a.dtype
+    ct = torch.float32 if dtype in (torch.float16, torch.bfloat16) else dtype
 
     def epilogue(o, c):
         if alpha != 1:
@@ -524,7 +532,43 @@ def _template(name, mat1, mat2, bias, scalars):
         if beta != 1:
             c = ops.mul(c, ops.constant(beta, ct))
         return ops.add(o, c) if beta != 0 else o
-    return make_pointwise(epilogue, [out, bias], a.dtype, ct, shape=size)
+    return make_pointwise(epilogue, [out, bias], dtype, ct, shape=size)
+
+
+def _split_k_count(name, mat1, mat2) -> int:
+    """K slices for a matmul under mm="splitk" (options["mm_split_k"], default 4), or 1 (one
+    K loop: another mode, a bmm, or a K that the count does not divide into slices of 16+)."""
+    if mm_mode() != "splitk" or name == "bmm" or len(mat1.size) != 2 or len(mat2.size) != 2:
+        return 1
+    splits = int(graph().options.get("mm_split_k", DEFAULT_SPLIT_K))
+    try:
+        k = int(mat1.size[-1])
+    except TypeError:   # a symbolic K
+        return 1
+    return splits if splits > 1 and k % splits == 0 and k // splits >= 16 else 1
+
+
+def _split_k(mat1, mat2, bias, scalars, splits):
+    """A 2-D matmul as `splits` products over K slices, one bmm-shaped template writing fp32
+    partials [splits, m, n] (the operands' strided views, nothing copied), then a reduction over
+    the slices that takes the epilogue: for a small output over a long K, whose tiles alone
+    leave most SMs idle. Not measured on a GPU yet: reached only by forcing mm="splitk"."""
+    from ..lowering import make_pointwise
+    from ..ops import ops
+    from .reductions import sum_
+    g = graph()
+    a, b = g.realize(mat1), g.realize(mat2)
+    (m, k), n = a.size, b.size[-1]
+    kc = k // splits
+    a3 = ir.View(a.buffer, (splits, m, kc), (kc * a.stride[1], a.stride[0], a.stride[1]), a.offset)
+    b3 = ir.View(b.buffer, (splits, kc, n), (kc * b.stride[0], b.stride[0], b.stride[1]), b.offset)
+    size = (splits, m, n)
+    buf = g.new_buffer(torch.float32, a.device, size)
+    g.add_node(ir.Template(g.node_name(), buf, size, a3, b3))
+    total = sum_(ir.View(buf, buf.size, buf.stride, 0), [0])
+    # the product as ATen returns it (rounded to the operands' dtype), then addmm's epilogue
+    product = make_pointwise(lambda v: ops.to_dtype(v, a.dtype), [total], a.dtype, torch.float32)
+    return product if bias is None else _bias_epilogue(product, bias, scalars, a.dtype, (m, n))
 
 
 def _layout(x):

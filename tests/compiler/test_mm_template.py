@@ -83,6 +83,48 @@ def test_a_gather_in_the_epilogue_keeps_the_tile_mask():
     assert s.kernel_kinds == ["template"] and not s.externs and not s.graph_fallback, s.graph_fallback
 
 
+def _split_k(fn, *args, splits=4, dtype=None):
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(fn, backend="tuner", options={"mm": "splitk", "mm_split_k": splits,
+                                                       "pad_mm": "never"})(*args)
+    assert_close(out, fn(*args), dtype)
+    return stats.last()
+
+
+@pytest.mark.parametrize("layout", ["nn", "nt", "tn", "tt"])
+def test_split_k_is_a_template_over_k_slices_then_a_reduction_taking_the_epilogue(layout):
+    # mm="splitk": fp32 partials of 4 K slices (the operands' strided views), summed by a
+    # reduction kernel into which the bias and GELU fuse
+    x = torch.randn(33, 256) if layout[0] == "n" else torch.randn(256, 33).t()
+    w = torch.randn(256, 20) if layout[1] == "n" else torch.randn(20, 256).t()
+    b = torch.randn(20)
+    s = _split_k(lambda x, w, b: F.gelu(torch.addmm(b, x, w)), x, w, b)
+    assert s.kernel_kinds == ["template", "persistent_reduction"] and not s.externs
+    s = _split_k(lambda x, w: x @ w, x, w, splits=8)
+    assert s.kernel_kinds == ["template", "persistent_reduction"]
+
+
+def test_split_k_falls_back_to_one_k_loop_where_it_does_not_apply():
+    # a K the count does not divide, slices under 16, a bmm: the plain template
+    a, b = torch.randn(9, 30), torch.randn(30, 7)
+    assert _split_k(lambda a, b: a @ b, a, b).kernel_kinds == ["template"]           # 30 % 4
+    assert _split_k(lambda a, b: a @ b, a, b, splits=2).kernel_kinds == ["template"]  # 15 < 16
+    a3, b3 = torch.randn(2, 9, 64), torch.randn(2, 64, 7)
+    assert _split_k(torch.bmm, a3, b3).kernel_kinds == ["template"]
+
+
+@pytest.mark.parametrize("options, message", [
+    ({"mm": "splitK"}, "options['mm']='splitK'; expected one of auto, template, extern, splitk"),
+    ({"mm": "splitk", "mm_split_k": 0}, "options['mm_split_k']=0; expected an int >= 1"),
+    ({"mm": "splitk", "mm_split_k": "4"}, "options['mm_split_k']='4'"),
+])
+def test_bad_mm_options_fail_naming_the_valid_ones(options, message):
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match=message.replace("[", r"\[").replace("]", r"\]")):
+        torch.compile(lambda a, b: a @ b, backend="tuner", options=options)(torch.randn(4, 4), torch.randn(4, 4))
+
+
 def test_addmm_with_scales_and_full_bias():
     x, w, c = torch.randn(9, 5), torch.randn(5, 11), torch.randn(9, 11)
     s = _check(lambda c, x, w: torch.addmm(c, x, w, beta=0.5, alpha=2.0), c, x, w)
@@ -156,6 +198,24 @@ def test_template_at_real_sizes_on_cuda(m, k, n, dtype):
     tol = 1e-2 if dtype == torch.float32 else 3e-2
     torch.testing.assert_close(out.float(), ref, rtol=tol, atol=tol)
     assert stats.last().kernel_kinds == ["template"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float32])
+def test_split_k_at_a_weight_gradients_size_on_cuda(dtype):
+    # a training step's weight gradient: 768 x 768 over K = 4096 (tokens), the first operand
+    # column-major; 8 slices of 512
+    torch.manual_seed(0)
+    x = torch.randn(4096, 768, device="cuda", dtype=dtype)
+    g = torch.randn(4096, 768, device="cuda", dtype=dtype) / 64
+    fn = lambda x, g: x.t() @ g  # noqa: E731
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(fn, backend="tuner", options={"mm": "splitk", "mm_split_k": 8})(x, g)
+    ref = fn(x.float(), g.float())
+    tol = 1e-2 if dtype == torch.float32 else 3e-2
+    torch.testing.assert_close(out.float(), ref, rtol=tol, atol=tol)
+    assert stats.last().kernel_kinds == ["template", "persistent_reduction"]
 
 
 @pytest.mark.gpu
