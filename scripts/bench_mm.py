@@ -3,7 +3,8 @@
 
 Cases (bf16 unless named): GPT-2/BERT/LLaMA projections, MLP up with GELU and down with a
 residual, SwiGLU's gate, attention bmm, odd sizes (4095x4097x4093, 8192x1023x1024), skinny
-decode shapes (m = 1..64) and batch 1..64. Variants:
+decode shapes (m = 1..64), batch 1..64, and two weight gradients (x^T @ grad: small outputs over
+a long K). Variants:
   eager                      the function as written
   stock                      torch.compile, default mode
   stock-max-autotune         torch.compile(mode="max-autotune-no-cudagraphs")
@@ -69,6 +70,11 @@ def _bmm_scale(q, k):
     return (q @ k) * 0.125
 
 
+def _weight_grad(x, g):
+    # a linear layer's weight gradient as the backward computes it: x^T @ grad over the tokens
+    return x.t() @ g
+
+
 # name: (fn, shapes of the inputs (weights as (n, k) for F.linear), description)
 def cases():
     return {
@@ -89,10 +95,16 @@ def cases():
         "batch1_proj": (_linear("none"), [(128, 1024), (1024, 1024), (1024,)], "batch 1 seq 128"),
         "batch64_proj": (_linear("gelu"), [(8192, 1024), (4096, 1024), (4096,)], "batch 64 seq 128 + GELU"),
         "square_4096": (_linear("gelu"), [(4096, 4096), (4096, 4096), (4096,)], "4096^3 + bias + GELU"),
+        # small outputs over a long K (the split-K variant's case): GPT-2's weight gradients, b8 s512
+        "wgrad_768": (_weight_grad, [(4096, 768), (4096, 768)], "weight grad 768x768 over 4096 tokens"),
+        "wgrad_mlp": (_weight_grad, [(4096, 768), (4096, 3072)], "weight grad 768x3072 over 4096 tokens"),
     }
 
 
 def _flops(name, shapes):
+    if name.startswith("wgrad"):
+        (k, m), (_, n) = shapes
+        return 2 * m * n * k
     if name.startswith("attn"):
         b, m, k = shapes[0]
         return 2 * b * m * k * shapes[1][-1]
@@ -217,6 +229,9 @@ def _consistent(name, shapes):
     if name.startswith("attn"):
         a, b = shapes
         return [a, (a[0], a[2], b[2])]
+    if name.startswith("wgrad"):
+        x, g = shapes
+        return [x, (x[0], g[1])]
     x, w, *rest = shapes
     w = (w[0], x[1])
     if name == "llama_swiglu":
