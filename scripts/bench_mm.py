@@ -16,8 +16,8 @@ a long K). Variants:
   tuner-max-autotune-padded  as tuner-max-autotune with TUNER_MM_PADDED=measure: where the pad_mm
                              point pads, the mm point also times the template against the padded ATen call
   tuner-splitk-max-autotune  ours, TUNER_MM=splitk, max-autotune-no-cudagraphs: 2-D matmuls as the
-                             tuned template over K slices + a reduction taking the epilogue (slices:
-                             TUNER_COMPILE_OPTIONS='{"mm_split_k": S}', default 4)
+                             tuned template over 4 K slices + a reduction taking the epilogue
+  tuner-splitk8-max-autotune the same over 8 slices
 Per case every variant is compiled first (compile seconds recorded), checked against an fp32
 reference on fresh inputs, then all are timed round-robin, three rounds, median of the
 medians (the GPU's clocks drift between calls: only variants of one run compare), by
@@ -44,7 +44,9 @@ from pathlib import Path
 
 VARIANTS = ("eager", "stock", "stock-max-autotune", "tuner", "tuner-template",
             "tuner-template-max-autotune", "tuner-max-autotune", "tuner-max-autotune-padded",
-            "tuner-splitk-max-autotune")
+            "tuner-splitk-max-autotune", "tuner-splitk8-max-autotune")
+# the K slices of each split-K variant (compile option mm_split_k)
+SPLIT_K = {"tuner-splitk-max-autotune": 4, "tuner-splitk8-max-autotune": 8}
 
 
 def _linear(act):
@@ -126,8 +128,11 @@ def _compile(fn, variant):
     if variant == "tuner-template":
         return torch.compile(fn, backend="tuner", options={"mm": "template"})
     # a mode and options cannot both be given: the setting carries the matmul mode
-    os.environ["TUNER_MM"] = {"tuner-template-max-autotune": "template",
-                              "tuner-splitk-max-autotune": "splitk"}.get(variant, "auto")
+    os.environ["TUNER_MM"] = "template" if variant == "tuner-template-max-autotune" else \
+        "splitk" if variant in SPLIT_K else "auto"
+    if variant in SPLIT_K:   # (the caller restores the setting after each variant)
+        user = json.loads(os.environ.get("TUNER_COMPILE_OPTIONS") or "{}")
+        os.environ["TUNER_COMPILE_OPTIONS"] = json.dumps({**user, "mm_split_k": SPLIT_K[variant]})
     if variant == "tuner-max-autotune-padded":
         os.environ["TUNER_MM_PADDED"] = "measure"
     # a backend object of its own: dynamo keeps compiled code per (backend, mode), so two
@@ -182,6 +187,7 @@ def run_case(name, variants, smoke, device, timer="cudagraph"):
     # every variant is a cache entry of the case's code: past dynamo's limit the rest would
     # run eager under a compiled variant's name
     torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, len(variants) + 1)
+    user_options = os.environ.get("TUNER_COMPILE_OPTIONS")
     for v in variants:
         os.environ.pop("TUNER_MM", None)
         os.environ.pop("TUNER_MM_PADDED", None)
@@ -196,8 +202,9 @@ def run_case(name, variants, smoke, device, timer="cudagraph"):
             if device == "cuda":
                 torch.cuda.synchronize()
             row["compile_s"] = time.perf_counter() - t
-            if v.startswith("tuner"):   # what the mm point chose (mm="auto" only)
+            if v.startswith("tuner"):   # what the mm point chose (mm="auto" only), the kernels
                 row["mm_backend"] = dict(stats.totals().mm_backend)
+                row["kernel_kinds"] = list(stats.last().kernel_kinds)
             out = f(*x1)
             err = ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
             row["rel_err"] = err
@@ -209,6 +216,10 @@ def run_case(name, variants, smoke, device, timer="cudagraph"):
         finally:
             os.environ.pop("TUNER_MM", None)
             os.environ.pop("TUNER_MM_PADDED", None)
+            if user_options is None:
+                os.environ.pop("TUNER_COMPILE_OPTIONS", None)
+            else:
+                os.environ["TUNER_COMPILE_OPTIONS"] = user_options
     for _ in range(3):
         for v, (row, f) in rows.items():
             if f is not None and row.get("ok"):
@@ -229,9 +240,9 @@ def _consistent(name, shapes):
     if name.startswith("attn"):
         a, b = shapes
         return [a, (a[0], a[2], b[2])]
-    if name.startswith("wgrad"):
+    if name.startswith("wgrad"):   # K = 64 tokens: four slices of 16 (split-K applies)
         x, g = shapes
-        return [x, (x[0], g[1])]
+        return [(64, x[1]), (64, g[1])]
     x, w, *rest = shapes
     w = (w[0], x[1])
     if name == "llama_swiglu":
