@@ -65,11 +65,11 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     if options.get("pad_mm", "auto") not in PAD_MM_MODES:
         raise ValueError(f"tuner backend: options['pad_mm']={options['pad_mm']!r}; "
                          f"expected one of {', '.join(PAD_MM_MODES)}")
-    if options.get("mm", "auto") not in MM_MODES:
+    if (options.get("mm") or "auto") not in MM_MODES:   # (None: the TUNER_MM setting)
         raise ValueError(f"tuner backend: options['mm']={options['mm']!r}; "
                          f"expected one of {', '.join(MM_MODES)}")
-    split = options.get("mm_split_k", 4)
-    if isinstance(split, bool) or not isinstance(split, int) or split < 1:
+    split = options.get("mm_split_k")
+    if split is not None and (isinstance(split, bool) or not isinstance(split, int) or split < 1):
         raise ValueError(f"tuner backend: options['mm_split_k']={split!r}; expected an int >= 1")
     settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
     if should_prestart(mode, example_inputs):

@@ -132,7 +132,9 @@ def _compile(fn, variant):
         "splitk" if variant in SPLIT_K else "auto"
     if variant in SPLIT_K:   # (the caller restores the setting after each variant)
         user = json.loads(os.environ.get("TUNER_COMPILE_OPTIONS") or "{}")
-        os.environ["TUNER_COMPILE_OPTIONS"] = json.dumps({**user, "mm_split_k": SPLIT_K[variant]})
+        # (mm too: an "mm" among the user's options would win over TUNER_MM)
+        os.environ["TUNER_COMPILE_OPTIONS"] = json.dumps({**user, "mm": "splitk",
+                                                          "mm_split_k": SPLIT_K[variant]})
     if variant == "tuner-max-autotune-padded":
         os.environ["TUNER_MM_PADDED"] = "measure"
     # a backend object of its own: dynamo keeps compiled code per (backend, mode), so two

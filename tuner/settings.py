@@ -231,7 +231,8 @@ SETTINGS: tuple[Setting, ...] = (
             "ATen, as the template's config is tuned only in max-autotune); torch.compile's "
             "options={\"mm\": ...} wins. splitk (not yet measured on a GPU): the template over "
             "K slices (options={\"mm_split_k\": S}, default 4) and a reduction with the epilogue, "
-            "for 2-D matmuls whose K splits into slices of 16 or more.",
+            "for 2-D matmuls whose K splits into slices of 16 or more. A matmul the pad_mm point "
+            "pads stays the padded ATen call in every mode.",
             choices=("auto", "template", "extern", "splitk")),
     Setting("TUNER_MM_PADDED", _str, "extern",
             "A matmul the pad_mm point pads, in max-autotune with TUNER_MM=auto: keep the ATen "

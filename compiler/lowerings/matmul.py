@@ -540,7 +540,7 @@ def _split_k_count(name, mat1, mat2) -> int:
     K loop: another mode, a bmm, or a K that the count does not divide into slices of 16+)."""
     if mm_mode() != "splitk" or name == "bmm" or len(mat1.size) != 2 or len(mat2.size) != 2:
         return 1
-    splits = int(graph().options.get("mm_split_k", DEFAULT_SPLIT_K))
+    splits = int(graph().options.get("mm_split_k") or DEFAULT_SPLIT_K)
     try:
         k = int(mat1.size[-1])
     except TypeError:   # a symbolic K
@@ -566,9 +566,10 @@ def _split_k(mat1, mat2, bias, scalars, splits):
     buf = g.new_buffer(torch.float32, a.device, size)
     g.add_node(ir.Template(g.node_name(), buf, size, a3, b3))
     total = sum_(ir.View(buf, buf.size, buf.stride, 0), [0])
-    # the product as ATen returns it (rounded to the operands' dtype), then addmm's epilogue
-    product = make_pointwise(lambda v: ops.to_dtype(v, a.dtype), [total], a.dtype, torch.float32)
-    return product if bias is None else _bias_epilogue(product, bias, scalars, a.dtype, (m, n))
+    # rounded once to the operands' dtype, as ATen's mm, or its addmm after the bias
+    if bias is None:
+        return make_pointwise(lambda v: ops.to_dtype(v, a.dtype), [total], a.dtype, torch.float32)
+    return _bias_epilogue(total, bias, scalars, a.dtype, (m, n))
 
 
 def _layout(x):
