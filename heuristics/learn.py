@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tuner.heuristics.dataset import DatasetError, read_datasets
+from tuner.heuristics.dataset import DatasetError, board_slug, read_datasets
 # the stages, one module each; their names stay importable from here (tests, the CLI)
 from tuner.heuristics.fit import (best_model, decisions, evaluate, fit_grid, leaf_values, Model,
                                   pick_threshold, pick_thresholds)
@@ -51,7 +51,7 @@ from tuner.heuristics.recipe import (BASE_COLUMNS, DEFAULT_CLIP, DEFAULT_DEPTHS,
                                      DEFAULT_LEAVES, DEFAULT_TOLERANCE, FIXED_RULES, OUTLIER_LOSS)
 from tuner.heuristics.report import (STREAM_COLUMNS, _module_doc, _plot, _report, _thr, dumps,
                                      format_table, json_safe, markdown_table, outliers, seed_check,
-                                     seed_columns, seed_row, slug, stream_rows, stream_table,
+                                     seed_columns, seed_row, stream_rows, stream_table,
                                      table_rows)
 
 
@@ -99,7 +99,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                          f"{point}.<name> (lowercase, digits, _: a question of that point the caller "
                          "routes by name)")
     # (files of several boards merged: named by their compute capability, e.g. sm90)
-    board = (slug(header.get("gpu_name", "gpu")) if " + " not in str(header.get("gpu_name"))
+    board = (board_slug(header.get("gpu_name", "gpu")) if " + " not in str(header.get("gpu_name"))
              else "sm" + "".join(str(c) for c in header.get("compute_capability") or ("",)))
     name = name or f"{(namespace or point).replace('.', '_')}_{board}"
     if not re.fullmatch(r"[a-z_][a-z0-9_]*", name):

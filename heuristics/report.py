@@ -8,7 +8,6 @@ from pathlib import Path
 
 import numpy as np
 
-from tuner.heuristics.dataset import board_slug
 from tuner.heuristics.fit import _outcome, best_model, decisions, evaluate, fit_grid, Model
 from tuner.heuristics.problems import Problems, split
 from tuner.heuristics.recipe import OUTLIER_LOSS
@@ -123,9 +122,6 @@ def table_rows(models: list[Model], choices) -> list[dict]:
                         **m.rows[k], f"threshold_{b}": _thr(m.log_thresholds[0]),
                         f"threshold_{a}": _thr(m.log_thresholds[1])})
     return out
-
-
-slug = board_slug   # (module names: pad_mm_h100)
 
 
 def _fmt(v) -> str:

@@ -74,8 +74,8 @@ TUNER="python3 -m tuner.cli"
 
 GPU=$(python3 - <<PY
 from tuner.collect import device_metadata
-from tuner.heuristics.learn import slug
-print(slug(device_metadata("$DEVICE")["gpu_name"]))
+from tuner.heuristics.dataset import board_slug
+print(board_slug(device_metadata("$DEVICE")["gpu_name"]))
 PY
 )
 NAME="pad_mm_${GPU:-gpu}"

@@ -79,6 +79,8 @@ def _csv(raw: str) -> frozenset[str]:
 # TUNER_COMPILE_OPTIONS accept (compiler/backend.py documents each; keys starting with "_" are
 # the compiler's own and pass).
 LOG_NAMES = ("autotune", "decisions", "output_code")
+# TUNER_MM's values, and options={"mm": ...}'s (compiler/lowerings/matmul.py)
+MM_MODE_CHOICES = ("auto", "template", "extern", "splitk")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
                    "combo_max_args", "foreach_kernels", "mm", "mm_split_k", "precompile",
@@ -233,7 +235,7 @@ SETTINGS: tuple[Setting, ...] = (
             "K slices (options={\"mm_split_k\": S}, default 4) and a reduction with the epilogue, "
             "for 2-D matmuls whose K splits into slices of 16 or more. A matmul the pad_mm point "
             "pads stays the padded ATen call in every mode.",
-            choices=("auto", "template", "extern", "splitk")),
+            choices=MM_MODE_CHOICES),
     Setting("TUNER_MM_PADDED", _str, "extern",
             "A matmul the pad_mm point pads, in max-autotune with TUNER_MM=auto: keep the ATen "
             "call on padded operands, or let the mm point measure the template (unpadded, its "

@@ -24,7 +24,7 @@ import torch
 
 from tuner.points.mm import decide_mm_backend, problem_from_layout
 from tuner.points.pad_mm import context_from_layout, decide_pad_mm
-from tuner.settings import settings
+from tuner.settings import MM_MODE_CHOICES, settings
 
 from .. import ir
 from .. import sym as S
@@ -34,7 +34,7 @@ from .builders import constant_pad_nd
 
 log = logging.getLogger("tuner.compiler")
 PAD_MM_MODES = ("auto", "always", "never")
-MM_MODES = ("auto", "template", "extern", "splitk")
+MM_MODES = MM_MODE_CHOICES   # (the TUNER_MM setting's choices)
 # mm="splitk": K slices of a 2-D mm/addmm, options={"mm_split_k": S} (default 4)
 DEFAULT_SPLIT_K = 4
 # graph -> {operand key: its padded copy}, so each graph pads an operand once
@@ -538,7 +538,7 @@ def _bias_epilogue(out, bias, scalars, dtype, size):
 def _split_k_count(name, mat1, mat2) -> int:
     """K slices for a matmul under mm="splitk" (options["mm_split_k"], default 4), or 1 (one
     K loop: another mode, a bmm, or a K that the count does not divide into slices of 16+)."""
-    if mm_mode() != "splitk" or name == "bmm" or len(mat1.size) != 2 or len(mat2.size) != 2:
+    if mm_mode() != "splitk" or name == "bmm":
         return 1
     splits = int(graph().options.get("mm_split_k") or DEFAULT_SPLIT_K)
     try:

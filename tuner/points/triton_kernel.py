@@ -630,15 +630,20 @@ def learned_config(meta: KernelMeta, dtypes: Sequence[str] | None = None,
 def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None,
                         feats: dict | None = None) -> list[dict]:
     """The configs a shipped module names as worth measuring for this kind (tuner learn-configs
-    --shortlist), as the launcher passes them, those the kernel's space would not launch
-    dropped; [] without a module, with TUNER_HEURISTICS other than `use`, or (given the
+    --shortlist), a template's hand extras after them, as the launcher passes them, those the
+    kernel's space would not launch dropped; [] without a module, with TUNER_HEURISTICS other than `use`, or (given the
     kernel's features) for a kernel larger than the problems the shortlist was chosen on.
     space: the kernel's, when the caller has it already."""
     if not _asks_modules(meta):
         return []
     try:
         from tuner.heuristics.registry import shortlist
-        return _launchable(meta, shortlist(meta.namespace, features=feats), space)
+        space = space if space is not None else config_space(meta)
+        short = _launchable(meta, shortlist(meta.namespace, features=feats), space)
+        if short and meta.kind == "template":   # and attention's (see _TEMPLATE_SMALL_K)
+            short += [config_dict(c) for c in map(to_config, template_extras(meta))
+                      if answer_fits(meta, c, space)]
+        return short
     except Exception as e:  # noqa: BLE001 - a broken module names nothing
         log.debug("shortlist for %s failed: %s", meta.namespace, e)
         return []
@@ -753,10 +758,6 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         # H100: within 5% of the best on 47 of 50 held-out problems with 4 timings, a descent
         # takes ~19). Still a coordinate-descent decision: a cached descent answer stands.
         # TUNER_SHORTLIST_SWEEPS > 0: that many sweeps from the fastest, one field at a time
-        if meta.kind == "template":
-            extras = [config_dict(c) for c in map(to_config, template_extras(meta))
-                      if answer_fits(meta, c, space)]
-            short = short + [c for c in extras if c not in short]
         configs = list(dict.fromkeys(head + [to_config(c) for c in short]))
         options = dict(options or {}, max_sweeps=max(0, settings.shortlist_sweeps), plateau=0.0,
                        max_plateau_walks=0, check_all_directions=False, check_pairs=False)
