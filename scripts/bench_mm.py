@@ -100,6 +100,9 @@ def cases():
         # small outputs over a long K (the split-K variant's case): GPT-2's weight gradients, b8 s512
         "wgrad_768": (_weight_grad, [(4096, 768), (4096, 768)], "weight grad 768x768 over 4096 tokens"),
         "wgrad_mlp": (_weight_grad, [(4096, 768), (4096, 3072)], "weight grad 768x3072 over 4096 tokens"),
+        # a LoRA adapter's weight gradient (rank 16, LLaMA width, b8 s4096): 4096 x 16 output tiles
+        # are far fewer than the SMs, over 32768 tokens
+        "wgrad_lora": (_weight_grad, [(32768, 4096), (32768, 16)], "LoRA weight grad 4096x16 over 32768 tokens"),
     }
 
 
