@@ -32,6 +32,7 @@ class TemplateKernel(TritonKernel):
     def __init__(self, group, scheduler, max_persistent_r=8192, name="kernel"):
         super().__init__(group, scheduler, max_persistent_r, name)
         self.tile = None
+        self.tma_plan = None
         self.template = next(n for n in group.nodes if n.kind == "template")
         t = self.template
         self.batch = t.ranges[0] if len(t.ranges) == 3 else 1
@@ -80,6 +81,15 @@ class TemplateKernel(TritonKernel):
             return self.acc_value
         return super().load(name, index)
 
+    def tanh(self, a):
+        """tanh in an epilogue whose every stored result is fp16/bf16 takes the sigmoid form
+        (th.tanh_sigmoid: within ~2 units in the last place of a 16-bit result); libdevice's
+        accurate tanhf made a tanh-GELU epilogue cost 55% of the matmul's time, more than
+        cuBLAS plus a separate GELU kernel."""
+        short = all(node.buffer.dtype in (torch.float16, torch.bfloat16)
+                    for node in self.group.nodes if node.buffer.name not in self.internal)
+        return self.cse(f"th.{'tanh_sigmoid' if short else 'tanh'}({a})", a.dtype)
+
     def store(self, node, value):
         index = S.with_bounds(node.store_index(self._node_idx(node)), self.bounds)
         ptr = self.arg(ir.storage_name(node.buffer), "out")
@@ -102,16 +112,51 @@ class TemplateKernel(TritonKernel):
 
     def _template(self):
         t = self.template
-        a, b = t.mat1, t.mat2
-        m, n, k = self.m, self.n, self.k
-        pid = "tl.program_id(0).to(tl.int64)" if self.int64 else "tl.program_id(0)"
+        m, n = self.m, self.n
         emit = self.emit
+        # Hopper's variant where it applies (tma_plan): a persistent loop over the tiles with
+        # TMA loads, chosen per config by the TMA constexpr; its epilogue is the plain body's,
+        # emitted once and copied (every branch names the same tile variables)
+        plan = self.tma_plan = self._tma_plan()
+        if plan is not None:
+            emit("if TMA:")
+            mark = len(self.lines)
+            emit("else:")
+            self.indent += 1
+        pid = "tl.program_id(0).to(tl.int64)" if self.int64 else "tl.program_id(0)"
         emit(f"pid = {pid}")
-        emit(f"grid_m = ({m} + BLOCK_M - 1) // BLOCK_M")
-        emit(f"grid_n = ({n} + BLOCK_N - 1) // BLOCK_N")
-        emit("tiles = grid_m * grid_n")
+        self._tile_counts()
         emit("tb = pid // tiles")
         emit("tile = pid % tiles")
+        self._tile_coords()
+        self._pointer_k_loop()
+        emit(f"xmask = (rm < {m}) & (rn < {n})")
+        # a zero tile: loads whose index misses rm or rn are broadcast against it
+        emit(f"x = tl.zeros([BLOCK_M, BLOCK_N], dtype={'tl.int64' if self.int64 else 'tl.int32'})")
+        out = t.buffer.dtype
+        # the matmul's result as ATen would return it: rounded to the output dtype
+        self.acc_value = CSEVar(f"acc.to({TL[out]}).to({TL[compute_dtype(out)]})"
+                                if compute_dtype(out) != out else "acc", out)
+        start = len(self.lines)
+        for node in self.group.nodes:
+            if node.buffer.name in self.internal:
+                continue
+            v = self.acc_value if node is t else (self.values.get(node.buffer.name) or self.node_value(node))
+            self.values[node.buffer.name] = v
+            self.store(node, v)
+        if plan is not None:
+            epilogue = self.lines[start:]
+            self.indent -= 1
+            self.lines[mark:mark] = self._tma_branch(plan, epilogue)
+
+    def _tile_counts(self):
+        self.emit(f"grid_m = ({self.m} + BLOCK_M - 1) // BLOCK_M")
+        self.emit(f"grid_n = ({self.n} + BLOCK_N - 1) // BLOCK_N")
+        self.emit("tiles = grid_m * grid_n")
+
+    def _tile_coords(self):
+        """pid_m, pid_n of `tile` and the tile's row and column indices rm, rn."""
+        emit = self.emit
         # grouped order: GROUP_M rows of tiles walk their columns together (L2 reuse of mat2)
         emit("width = GROUP_M * grid_n")
         emit("first_m = (tile // width) * GROUP_M")
@@ -120,6 +165,12 @@ class TemplateKernel(TritonKernel):
         emit("pid_n = (tile % width) // group_m")
         emit("rm = pid_m * BLOCK_M + tl.arange(0, BLOCK_M)[:, None]")
         emit("rn = pid_n * BLOCK_N + tl.arange(0, BLOCK_N)[None, :]")
+
+    def _pointer_k_loop(self):
+        """acc: the tile's K loop over masked pointer loads (any strides, any sizes)."""
+        a, b = self.template.mat1, self.template.mat2
+        m, n, k = self.m, self.n, self.k
+        emit = self.emit
         emit("rk = tl.arange(0, BLOCK_K)")
         emit(f"a_ptrs = {self._operand(a, 'rm', 'rk[None, :]')}")
         emit(f"b_ptrs = {self._operand(b, 'rk[:, None]', 'rn')}")
@@ -132,19 +183,89 @@ class TemplateKernel(TritonKernel):
         emit(f"a_ptrs += BLOCK_K * {a.stride[-1]}")
         emit(f"b_ptrs += BLOCK_K * {b.stride[-2]}")
         self.indent -= 1
-        emit(f"xmask = (rm < {m}) & (rn < {n})")
-        # a zero tile: loads whose index misses rm or rn are broadcast against it
-        emit(f"x = tl.zeros([BLOCK_M, BLOCK_N], dtype={'tl.int64' if self.int64 else 'tl.int32'})")
-        out = t.buffer.dtype
-        # the matmul's result as ATen would return it: rounded to the output dtype
-        self.acc_value = CSEVar(f"acc.to({TL[out]}).to({TL[compute_dtype(out)]})"
-                                if compute_dtype(out) != out else "acc", out)
-        for node in self.group.nodes:
-            if node.buffer.name in self.internal:
-                continue
-            v = self.acc_value if node is t else (self.values.get(node.buffer.name) or self.node_value(node))
-            self.values[node.buffer.name] = v
-            self.store(node, v)
+
+    # -- Hopper: a persistent loop over the tiles, operands through TMA descriptors ----------
+    def _tma_plan(self):
+        """How each operand reads through a TMA descriptor, or None where the variant does
+        not apply: a 2-D matmul of fp16/bf16 operands, each with a unit stride, its other
+        stride and its offset 16-byte multiples, on a GPU (or interpreter) and Triton that
+        have device-side descriptors, and large enough for the point to offer it
+        (tuner.points.triton_kernel.tma_applies)."""
+        from tuner.points.triton_kernel import tma_applies
+        t = self.template
+        a, b = t.mat1, t.mat2
+        if self.batch != 1 or self.int64 or a.dtype != b.dtype or \
+                a.dtype not in (torch.float16, torch.bfloat16):
+            return None
+        try:
+            m, n, k = int(self.m), int(self.n), int(self.k)
+            views = [(int(v.offset), [int(s) for s in v.stride[-2:]]) for v in (a, b)]
+        except TypeError:   # symbolic sizes or strides
+            return None
+        if not tma_applies(m, n, k):
+            return None
+        item = a.dtype.itemsize
+        plan = []
+        for (offset, (s0, s1)), (rows, cols), (brows, bcols) in zip(
+                views, (((m, k)), (k, n)), (("BLOCK_M", "BLOCK_K"), ("BLOCK_K", "BLOCK_N"))):
+            if s1 == 1 and (s0 * item) % 16 == 0:      # rows x cols, row-major
+                plan.append((offset, [rows, cols], [s0, 1], [brows, bcols], False))
+            elif s0 == 1 and (s1 * item) % 16 == 0:    # stored transposed: cols x rows
+                plan.append((offset, [cols, rows], [s1, 1], [bcols, brows], True))
+            else:
+                return None
+            if (offset * item) % 16:
+                return None
+        return plan
+
+    def _tma_branch(self, plan, epilogue):
+        """The TMA constexpr's branch (lines at the kernel body's indent + 1): a persistent
+        loop over the tiles (grid: at most one program per SM, see the launcher), loading
+        through descriptors where both operands' base pointers are 16-byte aligned at run
+        time, else through the plain body's masked pointers."""
+        t = self.template
+        a, b = t.mat1, t.mat2
+        ptrs = [self.arg(v.buffer.name, "in") for v in (a, b)]
+        saved, self.lines, self.indent = self.lines, [], 2
+        emit = self.emit
+        emit("aligned = " + " & ".join(f"({p}.to(tl.int64) % 16 == 0)" for p in ptrs))
+        self._tile_counts()
+        emit("if aligned:")
+        self.indent += 1
+        for name, p, (offset, shape, strides, block, _) in zip(("a_desc", "b_desc"), ptrs, plan):
+            emit(f"{name} = tl.make_tensor_descriptor({p} + {offset}, shape=[{shape[0]}, {shape[1]}], "
+                 f"strides=[{strides[0]}, {strides[1]}], block_shape=[{block[0]}, {block[1]}])")
+        emit("for tile in range(tl.program_id(0), tiles, tl.num_programs(0)):")
+        self.indent += 1
+        emit("tb = 0")
+        self._tile_coords()
+        emit("acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)")
+        emit(f"for k0 in range(0, {self.k}, BLOCK_K):")
+        self.indent += 1
+        # (out-of-bounds rows and columns of a box read as zeros: no masks)
+        at = "a_desc.load([k0, pid_m * BLOCK_M]).T" if plan[0][4] else "a_desc.load([pid_m * BLOCK_M, k0])"
+        bt = "b_desc.load([pid_n * BLOCK_N, k0]).T" if plan[1][4] else "b_desc.load([k0, pid_n * BLOCK_N])"
+        emit(f"acc = tl.dot({at}, {bt}, acc{self._precision(a.dtype)})")
+        self.indent -= 1
+        self._tile_tail(epilogue)
+        self.indent = 2
+        emit("else:")
+        self.indent += 1
+        emit("for tile in range(tl.program_id(0), tiles, tl.num_programs(0)):")
+        self.indent += 1
+        emit("tb = 0")
+        self._tile_coords()
+        self._pointer_k_loop()
+        self._tile_tail(epilogue)
+        lines, self.lines = self.lines, saved
+        return lines
+
+    def _tile_tail(self, epilogue):
+        """xmask, the zero tile and the epilogue (emitted at the plain body's indent) here."""
+        self.emit(f"xmask = (rm < {self.m}) & (rn < {self.n})")
+        self.emit("x = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.int32)")
+        pad = "    " * (self.indent - 2)
+        self.lines += [pad + line.replace("\n", "\n" + pad) for line in epilogue]
 
     @staticmethod
     def _precision(dtype):
@@ -155,7 +276,7 @@ class TemplateKernel(TritonKernel):
     def _render(self):
         params = list(self.args.values())
         consts = ["BLOCK_M: tl.constexpr", "BLOCK_N: tl.constexpr", "BLOCK_K: tl.constexpr",
-                  "GROUP_M: tl.constexpr"]
+                  "GROUP_M: tl.constexpr"] + (["TMA: tl.constexpr = 0"] if self.tma_plan else [])
         head = ["@triton.jit", f"def {self.name}({', '.join(params + consts)}):"]
         return "\n".join(head + self.lines) + "\n"
 
@@ -164,7 +285,8 @@ class TemplateKernel(TritonKernel):
         return KernelMeta("template", source, xnumel=self.xnumel,
                           mm=(self.batch, self.m, self.n, self.k),
                           mm_dtype=str(self.template.mat1.dtype).replace("torch.", ""),
-                          dtypes=self.arg_dtypes(), bucketed=bucketed)
+                          dtypes=self.arg_dtypes(), bucketed=bucketed, tma=self.tma_plan is not None)
 
     def grid_size(self, cfg):
-        return self.batch * (-(-self.m // cfg["BLOCK_M"])) * (-(-self.n // cfg["BLOCK_N"]))
+        from tuner.points.triton_kernel import template_grid
+        return template_grid((self.batch, self.m, self.n, self.k), cfg)

@@ -93,6 +93,24 @@ def pointers(args):
     return ptrs, tuple(p & 15 == 0 for p in ptrs)
 
 
+def _scratch(size, alignment, stream):
+    return torch.empty(size, dtype=torch.int8,
+                       device="cuda" if torch.cuda.is_available() else "cpu")
+
+
+def tma_allocator() -> None:
+    """Give Triton an allocator for the global scratch a kernel with device-side TMA
+    descriptors needs (Hopper's template variant), unless this thread has one (Triton keeps it
+    in a context variable; one a user set stays)."""
+    try:
+        from triton.runtime import _allocation
+        unset = isinstance(_allocation._allocator.get(), _allocation.NullAllocator)
+    except (ImportError, AttributeError):   # another Triton's layout: set ours
+        unset = True
+    if unset:
+        triton.set_allocator(_scratch)
+
+
 def alignment_key(args):
     """The alignment key of `pointers`."""
     return pointers(args)[1]
@@ -129,6 +147,7 @@ class Launcher:
         self._grid = None
         self._consts = ()
         self._stream_of = None
+        self._tma = False   # the fast path's config runs Hopper's template variant (TMA)
 
     def __call__(self, *args):
         if self.config is None:
@@ -138,6 +157,8 @@ class Launcher:
             ptrs, key = pointers(args)
             k = self._compiled.get(key)
             if k is not None:
+                if self._tma:   # (the allocator is per thread: a model called from another)
+                    tma_allocator()
                 k.run(self._grid[0], 1, 1, self._stream_of(self._device), k.function, k.packed_metadata,
                       None, None, None, *ptrs, *self._consts)
                 return
@@ -172,6 +193,7 @@ class Launcher:
         if _FAST and k is not None and hasattr(k, "packed_metadata") and hooks_unset():
             self._compiled[alignment_key(args)] = k
             self._grid = self.grid(self.config)
+            self._tma = bool(self.config.get("TMA"))
             self._consts = tuple(self._const(n) for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
             self._stream_of = _stream_getter()
@@ -198,14 +220,14 @@ class Launcher:
         return self._tune(args)
 
     def _const(self, name):
-        """A constexpr argument's value for the direct launch."""
-        return self.config[name]
+        """A constexpr argument's value for the direct launch (a template's TMA, when its
+        config leaves it out: 0, the plain variant, as the kernel's signature defaults it)."""
+        return self.config.get(name, 0) if name == "TMA" else self.config[name]
 
     def grid(self, cfg):
         m = self.meta
         if m.mm is not None:
-            b, rows, cols, _ = m.mm
-            return (b * triton.cdiv(rows, cfg["BLOCK_M"]) * triton.cdiv(cols, cfg["BLOCK_N"]),)
+            return (point.template_grid(m.mm, cfg),)
         if m.parts is not None:
             return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in m.parts),)
         n = triton.cdiv(m.xnumel, cfg["XBLOCK"])
@@ -214,6 +236,8 @@ class Launcher:
         return (n,)
 
     def _launch(self, cfg, args):
+        if cfg.get("TMA"):
+            tma_allocator()
         return self.fn[self.grid(cfg)](*args, **cfg)
 
     def _warmup_call(self, cfg, args):

@@ -204,6 +204,101 @@ def test_a_matmul_tuned_once_serves_its_other_epilogues(monkeypatch):
     assert s.decisions_measured == 1
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.float32])
+def test_tanh_in_a_16_bit_epilogue_takes_the_sigmoid_form(dtype, tmp_path, monkeypatch):
+    # libdevice's tanhf cost a tanh-GELU epilogue 55% of the matmul's time on the H200: where
+    # every stored result is 16-bit, tanh is 2 sigmoid(2x) - 1 (within 2 ulp of them); fp32
+    # results keep the accurate one
+    monkeypatch.setenv("TUNER_DEBUG_DIR", str(tmp_path))
+    x, w, b = torch.randn(37, 24).to(dtype), torch.randn(40, 24).to(dtype), torch.randn(40).to(dtype)
+    s = _check(lambda x, w, b: torch.tanh(F.gelu(F.linear(x, w, b), approximate="tanh") * 1e-3),
+               x, w, b, dtype=dtype)
+    assert s.kernel_kinds == ["template"]
+    src = next(f.read_text() for f in tmp_path.glob("k_*.py") if "tl.dot(" in f.read_text())
+    assert ("th.tanh_sigmoid(" in src) == (dtype == torch.float16)
+    assert ("th.tanh(" in src) == (dtype == torch.float32)
+
+
+def _force_tma(monkeypatch, min_tiles=1):
+    """Hopper's variant (TMA descriptors, a persistent loop) on small CPU problems: applies from
+    `min_tiles` tiles of 128 x 128 and is the default config's; returns the list the launcher's
+    allocator hook appends to on each launch of a TMA config."""
+    import tuner.compiler.runtime.launch as launch
+    import tuner.points.triton_kernel as point
+    monkeypatch.setattr(point, "TMA_MIN_TILES", min_tiles)
+    default = point.default_config
+    monkeypatch.setattr(point, "default_config",
+                        lambda meta: dict(default(meta), TMA=1) if meta.kind == "template" and meta.tma
+                        else default(meta))
+    launches = []
+    real = launch.tma_allocator
+    monkeypatch.setattr(launch, "tma_allocator", lambda: (launches.append(1), real())[1])
+    return launches
+
+
+@pytest.mark.parametrize("layout", ["nn", "nt", "tn", "tt"])
+def test_tma_variant_loads_through_descriptors_in_a_persistent_loop(layout, monkeypatch, tmp_path):
+    # 200 x 136 output: with 32-wide tiles and 4 programs (the interpreter's SM count) each
+    # program loops over several tiles; every layout reads through its own descriptor shape
+    launches = _force_tma(monkeypatch)
+    monkeypatch.setenv("TUNER_DEBUG_DIR", str(tmp_path))
+    m, k, n = 200, 96, 136
+    a = torch.randn(m, k) if layout[0] == "n" else torch.randn(k, m).t()
+    b = torch.randn(k, n) if layout[1] == "n" else torch.randn(n, k).t()
+    a, b, bias = a.half(), b.half(), torch.randn(n).half()
+    s = _check(lambda a, b, bias: F.gelu(a @ b + bias), a, b, bias, dtype=torch.float16)
+    assert s.kernel_kinds == ["template"] and launches
+    src = next(f.read_text() for f in tmp_path.glob("k_*.py") if "tl.dot(" in f.read_text())
+    assert src.count("tl.make_tensor_descriptor(") == 2 and "tl.num_programs(0)" in src
+    assert ("a_desc.load([k0, pid_m * BLOCK_M]).T" in src) == (layout[0] == "t")
+    assert ("b_desc.load([pid_n * BLOCK_N, k0]).T" in src) == (layout[1] == "t")
+
+
+def test_tma_variant_reads_a_misaligned_operand_through_pointers(monkeypatch):
+    # an input view 2 bytes past a 16-byte boundary: strides qualify at compile time, the base
+    # pointer does not at run time; the kernel's branch for it loads through masked pointers
+    launches = _force_tma(monkeypatch)
+    m, k, n = 130, 64, 72
+    a = torch.randn(m * k + 1).half()[1:].view(m, k)
+    assert a.data_ptr() % 16
+    b = torch.randn(k, n).half()
+    s = _check(lambda a, b: torch.relu(a @ b), a, b, dtype=torch.float16)
+    assert s.kernel_kinds == ["template"] and launches
+
+
+@pytest.mark.parametrize("case", ["fp32", "bmm", "small", "odd_stride"])
+def test_tma_variant_is_left_out_where_it_does_not_apply(case, monkeypatch, tmp_path):
+    import tuner.points.triton_kernel as point
+    if case != "small":
+        monkeypatch.setattr(point, "TMA_MIN_TILES", 1)
+    monkeypatch.setenv("TUNER_DEBUG_DIR", str(tmp_path))
+    a, b = {"fp32": (torch.randn(64, 64), torch.randn(64, 64)),
+            "bmm": (torch.randn(2, 64, 64).half(), torch.randn(2, 64, 64).half()),
+            "small": (torch.randn(256, 64).half(), torch.randn(64, 256).half()),
+            # a row of 68 fp16 elements: 136 bytes, not a multiple of 16
+            "odd_stride": (torch.randn(64, 68).half(), torch.randn(68, 64).half())}[case]
+    _check(lambda a, b: a @ b, a, b, dtype=a.dtype)
+    src = next(f.read_text() for f in tmp_path.glob("k_*.py") if "tl.dot(" in f.read_text())
+    assert "TMA" not in src and "make_tensor_descriptor" not in src
+
+
+def test_tma_configs_are_offered_beside_the_shortlist_and_seeds_and_launch_one_program_per_sm():
+    import tuner.points.triton_kernel as point
+    meta = point.KernelMeta("template", xnumel=4096 * 4096, mm=(1, 4096, 4096, 4096),
+                            mm_dtype="bfloat16", tma=True)
+    plain = point.KernelMeta("template", xnumel=4096 * 4096, mm=(1, 4096, 4096, 4096), mm_dtype="bfloat16")
+    tma = [c for c in point.template_extras(meta) if c.get("TMA")]
+    assert tma and all(c["BLOCK_K"] == 64 for c in tma)
+    assert [c for c in point.template_seeds(meta) if c.get("TMA")] == tma
+    assert not [c for c in point.template_extras(plain) + point.template_seeds(plain) if c.get("TMA")]
+    cfg = tma[0]
+    tiles = 4096 // cfg["BLOCK_M"] * (4096 // cfg["BLOCK_N"])
+    assert point.template_grid(meta.mm, cfg) == min(tiles, point._sm_count()) < tiles
+    assert point.template_grid(meta.mm, dict(cfg, TMA=0)) == tiles
+    assert point.tma_applies(4096, 4096, 64) and not point.tma_applies(4096, 4096, 32)
+    assert not point.tma_applies(512, 512, 4096)   # 16 tiles
+
+
 @pytest.mark.gpu
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16, torch.float32])
 @pytest.mark.parametrize("m,k,n", [(4096, 768, 3072), (4095, 4093, 4097), (1, 4096, 4096), (8192, 1023, 1024)])
@@ -238,6 +333,35 @@ def test_split_k_at_a_weight_gradients_size_on_cuda(dtype):
     tol = 1e-2 if dtype == torch.float32 else 3e-2
     torch.testing.assert_close(out.float(), ref, rtol=tol, atol=tol)
     assert stats.last().kernel_kinds == ["template", "persistent_reduction"]
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("layout", ["nn", "nt", "tn", "tt"])
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_tma_variant_at_real_sizes_on_cuda(layout, dtype, monkeypatch):
+    import tuner.points.triton_kernel as point
+    if not point.tma_applies(2048, 3072, 768):
+        pytest.skip("no TMA variant on this GPU or Triton")
+    launches = _force_tma(monkeypatch, min_tiles=point.TMA_MIN_TILES)
+    torch.manual_seed(0)
+    m, k, n = 2048 + 7, 768, 3072
+    # a transposed operand's rows padded to 2056 elements (16-byte multiples; m is odd)
+    a = torch.randn(m, k, device="cuda", dtype=dtype) if layout[0] == "n" else \
+        torch.randn(k, 2056, device="cuda", dtype=dtype)[:, :m].t()
+    b = torch.randn(k, n, device="cuda", dtype=dtype) / k ** 0.5 if layout[1] == "n" else \
+        (torch.randn(n, k, device="cuda", dtype=dtype) / k ** 0.5).t()
+    bias = torch.randn(n, device="cuda", dtype=dtype)
+    fn = lambda a, b, bias: F.gelu(a @ b + bias, approximate="tanh")  # noqa: E731
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(fn, backend="tuner", options={"mm": "template"})(a, b, bias)
+    torch.testing.assert_close(out.float(), fn(a.float(), b.float(), bias.float()), rtol=3e-2, atol=3e-2)
+    assert stats.last().kernel_kinds == ["template"] and launches
+    # a misaligned base pointer takes the kernel's pointer branch
+    a2 = torch.randn(m * k + 1, device="cuda", dtype=dtype)[1:].view(m, k)
+    torch._dynamo.reset()
+    out = torch.compile(fn, backend="tuner", options={"mm": "template"})(a2, b, bias)
+    torch.testing.assert_close(out.float(), fn(a2.float(), b.float(), bias.float()), rtol=3e-2, atol=3e-2)
 
 
 @pytest.mark.gpu

@@ -382,6 +382,26 @@ def test_attentions_q_k_template_also_times_the_hand_configs_beside_its_shortlis
         assert order == list({json.dumps(c, sort_keys=True): c for c in want}.values())
 
 
+def test_a_template_with_hoppers_variant_also_times_its_tma_configs_beside_its_shortlist(monkeypatch):
+    # the TMA configs carry a field the default lacks: they are our own, checked against the
+    # space's rules (fits in the H200's shared memory), not refused as foreign names; the
+    # cache answers one of them on the next call
+    from tuner.space import DeviceLimits
+    short = ({"kwargs": {"BLOCK_K": 32, "BLOCK_M": 64, "BLOCK_N": 64, "GROUP_M": 8}, "num_stages": 3, "num_warps": 4},)
+    _shortlist_only(monkeypatch, "triton.template", short)
+    monkeypatch.setattr(point, "_device_limits", lambda: DeviceLimits("H200", 1024, 232448, 32))
+    m, n, k = 512, 512, 128
+    meta = KernelMeta("template", source="acc = tl.dot(a, b) # tma\n", xnumel=m * n, mm=(1, m, n, k),
+                      mm_dtype="bfloat16", dtypes=("bfloat16",) * 3, tma=True)
+    args = [torch.randn(m, k, dtype=torch.bfloat16), torch.randn(k, n, dtype=torch.bfloat16),
+            torch.empty(m, n, dtype=torch.bfloat16)]
+    launches = []
+    point.forget_templates()
+    point.decide_config(meta, args, lambda c, a: launches.append(dict(c)), out_args=(2,))
+    tma = [c for c in launches if c.get("TMA") == 1]
+    assert len({json.dumps(c, sort_keys=True) for c in tma}) == len(point._TEMPLATE_TMA)
+
+
 def test_template_rows_fit_the_measuring_gpus_shared_memory():
     # learning on a machine without that GPU: a 128 x 256 tile in 4 stages (196 KB) fits the
     # H100 of the dataset's header, not the generic limits
