@@ -5,7 +5,9 @@ precondition holds answers, confident ones must agree (heuristics.registry), els
 
 Counts usable problems (>= --min-reps repetitions, spread <= --max-spread, as `tuner learn`
 keeps them) answered correctly (at most --tolerance slower than the faster choice), wrong,
-and unsure; lists every answer losing more than 10%.
+and unsure; lists every answer losing more than 10%. As the point asks: problems whose
+operand or output rows are not 16-byte multiples are unsure (tuner.points.mm.aligned_rows);
+--no-gate scores every problem as the modules alone answer it.
 
     python3 scripts/probes/mm_modules_fresh.py --namespace mm_backend.costly \\
         data/mm/mm_costly_h200_s1.jsonl.gz data/mm/mm_costly_h200_s2.jsonl.gz [--json out.json]
@@ -18,7 +20,13 @@ import sys
 from pathlib import Path
 
 
-def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=None):
+def _aligned(row) -> bool:
+    from tuner.points.mm import MMProblem, aligned_rows
+    return aligned_rows(MMProblem(row["op"], int(row["batch"]), int(row["m"]), int(row["n"]), int(row["k"]),
+                                  row["dtype"], bool(row["mat1_transposed"]), bool(row["mat2_transposed"])))
+
+
+def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=None, gate=True):
     from tuner.heuristics.dataset import read_dataset
     from tuner.heuristics.interface import DeviceInfo
     from tuner.heuristics.problems import build_problems
@@ -37,7 +45,8 @@ def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=
         big = []
         for pid in usable:
             by = {r["choice"]: r for r in problems[pid]}
-            answer = reg.lookup(namespace, {f: by["extern"][f] for f in names}, device)
+            answer = reg.lookup(namespace, {f: by["extern"][f] for f in names}, device) \
+                if not gate or _aligned(by["extern"]) else None
             if answer is None:
                 u += 1
                 continue
@@ -65,6 +74,8 @@ def main(argv=None) -> int:
     ap.add_argument("--max-spread", type=float, default=0.2)
     ap.add_argument("--module", action="append", type=Path, default=[],
                     help="score this module file instead of the shipped ones (repeatable)")
+    ap.add_argument("--no-gate", action="store_true",
+                    help="score problems whose rows are not 16-byte multiples too (the point leaves them unsure)")
     ap.add_argument("--json", type=Path, help="also write the rows here")
     args = ap.parse_args(argv)
     modules = None
@@ -76,7 +87,8 @@ def main(argv=None) -> int:
             mod = importlib.util.module_from_spec(spec)
             spec.loader.exec_module(mod)
             modules.append(mod)
-    rows = score(args.namespace, args.files, args.tolerance, args.min_reps, args.max_spread, modules=modules)
+    rows = score(args.namespace, args.files, args.tolerance, args.min_reps, args.max_spread, modules=modules,
+                 gate=not args.no_gate)
     for r in rows:
         n = r["correct"] + r["wrong"] + r["unsure"]
         print(f"{r['file']}: {r['correct']} correct, {r['wrong']} wrong, {r['unsure']} unsure of {n}; "
@@ -86,6 +98,7 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"namespace": args.namespace, "tolerance": args.tolerance,
                                          "modules": [str(m) for m in args.module] or "shipped",
+                                         "gate": "none" if args.no_gate else "aligned_rows",
                                          "rows": rows}, indent=1) + "\n")
     return 0
 

@@ -194,6 +194,26 @@ def test_shipped_class_modules_answer_extern_on_real_projections_and_measure_nea
     assert lookup("mm_backend.bare", down, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
 
 
+def test_rows_that_are_not_16_byte_multiples_leave_the_point_unsure():
+    # every answer of the shipped modules losing > 10% on fresh H200 files had such a row
+    # (cuBLAS's kernel choice jumps there): the bare module answers "extern" for fp16 addmm
+    # 1024 x 9 (output rows of 18 bytes) over K 8192, which lost 1.23x; the point does not ask
+    from tuner.heuristics.interface import DeviceInfo
+    from tuner.heuristics.registry import lookup
+    from tuner.points.mm import aligned_rows, heuristic_answer
+    h200 = DeviceInfo("NVIDIA H200", (9, 0), 232448)
+    odd = MMProblem("addmm", 1, 1024, 9, 8192, "float16", False, True, epilogue=False)
+    assert lookup("mm_backend.bare", odd, h200) == "extern"
+    assert not aligned_rows(odd) and heuristic_answer(odd, h200) is None
+    down = MMProblem("addmm", 1, 4096, 768, 3072, "bfloat16", False, True, epilogue=False)
+    assert aligned_rows(down) and heuristic_answer(down, h200) == lookup("mm_backend.bare", down, h200) == "extern"
+    # which rows: mat1's K (its M when transposed), mat2's N (its K when transposed), the output's N
+    assert aligned_rows(MMProblem("mm", 1, 7, 8, 16, "float16"))            # M is no row's length
+    assert not aligned_rows(MMProblem("mm", 1, 7, 8, 16, "float16", True))  # ... of a transposed mat1
+    assert not aligned_rows(MMProblem("mm", 1, 8, 8, 12, "float16"))        # 24-byte rows of mat1
+    assert aligned_rows(MMProblem("mm", 1, 8, 4, 12, "float32", False, True))
+
+
 def test_a_costly_or_absorbed_epilogue_needs_an_epilogue():
     with pytest.raises(ValueError, match="costly_epilogue needs epilogue"):
         MMProblem("mm", 1, 8, 8, 8, "float32", epilogue=False, costly_epilogue=True)

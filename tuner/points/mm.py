@@ -145,6 +145,40 @@ def heuristic_namespace(problem: MMProblem) -> str:
     return NAMESPACE
 
 
+_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
+
+
+def aligned_rows(problem: MMProblem) -> bool:
+    """Whether the rows each operand and the output are stored in (mat1's K, or M when it is
+    transposed; mat2's N, or K; the output's N) are 16-byte multiples. cuBLAS picks other
+    kernels where they are not, and its speed there jumps between neighbouring sizes: every
+    answer of the shipped modules that lost more than 10% on fresh H200 files (3 of ~1,100;
+    up to 1.67x) and the 13.8x outlier of the post-fix relearn had such a row (see
+    `heuristic_answer`)."""
+    item = _ITEMSIZE.get(problem.dtype, 2)
+    rows = (problem.m if problem.mat1_transposed else problem.k,
+            problem.k if problem.mat2_transposed else problem.n, problem.n)
+    return all(r * item % 16 == 0 for r in rows)
+
+
+def heuristic_answer(problem: MMProblem, device) -> str | None:
+    """A shipped module's confident answer for this problem (its epilogue class's module,
+    `heuristic_namespace`), or None: unsure, a padded problem (its extern is another runner
+    than the modules' data had), or rows that are not 16-byte multiples (`aligned_rows`).
+    The point measures where this is None; only max-autotune asks (default mode is ATen), so
+    staying unsure costs two timings, never a slower matmul. device: a DeviceInfo."""
+    from tuner.heuristics.registry import lookup
+    if problem.padded or not aligned_rows(problem):
+        return None
+    ns = heuristic_namespace(problem)
+    # the bare module is asked the bare question: an absorbed problem as the matmul alone (its
+    # data has no epilogue, so a module learned with leaf ranges would find epilogue=1 outside
+    # every leaf and never answer one)
+    asked = dataclasses.replace(problem, epilogue=False, costly_epilogue=False, absorbed=False) \
+        if ns == NAMESPACE + ".bare" else problem
+    return lookup(ns, asked, device)
+
+
 def decide_mm_backend(problem: MMProblem | None, runners: Callable[[], dict] | None,
                       device: str = "cuda", measure: bool = True) -> str:
     """ "extern" or "template" for one problem; see `mm_decision`."""
@@ -163,7 +197,7 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         return None
     from tuner.bench import benchmark
     from tuner.engine import decide
-    from tuner.heuristics.registry import device_info, lookup
+    from tuner.heuristics.registry import device_info
 
     state: dict = {}
 
@@ -182,13 +216,7 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
     # learned from runners with a ReLU epilogue in a kernel of its own, the bare and costly
     # ones from runners with none and with a tanh-GELU
     ns = heuristic_namespace(problem)
-    # the bare module is asked the bare question: an absorbed problem as the matmul alone (its
-    # data has no epilogue, so a module learned with leaf ranges would find epilogue=1 outside
-    # every leaf and never answer one)
-    asked = dataclasses.replace(problem, epilogue=False, costly_epilogue=False, absorbed=False) \
-        if ns == NAMESPACE + ".bare" else problem
-    # a padded problem's extern is another runner than the modules' data had: measured
-    heuristic = None if problem.padded else (lambda: lookup(ns, asked, device_info(device)))
+    heuristic = None if problem.padded else (lambda: heuristic_answer(problem, device_info(device)))
     try:
         # features (collect mode's dataset rows, harvested under NAMESPACE) for the cheap class
         # only: the default stream's; its features do not tell an absorbed or padded problem apart
