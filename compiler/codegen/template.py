@@ -83,7 +83,7 @@ class TemplateKernel(TritonKernel):
 
     def tanh(self, a):
         """tanh in an epilogue whose every stored result is fp16/bf16 takes the sigmoid form
-        (th.tanh_sigmoid: within ~2 units in the last place of a 16-bit result); libdevice's
+        (th.tanh_sigmoid: within 1 unit in the last place of a 16-bit result); libdevice's
         accurate tanhf made a tanh-GELU epilogue cost 55% of the matmul's time, more than
         cuBLAS plus a separate GELU kernel."""
         short = all(node.buffer.dtype in (torch.float16, torch.bfloat16)
@@ -208,9 +208,10 @@ class TemplateKernel(TritonKernel):
         plan = []
         for (offset, (s0, s1)), (rows, cols), (brows, bcols) in zip(
                 views, (((m, k)), (k, n)), (("BLOCK_M", "BLOCK_K"), ("BLOCK_K", "BLOCK_N"))):
-            if s1 == 1 and (s0 * item) % 16 == 0:      # rows x cols, row-major
+            # (a stride of 0, an expanded operand, has no descriptor: its rows repeat)
+            if s1 == 1 and s0 > 0 and (s0 * item) % 16 == 0:      # rows x cols, row-major
                 plan.append((offset, [rows, cols], [s0, 1], [brows, bcols], False))
-            elif s0 == 1 and (s1 * item) % 16 == 0:    # stored transposed: cols x rows
+            elif s0 == 1 and s1 > 0 and (s1 * item) % 16 == 0:    # stored transposed: cols x rows
                 plan.append((offset, [cols, rows], [s1, 1], [bcols, brows], True))
             else:
                 return None
@@ -263,6 +264,7 @@ class TemplateKernel(TritonKernel):
     def _tile_tail(self, epilogue):
         """xmask, the zero tile and the epilogue (emitted at the plain body's indent) here."""
         self.emit(f"xmask = (rm < {self.m}) & (rn < {self.n})")
+        # (int32: _tma_plan leaves int64 kernels out)
         self.emit("x = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.int32)")
         pad = "    " * (self.indent - 2)
         self.lines += [pad + line.replace("\n", "\n" + pad) for line in epilogue]

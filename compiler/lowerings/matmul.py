@@ -513,14 +513,19 @@ def _template(name, mat1, mat2, bias, scalars):
     g = graph()
     a, b = g.realize(mat1), g.realize(mat2)
     size = tuple(a.size[:-1]) + (b.size[-1],)
-    # addmm of 16-bit operands: the product stays fp32 (the accumulator; the epilogue that
-    # takes the bias runs in the same kernel, so nothing is stored) and is rounded once, after
-    # the bias, as ATen's addmm is; rounding it first differed from ATen on ~15% of fp16 elements
+    # addmm of 16-bit operands: the product stays fp32 (the accumulator) and is rounded once,
+    # after the bias, as ATen's addmm is (rounding it first differed from ATen on ~15% of fp16
+    # elements). The bias add is a node of its own, a pointwise consumer the template's group
+    # always takes in, so the fp32 product is never stored: inlined into a reduction (a
+    # LayerNorm after the projection) it would have been, at twice the bytes
     wide = bias is not None and a.dtype in (torch.float16, torch.bfloat16)
     buf = g.new_buffer(torch.float32 if wide else a.dtype, a.device, size)
     g.add_node(ir.Template(g.node_name(), buf, size, a, b))
     out = ir.View(buf, buf.size, buf.stride, 0)
-    return out if bias is None else _bias_epilogue(out, bias, scalars, a.dtype, size)
+    if bias is None:
+        return out
+    value = _bias_epilogue(out, bias, scalars, a.dtype, size)
+    return g.realize(value) if wide else value
 
 
 def _bias_epilogue(out, bias, scalars, dtype, size):

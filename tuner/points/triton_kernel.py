@@ -420,7 +420,10 @@ _SPECIAL = re.compile(r"\b(?:tl\.(?:exp2?|log2?|sqrt|rsqrt|sin|cos|sigmoid|erf|t
 
 def body_counts(source: str) -> dict:
     """Loads, stores and special-function calls in a kernel's source (the learned config
-    heuristic's description of its body)."""
+    heuristic's description of its body); a template with Hopper's variant counted on its
+    plain branch (the TMA branch repeats the epilogue twice)."""
+    if "\n    if TMA:\n" in source:
+        source = source.rsplit("\n    else:\n", 1)[-1]
     return {"loads": source.count("tl.load("), "stores": source.count("tl.store("),
             "special": len(_SPECIAL.findall(source))}
 
@@ -442,6 +445,8 @@ def features(meta: KernelMeta, dtypes: Sequence[str] | None = None) -> dict:
     if meta.mm is not None:
         out.update(zip(("batch", "m", "n", "k"), meta.mm))
         out["mm_dtype"] = meta.mm_dtype
+        if meta.tma:   # (rows of a kernel with Hopper's variant: its TMA configs fit it)
+            out["tma"] = True
     names = tuple(meta.dtypes if dtypes is None else dtypes)
     out["dtypes"] = ",".join(names)
     out["args"] = len(names)
@@ -527,7 +532,7 @@ _TEMPLATE_SEEN_MAX = 4096
 def _mm_signature(meta: KernelMeta, args: Sequence[Any]):
     if meta.kind != "template" or len(args) < 2 or not all(hasattr(a, "stride") for a in args[:2]):
         return None
-    return (tuple(meta.mm), meta.mm_dtype, tuple(args[0].stride()), tuple(args[1].stride()))
+    return (tuple(meta.mm), meta.mm_dtype, tuple(args[0].stride()), tuple(args[1].stride()), meta.tma)
 
 
 def forget_templates() -> None:
@@ -544,7 +549,10 @@ def answer_fits(meta: KernelMeta, cfg: Config, space: ConfigSpace | None = None)
     engine's check of heuristic and cache answers (the kind's space, the default's names and
     fixed values). space: the kernel's, when the caller has it already."""
     space = space if space is not None else config_space(meta)
-    return space is not None and space.why_foreign(cfg, [to_config(default_config(meta))]) is None
+    like = [to_config(default_config(meta))]
+    if meta.tma:   # a kernel with Hopper's variant also takes its configs (the TMA field)
+        like.append(to_config(dict(default_config(meta), TMA=1)))
+    return space is not None and space.why_foreign(cfg, like) is None
 
 
 def meta_from_features(f: dict) -> KernelMeta | None:
@@ -555,7 +563,7 @@ def meta_from_features(f: dict) -> KernelMeta | None:
     if f["kind"] == "template":
         return KernelMeta("template", xnumel=int(f["xnumel"]),
                           mm=tuple(int(f[d]) for d in ("batch", "m", "n", "k")),
-                          mm_dtype=str(f.get("mm_dtype", "")))
+                          mm_dtype=str(f.get("mm_dtype", "")), tma=bool(f.get("tma", False)))
     return KernelMeta(f["kind"], xnumel=int(f["xnumel"]),
                       ynumel=None if f.get("ynumel") is None else int(f["ynumel"]),
                       rnumel=None if f.get("rnumel") is None else int(f["rnumel"]),
