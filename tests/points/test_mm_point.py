@@ -117,7 +117,8 @@ def test_shipped_modules_answer_from_the_template_max_autotune_builds_today():
 def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace, files):
     # the bar, on the test split each shipped module was learned beside (tuner learn's
     # seed 0 over the files heuristics/README.md names): every answer it gives is at most 10%
-    # slower than the faster choice, asked as the compiler asks (the registry, by device)
+    # slower than the faster choice, asked as the compiler asks (the registry, by device; not
+    # where a row is not a 16-byte multiple, tuner.points.mm.aligned_rows)
     from pathlib import Path
 
     from tuner.heuristics.contexts import DERIVED
@@ -125,6 +126,7 @@ def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace
     from tuner.heuristics.interface import DeviceInfo
     from tuner.heuristics.problems import build_problems, split
     from tuner.heuristics.registry import lookup
+    from tuner.points.mm import aligned_rows
     data = Path(__file__).resolve().parents[2] / "data" / "mm"
     ds = read_datasets([data / f"{f}.jsonl.gz" for f in files])
     p = build_problems(ds, derived=DERIVED["mm_backend"])
@@ -134,11 +136,15 @@ def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace
     answered, losses = 0, []
     for pid in held:
         by = {r["choice"]: r for r in problems[pid]}
-        answer = lookup(namespace, {f: by["extern"][f] for f in ds.header["features"]}, device)
+        e = by["extern"]
+        if not aligned_rows(MMProblem(e["op"], int(e["batch"]), int(e["m"]), int(e["n"]), int(e["k"]),
+                                      e["dtype"], bool(e["mat1_transposed"]), bool(e["mat2_transposed"]))):
+            continue
+        answer = lookup(namespace, {f: e[f] for f in ds.header["features"]}, device)
         if answer is not None:
             answered += 1
             losses.append(by[answer]["time_ms"] / min(r["time_ms"] for r in by.values()))
-    assert answered >= 50, answered
+    assert answered >= 35, answered   # (41 / 44 / 64 of 164 / 430 / 408; 63 / 53 / 146 ungated)
     assert max(losses) <= 1.10, max(losses)
 
 

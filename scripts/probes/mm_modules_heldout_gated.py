@@ -1,0 +1,48 @@
+#!/usr/bin/env python3
+"""The shipped mm modules on the test split they were learned beside (tuner learn's split seed
+0 over the files heuristics/README.md names), asked as the modules alone answer and as the
+point asks them (unsure where a row is not a 16-byte multiple, tuner.points.mm.aligned_rows):
+correct / wrong (2% tolerance) / unsure and the worst loss, one JSON row per module.
+
+    python3 scripts/probes/mm_modules_heldout_gated.py OUT.json
+"""
+import json, sys
+from pathlib import Path
+from tuner.heuristics.contexts import DERIVED
+from tuner.heuristics.dataset import read_datasets
+from tuner.heuristics.interface import DeviceInfo
+from tuner.heuristics.problems import build_problems, split
+from tuner.heuristics.registry import lookup
+from tuner.points.mm import MMProblem, aligned_rows
+data = Path("data/mm")
+sets = [("mm_backend", ["mm_cheap_h200_s3", "mm_cheap_model_h100_s0"]),
+        ("mm_backend.bare", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"]),
+        ("mm_backend.costly", ["mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"])]
+device = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
+out = []
+for ns, files in sets:
+    ds = read_datasets([data / f"{f}.jsonl.gz" for f in files])
+    p = build_problems(ds, derived=DERIVED["mm_backend"])
+    problems = ds.problems()
+    for seed in (0,):
+        held = [p.ids[i] for i in split(len(p), seed)["test"]]
+        row = {"namespace": ns, "seed": seed, "held_out": len(held)}
+        for gate in (False, True):
+            c = w = u = 0; worst = 1.0
+            for pid in held:
+                by = {r["choice"]: r for r in problems[pid]}
+                e = by["extern"]
+                ok = aligned_rows(MMProblem(e["op"], int(e["batch"]), int(e["m"]), int(e["n"]), int(e["k"]), e["dtype"],
+                                            bool(e["mat1_transposed"]), bool(e["mat2_transposed"])))
+                a = lookup(ns, {f: e[f] for f in ds.header["features"]}, device) if (ok or not gate) else None
+                if a is None: u += 1; continue
+                loss = by[a]["time_ms"] / min(r["time_ms"] for r in by.values())
+                worst = max(worst, loss)
+                if loss > 1.02: w += 1
+                else: c += 1
+            row["gated" if gate else "ungated"] = {"correct": c, "wrong": w, "unsure": u, "worst": round(worst, 4)}
+        out.append(row)
+        print(json.dumps(row))
+Path(sys.argv[1]).write_text(json.dumps({"device_asked": "NVIDIA H100 80GB HBM3 (sm90 modules)", "tolerance": 0.02,
+    "command": "python3 scripts/probes/mm_modules_heldout_gated.py (split seed 0 of tuner learn over the files heuristics/README.md names; gate: tuner.points.mm.aligned_rows)",
+    "rows": out}, indent=1) + "\n")
