@@ -9,8 +9,13 @@ The epilogue's nodes see the output element (b, m, n) as the index symbols tb, r
 [BLOCK_M, BLOCK_N] tile; a read of the template's own result is the accumulator, rounded to the
 output dtype as an ATen matmul's result would be.
 
-Tunables: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M (constexprs), num_warps, num_stages; the
-kernel-config point (tuner/points/triton_kernel.py) owns their default, candidates and space.
+Hopper's variant, where it applies (`_tma_plan`): the constexpr TMA (default 0) switches to a
+persistent loop over the tiles, at most one program per SM, loading the operands through
+device-side TMA descriptors (masked pointer loads where a base pointer is not 16-byte aligned
+at run time); the epilogue is the same in every branch.
+
+Tunables: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M (and TMA) as constexprs, num_warps, num_stages;
+the kernel-config point (tuner/points/triton_kernel.py) owns their default, candidates and space.
 """
 from __future__ import annotations
 
