@@ -3,7 +3,7 @@
 
 Cases (bf16 unless named): GPT-2/BERT/LLaMA projections, MLP up with GELU and down with a
 residual, SwiGLU's gate, attention bmm, odd sizes (4095x4097x4093, 8192x1023x1024), skinny
-decode shapes (m = 1..64), batch 1..64, and two weight gradients (x^T @ grad: small outputs over
+decode shapes (m = 1..64), batch 1..64, and weight gradients (x^T @ grad: small outputs over
 a long K). Variants:
   eager                      the function as written
   stock                      torch.compile, default mode

@@ -212,7 +212,7 @@ class TemplateKernel(TritonKernel):
         item = a.dtype.itemsize
         plan = []
         for (offset, (s0, s1)), (rows, cols), (brows, bcols) in zip(
-                views, (((m, k)), (k, n)), (("BLOCK_M", "BLOCK_K"), ("BLOCK_K", "BLOCK_N"))):
+                views, ((m, k), (k, n)), (("BLOCK_M", "BLOCK_K"), ("BLOCK_K", "BLOCK_N"))):
             # (a stride of 0, an expanded operand, has no descriptor: its rows repeat)
             if s1 == 1 and s0 > 0 and (s0 * item) % 16 == 0:      # rows x cols, row-major
                 plan.append((offset, [rows, cols], [s0, 1], [brows, bcols], False))
@@ -241,10 +241,7 @@ class TemplateKernel(TritonKernel):
         for name, p, (offset, shape, strides, block, _) in zip(("a_desc", "b_desc"), ptrs, plan):
             emit(f"{name} = tl.make_tensor_descriptor({p} + {offset}, shape=[{shape[0]}, {shape[1]}], "
                  f"strides=[{strides[0]}, {strides[1]}], block_shape=[{block[0]}, {block[1]}])")
-        emit("for tile in range(tl.program_id(0), tiles, tl.num_programs(0)):")
-        self.indent += 1
-        emit("tb = 0")
-        self._tile_coords()
+        self._persistent_tile_loop()
         emit("acc = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.float32)")
         emit(f"for k0 in range(0, {self.k}, BLOCK_K):")
         self.indent += 1
@@ -257,14 +254,19 @@ class TemplateKernel(TritonKernel):
         self.indent = 2
         emit("else:")
         self.indent += 1
-        emit("for tile in range(tl.program_id(0), tiles, tl.num_programs(0)):")
-        self.indent += 1
-        emit("tb = 0")
-        self._tile_coords()
+        self._persistent_tile_loop()
         self._pointer_k_loop()
         self._tile_tail(epilogue)
         lines, self.lines = self.lines, saved
         return lines
+
+    def _persistent_tile_loop(self):
+        """The loop of a persistent program over its tiles (every num_programs-th) and the
+        tile's coordinates; the body that follows is indented into it."""
+        self.emit("for tile in range(tl.program_id(0), tiles, tl.num_programs(0)):")
+        self.indent += 1
+        self.emit("tb = 0")
+        self._tile_coords()
 
     def _tile_tail(self, epilogue):
         """xmask, the zero tile and the epilogue (emitted at the plain body's indent) here."""
@@ -294,6 +296,3 @@ class TemplateKernel(TritonKernel):
                           mm_dtype=str(self.template.mat1.dtype).replace("torch.", ""),
                           dtypes=self.arg_dtypes(), bucketed=bucketed, tma=self.tma_plan is not None)
 
-    def grid_size(self, cfg):
-        from tuner.points.triton_kernel import template_grid
-        return template_grid((self.batch, self.m, self.n, self.k), cfg)

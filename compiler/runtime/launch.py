@@ -98,16 +98,18 @@ def _scratch(size, alignment, stream):
                        device="cuda" if torch.cuda.is_available() else "cpu")
 
 
+try:   # Triton's allocator (a context variable) and its "none set" class, read once
+    from triton.runtime._allocation import NullAllocator as _NULL_ALLOCATOR
+    from triton.runtime._allocation import _allocator as _ALLOCATOR
+except ImportError:   # another Triton's layout: tma_allocator sets ours every time
+    _ALLOCATOR = _NULL_ALLOCATOR = None
+
+
 def tma_allocator() -> None:
     """Give Triton an allocator for the global scratch a kernel with device-side TMA
     descriptors needs (Hopper's template variant), unless this thread has one (Triton keeps it
-    in a context variable; one a user set stays)."""
-    try:
-        from triton.runtime import _allocation
-        unset = isinstance(_allocation._allocator.get(), _allocation.NullAllocator)
-    except (ImportError, AttributeError):   # another Triton's layout: set ours
-        unset = True
-    if unset:
+    in a context variable; one a user set stays). On every direct launch of such a kernel."""
+    if _ALLOCATOR is None or isinstance(_ALLOCATOR.get(), _NULL_ALLOCATOR):
         triton.set_allocator(_scratch)
 
 

@@ -21,9 +21,8 @@ from pathlib import Path
 
 
 def _aligned(row) -> bool:
-    from tuner.points.mm import MMProblem, aligned_rows
-    return aligned_rows(MMProblem(row["op"], int(row["batch"]), int(row["m"]), int(row["n"]), int(row["k"]),
-                                  row["dtype"], bool(row["mat1_transposed"]), bool(row["mat2_transposed"])))
+    from tuner.points.mm import aligned_rows, problem_from_row
+    return aligned_rows(problem_from_row(row))
 
 
 def score(namespace, files, tolerance=0.02, min_reps=3, max_spread=0.2, modules=None, gate=True):

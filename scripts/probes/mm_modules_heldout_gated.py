@@ -13,7 +13,7 @@ from tuner.heuristics.dataset import read_datasets
 from tuner.heuristics.interface import DeviceInfo
 from tuner.heuristics.problems import build_problems, split
 from tuner.heuristics.registry import lookup
-from tuner.points.mm import MMProblem, aligned_rows
+from tuner.points.mm import aligned_rows, problem_from_row
 data = Path("data/mm")
 sets = [("mm_backend", ["mm_cheap_h200_s3", "mm_cheap_model_h100_s0"]),
         ("mm_backend.bare", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"]),
@@ -32,8 +32,7 @@ for ns, files in sets:
             for pid in held:
                 by = {r["choice"]: r for r in problems[pid]}
                 e = by["extern"]
-                ok = aligned_rows(MMProblem(e["op"], int(e["batch"]), int(e["m"]), int(e["n"]), int(e["k"]), e["dtype"],
-                                            bool(e["mat1_transposed"]), bool(e["mat2_transposed"])))
+                ok = aligned_rows(problem_from_row(e))
                 a = lookup(ns, {f: e[f] for f in ds.header["features"]}, device) if (ok or not gate) else None
                 if a is None: u += 1; continue
                 loss = by[a]["time_ms"] / min(r["time_ms"] for r in by.values())

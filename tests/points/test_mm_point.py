@@ -126,7 +126,7 @@ def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace
     from tuner.heuristics.interface import DeviceInfo
     from tuner.heuristics.problems import build_problems, split
     from tuner.heuristics.registry import lookup
-    from tuner.points.mm import aligned_rows
+    from tuner.points.mm import aligned_rows, problem_from_row
     data = Path(__file__).resolve().parents[2] / "data" / "mm"
     ds = read_datasets([data / f"{f}.jsonl.gz" for f in files])
     p = build_problems(ds, derived=DERIVED["mm_backend"])
@@ -137,8 +137,7 @@ def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace
     for pid in held:
         by = {r["choice"]: r for r in problems[pid]}
         e = by["extern"]
-        if not aligned_rows(MMProblem(e["op"], int(e["batch"]), int(e["m"]), int(e["n"]), int(e["k"]),
-                                      e["dtype"], bool(e["mat1_transposed"]), bool(e["mat2_transposed"]))):
+        if not aligned_rows(problem_from_row(e)):
             continue
         answer = lookup(namespace, {f: e[f] for f in ds.header["features"]}, device)
         if answer is not None:

@@ -145,7 +145,10 @@ def heuristic_namespace(problem: MMProblem) -> str:
     return NAMESPACE
 
 
-_ITEMSIZE = {"float16": 2, "bfloat16": 2, "float32": 4, "float64": 8}
+def problem_from_row(row: dict) -> MMProblem:
+    """The problem a `tuner collect mm` dataset row describes (its sizes, dtype and layouts)."""
+    return MMProblem(row["op"], int(row["batch"]), int(row["m"]), int(row["n"]), int(row["k"]),
+                     row["dtype"], bool(row["mat1_transposed"]), bool(row["mat2_transposed"]))
 
 
 def aligned_rows(problem: MMProblem) -> bool:
@@ -155,10 +158,11 @@ def aligned_rows(problem: MMProblem) -> bool:
     answer of the shipped modules that lost more than 10% on fresh H200 files (3 of ~1,100;
     up to 1.67x) and the 13.8x outlier of the post-fix relearn had such a row (see
     `heuristic_answer`)."""
-    item = _ITEMSIZE.get(problem.dtype, 2)
+    from tuner.heuristics.contexts import alignment_for
+    align = alignment_for(problem.dtype)   # elements per 16 bytes
     rows = (problem.m if problem.mat1_transposed else problem.k,
             problem.k if problem.mat2_transposed else problem.n, problem.n)
-    return all(r * item % 16 == 0 for r in rows)
+    return all(r % align == 0 for r in rows)
 
 
 def heuristic_answer(problem: MMProblem, device) -> str | None:

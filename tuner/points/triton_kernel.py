@@ -258,14 +258,17 @@ def template_extras(meta: KernelMeta) -> list[dict]:
     (_TEMPLATE_SMALL_K) and Hopper's variant where the kernel has it (_TEMPLATE_TMA)."""
     _, m, n, k = meta.mm
     out = list(map(_template_config, _TEMPLATE_SMALL_K)) if k <= 64 and m >= 128 and n >= 64 else []
-    if meta.tma:
-        out += [dict(_template_config(c), TMA=1) for c in _TEMPLATE_TMA]
-    return out
+    return out + _tma_configs(meta)
 
 
 def _template_config(c) -> dict:
     bm, bn, bk, nw, ns = c
     return {"BLOCK_M": bm, "BLOCK_N": bn, "BLOCK_K": bk, "GROUP_M": 8, "num_warps": nw, "num_stages": ns}
+
+
+def _tma_configs(meta: KernelMeta) -> list[dict]:
+    """Hopper's variant's configs (_TEMPLATE_TMA) for a kernel that has it, else none."""
+    return [dict(_template_config(c), TMA=1) for c in _TEMPLATE_TMA] if meta.tma else []
 
 
 def template_seeds(meta: KernelMeta) -> list[dict]:
@@ -276,9 +279,7 @@ def template_seeds(meta: KernelMeta) -> list[dict]:
     for c in map(_template_config, _TEMPLATE_SEEDS):
         if c not in out:
             out.append(c)
-    if meta.tma:
-        out += [dict(_template_config(c), TMA=1) for c in _TEMPLATE_TMA]
-    return out
+    return out + _tma_configs(meta)
 
 
 def candidate_configs(meta: KernelMeta) -> list[dict]:
@@ -549,9 +550,10 @@ def answer_fits(meta: KernelMeta, cfg: Config, space: ConfigSpace | None = None)
     engine's check of heuristic and cache answers (the kind's space, the default's names and
     fixed values). space: the kernel's, when the caller has it already."""
     space = space if space is not None else config_space(meta)
-    like = [to_config(default_config(meta))]
+    default = default_config(meta)
+    like = [to_config(default)]
     if meta.tma:   # a kernel with Hopper's variant also takes its configs (the TMA field)
-        like.append(to_config(dict(default_config(meta), TMA=1)))
+        like.append(to_config(dict(default, TMA=1)))
     return space is not None and space.why_foreign(cfg, like) is None
 
 
@@ -715,9 +717,8 @@ def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None,
         space = space if space is not None else config_space(meta)
         short = _launchable(meta, shortlist(meta.namespace, features=feats), space)
         if short and meta.kind == "template":   # attention's and Hopper's (template_extras)
-            # (our own configs: the space's rules, not answer_fits' names of the default,
-            # which Hopper's TMA field is not among)
-            short += [config_dict(c) for c in map(to_config, template_extras(meta)) if space.valid(c)]
+            short += [config_dict(c) for c in map(to_config, template_extras(meta))
+                      if answer_fits(meta, c, space)]
         return short
     except Exception as e:  # noqa: BLE001 - a broken module names nothing
         log.debug("shortlist for %s failed: %s", meta.namespace, e)
