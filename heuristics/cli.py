@@ -76,6 +76,11 @@ def _ints(text: str) -> tuple[int, ...]:
 @click.option("--check-seeds", default="", metavar="S,S,...",
               help="Also re-run the same rules on these other split seeds and report each seed's "
                    "test row and its answers losing > 10% (a robustness check; picks nothing).")
+@click.option("--keep", multiple=True, metavar="GLOB:COLUMN=VALUE[|VALUE...]",
+              help="Learn only those rows of the files matching GLOB (their name or path) whose "
+                   "COLUMN is one of the values; repeatable. E.g. --keep "
+                   "'mm_costly_h200_s1*:dtype=float32' keeps a file's fp32 rows where a later "
+                   "template revision changed only the 16-bit problems' times.")
 @click.option("--install", is_flag=True,
               help="Also copy the module into heuristics/artifacts/ of this source tree.")
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot (skipped, with a message, "
@@ -87,7 +92,7 @@ def _ints(text: str) -> tuple[int, ...]:
 def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tolerance, clip,
               leaf_agreement, leaf_margin, default_tie, leaf_ranges, namespace, per_choice_thresholds,
               derived_features, min_dim,
-              min_problems, check_seeds, install, no_plot, allow_truncated, as_json):
+              min_problems, check_seeds, keep, install, no_plot, allow_truncated, as_json):
     """Learn a heuristic from dataset FILES (shards of one point on one GPU).
 
     Merges the files (refusing ones whose metadata disagree), drops noisy problems, splits
@@ -113,7 +118,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
                         default_tie=default_tie, ranges=leaf_ranges, namespace=namespace,
                         derived=derived_features, min_dim=min_dim, min_problems=min_problems,
                         name=name, plot=not no_plot, progress=not as_json, check_seeds=seeds,
-                        allow_truncated=allow_truncated)
+                        allow_truncated=allow_truncated, keep=keep)
     except LearnError as e:
         raise click.ClickException(str(e))
     module = Path(out) / summary["module"]

@@ -17,6 +17,7 @@ only, so the heuristics package stays below the engine.
 from __future__ import annotations
 
 import datetime as _dt
+import fnmatch
 import gzip
 import json
 import os
@@ -182,8 +183,42 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
     return Dataset(path, header, rows, truncated, (str(path),) if truncated else ())
 
 
-def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
+def parse_keep(text: str) -> tuple[str, str, tuple[str, ...]]:
+    """A row filter for one or more files, "GLOB:COLUMN=VALUE[|VALUE...]": rows of the files
+    whose name matches GLOB (fnmatch, on the file's name or its whole path) are kept only where
+    COLUMN equals one of the values (compared as text). E.g. "mm_costly_h200_s1*:dtype=float32"."""
+    glob, sep, cond = text.rpartition(":")
+    column, eq, values = cond.partition("=")
+    vals = tuple(v.strip() for v in values.split("|") if v.strip())
+    if not sep or not glob or not eq or not column.strip() or not vals:
+        raise DatasetError(f"--keep {text!r}: expected GLOB:COLUMN=VALUE[|VALUE...], "
+                           "e.g. 'mm_costly_h200_s1*:dtype=float32'")
+    return glob, column.strip(), vals
+
+
+def _apply_keep(ds: Dataset, rules) -> str | None:
+    """Filters ds.rows in place by the rules whose glob matches its file; returns a note of what
+    was kept, or None where no rule matched."""
+    path = Path(ds.path)
+    mine = [r for r in rules if fnmatch.fnmatch(path.name, r[0]) or fnmatch.fnmatch(str(path), r[0])]
+    if not mine:
+        return None
+    before = len(ds.rows)
+    for glob, column, vals in mine:
+        if ds.rows and column not in ds.rows[0]:
+            raise DatasetError(f"--keep {glob}:{column}=...: {path} has no column {column!r} "
+                               f"(its rows have {', '.join(sorted(ds.rows[0]))})")
+        ds.rows = [r for r in ds.rows if str(r.get(column)) in vals]
+    conds = "; ".join(f"{c} in {'|'.join(v)}" for _, c, v in mine)
+    return f"{conds}: {len(ds.rows)} of {before} rows"
+
+
+def read_datasets(paths: Iterable[str | os.PathLike], keep=()) -> Dataset:
     """Merge shards into one dataset; refuse files whose metadata disagree.
+
+    keep: row filters (`parse_keep`'s triples, or their text); every filter must match at
+    least one file (a typo must not pass unnoticed); the merged header's `kept` names what
+    each filtered file contributed.
 
     Files measured on different boards of one generation (the same compute capability, shared
     memory and timer: what a module's precondition matches, e.g. an H100 and an H200) merge, as
@@ -193,6 +228,17 @@ def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
     sets = [read_dataset(p) for p in paths]
     if not sets:
         raise DatasetError("no dataset files given")
+    rules = [parse_keep(k) if isinstance(k, str) else tuple(k) for k in keep]
+    kept = {}
+    for ds in sets:
+        note = _apply_keep(ds, rules)
+        if note is not None:
+            kept[str(ds.path)] = note
+    for glob, column, _ in rules:
+        if not any(fnmatch.fnmatch(Path(ds.path).name, glob) or fnmatch.fnmatch(str(ds.path), glob)
+                   for ds in sets):
+            raise DatasetError(f"--keep {glob}:{column}=...: {glob!r} matches none of the files ("
+                               + ", ".join(Path(ds.path).name for ds in sets) + ")")
     first = sets[0]
     keys = tuple(k for k in COMPAT_KEYS if k != "gpu_name")
     for ds in sets[1:]:
@@ -233,6 +279,8 @@ def read_datasets(paths: Iterable[str | os.PathLike]) -> Dataset:
     mixed = {key: files for key, files in mixed.items() if len(set(map(repr, files.values()))) > 1}
     if mixed:
         header["mixed"] = mixed
+    if kept:
+        header["kept"] = kept
     if len(boards) > 1:
         header["gpu_name"] = " + ".join(boards)
     return Dataset(None, header, rows, any(ds.truncated for ds in sets),

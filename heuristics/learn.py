@@ -62,9 +62,11 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
           ranges: bool = False, namespace: str | None = None, derived: bool = True,
           min_dim: int = 0, min_problems: int = 20,
           name: str | None = None, plot: bool = True, progress: bool = False,
-          check_seeds=(), allow_truncated: bool = False) -> dict:
+          check_seeds=(), allow_truncated: bool = False, keep=()) -> dict:
     """Learn from dataset files; write table, report, plot and module into out_dir.
-    check_seeds: other split seeds to re-run the same rules on (reported, never used)."""
+    check_seeds: other split seeds to re-run the same rules on (reported, never used).
+    keep: row filters "GLOB:COLUMN=VALUE[|VALUE...]" (heuristics.dataset.parse_keep), e.g. to
+    learn only a file's rows that a later template revision left unchanged."""
     from tuner.heuristics.contexts import DERIVED
     from tuner.heuristics.render import render_module
 
@@ -73,7 +75,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     if not clip > 1:
         raise LearnError(f"--clip must be a speedup > 1 (inf for none), got {clip}")
     try:
-        ds = read_datasets(paths)
+        ds = read_datasets(paths, keep=keep)
     except DatasetError as e:
         raise LearnError(str(e)) from None
     if ds.truncated and not allow_truncated:
@@ -152,6 +154,8 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                 "ensemble": FIXED_RULES["ensemble"], "per_choice_thresholds": per_choice,
                 "calibration": FIXED_RULES["calibration"], "derived_features": derived, "min_dim": min_dim,
                 "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
+    if keep:
+        settings["keep"] = list(keep)
     summary = {
         "point": header["point"], "gpu_name": header.get("gpu_name"), "module": f"{name}.py",
         "problems": len(p), "dropped": p.dropped, "split": {k: len(v) for k, v in parts.items()},
@@ -169,6 +173,8 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
         "bench_seconds_saved_per_answer": saved,
         "bench_seconds_saved_per_decision": saved * float(answered.mean()) if math.isfinite(saved) else math.nan,
     }
+    if header.get("kept"):
+        summary["kept"] = header["kept"]
     for key, files in header.get("mixed", {}).items():
         summary.setdefault("warnings", []).append(
             f"the files disagree on {key}: " + ", ".join(f"{f} {v!r}" for f, v in files.items())

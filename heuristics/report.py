@@ -176,6 +176,7 @@ def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot:
         "",
         f"Problems used: {s['problems']} (split {s['split']}); dropped: {s['dropped']}.",
         *(f"Warning: {w}." for w in s.get("warnings", ())),
+        *(f"Rows kept of {f}: {note} (--keep)." for f, note in s.get("kept", {}).items()),
         (f"Domain: {s['domain']}; outside it the module answers None (autotune)." if s["domain"]
          else "Domain: every problem (no size restriction)."),
         "",

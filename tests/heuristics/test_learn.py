@@ -160,6 +160,40 @@ def test_cli_warns_when_merged_files_timed_different_template_revisions(tmp_path
     assert r.exit_code == 0 and "warning" not in r.output
 
 
+def test_keep_learns_only_the_matching_files_rows_and_names_them(tmp_path):
+    # --keep GLOB:COLUMN=VALUE filters the rows of the files it matches (here old.jsonl's fp32
+    # problems, itemsize 4) and leaves the others whole; the report and summary say what was kept
+    write_synthetic(tmp_path / "old.jsonl", 80, seed=1)
+    write_synthetic(tmp_path / "new.jsonl", 80, seed=2)
+    old_ids = {r["problem"] for r in read_datasets([tmp_path / "old.jsonl"]).rows}
+    new_rows = read_datasets([tmp_path / "new.jsonl"]).rows
+    assert not old_ids & {r["problem"] for r in new_rows}
+    ds = read_datasets([tmp_path / "old.jsonl", tmp_path / "new.jsonl"], keep=["old*:itemsize=4"])
+    kept_old = [r for r in ds.rows if r["problem"] in old_ids]
+    assert kept_old and {r["itemsize"] for r in kept_old} == {4}
+    assert len(ds.rows) - len(kept_old) == len(new_rows)   # new.jsonl whole, 16-bit rows too
+    assert f"{len(kept_old)} of 160 rows" in ds.header["kept"][str(tmp_path / "old.jsonl")]
+    r = _learn_cli(tmp_path / "old.jsonl", tmp_path / "new.jsonl", "--keep", "old*:itemsize=4|2",
+                   "--out", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    summary = json.loads((tmp_path / "out" / "summary.json").read_text())
+    assert list(summary["kept"]) == [str(tmp_path / "old.jsonl")]
+    assert summary["settings"]["keep"] == ["old*:itemsize=4|2"]
+    assert "(--keep)" in (tmp_path / "out" / "report.md").read_text()
+
+
+@pytest.mark.parametrize("keep, message", [
+    ("nomatch*:dtype=float32", "matches none of the files"),
+    ("old*:nocolumn=1", "has no column 'nocolumn'"),
+    ("old*dtype", "expected GLOB:COLUMN=VALUE"),
+])
+def test_keep_refuses_a_filter_that_cannot_apply(tmp_path, keep, message):
+    write_synthetic(tmp_path / "old.jsonl", 60, seed=1)
+    r = _learn_cli(tmp_path / "old.jsonl", "--keep", keep, "--out", tmp_path / "out")
+    assert r.exit_code != 0 and message in r.output, r.output
+    assert not (tmp_path / "out").exists()
+
+
 @pytest.mark.parametrize("case,message", [
     ("empty", "empty file"),
     ("columns", "lacks columns"),
