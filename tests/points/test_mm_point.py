@@ -110,11 +110,14 @@ def test_shipped_modules_answer_from_the_template_max_autotune_builds_today():
     assert lookup("mm_backend", gpt2_qkv, DeviceInfo("NVIDIA A100-SXM4-80GB", (8, 0), 166912)) is None
 
 
-@pytest.mark.parametrize("namespace, files", [
-    ("mm_backend", ["mm_cheap_h200_s3", "mm_cheap_model_h100_s0"]),
-    ("mm_backend.bare", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"]),
-    ("mm_backend.costly", ["mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"])])
-def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace, files):
+@pytest.mark.parametrize("namespace, files, keep", [
+    ("mm_backend", ["mm_cheap_h200_s3", "mm_cheap_model_h100_s0"], ()),
+    ("mm_backend.bare", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"], ()),
+    # template revision 3's data, and the fp32 rows of older files (revision 3 changed only a
+    # 16-bit epilogue's tanh): heuristics/README.md, "Template revision 3"
+    ("mm_backend.costly", ["mm_costly_h200_s4", "mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"],
+     ("mm_costly_h200_s[12]*:dtype=float32", "mm_costly_large_h100_s0*:dtype=float32"))])
+def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace, files, keep):
     # the issue's bar, on the test split each shipped module was learned beside (tuner learn's
     # seed 0 over the files heuristics/README.md names): every answer it gives is at most 10%
     # slower than the faster choice, asked as the compiler asks (the registry, by device; not
@@ -128,7 +131,7 @@ def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace
     from tuner.heuristics.registry import lookup
     from tuner.points.mm import aligned_rows, problem_from_row
     data = Path(__file__).resolve().parents[2] / "data" / "mm"
-    ds = read_datasets([data / f"{f}.jsonl.gz" for f in files])
+    ds = read_datasets([data / f"{f}.jsonl.gz" for f in files], keep=keep)
     p = build_problems(ds, derived=DERIVED["mm_backend"])
     held = [p.ids[i] for i in split(len(p), 0)["test"]]
     device = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
@@ -143,7 +146,7 @@ def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace
         if answer is not None:
             answered += 1
             losses.append(by[answer]["time_ms"] / min(r["time_ms"] for r in by.values()))
-    assert answered >= 35, answered   # (41 / 44 / 64 of 164 / 430 / 408; 63 / 53 / 146 ungated)
+    assert answered >= 35, answered   # (41 / 44 / 49 of 164 / 430 / 311; 63 / 53 / 110 ungated)
     assert max(losses) <= 1.10, max(losses)
 
 
@@ -181,9 +184,12 @@ def test_shipped_class_modules_answer_extern_on_real_projections_and_measure_nea
     from tuner.heuristics.registry import lookup
     from tuner.points.mm import heuristic_namespace
     h100 = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
-    # GPT-2's MLP up with its tanh-GELU (costly): cuBLAS + the GELU kernel wins
+    # GPT-2's MLP up with its tanh-GELU (costly): cuBLAS + the GELU kernel won until template
+    # revision 3 (a 16-bit epilogue's tanh as 2 sigmoid(2x) - 1); since, the template is faster
+    # (0.0502 ms vs 0.0531, bench/results/mm/mm_20261127-160436.json) and the module relearned
+    # on revision 3's data no longer answers "extern" (it is unsure there: the point measures)
     up = MMProblem("addmm", 1, 4096, 3072, 768, "bfloat16", costly_epilogue=True)
-    assert heuristic_namespace(up) == "mm_backend.costly" and lookup("mm_backend.costly", up, h100) == "extern"
+    assert heuristic_namespace(up) == "mm_backend.costly" and lookup("mm_backend.costly", up, h100) != "extern"
     # BERT's MLP down + residual (absorbed by the LayerNorm), asked as the bare question: extern
     # (measured in the model: cuBLAS 0.0357 ms vs the template 0.0484,
     # bench/results/compiler/ma_compile_table_20261125_call4.json)
