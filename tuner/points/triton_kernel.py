@@ -201,11 +201,20 @@ _TEMPLATE_SMALL_K = ((128, 128, 32, 4, 4), (128, 64, 32, 4, 3))
 # kernel with each variant switched on, L2 flushed): 8-18% faster than the plain template on
 # 4096^3, 4096 x 3072 x 768, 2048 x 12288 x 4096 and 8192 x 4096 x 1024, 1.00-1.04x of cuBLAS
 # + the GELU kernel where the plain one reached 0.85-0.93x; (128, 256, 64) w8 s3 fastest on all
-# four, (128, 128, 64) w8 s3 next. Offered (timed beside the shortlist or the seeds) where the
-# output has at least TMA_MIN_TILES tiles of 128 x 128 and K at least 64; tile count vs SMs is
-# what a persistent loop pays off on.
-_TEMPLATE_TMA = ((128, 256, 64, 8, 3), (128, 128, 64, 8, 3), (128, 256, 64, 8, 4))
+# four. Offered (timed beside the shortlist or the seeds) where the output has at least
+# TMA_MIN_TILES tiles of 128 x 128 and K at least 64; tile count vs SMs is what a persistent
+# loop pays off on. (128, 128, 64) w8 s3 was offered too until its figures came in: 1.06-1.43x
+# of (128, 256, 64) s3 on the probe's four shapes, and never among the three fastest configs of
+# the 21 template searches of GPT-2, BERT and ViT-B/16 in max-autotune where it was timed
+# (bench/results/compiler/ma_compile_table_20261127_sm90_costly_r3.json), where s4 won one
+# (BERT's MLP down, 6% over s3).
+_TEMPLATE_TMA = ((128, 256, 64, 8, 3), (128, 256, 64, 8, 4))
 TMA_MIN_TILES = 64
+# Tiles smaller than 64 x 64 (the shortlist's and the seeds' skinny configs) are not timed for
+# a matmul large enough for Hopper's variant whose M and N are both at least 128: on the 38
+# such 16-bit problems of the H100 template data (data/triton_kernel/template_h100_s0) the best
+# of them ran 1.06-3.7x slower than the problem's best config, none within 5%.
+_SMALL_TILE = 64 * 64
 
 
 def tma_applies(m: int, n: int, k: int) -> bool:
@@ -271,12 +280,25 @@ def _tma_configs(meta: KernelMeta) -> list[dict]:
     return [dict(_template_config(c), TMA=1) for c in _TEMPLATE_TMA] if meta.tma else []
 
 
+def drops_small_tiles(meta: KernelMeta) -> bool:
+    """Whether this template skips configs with tiles under 64 x 64 (_SMALL_TILE): a kernel
+    with Hopper's variant (a large 2-D 16-bit matmul) whose M and N are both at least 128."""
+    _, m, n, _ = meta.mm
+    return bool(meta.tma) and min(m, n) >= 128
+
+
+def _large_tiles(meta: KernelMeta, configs: list[dict]) -> list[dict]:
+    if not drops_small_tiles(meta):
+        return configs
+    return [c for c in configs if c["BLOCK_M"] * c["BLOCK_N"] >= _SMALL_TILE]
+
+
 def template_seeds(meta: KernelMeta) -> list[dict]:
     """A template's seed set: its default, then the hand-written seeds (compiled in one
-    batch; coordinate descent starts from the fastest), then Hopper's variant where the
-    kernel has it."""
+    batch; coordinate descent starts from the fastest; small tiles left out where
+    `drops_small_tiles`), then Hopper's variant where the kernel has it."""
     out = [default_config(meta)]
-    for c in map(_template_config, _TEMPLATE_SEEDS):
+    for c in _large_tiles(meta, list(map(_template_config, _TEMPLATE_SEEDS))):
         if c not in out:
             out.append(c)
     return out + _tma_configs(meta)
@@ -717,6 +739,7 @@ def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None,
         space = space if space is not None else config_space(meta)
         short = _launchable(meta, shortlist(meta.namespace, features=feats), space)
         if short and meta.kind == "template":   # attention's and Hopper's (template_extras)
+            short = _large_tiles(meta, short) or short
             short += [config_dict(c) for c in map(to_config, template_extras(meta))
                       if answer_fits(meta, c, space)]
         return short
