@@ -77,10 +77,13 @@ def _ints(text: str) -> tuple[int, ...]:
               help="Also re-run the same rules on these other split seeds and report each seed's "
                    "test row and its answers losing > 10% (a robustness check; picks nothing).")
 @click.option("--keep", multiple=True, metavar="GLOB:COLUMN=VALUE[|VALUE...]",
-              help="Learn only those rows of the files matching GLOB (their name or path) whose "
-                   "COLUMN is one of the values; repeatable. E.g. --keep "
-                   "'mm_costly_h200_s1*:dtype=float32' keeps a file's fp32 rows where a later "
-                   "template revision changed only the 16-bit problems' times.")
+              help="Learn only those rows of the files matching GLOB (their name; their path "
+                   "where GLOB has a /) whose COLUMN is one of the values (as JSON writes them: "
+                   "float32, 4, true); repeatable: values of one column add up, different "
+                   "columns must all hold. E.g. --keep 'mm_costly_h200_s1*:dtype=float32' keeps "
+                   "a file's fp32 rows where a later template revision changed only the 16-bit "
+                   "problems' times. A rule that matches no file, names a column some row lacks "
+                   "or leaves a file no row is refused.")
 @click.option("--install", is_flag=True,
               help="Also copy the module into heuristics/artifacts/ of this source tree.")
 @click.option("--no-plot", is_flag=True, help="Skip the PNG plot (skipped, with a message, "

@@ -185,8 +185,9 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
 
 def parse_keep(text: str) -> tuple[str, str, tuple[str, ...]]:
     """A row filter for one or more files, "GLOB:COLUMN=VALUE[|VALUE...]": rows of the files
-    whose name matches GLOB (fnmatch, on the file's name or its whole path) are kept only where
-    COLUMN equals one of the values (compared as text). E.g. "mm_costly_h200_s1*:dtype=float32"."""
+    GLOB matches (fnmatch on the file's name; on its whole path where GLOB has a "/") are kept
+    only where COLUMN equals one of the values, compared as JSON text (a string as written,
+    numbers as 4 or 0.5, booleans as true/false). E.g. "mm_costly_h200_s1*:dtype=float32"."""
     glob, sep, cond = text.rpartition(":")
     column, eq, values = cond.partition("=")
     vals = tuple(v.strip() for v in values.split("|") if v.strip())
@@ -196,21 +197,52 @@ def parse_keep(text: str) -> tuple[str, str, tuple[str, ...]]:
     return glob, column.strip(), vals
 
 
+def keep_text(rule) -> str:
+    """A rule as --keep writes it (rules given as triples are recorded in this form)."""
+    if isinstance(rule, str):
+        return rule
+    glob, column, vals = rule
+    return f"{glob}:{column}={'|'.join(vals)}"
+
+
+def _keep_matches(glob: str, path: Path) -> bool:
+    return fnmatch.fnmatch(str(path) if "/" in glob else path.name, glob)
+
+
+def _cell(v) -> str:
+    return v if isinstance(v, str) else json.dumps(v)
+
+
 def _apply_keep(ds: Dataset, rules) -> str | None:
-    """Filters ds.rows in place by the rules whose glob matches its file; returns a note of what
-    was kept, or None where no rule matched."""
+    """Filters ds.rows in place by the rules whose glob matches its file (rules naming the same
+    column are one rule: their values are alternatives; different columns must all hold);
+    returns a note of what was kept, or None where no rule matched. A column some row lacks,
+    or rules that leave the file no row (a mistyped value), are refused with the values the
+    column has."""
     path = Path(ds.path)
-    mine = [r for r in rules if fnmatch.fnmatch(path.name, r[0]) or fnmatch.fnmatch(str(path), r[0])]
-    if not mine:
+    by_column: dict[str, list[str]] = {}
+    for glob, column, vals in rules:
+        if _keep_matches(glob, path):
+            by_column.setdefault(column, [])
+            by_column[column] += [v for v in vals if v not in by_column[column]]
+    if not by_column:
         return None
     before = len(ds.rows)
-    for glob, column, vals in mine:
-        if ds.rows and column not in ds.rows[0]:
-            raise DatasetError(f"--keep {glob}:{column}=...: {path} has no column {column!r} "
-                               f"(its rows have {', '.join(sorted(ds.rows[0]))})")
-        ds.rows = [r for r in ds.rows if str(r.get(column)) in vals]
-    conds = "; ".join(f"{c} in {'|'.join(v)}" for _, c, v in mine)
-    return f"{conds}: {len(ds.rows)} of {before} rows"
+    for column, vals in by_column.items():
+        lacking = next((r for r in ds.rows if column not in r), None)
+        if lacking is not None:
+            raise DatasetError(f"--keep ...:{column}=...: rows of {path} have no column {column!r} "
+                               f"(they have {', '.join(sorted(lacking))})")
+    kept = [r for r in ds.rows if all(_cell(r[c]) in vals for c, vals in by_column.items())]
+    if before and not kept:
+        seen = {c: sorted({_cell(r[c]) for r in ds.rows})[:12] for c in by_column}
+        raise DatasetError(f"--keep: no row of {path} has "
+                           + " and ".join(f"{c} in {'|'.join(v)}" for c, v in by_column.items())
+                           + " (its values: " + "; ".join(f"{c}: {', '.join(v)}" for c, v in seen.items())
+                           + ")")
+    ds.rows = kept
+    conds = "; ".join(f"{c} in {'|'.join(v)}" for c, v in by_column.items())
+    return f"{conds}: {len(kept)} of {before} rows"
 
 
 def read_datasets(paths: Iterable[str | os.PathLike], keep=()) -> Dataset:
@@ -235,8 +267,7 @@ def read_datasets(paths: Iterable[str | os.PathLike], keep=()) -> Dataset:
         if note is not None:
             kept[str(ds.path)] = note
     for glob, column, _ in rules:
-        if not any(fnmatch.fnmatch(Path(ds.path).name, glob) or fnmatch.fnmatch(str(ds.path), glob)
-                   for ds in sets):
+        if not any(_keep_matches(glob, Path(ds.path)) for ds in sets):
             raise DatasetError(f"--keep {glob}:{column}=...: {glob!r} matches none of the files ("
                                + ", ".join(Path(ds.path).name for ds in sets) + ")")
     first = sets[0]

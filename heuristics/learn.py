@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tuner.heuristics.dataset import DatasetError, board_slug, read_datasets
+from tuner.heuristics.dataset import DatasetError, board_slug, keep_text, read_datasets
 # the stages, one module each; their names stay importable from here (tests, the CLI)
 from tuner.heuristics.fit import (best_model, decisions, evaluate, fit_grid, leaf_values, Model,
                                   pick_threshold, pick_thresholds)
@@ -155,7 +155,7 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
                 "calibration": FIXED_RULES["calibration"], "derived_features": derived, "min_dim": min_dim,
                 "max_depth": best.max_depth, "min_samples_leaf": best.min_samples_leaf}
     if keep:
-        settings["keep"] = list(keep)
+        settings["keep"] = [keep_text(k) for k in keep]
     summary = {
         "point": header["point"], "gpu_name": header.get("gpu_name"), "module": f"{name}.py",
         "problems": len(p), "dropped": p.dropped, "split": {k: len(v) for k, v in parts.items()},
@@ -176,10 +176,12 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     if header.get("kept"):
         summary["kept"] = header["kept"]
     for key, files in header.get("mixed", {}).items():
+        filtered = [f for f in files if f in header.get("kept", {})]
         summary.setdefault("warnings", []).append(
             f"the files disagree on {key}: " + ", ".join(f"{f} {v!r}" for f, v in files.items())
-            + "; problems whose times that changed are learned from both (merge files of one "
-            "value unless the difference leaves these problems alone)")
+            + ("; rows of " + ", ".join(filtered) + " filtered by --keep (see kept)" if filtered else
+               "; problems whose times that changed are learned from both (merge files of one "
+               "value unless the difference leaves these problems alone)"))
     if check_seeds:
         others = [sd for sd in dict.fromkeys(check_seeds) if sd != seed]
         summary["seed_check"] = [seed_row(seed, best, p, parts["test"], tolerance),

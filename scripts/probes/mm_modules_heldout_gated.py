@@ -6,7 +6,7 @@ correct / wrong (2% tolerance) / unsure and the worst loss, one JSON row per mod
 
     python3 scripts/probes/mm_modules_heldout_gated.py OUT.json
 """
-import argparse, json
+import argparse, importlib, json
 from pathlib import Path
 from tuner.heuristics.contexts import DERIVED
 from tuner.heuristics.dataset import read_datasets
@@ -18,14 +18,16 @@ data = Path("data/mm")
 ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
 ap.add_argument("out", type=Path, help="JSON file to write")
 args = ap.parse_args()
-# (namespace, files, --keep filters): the recipes of heuristics/README.md
-sets = [("mm_backend", ["mm_cheap_h200_s3", "mm_cheap_model_h100_s0"], ()),
-        ("mm_backend.bare", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"], ()),
-        ("mm_backend.costly", ["mm_costly_h200_s4", "mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"],
-         ("mm_costly_h200_s[12]*:dtype=float32", "mm_costly_large_h100_s0*:dtype=float32"))]
+# (namespace, module, files): the recipes of heuristics/README.md; each module's --keep filters
+# come from its TRAINING
+sets = [("mm_backend", "mm_backend_sm90", ["mm_cheap_h200_s3", "mm_cheap_model_h100_s0"]),
+        ("mm_backend.bare", "mm_backend_bare_sm90", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"]),
+        ("mm_backend.costly", "mm_backend_costly_sm90",
+         ["mm_costly_h200_s4", "mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"])]
 device = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
 out = []
-for ns, files, keep in sets:
+for ns, module, files in sets:
+    keep = importlib.import_module(f"tuner.heuristics.artifacts.{module}").TRAINING.get("keep", ())
     ds = read_datasets([data / f"{f}.jsonl.gz" for f in files], keep=keep)
     p = build_problems(ds, derived=DERIVED["mm_backend"])
     problems = ds.problems()

@@ -425,6 +425,8 @@ def test_a_large_template_with_hoppers_variant_skips_tiles_under_64x64(monkeypat
     assert (32, 32) in tiles(point.shortlisted_configs(meta(4096, 3072, False)))
     skinny = meta(64, 16384, True)   # 128 tiles of 128 x 128, M under 128
     assert not point.drops_small_tiles(skinny) and (32, 32) in tiles(point.shortlisted_configs(skinny))
+    _shortlist_only(monkeypatch, "triton.template", (small,))   # nothing else: kept, not emptied
+    assert (32, 32) in tiles(point.shortlisted_configs(large))
     seeds = point.template_seeds(large)
     assert seeds[0] == point.default_config(large)
     assert all(c["BLOCK_M"] * c["BLOCK_N"] >= 64 * 64 for c in seeds[1:])

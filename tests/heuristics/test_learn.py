@@ -9,7 +9,7 @@ import pytest
 from click.testing import CliRunner
 
 from tuner.cli import main
-from tuner.heuristics.dataset import read_datasets
+from tuner.heuristics.dataset import DatasetError, read_datasets
 from tuner.heuristics.interface import two_way_choice
 from tuner.heuristics.learn import (build_problems, evaluate, learn, pick_threshold, split,
                                     table_columns)
@@ -164,7 +164,7 @@ def test_keep_learns_only_the_matching_files_rows_and_names_them(tmp_path):
     # --keep GLOB:COLUMN=VALUE filters the rows of the files it matches (here old.jsonl's fp32
     # problems, itemsize 4) and leaves the others whole; the report and summary say what was kept
     write_synthetic(tmp_path / "old.jsonl", 80, seed=1)
-    write_synthetic(tmp_path / "new.jsonl", 80, seed=2)
+    write_synthetic(tmp_path / "new.jsonl", 80, seed=2, header_extra={"template_revision": 3})
     old_ids = {r["problem"] for r in read_datasets([tmp_path / "old.jsonl"]).rows}
     new_rows = read_datasets([tmp_path / "new.jsonl"]).rows
     assert not old_ids & {r["problem"] for r in new_rows}
@@ -179,13 +179,40 @@ def test_keep_learns_only_the_matching_files_rows_and_names_them(tmp_path):
     summary = json.loads((tmp_path / "out" / "summary.json").read_text())
     assert list(summary["kept"]) == [str(tmp_path / "old.jsonl")]
     assert summary["settings"]["keep"] == ["old*:itemsize=4|2"]
+    # the revision warning names the filter that answers it
+    assert "filtered by --keep" in r.output and "filtered by --keep" in summary["warnings"][0]
     assert "(--keep)" in (tmp_path / "out" / "report.md").read_text()
+
+
+def test_keep_rules_on_one_column_add_up_and_globs_match_names_not_folders(tmp_path):
+    sub = tmp_path / "old_runs"
+    sub.mkdir()
+    write_synthetic(sub / "a.jsonl", 60, seed=1)
+    every = len(read_datasets([sub / "a.jsonl"]).rows)
+    both = read_datasets([sub / "a.jsonl"], keep=["a*:itemsize=4", "a*:itemsize=2"])
+    assert len(both.rows) == every   # itemsize 4 or 2: every synthetic row
+    assert "itemsize in 4|2" in both.header["kept"][str(sub / "a.jsonl")]
+    # a glob without "/" is matched on the file name only: "old*" names the folder, no file
+    with pytest.raises(DatasetError, match="matches none of the files"):
+        read_datasets([sub / "a.jsonl"], keep=["old*:itemsize=4"])
+    assert read_datasets([sub / "a.jsonl"], keep=["*/old_runs/a*:itemsize=4"]).header["kept"]
+
+
+def test_keep_refuses_a_column_some_rows_lack(tmp_path):
+    write_synthetic(tmp_path / "old.jsonl", 30, seed=1)
+    lines = (tmp_path / "old.jsonl").read_text().splitlines()
+    first = json.loads(lines[1])
+    lines[1] = json.dumps({**first, "extra": 1})   # only the first row has it
+    (tmp_path / "old.jsonl").write_text("\n".join(lines) + "\n")
+    with pytest.raises(DatasetError, match="have no column 'extra'"):
+        read_datasets([tmp_path / "old.jsonl"], keep=["old*:extra=1"])
 
 
 @pytest.mark.parametrize("keep, message", [
     ("nomatch*:dtype=float32", "matches none of the files"),
-    ("old*:nocolumn=1", "has no column 'nocolumn'"),
+    ("old*:nocolumn=1", "have no column 'nocolumn'"),
     ("old*dtype", "expected GLOB:COLUMN=VALUE"),
+    ("old*:itemsize=8", "no row of"),   # a mistyped value leaves the file nothing
 ])
 def test_keep_refuses_a_filter_that_cannot_apply(tmp_path, keep, message):
     write_synthetic(tmp_path / "old.jsonl", 60, seed=1)
