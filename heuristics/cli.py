@@ -63,7 +63,7 @@ def _ints(text: str) -> tuple[int, ...]:
               help="A leaf answers only for problems whose every feature lies within the range "
                    "of its training problems (outside: unsure); with --default-tie, a leaf of the "
                    "first choice also answers larger problems (the point's size features). The mm "
-                   "point's bare and costly modules use it.")
+                   "point's bare module uses it.")
 @click.option("--per-choice-thresholds/--one-threshold", default=True, show_default=True,
               help="A separate validation threshold for each choice.")
 @click.option("--derived-features/--raw-features", default=True, show_default=True,

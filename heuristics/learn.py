@@ -14,7 +14,7 @@ its splits on where the winner changes). Then three rules decide when it answers
   take (nothing to compile or measure), so a leaf whose training problems the second choice
   never won by more than that fraction answers the first; a leaf of ties then saves the
   search instead of staying silent;
-- leaf ranges (optional, `ranges`; the mm point's bare and costly modules use them): a leaf
+- leaf ranges (optional, `ranges`; the mm point's bare module uses them): a leaf
   answers only for problems whose every feature lies within the range of its training
   problems (a tree splits on few features; a problem unlike all its leaf learned from is not
   vouched for). With a default tie, a leaf answering the first (free) choice has no upper
