@@ -261,15 +261,11 @@ def read_datasets(paths: Iterable[str | os.PathLike], keep=()) -> Dataset:
     if not sets:
         raise DatasetError("no dataset files given")
     rules = [parse_keep(k) if isinstance(k, str) else tuple(k) for k in keep]
-    kept = {}
-    for ds in sets:
-        note = _apply_keep(ds, rules)
-        if note is not None:
-            kept[str(ds.path)] = note
     for glob, column, _ in rules:
         if not any(_keep_matches(glob, Path(ds.path)) for ds in sets):
             raise DatasetError(f"--keep {glob}:{column}=...: {glob!r} matches none of the files ("
                                + ", ".join(Path(ds.path).name for ds in sets) + ")")
+    kept = {str(ds.path): note for ds in sets if (note := _apply_keep(ds, rules)) is not None}
     first = sets[0]
     keys = tuple(k for k in COMPAT_KEYS if k != "gpu_name")
     for ds in sets[1:]:

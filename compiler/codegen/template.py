@@ -135,9 +135,7 @@ class TemplateKernel(TritonKernel):
         emit("tile = pid % tiles")
         self._tile_coords()
         self._pointer_k_loop()
-        emit(f"xmask = (rm < {m}) & (rn < {n})")
-        # a zero tile: loads whose index misses rm or rn are broadcast against it
-        emit(f"x = tl.zeros([BLOCK_M, BLOCK_N], dtype={'tl.int64' if self.int64 else 'tl.int32'})")
+        self._tile_mask()
         out = t.buffer.dtype
         # the matmul's result as ATen would return it: rounded to the output dtype
         self.acc_value = CSEVar(f"acc.to({TL[out]}).to({TL[compute_dtype(out)]})"
@@ -153,6 +151,12 @@ class TemplateKernel(TritonKernel):
             epilogue = self.lines[start:]
             self.indent -= 1
             self.lines[mark:mark] = self._tma_branch(plan, epilogue)
+
+    def _tile_mask(self):
+        """xmask of the tile's in-bounds elements and x, a zero tile: loads whose index misses
+        rm or rn are broadcast against it."""
+        self.emit(f"xmask = (rm < {self.m}) & (rn < {self.n})")
+        self.emit(f"x = tl.zeros([BLOCK_M, BLOCK_N], dtype={'tl.int64' if self.int64 else 'tl.int32'})")
 
     def _tile_counts(self):
         self.emit(f"grid_m = ({self.m} + BLOCK_M - 1) // BLOCK_M")
@@ -270,9 +274,7 @@ class TemplateKernel(TritonKernel):
 
     def _tile_tail(self, epilogue):
         """xmask, the zero tile and the epilogue (emitted at the plain body's indent) here."""
-        self.emit(f"xmask = (rm < {self.m}) & (rn < {self.n})")
-        # (int32: _tma_plan leaves int64 kernels out)
-        self.emit("x = tl.zeros([BLOCK_M, BLOCK_N], dtype=tl.int32)")
+        self._tile_mask()
         pad = "    " * (self.indent - 2)
         self.lines += [pad + line.replace("\n", "\n" + pad) for line in epilogue]
 

@@ -93,9 +93,14 @@ def pointers(args):
     return ptrs, tuple(p & 15 == 0 for p in ptrs)
 
 
+@functools.lru_cache(maxsize=None)
+def _scratch_device() -> str:
+    return "cuda" if torch.cuda.is_available() else "cpu"   # (cpu: Triton's interpreter)
+
+
 def _scratch(size, alignment, stream):
-    return torch.empty(size, dtype=torch.int8,
-                       device="cuda" if torch.cuda.is_available() else "cpu")
+    """Triton's allocator: called on every launch of a kernel with device-side descriptors."""
+    return torch.empty(size, dtype=torch.int8, device=_scratch_device())
 
 
 try:   # Triton's allocator (a context variable) and its "none set" class, read once

@@ -233,9 +233,14 @@ def test_tanh_in_a_16_bit_epilogue_takes_the_sigmoid_form(dtype, tmp_path, monke
     s = _check(lambda x, w, b: torch.tanh(F.gelu(F.linear(x, w, b), approximate="tanh") * 1e-3),
                x, w, b, dtype=dtype)
     assert s.kernel_kinds == ["template"]
-    src = next(f.read_text() for f in tmp_path.glob("k_*.py") if "tl.dot(" in f.read_text())
+    src = _template_source(tmp_path)
     assert ("th.tanh_sigmoid(" in src) == (dtype == torch.float16)
     assert ("th.tanh(" in src) == (dtype == torch.float32)
+
+
+def _template_source(debug_dir):
+    """The source of the template kernel TUNER_DEBUG_DIR dumped (the one with a tl.dot)."""
+    return next(src for src in (f.read_text() for f in debug_dir.glob("k_*.py")) if "tl.dot(" in src)
 
 
 def _force_tma(monkeypatch, min_tiles=1):
@@ -277,7 +282,7 @@ def test_tma_variant_loads_through_descriptors_in_a_persistent_loop(layout, monk
     s = _check(lambda a, b, bias: F.gelu(a @ b + bias), a, b, bias, dtype=torch.float16)
     assert s.kernel_kinds == ["template"] and not s.graph_fallback, s.graph_fallback
     assert launches == [1]   # one program over 7 x 5 tiles of 32
-    src = next(f.read_text() for f in tmp_path.glob("k_*.py") if "tl.dot(" in f.read_text())
+    src = _template_source(tmp_path)
     assert src.count("tl.make_tensor_descriptor(") == 2 and "tl.num_programs(0)" in src
     assert ("a_desc.load([k0, pid_m * BLOCK_M]).T" in src) == (layout[0] == "t")
     assert ("b_desc.load([pid_n * BLOCK_N, k0]).T" in src) == (layout[1] == "t")
@@ -310,7 +315,7 @@ def test_tma_variant_is_left_out_where_it_does_not_apply(case, monkeypatch, tmp_
             # a row repeated (stride 0): no descriptor
             "expanded": (torch.randn(1, 64).half().expand(64, 64), torch.randn(64, 64).half())}[case]
     _check(lambda a, b: a @ b, a, b, dtype=a.dtype)
-    src = next(f.read_text() for f in tmp_path.glob("k_*.py") if "tl.dot(" in f.read_text())
+    src = _template_source(tmp_path)
     assert "TMA" not in src and "make_tensor_descriptor" not in src
 
 
@@ -322,7 +327,7 @@ def test_a_16_bit_addmm_before_a_reduction_stores_no_fp32_product(tmp_path, monk
     x, w, b, g = torch.randn(37, 24).half(), torch.randn(40, 24).half(), torch.randn(40).half(), torch.randn(40).half()
     s = _check(lambda x, w, b, g: F.layer_norm(F.linear(x, w, b), (40,), g), x, w, b, g, dtype=torch.float16)
     assert s.kernel_kinds == ["template", "persistent_reduction"] and not s.graph_fallback
-    src = next(f.read_text() for f in tmp_path.glob("k_*.py") if "tl.dot(" in f.read_text())
+    src = _template_source(tmp_path)
     stores = [line for line in src.splitlines() if "tl.store(" in line]
     assert len(stores) == 1 and ".to(tl.float16)" in stores[0], stores
 
