@@ -360,6 +360,21 @@ def test_a_template_with_hoppers_variant_counts_its_body_once():
     assert point.body_counts(tma) == point.body_counts(plain) == {"loads": 1, "stores": 1, "special": 1}
 
 
+def test_attention_shapes_get_their_extra_configs_and_other_matmuls_none():
+    import tuner.points.triton_kernel as point
+
+    def extras(b, m, n, k):
+        meta = point.KernelMeta("template", xnumel=b * m * n, mm=(b, m, n, k), mm_dtype="bfloat16")
+        return {(c["BLOCK_M"], c["BLOCK_N"], c["BLOCK_K"], c["num_warps"], c["num_stages"])
+                for c in point.template_extras(meta)}
+    assert extras(96, 512, 512, 64) == set(point._TEMPLATE_SMALL_K)          # q @ k^T
+    assert extras(96, 512, 64, 512) == set(point._TEMPLATE_LONG_K_NARROW)    # p @ v
+    assert extras(1, 16, 11008, 4096) == set(point._TEMPLATE_SKINNY_M)       # decode, m = 16
+    assert extras(1, 1024, 1024, 1024) == extras(1, 64, 4096, 4096) == set()  # a projection, m = 64
+    meta = point.KernelMeta("template", xnumel=16 * 11008, mm=(1, 16, 11008, 4096), mm_dtype="bfloat16")
+    assert all(point.answer_fits(meta, point.to_config(c)) for c in point.template_extras(meta))
+
+
 def test_tma_configs_are_offered_beside_the_shortlist_and_seeds_and_launch_one_program_per_sm():
     import tuner.points.triton_kernel as point
     meta = point.KernelMeta("template", xnumel=4096 * 4096, mm=(1, 4096, 4096, 4096),
