@@ -361,13 +361,16 @@ def test_a_template_times_its_shortlist_instead_of_seeds_and_a_descent(monkeypat
     assert d.source == "coordinate_descent" and d.n_measured == 3
 
 
-def test_attentions_q_k_template_also_times_the_hand_configs_beside_its_shortlist(monkeypatch):
-    # q @ k^T (head dim 64), a shape the shortlist's training problems lacked: the extras come
-    # after the shortlist; p @ v (64 wide over K 512) times the shortlist alone
+def test_attention_and_decode_templates_also_time_the_hand_configs_beside_their_shortlist(monkeypatch):
+    # q @ k^T (head dim 64), p @ v (64 wide over K 512) and a decode step (16 rows), shapes the
+    # shortlist's training problems lacked: the extras come after the shortlist; a projection
+    # times the shortlist alone
     short = ({"kwargs": {"BLOCK_K": 32, "BLOCK_M": 32, "BLOCK_N": 32, "GROUP_M": 8}, "num_stages": 2, "num_warps": 2},)
     _shortlist_only(monkeypatch, "triton.template", short)
     for (m, n, k), extras in (((256, 128, 64), [(128, 128, 32, 4), (128, 64, 32, 3)]),
-                              ((256, 64, 512), [])):
+                              ((256, 64, 512), [(64, 64, 64, 2), (128, 64, 64, 3)]),
+                              ((16, 256, 512), [(16, 32, 128, 4), (16, 64, 128, 4)]),
+                              ((256, 256, 256), [])):
         meta = KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=m * n, mm=(2, m, n, k),
                           mm_dtype="bfloat16", dtypes=("bfloat16",) * 3)
         args = [torch.randn(2, m, k, dtype=torch.bfloat16), torch.randn(2, k, n, dtype=torch.bfloat16),
