@@ -23,7 +23,8 @@ args = ap.parse_args()
 sets = [("mm_backend", "mm_backend_sm90", ["mm_cheap_h200_s3", "mm_cheap_model_h100_s0"]),
         ("mm_backend.bare", "mm_backend_bare_sm90", ["mm_bare_h200_s1", "mm_bare_large_h100_s0", "mm_bare_model_h100_s0"]),
         ("mm_backend.costly", "mm_backend_costly_sm90",
-         ["mm_costly_h200_s4", "mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"])]
+         ["mm_costly_h200_s5", "mm_costly_h200_s4", "mm_costly_h200_s1", "mm_costly_h200_s2",
+          "mm_costly_large_h100_s0"])]
 device = DeviceInfo("NVIDIA H100 80GB HBM3", (9, 0), 232448)
 out = []
 for ns, module, files in sets:

@@ -116,7 +116,8 @@ def test_shipped_modules_answer_from_the_template_max_autotune_builds_today():
     # template revision 3's data, and the fp32 rows of older files (revision 3 changed only a
     # 16-bit epilogue's tanh; the module's TRAINING["keep"]): heuristics/README.md, "Template revision 3"
     ("mm_backend.costly", "mm_backend_costly_sm90",
-     ["mm_costly_h200_s4", "mm_costly_h200_s1", "mm_costly_h200_s2", "mm_costly_large_h100_s0"], 15)])
+     ["mm_costly_h200_s5", "mm_costly_h200_s4", "mm_costly_h200_s1", "mm_costly_h200_s2",
+      "mm_costly_large_h100_s0"], 50)])
 def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace, module, files, answers):
     # the issue's bar, on the test split each shipped module was learned beside (tuner learn's
     # seed 0 over the files heuristics/README.md names): every answer it gives is at most 10%
@@ -148,8 +149,8 @@ def test_shipped_modules_lose_at_most_10pct_on_their_held_out_problems(namespace
         if answer is not None:
             answered += 1
             losses.append(by[answer]["time_ms"] / min(r["time_ms"] for r in by.values()))
-    # (41 / 44 / 21 of 164 / 430 / 311; 63 / 53 / 87 ungated: the costly module, learned without
-    # leaf ranges, trades answers for no wrong one on any of five split seeds)
+    # (41 / 44 / 68 of 164 / 430 / 455; 63 / 53 / 197 ungated: the costly module, learned without
+    # leaf ranges, trades answers for none losing > 10% on any of five split seeds, gated)
     assert answered >= answers, answered
     assert max(losses) <= 1.10, max(losses)
 
