@@ -192,18 +192,19 @@ _TEMPLATE_GRID = tuple(
 # 0.0224 ms with them against stock max-autotune's 0.0221 (two calls before: our shortlist's
 # best 0.0253 / 0.0254 against 0.0236 / 0.0230).
 _TEMPLATE_SMALL_K = ((128, 128, 32, 4, 4), (128, 64, 32, 4, 3))
-# and for attention's p @ v (an output at most 64 wide over a long K: the sequence). The
-# shortlist's best there was 64 x 64 x 64 s3 at 0.0251 ms (L2 flushed), cuBLAS 0.0254: the
-# point kept cuBLAS, 0.0195 ms replayed against stock max-autotune's Triton 0.0181. A sweep of
-# 454 configs (H200, 96 heads x 512 x 512 @ 512 x 64, bench/results/mm/template_sweep_20261127
-# _h200.json) put 64 x 64 x 64 on two stages first (0.0246; 0.0178 replayed) and stock's pick,
-# 128 x 64 x 64 w4 s3, third (0.0249)
+# and for attention's p @ v (an output at most 64 wide over a long K: the sequence). Among the
+# default and the shortlist the search kept the default, 64 x 64 x 64 s3 (0.0251 ms, L2
+# flushed); the point then timed that template at 0.0259 against cuBLAS at 0.0254 and kept
+# cuBLAS, 0.0195 ms replayed against stock max-autotune's Triton 0.0181. A sweep of 454 configs
+# (H200, 96 heads x 512 x 512 @ 512 x 64, bench/results/mm/template_sweep_20261127_h200.json)
+# put 64 x 64 x 64 on two stages first (0.0246; 0.0178 replayed) and stock's pick, 128 x 64 x 64
+# w4 s3, third (0.0249). (A head dim of 32 or less gets neither: BLOCK_N 64 is outside its space)
 _TEMPLATE_LONG_K_NARROW = ((64, 64, 64, 4, 2), (128, 64, 64, 4, 3))
 # and for a decode step's matmul, at most 16 rows: the shortlist's tiles are 32 rows or more
 # (its training problems), so a 16-row tile was never timed there. LLaMA's MLP up at m = 16
 # (16 x 11008 x 4096 + ReLU, H200): the shortlist's best 32 x 32 x 128 replayed at 0.0249 ms
 # against stock max-autotune's 16 x 32 x 128 at 0.0247, two calls; two of the sweep's best four
-# (0.0338 / 0.0339 ms L2 flushed; both fit 100 KB of shared memory), the best replayed at
+# (0.0338 / 0.0339 ms L2 flushed; in 16-bit both fit 100 KB of shared memory), the best replayed at
 # 0.0237 (bench/results/mm/template_sweep_20261127_h200.json)
 _TEMPLATE_SKINNY_M = ((16, 32, 128, 4, 4), (16, 64, 128, 4, 4))
 
