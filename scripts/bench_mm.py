@@ -34,6 +34,7 @@ On CPU (tiny shapes, Triton's interpreter):
 from __future__ import annotations
 
 import argparse
+import contextlib
 import functools
 import json
 import os
@@ -174,6 +175,24 @@ def _ms(fn, args, device, smoke, timer="cudagraph"):
     return do_bench(lambda: fn(*args), warmup=25, rep=100), "wall"
 
 
+@contextlib.contextmanager
+def variant_settings():
+    """A block compiling one variant: the settings `_compile` sets for it (TUNER_MM,
+    TUNER_MM_PADDED, TUNER_COMPILE_OPTIONS) are cleared before and restored after."""
+    user_options = os.environ.get("TUNER_COMPILE_OPTIONS")
+    os.environ.pop("TUNER_MM", None)
+    os.environ.pop("TUNER_MM_PADDED", None)
+    try:
+        yield
+    finally:
+        os.environ.pop("TUNER_MM", None)
+        os.environ.pop("TUNER_MM_PADDED", None)
+        if user_options is None:
+            os.environ.pop("TUNER_COMPILE_OPTIONS", None)
+        else:
+            os.environ["TUNER_COMPILE_OPTIONS"] = user_options
+
+
 def run_case(name, variants, smoke, device, timer="cudagraph"):
     import torch
     fn, shapes, desc = cases()[name]
@@ -192,39 +211,30 @@ def run_case(name, variants, smoke, device, timer="cudagraph"):
     # every variant is a cache entry of the case's code: past dynamo's limit the rest would
     # run eager under a compiled variant's name
     torch._dynamo.config.recompile_limit = max(torch._dynamo.config.recompile_limit, len(variants) + 1)
-    user_options = os.environ.get("TUNER_COMPILE_OPTIONS")
     for v in variants:
-        os.environ.pop("TUNER_MM", None)
-        os.environ.pop("TUNER_MM_PADDED", None)
         row = {"variant": v}
-        try:
-            f = _compile(fn, v)
-            if v.startswith("tuner"):
-                from tuner.compiler import stats
-                stats.reset()
-            t = time.perf_counter()
-            f(*x0)
-            if device == "cuda":
-                torch.cuda.synchronize()
-            row["compile_s"] = time.perf_counter() - t
-            if v.startswith("tuner"):   # what the mm point chose (mm="auto" only), the kernels
-                row["mm_backend"] = dict(stats.totals().mm_backend)
-                row["kernel_kinds"] = list(stats.last().kernel_kinds)
-            out = f(*x1)
-            err = ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
-            row["rel_err"] = err
-            row["ok"] = err < (5e-2 if dtype == torch.bfloat16 else 1e-3)
-            rows[v] = (row, f)
-        except Exception as e:
-            row["error"] = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
-            rows[v] = (row, None)
-        finally:
-            os.environ.pop("TUNER_MM", None)
-            os.environ.pop("TUNER_MM_PADDED", None)
-            if user_options is None:
-                os.environ.pop("TUNER_COMPILE_OPTIONS", None)
-            else:
-                os.environ["TUNER_COMPILE_OPTIONS"] = user_options
+        with variant_settings():
+            try:
+                f = _compile(fn, v)
+                if v.startswith("tuner"):
+                    from tuner.compiler import stats
+                    stats.reset()
+                t = time.perf_counter()
+                f(*x0)
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                row["compile_s"] = time.perf_counter() - t
+                if v.startswith("tuner"):   # what the mm point chose (mm="auto" only), the kernels
+                    row["mm_backend"] = dict(stats.totals().mm_backend)
+                    row["kernel_kinds"] = list(stats.last().kernel_kinds)
+                out = f(*x1)
+                err = ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
+                row["rel_err"] = err
+                row["ok"] = err < (5e-2 if dtype == torch.bfloat16 else 1e-3)
+                rows[v] = (row, f)
+            except Exception as e:
+                row["error"] = f"{type(e).__name__}: {(str(e).splitlines() or [''])[0][:300]}"
+                rows[v] = (row, None)
     for _ in range(3):
         for v, (row, f) in rows.items():
             if f is not None and row.get("ok"):

@@ -7,7 +7,6 @@ comes from (the matmul, or the epilogue kernel beside cuBLAS). GPU only.
 """
 import argparse
 import json
-import os
 import sys
 from pathlib import Path
 
@@ -49,14 +48,10 @@ def main(argv=None):
         x = bench_mm._inputs(shapes, "cuda", torch.bfloat16, 0)
         for v in VARIANTS:
             torch._dynamo.reset()
-            saved = dict(os.environ)
-            try:
+            with bench_mm.variant_settings():
                 f = bench_mm._compile(fn, v)
                 f(*x)
                 row = {"case": name, "variant": v, "kernels_ms": kernels(f, x)}
-            finally:
-                os.environ.clear()
-                os.environ.update(saved)
             row["total_ms"] = round(sum(row["kernels_ms"].values()), 5)
             print(json.dumps(row), flush=True)
             rows.append(row)
