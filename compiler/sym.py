@@ -43,13 +43,34 @@ class ModIdx(sympy.Function):
 
 
 def _split_multiple(a, k):
-    """a = k*whole + rest, with the terms of a whose coefficient k divides moved to whole."""
+    """a = k*whole + rest, with the terms of a whose coefficient k divides moved to whole, and
+    the constant term's multiple of k too, so that rest keeps the constant in [0, k).
+
+    FloorDiv and ModIdx hold only non-negative arguments (Triton's // and % truncate, and the
+    bounds below assume it): a split is refused unless rest stays non-negative, which it does
+    when every other term of rest has a non-negative coefficient. A slice or cat offset
+    (a negative constant) must not leave rest negative: (288*t + 16*c - 960) // 288 is
+    t - 4 + (16*c + 192) // 288, never t + (16*c - 960) // 288."""
     if not a.is_Add or not k.is_Integer:
         return None, None
-    whole, rest = [], []
+    kk = int(k)
+    whole, rest, const = [], [], 0
     for t in a.args:
+        if t.is_Integer:
+            const += int(t)
+            continue
         c, _ = t.as_coeff_Mul()
-        (whole if c.is_Integer and int(c) % int(k) == 0 else rest).append(t)
+        if c.is_Integer and int(c) % kk == 0:
+            whole.append(t)
+        elif c.is_negative:
+            return None, None
+        else:
+            rest.append(t)
+    q, r = divmod(const, kk)
+    if q:
+        whole.append(sympy.Integer(kk * q))
+    if r:
+        rest.append(sympy.Integer(r))
     if not whole or not rest:
         return None, None
     return sympy.Add(*whole) / k, sympy.Add(*rest)
@@ -73,19 +94,43 @@ def upper(expr, bounds):
         return None if None in parts else sum(parts)
     if expr.is_Mul:
         c, rest = expr.as_coeff_Mul()
-        u = upper(rest, bounds)
-        return None if u is None or c < 0 else int(c) * u
+        if not c.is_Integer:
+            return None
+        u = upper(rest, bounds) if c >= 0 else lower(rest, bounds)
+        return None if u is None else int(c) * u
+    return None
+
+
+def lower(expr, bounds):
+    """Smallest value of an index expression, or None when unknown (symbols and // and % of
+    the non-negative arguments they hold are at least 0)."""
+    if expr.is_Integer:
+        return int(expr)
+    if expr.is_Symbol or isinstance(expr, (FloorDiv, ModIdx)):
+        return 0
+    if expr.is_Add:
+        parts = [lower(a, bounds) for a in expr.args]
+        return None if None in parts else sum(parts)
+    if expr.is_Mul:
+        c, rest = expr.as_coeff_Mul()
+        if not c.is_Integer:
+            return None
+        b = lower(rest, bounds) if c >= 0 else upper(rest, bounds)
+        return None if b is None else int(c) * b
     return None
 
 
 def with_bounds(expr, bounds):
-    """Drop // and % whose argument is below the divisor (bounds: symbol name -> max value)."""
+    """Fold // and % whose argument stays within one multiple of the divisor (bounds: symbol
+    name -> max value): a // k is then a constant and a % k is a minus that multiple."""
     def walk(e):
         if isinstance(e, (FloorDiv, ModIdx)):
             a = walk(e.args[0])
-            u = upper(a, bounds)
-            if u is not None and u < int(e.args[1]):
-                return sympy.Integer(0) if isinstance(e, FloorDiv) else a
+            k = int(e.args[1])
+            lo, hi = lower(a, bounds), upper(a, bounds)
+            if lo is not None and hi is not None and lo // k == hi // k:
+                q = lo // k
+                return sympy.Integer(q) if isinstance(e, FloorDiv) else a - k * q
             return type(e)(a, e.args[1])
         if e.args and not e.is_Atom:
             return e.func(*[walk(x) for x in e.args])

@@ -1,0 +1,66 @@
+"""Cases that once compiled silently to wrong values: each compares with eager on random inputs
+and asserts the graph ran as generated code (no graph fallback)."""
+import pytest
+import sympy
+import torch
+
+from helpers import compile_and_check
+from tuner.compiler import sym as S
+
+
+def _no_graph_fallback(s):
+    assert not s.graph_fallback, s.graph_fallback
+    assert s.kernels >= 1
+
+
+# ProphetNet's n-gram streams: chunks of a reshaped transpose, stacked or concatenated. The
+# second chunk's offset made a floor division's argument negative (its // was then dropped).
+STREAMS = {
+    "stack_reshape_mul": lambda x: torch.stack(
+        x.transpose(1, 2).contiguous().reshape(2, 4, -1, 16).chunk(3, dim=2)[1:], 1) * 1.0,
+    "stack_reshape": lambda x: torch.stack(
+        x.transpose(1, 2).contiguous().reshape(2, 4, -1, 16).chunk(3, dim=2)[1:], 1),
+    "cat_reshape_mul": lambda x: torch.cat(
+        x.transpose(1, 2).contiguous().reshape(2, 4, -1, 16).chunk(3, dim=2)[1:], 1) * 1.0,
+    "stack_view_mul": lambda x: torch.stack(
+        x.transpose(1, 2).contiguous().view(2, 4, -1, 16).chunk(3, dim=2)[1:], 1) * 1.0,
+    "cat_all_chunks_dim2": lambda x: torch.cat(
+        x.transpose(1, 2).contiguous().reshape(2, 4, -1, 16).chunk(3, dim=2)[::-1], 2) + 1,
+}
+
+
+@pytest.mark.parametrize("name", sorted(STREAMS))
+def test_chunks_of_reshaped_transpose(name):
+    x = torch.randn(2, 18, 4, 16)
+    _no_graph_fallback(compile_and_check(STREAMS[name], x))
+
+
+def test_slices_with_offsets_through_views():
+    # offsets that are not multiples of the inner sizes, through a reshape that merges dims
+    def f(x):
+        y = x.permute(0, 2, 1).reshape(3, -1)      # (3, 35): flat index over (5, 7) rows
+        return torch.cat([y[:, 9:20], y[:, 1:4], y[:, 30:]], 1) * 2
+    _no_graph_fallback(compile_and_check(f, torch.randn(3, 7, 5)))
+
+
+def test_floor_div_keeps_negative_offsets_inside():
+    t, c = S.sym("t"), S.sym("c")
+    e = S.FloorDiv(288 * t + 16 * c - 960, sympy.Integer(288))
+    # the split moves the offset's multiple of 288 out and keeps the rest non-negative
+    assert e == t - 4 + S.FloorDiv(16 * c + 192, sympy.Integer(288))
+    assert S.with_bounds(e, {"t": 7, "c": 5}) == t - 4
+    assert S.ModIdx(288 * t + 16 * c - 960, sympy.Integer(288)) == S.ModIdx(16 * c + 192, sympy.Integer(288))
+
+
+def test_no_split_with_a_negative_term():
+    t, c = S.sym("t"), S.sym("c")
+    e = S.FloorDiv(8 * t + 20 - c, sympy.Integer(4))
+    assert isinstance(e, S.FloorDiv) and e.args[0] == 8 * t + 20 - c
+
+
+def test_with_bounds_folds_within_one_multiple():
+    c = S.sym("c")
+    assert S.with_bounds(S.FloorDiv(c + 300, sympy.Integer(288)), {"c": 100}) == 1
+    assert S.with_bounds(S.ModIdx(c + 300, sympy.Integer(288)), {"c": 100}) == c + 12
+    # spans two multiples: kept
+    assert isinstance(S.with_bounds(S.FloorDiv(c + 200, sympy.Integer(288)), {"c": 100}), S.FloorDiv)
