@@ -203,7 +203,9 @@ def _compile_graph(gm, example_inputs, mode, options):
         kind = k.kind
         k.name = f"tk_{kind}"   # (add_kernel appends a hash of its source: _named_by_content)
         src = k.codegen()
-        if k.xnumel == 0 or (k.reduction and k.rnumel == 0) or not k.args:
+        if k.xnumel == 0 or not k.args:
+            # nothing to compute (zero elements): its outputs are still allocated, empty
+            steps.append(("alloc", [n for n in k.args if k.arg_kind[n] != "in"]))
             continue
         add_kernel(i, grp, k, src, kind, f"{kind} over {k.space}, nodes {[n.name for n in grp.nodes]}")
     # the launchers that tune on the graph's first call: the last one prints the graph's report

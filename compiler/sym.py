@@ -17,7 +17,7 @@ class FloorDiv(sympy.Function):
     def eval(cls, a, k):
         if k == 1:
             return a
-        if a == 0:
+        if a == 0 or k == 0:   # k == 0: a dim of size 0, whose indices are never computed
             return sympy.Integer(0)
         if a.is_Integer and k.is_Integer:
             return sympy.Integer(int(a) // int(k))
@@ -33,7 +33,7 @@ class ModIdx(sympy.Function):
 
     @classmethod
     def eval(cls, a, k):
-        if k == 1 or a == 0:
+        if k == 1 or a == 0 or k == 0:   # k == 0: see FloorDiv
             return sympy.Integer(0)
         if a.is_Integer and k.is_Integer:
             return sympy.Integer(int(a) % int(k))

@@ -26,8 +26,9 @@ def _view_expr(v: ir.View, own: frozenset = frozenset()):
 
 class WrapperCodegen:
     def __init__(self, graph, scheduler, steps):
-        """steps: list of ("kernel", group, kernel_name, arg_buffer_names, stored_names)
-        or ("extern", node)."""
+        """steps: list of ("kernel", group, kernel_name, arg_buffer_names, stored_names),
+        ("extern", node) or ("alloc", names): buffers of a kernel with nothing to compute
+        (zero elements), allocated and never launched."""
         self.g, self.s, self.steps = graph, scheduler, steps
         self.lines = []
         self.base = 0
@@ -58,7 +59,12 @@ class WrapperCodegen:
                 last_use[name] = i
         allocated, pool = set(), {}
         for i, st in enumerate(self.steps):
-            if st[0] == "kernel":
+            if st[0] == "alloc":
+                for name in st[1]:
+                    if name not in allocated and name in g.buffers and not isinstance(g.buffers[name], ir.InputBuffer):
+                        self._alloc(g.buffers[name], pool)
+                        allocated.add(name)
+            elif st[0] == "kernel":
                 _, group, kname, argnames, stored = st
                 for name in stored:
                     if name not in allocated and name in g.buffers and not isinstance(g.buffers[name], ir.InputBuffer):
@@ -125,6 +131,8 @@ class WrapperCodegen:
                   f"dtype={b.dtype}, device='{b.device}')")
 
     def _uses(self, st):
+        if st[0] == "alloc":
+            return list(st[1])
         if st[0] == "kernel":
             return list(st[3])
         node = st[1]

@@ -4,6 +4,7 @@ import pytest
 import sympy
 import torch
 
+import tuner.compiler.stats as stats
 from helpers import compile_and_check
 from tuner.compiler import sym as S
 
@@ -64,3 +65,39 @@ def test_with_bounds_folds_within_one_multiple():
     assert S.with_bounds(S.ModIdx(c + 300, sympy.Integer(288)), {"c": 100}) == c + 12
     # spans two multiples: kept
     assert isinstance(S.with_bounds(S.FloorDiv(c + 200, sympy.Integer(288)), {"c": 100}), S.FloorDiv)
+
+
+# Zero-element tensors: the kernel that computes nothing is not launched, but its outputs are
+# still allocated (the wrapper once returned a buffer it never made: NameError, graph in ATen).
+ZERO = {
+    "exp": (torch.exp, torch.randn(0, 3)),
+    "sigmoid_mul": (lambda t: torch.sigmoid(t) * 2, torch.randn(4, 0, 2)),
+    "new_zeros": (lambda t: t.new_zeros((0, 4)), torch.randn(2)),
+    "tile_zero": (lambda t: t.tile((2, 0)), torch.randn(3, 2)),
+    "softmax_empty_dim0": (lambda t: torch.softmax(t, 0), torch.randn(0, 4)),
+    "sum_to_empty": (lambda t: (t * 2).sum(1), torch.randn(0, 5)),
+    "sum_over_empty": (lambda t: (t * 2).sum(0), torch.randn(0, 5)),
+    "mixed_outputs": (lambda t: (t.exp(), t[:0] + 1, t.sum()), torch.randn(3, 4)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(ZERO))
+def test_zero_elements(name):
+    fn, x = ZERO[name]
+    s = compile_and_check(fn, x)
+    assert not s.graph_fallback, s.graph_fallback
+
+
+def test_zero_elements_backward():
+    # Reformer's training step: a zero-size buffer inside the backward graph
+    def f(t):
+        return torch.cat([t[:, :0].exp(), t.sigmoid()], 1) * 3
+    x = torch.randn(3, 4, requires_grad=True)
+    x2 = x.detach().clone().requires_grad_()
+    out = torch.compile(f, backend="tuner")(x)
+    ref = f(x2)
+    torch.testing.assert_close(out, ref)
+    out.sum().backward()
+    ref.sum().backward()
+    torch.testing.assert_close(x.grad, x2.grad)
+    assert not any(g.graph_fallback for g in stats.graphs())
