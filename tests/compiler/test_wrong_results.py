@@ -101,3 +101,14 @@ def test_zero_elements_backward():
     ref.sum().backward()
     torch.testing.assert_close(x.grad, x2.grad)
     assert not any(g.graph_fallback for g in stats.graphs())
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(STREAMS) + [f"zero:{n}" for n in sorted(ZERO)])
+def test_on_gpu(name):
+    if name.startswith("zero:"):
+        fn, x = ZERO[name[5:]]
+    else:
+        fn, x = STREAMS[name], torch.randn(2, 18, 4, 16)
+    s = compile_and_check(fn, x.cuda())
+    assert not s.graph_fallback, s.graph_fallback
