@@ -67,6 +67,37 @@ def make_header(point: str, features: dict[str, str], choices: Iterable[Any], *,
     return header
 
 
+# Header names reach generated code (as identifiers, dict keys, text): a strict schema.
+POINT_RE = re.compile(r"[a-z][a-z0-9_]*(\.[a-z][a-z0-9_]*)*")
+NAME_RE = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+TEXT_KEYS = ("gpu_name", "torch", "triton", "tuner", "created", "timer")
+MAX_TEXT = 200
+
+
+def header_problem(header: dict) -> str | None:
+    """What is wrong with a dataset header's names and fields, or None. Point and feature
+    names must be plain names; text fields short printable strings."""
+    if header.get("version") != FORMAT_VERSION:
+        return f"header version {header.get('version')!r} is not {FORMAT_VERSION} (this tuner reads version {FORMAT_VERSION})"
+    point = header.get("point")
+    if not isinstance(point, str) or not POINT_RE.fullmatch(point):
+        return f"header point {str(point)[:60]!r} is not a point name (lowercase words joined by '_' or '.')"
+    features = header.get("features")
+    if not isinstance(features, dict):
+        return "header features is not an object {name: kind}"
+    for name, kind in features.items():
+        if not NAME_RE.fullmatch(name) or not isinstance(kind, str) or len(kind) > MAX_TEXT:
+            return f"header feature {name[:60]!r} is not a plain name with a short kind"
+    choices = header.get("choices")
+    if not isinstance(choices, list) or not all(isinstance(c, str) and len(c) <= 4 * MAX_TEXT for c in choices):
+        return "header choices is not a list of short strings"
+    for key in TEXT_KEYS:
+        v = header.get(key)
+        if v is not None and (not isinstance(v, str) or len(v) > MAX_TEXT or not v.isprintable()):
+            return f"header {key} is not a short printable string"
+    return None
+
+
 def choice_key(choice: Any) -> str:
     """A choice as a row value: strings as they are, configs as canonical JSON."""
     if isinstance(choice, str):
@@ -166,6 +197,9 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
     for key in ("point", "features", "choices"):
         if key not in header:
             raise DatasetError(f"{path}: header lacks {key!r}")
+    problem = header_problem(header)
+    if problem:
+        raise DatasetError(f"{path}: {problem}")
     rows = []
     needed = set(REQUIRED_ROW_FIELDS) | set(header["features"])
     for lineno, line in enumerate(lines[1:], start=2):

@@ -41,7 +41,7 @@ from pathlib import Path
 
 import numpy as np
 
-from tuner.heuristics.dataset import DatasetError, board_slug, keep_text, read_datasets
+from tuner.heuristics.dataset import NAME_RE, DatasetError, board_slug, keep_text, read_datasets
 # the stages, one module each; their names stay importable from here (tests, the CLI)
 from tuner.heuristics.fit import (best_model, decisions, evaluate, fit_grid, leaf_values, Model,
                                   pick_threshold, pick_thresholds)
@@ -87,6 +87,9 @@ def learn(paths, out_dir, *, depths=DEFAULT_DEPTHS, leaves=DEFAULT_LEAVES, seed:
     if not ds.rows:
         raise LearnError("the dataset has a header but no rows")
     header = ds.header
+    bad = [c for c in header.get("choices", ()) if not NAME_RE.fullmatch(c)]
+    if bad:   # a two-way module names its thresholds after its choices
+        raise LearnError(f"header choice {bad[0][:60]!r} is not a plain name")
     extra = DERIVED.get(header.get("point"), ()) if derived else ()
     p = build_problems(ds, min_reps=min_reps, max_spread=max_spread, derived=extra, min_dim=min_dim)
     if len(p) < min_problems:

@@ -6,9 +6,76 @@ saw them, so the module answers exactly as the tree does.
 """
 from __future__ import annotations
 
+import ast
 import math
 
+from tuner.heuristics.dataset import NAME_RE
+
 INDENT = "    "
+
+# What a generated module may contain (check_data_only): its docstring, these imports,
+# constants, and these functions calling only these names.
+_IMPORTS = {"tuner.heuristics.interface", "json"}
+_FUNCTIONS = {"score", "features_of", "decide", "leaf"}
+_CONSTRUCTORS = {"Precondition", "float"}
+_CALLS = {"inside", "derive_features", "as_float32", "in_domain", "two_way_choice", "leaf",
+          "score", "features_of", "all", "zip", "float", "loads", "get"}
+
+
+def docstring(text: str) -> str:
+    """A triple-quoted literal that evaluates to `text` exactly, whatever it holds (data from a
+    dataset header never closes the string)."""
+    lit = '"""' + text.replace("\\", "\\\\").replace('"', '\\"') + '"""'
+    if ast.literal_eval(lit) != text:      # e.g. a lone carriage return: repr is exact
+        lit = repr(text)
+    return lit
+
+
+def _literal_like(node) -> bool:
+    if isinstance(node, ast.Call):
+        return (isinstance(node.func, ast.Name) and node.func.id in _CONSTRUCTORS
+                and all(_literal_like(a) for a in node.args)
+                and all(_literal_like(k.value) for k in node.keywords))
+    if isinstance(node, (ast.Tuple, ast.List, ast.Set)):
+        return all(_literal_like(e) for e in node.elts)
+    if isinstance(node, ast.Dict):
+        return all(k is not None and _literal_like(k) for k in node.keys) and all(
+            _literal_like(v) for v in node.values)
+    try:
+        ast.literal_eval(node)
+        return True
+    except ValueError:
+        return False
+
+
+def check_data_only(source: str) -> None:
+    """Raise ValueError unless a rendered module is only its docstring, the interface imports,
+    constants and the expected functions: importing it runs no code from its data."""
+    tree = ast.parse(source)
+    for i, node in enumerate(tree.body):
+        if i == 0 and isinstance(node, ast.Expr) and isinstance(node.value, ast.Constant) \
+                and isinstance(node.value.value, str):
+            continue
+        if isinstance(node, ast.ImportFrom) and node.module in _IMPORTS and node.level == 0:
+            continue
+        if isinstance(node, ast.Import) and all(a.name in _IMPORTS and a.asname is None for a in node.names):
+            continue
+        if isinstance(node, ast.Assign) and len(node.targets) == 1 \
+                and isinstance(node.targets[0], ast.Name) and _literal_like(node.value):
+            continue
+        if isinstance(node, ast.FunctionDef) and node.name in _FUNCTIONS and not node.decorator_list:
+            for sub in ast.walk(node):
+                if isinstance(sub, (ast.Import, ast.ImportFrom, ast.Global, ast.Nonlocal,
+                                    ast.ClassDef, ast.Lambda)):
+                    raise ValueError(f"generated module: {type(sub).__name__} in {node.name}()")
+                if isinstance(sub, ast.Call):
+                    f = sub.func
+                    name = f.id if isinstance(f, ast.Name) else f.attr if isinstance(f, ast.Attribute) else None
+                    if name not in _CALLS:
+                        raise ValueError(f"generated module: {node.name}() calls {ast.unparse(f)[:60]}")
+            continue
+        raise ValueError(f"generated module: unexpected statement at line {node.lineno}: "
+                         f"{ast.unparse(node)[:80]}")
 
 
 def _lit(x: float) -> str:
@@ -68,6 +135,9 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
     and feature (fit.leaf_ranges): each answering leaf answers only inside its own, so the
     module reads every feature, not only those the tree splits on."""
     a, b = choices
+    for c in choices:   # they name constants (LOG_THRESHOLD_<CHOICE>)
+        if not isinstance(c, str) or not NAME_RE.fullmatch(c):
+            raise ValueError(f"choice {str(c)[:60]!r} is not a plain name")
     cap = tuple(int(x) for x in header.get("compute_capability", (0, 0)))
     pre = (f"Precondition(point={header['point']!r}, capability={cap!r}, "
            f"shared_memory={int(header.get('shared_memory_per_block', 0))}, "
@@ -80,7 +150,7 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
     raw = tuple(raw) if derived and raw else tuple(u for u in used if u not in derived_names)
     pos, neg = log_thresholds
     out = [
-        f'"""{doc or "Generated heuristic module."}\n"""',
+        docstring((doc or "Generated heuristic module.") + "\n"),
         "from tuner.heuristics.interface import (Precondition, as_float32, derive_features, in_domain,",
         "                                        inside, two_way_choice)" if ranges is not None else
         "                                        two_way_choice)",
@@ -124,7 +194,9 @@ def render_module(tree, values, features: list[str], header: dict, log_threshold
         f"                          negative={a!r}, log_threshold_negative=LOG_THRESHOLD_{a.upper()})",
         "",
     ]
-    return "\n".join(out)
+    source = "\n".join(out)
+    check_data_only(source)
+    return source
 
 
 def _ranges_lines(tree, values, ranges) -> list[str]:
