@@ -5,7 +5,8 @@
 #   source scripts/device/env.sh && bash scripts/collect_pad_mm_gpu.sh --out $OUT
 #   bash scripts/collect_pad_mm_gpu.sh --smoke --out /tmp/pm     # CPU check, about a minute
 #
-# Options: --seconds N (collection budget, default 380), --focus NAME (focused stream, default
+# Options: --seconds N (collection budget, default 380), --samples N (problems per stream at
+# most, default: as many as the budget allows; the smoke test bounds by count), --focus NAME (focused stream, default
 # skinny; "none" for none), --default-share PCT (share of the budget for a default-stream shard
 # with --default-seed, default 30 and 1; 0 for none), --base GLOB (earlier datasets to learn
 # from too, default data/pad_mm/*.jsonl.gz; "none" for none), --check-seeds S,S (other split
@@ -41,6 +42,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --out) OUTDIR=$2; shift 2 ;;
         --seconds) SECONDS_TOTAL=$2; shift 2 ;;
+        --samples) SAMPLES=$2; shift 2 ;;
         --focus) FOCUS=$2; shift 2 ;;
         --default-share) DEFAULT_SHARE=$2; shift 2 ;;
         --default-seed) DEFAULT_SEED=$2; shift 2 ;;
@@ -54,6 +56,8 @@ while [ $# -gt 0 ]; do
         *) echo "unknown argument: $1" >&2; exit 2 ;;
     esac
 done
+case "$SAMPLES" in ''|0|*[!0-9]*) echo "--samples: expected a count >= 1, got $SAMPLES" >&2; exit 2 ;; esac
+case "$SECONDS_TOTAL" in ''|*[!0-9]*) echo "--seconds: expected whole seconds, got $SECONDS_TOTAL" >&2; exit 2 ;; esac
 case "$DEFAULT_SHARE" in ''|*[!0-9]*) echo "--default-share: expected 0..100, got $DEFAULT_SHARE" >&2; exit 2 ;; esac
 if [ "$DEFAULT_SHARE" -gt 100 ]; then echo "--default-share: expected 0..100" >&2; exit 2; fi
 if [ "$FOCUS" = none ] && [ "$DEFAULT_SHARE" -eq 0 ]; then
