@@ -186,6 +186,8 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
         # no newline at the end: the writer was killed mid-line
         lines, truncated = lines[:-1], True
     lines = [ln for ln in lines if ln.strip()]
+    if not lines and not whole:
+        raise DatasetError(f"{path}: a gzip stream that is damaged or ends before its first line")
     if not lines:
         raise DatasetError(f"{path}: empty file (no dataset header)")
     try:

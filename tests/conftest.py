@@ -1,5 +1,7 @@
-"""Shared fixtures: every test gets its own empty cache folder; GPU tests skip without CUDA."""
+"""Shared fixtures: every test gets its own empty cache folder; GPU tests skip without CUDA;
+`unprivileged` runs a process that meets file permissions even as root."""
 import os
+import subprocess
 
 import pytest
 
@@ -48,3 +50,29 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "gpu" in item.keywords:
             item.add_marker(skip)
+
+
+def _cannot_override_permissions():
+    """Run in the child before exec: as root, drop CAP_DAC_OVERRIDE from the bounding set so
+    the child (still root) meets file permissions as everyone else does; otherwise nothing."""
+    if os.geteuid() != 0:
+        return
+    import ctypes
+    libc = ctypes.CDLL(None, use_errno=True)
+    if libc.prctl(24, 1, 0, 0, 0) != 0:  # PR_CAPBSET_DROP, CAP_DAC_OVERRIDE
+        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
+
+
+@pytest.fixture
+def unprivileged():
+    """run(argv, env) -> CompletedProcess: a process that cannot write where permissions say it
+    may not (chmod alone does not stop root, which the test machines often are)."""
+    def run(argv, env, input=None):
+        try:
+            return subprocess.run(argv, env=env, input=input, capture_output=True, text=True,
+                                  timeout=120, preexec_fn=_cannot_override_permissions)
+        except subprocess.SubprocessError as e:
+            if "prctl" in str(e):
+                pytest.skip("cannot drop root's permission override here")
+            raise
+    return run

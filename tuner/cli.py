@@ -3,6 +3,7 @@ only when called, so `tuner --help` stays fast and never imports torch."""
 from __future__ import annotations
 
 import importlib
+import re
 import sys
 
 import click
@@ -32,6 +33,18 @@ class LazyGroup(click.Group):
             return None
         module, attr = SUBCOMMANDS[name]
         return getattr(importlib.import_module(module), attr)
+
+    def invoke(self, ctx):
+        # A path the user named that cannot be written or read (a read-only --out, a missing
+        # folder) is a one-line error naming it, exit 1; the commands write nothing half-way.
+        try:
+            return super().invoke(ctx)
+        except OSError as e:
+            if e.filename is None or e.strerror is None:
+                raise
+            # a temporary beside the file being written is named as that file
+            name = re.sub(r"\.[A-Za-z0-9_]{6,12}\.tmp$", "", str(e.filename))
+            raise click.ClickException(f"{name}: {e.strerror}") from None
 
     def format_commands(self, ctx, formatter):
         rows = [(name, HELP.get(name, "")) for name in self.list_commands(ctx)]

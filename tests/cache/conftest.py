@@ -1,6 +1,5 @@
 """A real redis-server per test, on a free loopback port, killed at the end; and a process
-that meets file permissions even when the tests run as root (read-only caches)."""
-import os
+that meets file permissions even when the tests run as root (tests/conftest.py: unprivileged)."""
 import shutil
 import socket
 import subprocess
@@ -83,29 +82,3 @@ def _fresh_cache():
     reset_cache()
     yield
     reset_cache()
-
-
-def _cannot_override_permissions():
-    """Run in the child before exec: as root, drop CAP_DAC_OVERRIDE from the bounding set so
-    the child (still root) meets file permissions as everyone else does; otherwise nothing."""
-    if os.geteuid() != 0:
-        return
-    import ctypes
-    libc = ctypes.CDLL(None, use_errno=True)
-    if libc.prctl(24, 1, 0, 0, 0) != 0:  # PR_CAPBSET_DROP, CAP_DAC_OVERRIDE
-        raise OSError(ctypes.get_errno(), "prctl(PR_CAPBSET_DROP) failed")
-
-
-@pytest.fixture
-def unprivileged():
-    """run(argv, env) -> CompletedProcess: a process that cannot write where permissions say it
-    may not (chmod alone does not stop root, which the test machines often are)."""
-    def run(argv, env, input=None):
-        try:
-            return subprocess.run(argv, env=env, input=input, capture_output=True, text=True,
-                                  timeout=120, preexec_fn=_cannot_override_permissions)
-        except subprocess.SubprocessError as e:
-            if "prctl" in str(e):
-                pytest.skip("cannot drop root's permission override here")
-            raise
-    return run
