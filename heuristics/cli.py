@@ -107,6 +107,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
     """
     from tuner.heuristics.learn import (STREAM_COLUMNS, LearnError, dumps, format_table, learn,
                                         stream_table)
+    from tuner.heuristics.report import largest_loss
 
     try:
         seeds = tuple(int(x) for x in check_seeds.split(",") if x.strip())
@@ -146,7 +147,7 @@ def learn_cmd(files, out, name, depths, leaves, seed, min_reps, max_spread, tole
     click.echo(f"\nchosen: max_depth={b['max_depth']} min_samples_leaf={b['min_samples_leaf']} "
                f"leaves={b['leaves']} thresholds {thr}; test ({summary['tolerance']:.0%} tolerance): "
                f"{t['correct']} correct, {t['wrong']} wrong, {t['unsure']} unsure of {t['total']}, "
-               f"largest loss {t['max_wrong_speedup']:.3f}")
+               f"{largest_loss(t)}")
     by = b.get("test_by_stream") or {}
     if by:
         click.echo("test split per stream (a focused stream over-samples hard problems):")

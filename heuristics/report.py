@@ -156,8 +156,15 @@ def _module_doc(s: dict) -> str:
                f"{s['settings']['default_tie']:.0%})." if s["settings"].get("default_tie") is not None else "")
             + "\n"
             f"Held-out test split ({s['tolerance']:.0%} tolerance): {t['correct']} correct, {t['wrong']} wrong, "
-            f"{t['unsure']} unsure of {t['total']}; largest loss of any answer "
-            f"{_fmt(t['max_wrong_speedup'])}.\nGenerated code: re-run `tuner learn` instead of editing it.")
+            f"{t['unsure']} unsure of {t['total']}; {largest_loss(t)}.\n"
+            "Generated code: re-run `tuner learn` instead of editing it.")
+
+
+def largest_loss(t: dict) -> str:
+    """The test split's largest loss of any answer, or that nothing was answered (no NaN)."""
+    if not t.get("correct") and not t.get("wrong"):
+        return "no answer on the test split"
+    return f"largest loss of any answer {_fmt(t['max_wrong_speedup'])}"
 
 
 def _report(s: dict, rows: list[dict], columns, best: Model, header: dict, plot: bool) -> str:

@@ -166,7 +166,8 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_LOGS", _logs, frozenset(),
             # the doc is the README's table row (a test compares): decisions is listed in
             # LOG_NAMES and in the message a bad name gets
-            "Comma-separated logs to print: autotune (decision reports), output_code (generated code)."),
+            "Comma-separated logs to print: decisions (one line per tuning decision: where its "
+            "answer came from and why), autotune (full decision reports), output_code (generated code)."),
     Setting("TUNER_SEARCH", _str, "coordinate_descent",
             "Search strategy for max-autotune.",
             choices=("exhaustive", "coordinate_descent", "budgeted")),

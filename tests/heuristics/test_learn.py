@@ -457,3 +457,20 @@ def test_files_of_two_boards_learn_one_module_named_by_their_capability(tmp_path
     assert s["module"] == "pad_mm_sm90.py"
     assert s["gpu_name"] == "NVIDIA H100 80GB HBM3 + NVIDIA H200"
     assert s["problems"] == 600
+
+
+def test_a_module_that_answers_nothing_reports_no_nan(tmp_path):
+    # every problem a near-tie: no leaf agrees, nothing is answered on the test split
+    data = tmp_path / "d.jsonl"
+    write_synthetic(data, 120)
+    lines = data.read_text().splitlines()
+    rows = [json.loads(ln) for ln in lines[1:]]
+    for r in rows:
+        r["time_ms"] = 1.0 + (hash((r["problem"], r["choice"])) % 7) * 1e-3
+    data.write_text("\n".join([lines[0]] + [json.dumps(r) for r in rows]) + "\n")
+    r = _learn_cli(data, "--out", tmp_path / "out")
+    assert r.exit_code == 0, r.output
+    assert "0 correct, 0 wrong" in r.output
+    assert "nan" not in r.output and "no answer on the test split" in r.output
+    (module,) = (tmp_path / "out").glob("*.py")
+    assert "nan" not in load_module(module).__doc__
