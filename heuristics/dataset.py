@@ -212,6 +212,12 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
                 truncated = True
                 continue
             raise DatasetError(f"{path}:{lineno}: malformed row") from None
+        except RecursionError:
+            raise DatasetError(f"{path}:{lineno}: row nested too deep") from None
+        except ValueError as e:          # an integer of more digits than Python converts
+            raise DatasetError(f"{path}:{lineno}: malformed row ({str(e)[:80]})") from None
+        if not isinstance(row, dict):
+            raise DatasetError(f"{path}:{lineno}: row is not a JSON object")
         missing = needed - set(row)
         if missing:
             raise DatasetError(f"{path}:{lineno}: row lacks columns {', '.join(sorted(missing))}")

@@ -87,6 +87,14 @@ def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2,
     dropped = {"incomplete": 0, "failed": 0, "few_reps": 0, "noisy": 0}
     if domain:
         dropped["out_of_domain"] = 0
+    known = set(raw)
+    for name, expr in derived:   # a header lacking a derived feature's input: say which
+        missing = sorted(set(compile(expr, "<derived>", "eval").co_names) - known)
+        if missing:
+            raise LearnError(f"derived feature {name} needs {', '.join(missing)}, which the "
+                             "dataset header does not list (pass --raw-features to learn without "
+                             "derived features)")
+        known.add(name)
     ids, X, T, B = [], [], [], []
     for pid, rows in ds.problems().items():
         by = {r["choice"]: r for r in rows}
@@ -108,10 +116,18 @@ def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2,
         bad = [f for f in raw if not isinstance(row[f], (int, float))]
         if bad:
             raise LearnError(f"problem {pid}: non-numeric features {', '.join(bad)}")
+        bad = [(f, r[f]) for r in rows for f in raw if not _finite(r[f])]
+        if bad:
+            raise LearnError(f"problem {pid}: feature {bad[0][0]} = {str(bad[0][1])[:40]} is not a finite number")
         if domain and any(row[d] < low for d, low in domain.items()):
             dropped["out_of_domain"] += 1
             continue
-        values = derive_features(row, tuple(raw), derived)
+        try:
+            values = derive_features(row, tuple(raw), derived)
+        except (ArithmeticError, ValueError) as e:
+            raise LearnError(f"problem {pid}: a derived feature fails ({type(e).__name__}: {e})") from None
+        if not all(math.isfinite(v) for v in values.values()):
+            raise LearnError(f"problem {pid}: a derived feature is not finite")
         ids.append(pid)
         X.append(list(values.values()))
         T.append(t)
@@ -120,6 +136,13 @@ def build_problems(ds: Dataset, *, min_reps: int = 3, max_spread: float = 0.2,
     return Problems(ids, np.array(X, dtype=np.float64).reshape(len(ids), len(names)),
                     np.array(T, dtype=np.float64).reshape(len(ids), 2), np.array(B),
                     names, (choices[0], choices[1]), dropped, raw, tuple(derived), domain)
+
+
+def _finite(v) -> bool:
+    try:
+        return math.isfinite(float(v))
+    except OverflowError:      # an integer beyond float's range
+        return False
 
 
 def split(n: int, seed: int, fractions=(0.6, 0.2, 0.2)) -> dict[str, np.ndarray]:

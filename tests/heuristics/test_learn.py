@@ -474,3 +474,55 @@ def test_a_module_that_answers_nothing_reports_no_nan(tmp_path):
     assert "nan" not in r.output and "no answer on the test split" in r.output
     (module,) = (tmp_path / "out").glob("*.py")
     assert "nan" not in load_module(module).__doc__
+
+
+def _mutated(path, row_index=None, row=None, header=None):
+    lines = path.read_text().splitlines()
+    if header is not None:
+        h = json.loads(lines[0])
+        header(h)
+        lines[0] = json.dumps(h)
+    if row_index is not None:
+        lines[row_index] = row(lines[row_index])
+    path.write_text("\n".join(lines) + "\n")
+
+
+def _set(field, value):
+    def change(line):
+        r = json.loads(line)
+        r[field] = value
+        return json.dumps(r)
+    return change
+
+
+@pytest.mark.parametrize("case, message", [
+    ("deep", ":4: row nested too deep"),
+    ("not_object", ":4: row is not a JSON object"),
+    ("inf_feature", "feature m = inf is not a finite number"),
+    ("huge_int", "feature m = 1000000000"),
+    ("many_digits", ":4: malformed row"),
+    ("derived_input", "derived feature align needs itemsize"),
+    ("version", "header version 2"),
+])
+def test_hostile_rows_fail_in_one_line_naming_the_row(tmp_path, case, message):
+    data = tmp_path / "d.jsonl"
+    write_synthetic(data, 60, seed=1)
+    if case == "deep":
+        _mutated(data, 3, lambda line: "[" * 200_000 + "]" * 200_000)
+    elif case == "not_object":
+        _mutated(data, 3, lambda line: "[1, 2]")
+    elif case == "inf_feature":
+        _mutated(data, 4, _set("m", float("inf")))     # the problem's second row
+    elif case == "huge_int":
+        _mutated(data, 3, _set("m", 10 ** 400))
+    elif case == "many_digits":
+        _mutated(data, 3, lambda line: line.replace('"m":', '"m":' + "9" * 5000 + ',"x":', 1))
+    elif case == "derived_input":
+        _mutated(data, header=lambda h: h["features"].pop("itemsize"))
+    elif case == "version":
+        _mutated(data, header=lambda h: h.update(version=2))
+    r = _learn_cli(data, "--out", tmp_path / "out")
+    assert r.exit_code == 1, r.output
+    assert message in r.output and "Traceback" not in r.output, r.output
+    assert len(r.output.strip().splitlines()) == 1
+    assert not (tmp_path / "out").exists()
