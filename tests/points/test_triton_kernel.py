@@ -382,6 +382,75 @@ def test_looped_row_reductions_step_4096_on_16_warps():
         "XBLOCK": 1, "RBLOCK": 512, "num_warps": 8, "num_stages": 1}
 
 
+SCAN_ROWS = (1, 3, 64, 1000, 1 << 16)
+SCAN_LENGTHS = (2, 17, 1000, 4096, 4097, 50000)
+
+
+def _scan_metas():
+    for x, r, outer in itertools.product(SCAN_ROWS, SCAN_LENGTHS, (False, True)):
+        yield KernelMeta("scan", xnumel=x, rnumel=r, outer=outer)
+
+
+def test_scan_default_is_persistent_up_to_the_threshold_then_looped_in_shorter_chunks():
+    # a scan kernel takes its persistent variant exactly when RBLOCK covers the row
+    for x in SCAN_ROWS:
+        short = point.default_config(KernelMeta("scan", xnumel=x, rnumel=1000))
+        assert short["RBLOCK"] == 1024 and 1 <= short["XBLOCK"] <= 2 and short["num_stages"] == 1
+        assert point.default_config(KernelMeta("scan", xnumel=x, rnumel=4096))["RBLOCK"] == 4096
+        long = point.default_config(KernelMeta("scan", xnumel=x, rnumel=4097))
+        assert long == {"XBLOCK": 1, "RBLOCK": point.SCAN_CHUNK, "num_warps": 8, "num_stages": 1}
+    # short rows: several per program, a tile of SCAN_TILE at most
+    assert point.default_config(KernelMeta("scan", xnumel=1000, rnumel=17)) == {
+        "XBLOCK": 64, "RBLOCK": 32, "num_warps": 8, "num_stages": 1}
+    assert point.default_config(KernelMeta("scan", xnumel=3, rnumel=17))["XBLOCK"] == 4
+    # over a leading dim (loads along x): 64 rows wide, looped where a whole row would not fit
+    outer = point.default_config(KernelMeta("scan", xnumel=4096, rnumel=1000, outer=True))
+    assert outer["XBLOCK"] == 64 and outer["RBLOCK"] == 32
+    assert point.default_config(KernelMeta("scan", xnumel=4096, rnumel=20, outer=True))["RBLOCK"] == 32
+    for meta in _scan_metas():
+        d = point.default_config(meta)
+        assert d["XBLOCK"] * d["RBLOCK"] <= max(point.SCAN_TILE, point.SCAN_PERSISTENT_MAX), (meta, d)
+        whole = max(next_pow2(meta.rnumel), 2)
+        fits = not meta.outer or whole * d["XBLOCK"] <= point.SCAN_TILE
+        assert (d["RBLOCK"] >= meta.rnumel) == (meta.rnumel <= point.SCAN_PERSISTENT_MAX and fits)
+
+
+def test_scan_candidates_hold_both_variants_and_the_space_tunes_rows_chunk_and_warps():
+    meta = KernelMeta("scan", xnumel=512, rnumel=1000)
+    cands = point.candidate_configs(meta)
+    rblocks = {c["RBLOCK"] for c in cands}
+    assert rblocks == {32, 128, 512, 1024}      # chunks (looped) and the whole row (persistent)
+    assert all(c["XBLOCK"] * c["RBLOCK"] <= 8192 for c in cands)
+    assert len(cands) == len({str(c) for c in cands})
+    long = point.candidate_configs(KernelMeta("scan", xnumel=4, rnumel=50000))
+    assert {c["RBLOCK"] for c in long} == {32, 128, 512, 2048}
+    assert {c["XBLOCK"] for c in long} == {1, 2, 4}
+    space = point.config_space(meta)
+    assert set(space.tunable_fields) == {"XBLOCK", "RBLOCK", "num_warps"}
+    assert space.fields["RBLOCK"].values() == [16, 32, 64, 128, 256, 512, 1024]
+    assert space.kind == "triton.scan"
+    outer = point.config_space(KernelMeta("scan", xnumel=512, rnumel=1000, outer=True))
+    assert outer.kind == "triton.scan.outer"
+    for m in _scan_metas():
+        default = point.to_config(point.default_config(m))
+        space = point.config_space(m)
+        assert space.why_invalid(default) is None, (m, default)
+        assert point.answer_fits(m, default, space)
+        assert all(space.why_invalid(point.to_config(c)) is None for c in point.candidate_configs(m)), m
+
+
+def test_scan_tunes_by_coordinate_descent_from_its_default(fake_bench):
+    meta = KernelMeta("scan", "src-scan", xnumel=4096, rnumel=30000)
+    d = point.decide_config(meta, ARGS, fake_bench.launch)
+    assert d.source == "coordinate_descent" and d.namespace == "triton.scan"
+    assert fake_bench.launched[0] == point.default_config(meta)
+    # the fake landscape's optimum lies inside the scan's space: the descent reaches it
+    assert point.config_dict(d.choice) == {"XBLOCK": 4, "RBLOCK": 1024, "num_warps": 4, "num_stages": 1}
+    f = point.features(meta, ["float32", "float32"])
+    assert (f["kind"], f["rnumel"], f["outer"]) == ("scan", 30000, False)
+    assert "scan" in point.TUNABLE_KINDS and "scan" not in point.LEARNED_KINDS
+
+
 def _planning_meta(xnumel):
     return KernelMeta("pointwise", source="x = tl.load(in_ptr0 + i)\ntl.store(out_ptr0 + i, x * 2)\n",
                       xnumel=xnumel, dtypes=("float32", "float32"))

@@ -21,6 +21,7 @@ everything the choice needs from there is here, for every kind:
 
 Kinds: "pointwise" (1-D), "pointwise_tiled" (a [YBLOCK, XBLOCK] tile over (ynumel, xnumel)),
 "persistent_reduction" and "reduction" (looped; both inner, or `outer` for x-major tiles),
+"scan" (cumsum and the like: rows of rnumel, persistent or looped as its RBLOCK says; `_scan_*`),
 "combo" (1-D pointwise parts in one launch), "foreach" (parts with one body, their pointers
 in a table), "template" (a matmul over (batch, m, n, k)) and
 "scatter" (a fixed config, never tuned).
@@ -38,7 +39,7 @@ from tuner.space import BLOCK_CAPS, Config, ConfigSpace, DeviceLimits, Field
 
 log = logging.getLogger("tuner.points.triton_kernel")
 
-KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction", "combo",
+KINDS = ("pointwise", "pointwise_tiled", "persistent_reduction", "reduction", "scan", "combo",
          "foreach", "template", "scatter")
 TUNABLE_KINDS = tuple(k for k in KINDS if k != "scatter")
 _INT_LITERAL = re.compile(r"\b\d+\b")   # sizes, strides and constants in a kernel's source
@@ -49,12 +50,13 @@ class KernelMeta:
     """What codegen says about one kernel; the point decides its config from this alone.
 
     xnumel: the launch's x extent (a tiled kernel's x side XN; a combo's sum of parts; a
-        template's output elements). ynumel: a tiled kernel's y side YN (None otherwise).
-    rnumel: a reduction's reduced extent. outer: an x-major reduction (its loads are contiguous
-        along x). parts: a combo kernel's sub-kernel extents. mm: a template's
-        (batch, m, n, k), mm_dtype its operands' dtype. dtypes: the arguments' dtypes as codegen
-        knows them (the runtime key uses the actual arguments'). bucketed: compiled for a graph
-        with dynamic sizes (decisions shared per size bucket)."""
+        template's output elements; a scan's rows). ynumel: a tiled kernel's y side YN (None
+        otherwise). rnumel: a reduction's reduced extent, a scan's row length. outer: an
+        x-major reduction or scan (its loads are contiguous along x). parts: a combo kernel's
+        sub-kernel extents. mm: a template's (batch, m, n, k), mm_dtype its operands' dtype.
+        dtypes: the arguments' dtypes as codegen knows them (the runtime key uses the actual
+        arguments'). bucketed: compiled for a graph with dynamic sizes (decisions shared per
+        size bucket)."""
     kind: str
     source: str = ""
     xnumel: int = 1
@@ -96,6 +98,8 @@ def next_pow2(n) -> int:
 def default_config(meta: KernelMeta) -> dict:
     """The config default mode launches (and every search starts from)."""
     kind = meta.kind
+    if kind == "scan":
+        return _scan_default(meta)
     if kind == "pointwise_tiled":
         yn, xn = meta.ynumel, meta.xnumel
         xb = max(1, min(64, next_pow2(xn)))
@@ -163,6 +167,66 @@ def default_config(meta: KernelMeta) -> dict:
     # for up to 265 rows)
     rb = min(4096, next_pow2(rnumel))
     return {"XBLOCK": 1, "RBLOCK": rb, "num_warps": 16 if rb >= 2048 else 8, "num_stages": 1}
+
+
+# -- scans (compiler/codegen/scan.py): the kind's whole policy ----------------------------------
+# A scan kernel's source holds a persistent variant (RBLOCK covers the row: one block) and a
+# looped one (chunks of RBLOCK along the row, the running prefix carried from chunk to chunk);
+# the config's RBLOCK picks one when Triton compiles it, so the search weighs both. Figures
+# reasoned, not yet swept on a GPU: a row in registers up to SCAN_PERSISTENT_MAX (a cummax
+# holds a position beside each value), tiles of SCAN_TILE elements on 8 warps.
+SCAN_PERSISTENT_MAX = 4096   # rows up to this long are one block by default
+SCAN_CHUNK = 2048            # the looped default's chunk along a longer row
+SCAN_TILE = 2048             # elements of a default tile (rows x chunk)
+
+
+def _scan_default(meta: KernelMeta) -> dict:
+    """Rows of up to SCAN_PERSISTENT_MAX: persistent, as many rows per program as fill a
+    SCAN_TILE tile (64 at most); longer ones: looped, one row per program, chunks of
+    SCAN_CHUNK (always shorter than the row, or the kernel would take its persistent
+    variant). An `outer` scan (loads along x, a scan over a leading dim) takes 64 rows wide
+    tiles for coalesced loads, and loops over short chunks where a whole row would not fit."""
+    x, whole = meta.xnumel, max(next_pow2(meta.rnumel), 2)
+    if meta.outer:
+        xb = max(1, min(next_pow2(x), 64))
+        fits = whole <= SCAN_PERSISTENT_MAX and whole * xb <= SCAN_TILE
+        rb = whole if fits else max(2, min(SCAN_TILE // xb, whole // 2))
+    elif whole <= SCAN_PERSISTENT_MAX:
+        rb = whole
+        xb = max(1, min(next_pow2(x), SCAN_TILE // rb, 64))
+    else:
+        xb, rb = 1, min(SCAN_CHUNK, whole // 2)
+    tile = xb * rb
+    return {"XBLOCK": xb, "RBLOCK": rb,
+            "num_warps": 8 if tile >= 2048 else (4 if tile >= 512 else (2 if tile >= 128 else 1)),
+            "num_stages": 1}
+
+
+def _scan_candidates(meta: KernelMeta) -> list[dict]:
+    """Chunks of 32 to 2048 and the whole row (where it is at most SCAN_PERSISTENT_MAX), rows
+    per program up to 64, tiles up to 8192 elements, 2 to 8 warps."""
+    whole = max(next_pow2(meta.rnumel), 2)
+    rbs = {min(rb, whole) for rb in (32, 128, 512, 2048)}
+    if whole <= SCAN_PERSISTENT_MAX:
+        rbs.add(whole)
+    return [{"XBLOCK": xb, "RBLOCK": rb, "num_warps": nw, "num_stages": 1}
+            for rb in sorted(rbs) for xb in (1, 2, 4, 8, 16, 32, 64)
+            if xb * rb <= 8192 and xb <= next_pow2(meta.xnumel) for nw in (2, 4, 8)]
+
+
+def _scan_space(meta: KernelMeta) -> ConfigSpace:
+    """Rows per program, RBLOCK from chunks of 16 to the whole row (the persistent variant),
+    warps; the block capped as the candidates are (registers)."""
+    d = _scan_default(meta)
+    whole = max(next_pow2(meta.rnumel), 2)
+    xhi = max(d["XBLOCK"], min(BLOCK_CAPS["XBLOCK"], next_pow2(meta.xnumel)))
+    rhi = max(d["RBLOCK"], min(BLOCK_CAPS["RBLOCK"], whole))
+    return ConfigSpace([Field("XBLOCK", "pow2", 1, xhi),
+                        Field("RBLOCK", "pow2", min(16, d["RBLOCK"]), rhi),
+                        Field("num_warps", "pow2", 1, 16)],
+                       block_numel_fields=("XBLOCK", "RBLOCK"),
+                       max_block_numel=max(8192, d["XBLOCK"] * d["RBLOCK"]),
+                       kind="triton.scan" + (".outer" if meta.outer else ""))
 
 
 # a template's hand-written seeds beside its default: (BLOCK_M, BLOCK_N, BLOCK_K, warps, stages)
@@ -332,6 +396,8 @@ def candidate_configs(meta: KernelMeta) -> list[dict]:
     out: list[dict] = []
     if kind == "scatter":
         return [default_config(meta)]
+    if kind == "scan":
+        return _scan_candidates(meta)
     if kind == "pointwise_tiled":
         yn, xn = meta.ynumel, meta.xnumel
         for xb in (16, 32, 64, 128):
@@ -384,6 +450,8 @@ def config_space(meta: KernelMeta, device: DeviceLimits | None = None) -> Config
     kind = meta.kind
     if kind == "scatter":
         return None
+    if kind == "scan":
+        return _scan_space(meta)
     if kind == "pointwise_tiled":
         return ConfigSpace.pointwise([meta.xnumel, meta.ynumel], max_block_numel=8192)
     if kind == "pointwise":
