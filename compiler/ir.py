@@ -7,6 +7,9 @@ Storage: `Buffer` (name, dtype, device, size, stride; ints). A graph input is an
                buffer's memory order (outermost first), so the store is contiguous along the flat
                loop index even for a channels-last or otherwise permuted dense buffer;
 - `Reduction`  ranges x reduction_ranges, inner_fn(index, rindex) -> value, reduction_type;
+- `Scan`       ranges x (length of the scanned dim,), inner_fn(index, rindex) -> value, scan_type:
+               the running sum/product/log-sum-exp/max/min (or the max's or min's position) stored
+               at every element;
 - `Scatter`    writes value_fn(index) at index_fn(index) into an existing buffer (mutation:
                copy_ into inputs, index_put, scatter), optionally accumulating atomically;
 - `Extern`     a call to an ATen op on realized tensors (counted in stats).
@@ -245,6 +248,54 @@ class Reduction(Node):
     @property
     def rnumel(self):
         return math.prod(self.reduction_ranges)
+
+
+@dataclass(eq=False)
+class Scan(Node):
+    """An inclusive scan along one dim (cumsum, cumprod, logcumsumexp, cummax, cummin): for each
+    of the other dims' elements (`ranges`, a row), the running combination of inner_fn(index,
+    rindex) (in src_dtype) over rindex = 0..length-1, stored at every element of the row. Its
+    buffer has the input's shape; `input_index` maps (row index, position) to the input's (and
+    output's) logical index, `input_size` is that shape: the scheduler indexes a pointwise
+    producer of that shape where the scan reads it, as for a Reduction (whose attribute names
+    it shares, so fusion treats both alike). `index`: store the position of the running max/min
+    (int64, ATen's: the last among equal values, the latest NaN) instead of its value; the
+    values and indices nodes of one cummax/cummin share `pair`, so a kernel holding both
+    scans once."""
+    name: str
+    buffer: Buffer
+    ranges: tuple
+    length: int
+    scan_type: str          # "sum" | "prod" | "logsumexp" | "max" | "min"
+    inner_fn: Callable
+    src_dtype: torch.dtype
+    input_size: tuple = ()
+    input_index: Callable | None = None
+    index: bool = False
+    pair: str | None = None
+    kind = "scan"
+
+    def symbols(self):
+        return _idx("d", len(self.ranges)), _idx("r", 1)
+
+    def run_body(self, index):
+        return self.inner_fn(*index)
+
+    def store_index(self, index):
+        """The output element of (row index, position): the scan stores every element."""
+        return S.linear(self.input_index(*index), self.buffer.stride, self.buffer.offset)
+
+    @property
+    def reduction_ranges(self):
+        return (self.length,)
+
+    @property
+    def xnumel(self):
+        return math.prod(self.ranges)
+
+    @property
+    def rnumel(self):
+        return self.length
 
 
 @dataclass(eq=False)

@@ -10,6 +10,9 @@ saves and fused greedily, best first, while `can_fuse` holds:
   as (N, C) x (H, W), and as (chunk, N, C) x (part of H*W) by a split reduction's first
   stage) or whose shape splits into an X prefix and an R suffix (in memory order, else in
   logical order), and pointwise nodes over X (epilogues such as softmax's divide);
+- a scan group (X rows of R) takes scans over (X, R) and pointwise nodes over X*R, indexed as
+  for a reduction (producers where the scan reads them, consumers of its result at the element
+  it computes); never a reduction, a template, or a node over X alone;
 - no cycle through a group outside the pair;
 - every read of a buffer produced inside the group is of the element being computed at that
   point of the loop (a reduction's result may be read only per row).
@@ -42,6 +45,8 @@ def split_prefix(ranges, x):
 
 
 X, R = S.sym("x"), S.sym("r")
+# kinds of node that write one buffer of their own the scheduler tracks
+COMPUTED = ("pointwise", "reduction", "scan", "template")
 
 
 class Group:
@@ -50,20 +55,20 @@ class Group:
         self.names = {n.name for n in nodes}
         k = nodes[0].kind
         if k not in ("extern", "scatter"):
-            k = ("template" if any(n.kind == "template" for n in nodes) else
-                 "reduction" if any(n.kind == "reduction" for n in nodes) else "pointwise")
+            kinds = {n.kind for n in nodes}
+            k = next((k for k in ("template", "scan", "reduction") if k in kinds), "pointwise")
         self.kind = k   # asked per candidate pair while fusing: computed once
         self.mutates = any(isinstance(n.buffer, ir.MutationBuffer) for n in nodes)
 
     def space(self):
         for n in self.nodes:
-            if n.kind == "reduction":
+            if n.kind in ("reduction", "scan"):
                 return (n.xnumel, n.rnumel)
         return (self.nodes[0].numel, 1)
 
     def reduction(self):
-        """The first reduction (its space is the group's): pointwise nodes are indexed as it
-        reads its input (node_index)."""
+        """The first reduction or scan (its space is the group's): pointwise nodes are indexed
+        as it reads its input (node_index)."""
         return first_reduction(self.nodes)
 
     @property
@@ -72,16 +77,19 @@ class Group:
 
 
 def first_reduction(nodes):
-    """The first reduction among nodes (in order), or None."""
-    return next((n for n in nodes if n.kind == "reduction"), None)
+    """The first reduction or scan among nodes (in order), or None."""
+    return next((n for n in nodes if n.kind in ("reduction", "scan")), None)
 
 
 def node_index(node, space, reduction=None):
     """Index symbols of a node inside a kernel over `space` = (X, R), or None if it cannot.
-    `reduction`: the kernel's first reduction (Group.reduction), if any."""
+    `reduction`: the kernel's first reduction or scan (Group.reduction), if any; a scan
+    kernel holds scans and pointwise nodes over X*R only."""
     xn, rn = space
-    if node.kind == "reduction":
-        if (node.xnumel, node.rnumel) != space:
+    scan = reduction is not None and reduction.kind == "scan"
+    if node.kind in ("reduction", "scan"):
+        if (node.xnumel, node.rnumel) != space or \
+                (reduction is not None and node.kind != reduction.kind):   # never one with the other
             return None
         return (S.unflatten(X, node.ranges), S.unflatten(R, node.reduction_ranges))
     if node.kind == "template":
@@ -91,7 +99,7 @@ def node_index(node, space, reduction=None):
     if rn == 1:
         return S.unflatten(X, node.ranges) if node.numel == xn else None
     if node.numel == xn:
-        return S.unflatten(X, node.ranges)
+        return None if scan else S.unflatten(X, node.ranges)
     if node.numel != xn * rn:
         return None
     idx = _as_input_of(node, space, reduction)
@@ -165,8 +173,8 @@ def _accesses(node, space, reduction):
     rec = Recorder()
     with use(rec):
         node.run_body(idx)
-    flat = idx if node.kind in ("pointwise", "template") else idx[0]
-    store = node.store_index(flat)
+    # a reduction stores per row (its x indices); a scan at every (x, r)
+    store = node.store_index(idx[0] if node.kind == "reduction" else idx)
     b = bounds(space)
     return tuple((n, S.with_bounds(i, b)) for n, i in rec.reads), S.with_bounds(store, b)
 
@@ -195,7 +203,7 @@ class Scheduler:
             n.order = i
         self.producer = {}
         for n in graph.nodes:
-            if n.kind in ("pointwise", "reduction", "template"):
+            if n.kind in COMPUTED:
                 self.producer[n.buffer.name] = n
         self.readers = {}
         for n in graph.nodes:
@@ -266,11 +274,11 @@ class Scheduler:
         targets = [ir.storage_name(m.buffer) for m in muts]
         if len(set(targets)) < len(targets):
             return False
-        if any(n.kind == "reduction" for n in nodes) and \
+        if any(n.kind in ("reduction", "scan") for n in nodes) and \
                 any(t in n.reads for t in targets for n in nodes):
             # a looped reduction reads (or recomputes from) the target again in a later pass
             # over R, after the first pass wrote it (persistent ones would be safe; codegen
-            # decides persistence later, so neither fuses)
+            # decides persistence later, so neither fuses); scans are kept out alike
             return False
         # every read of a target, gathered in one pass over the nodes (a merged optimizer
         # group holds hundreds of in-place updates: a pass per update was quadratic)
@@ -286,7 +294,7 @@ class Scheduler:
         return True
 
     def _space(self, a, b, red):
-        spaces = {g.space() for g in (a, b) if g.kind == "reduction"}
+        spaces = {g.space() for g in (a, b) if g.kind in ("reduction", "scan")}
         if len(spaces) > 1:
             return None
         if spaces:
@@ -340,7 +348,7 @@ class Scheduler:
         groups = [Group([n]) for n in self.graph.nodes]
         self.group_of = {n.name: g for g in groups for n in g.nodes}
         writes = {n.buffer.name: g for g in groups for n in g.nodes
-                  if n.kind in ("pointwise", "reduction", "template")}
+                  if n.kind in COMPUTED}
         alive = {id(g): g for g in groups}
         heap, seq = [], itertools.count()
 
@@ -365,7 +373,7 @@ class Scheduler:
             alive[id(merged)] = merged
             for n in merged.nodes:
                 self.group_of[n.name] = merged
-                if n.kind in ("pointwise", "reduction", "template"):
+                if n.kind in COMPUTED:
                     writes[n.buffer.name] = merged
             self.fused_nodes += 1
             push(merged, self._pairs_for(merged, writes))
@@ -406,7 +414,7 @@ class Scheduler:
                 if not (scalar and o is not None and o.mutates):
                     add(o, count * 2 * (nbytes // 2))   # both read it
         for n in g.nodes:
-            if n.kind in ("pointwise", "reduction", "template"):
+            if n.kind in COMPUTED:
                 buf = n.buffer
                 for other_id in self.readers.get(buf.name, ()):   # o reads what g wrote
                     add(self.group_of.get(other_id), 2 * buf.numel * buf.dtype.itemsize)
@@ -503,7 +511,7 @@ class Scheduler:
         """Buffers written and read only inside this group (never stored)."""
         out = set()
         for n in group.nodes:
-            if n.kind not in ("pointwise", "reduction", "template"):
+            if n.kind not in COMPUTED:
                 continue
             name = n.buffer.name
             if name in self.output_names or name in self.scatter_targets or \
