@@ -16,6 +16,7 @@ import torch
 from . import ir
 from . import stats as stats_mod
 from .codegen import combo
+from .codegen.scan import ScanKernel
 from .codegen.template import TemplateKernel
 from .codegen.triton import TritonKernel
 from .codegen.wrapper import WrapperCodegen
@@ -199,7 +200,8 @@ def _compile_graph(gm, example_inputs, mode, options):
             ns[f"{node.name}_op"] = _PUBLIC_OPS.get(node.op, node.op)
             steps.append(("extern", node))
             continue
-        k = probes.pop(id(grp), None) or TritonKernel(grp, sched, max_persistent_r=max_r)
+        k = probes.pop(id(grp), None) or (ScanKernel(grp, sched) if grp.kind == "scan" else
+                                          TritonKernel(grp, sched, max_persistent_r=max_r))
         kind = k.kind
         k.name = f"tk_{kind}"   # (add_kernel appends a hash of its source: _named_by_content)
         src = k.codegen()

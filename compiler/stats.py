@@ -62,7 +62,8 @@ class GraphStats:
     mm_backend: collections.Counter = field(default_factory=collections.Counter)
     kernel_names: list = field(default_factory=list)
     kernel_kinds: list = field(default_factory=list)   # per kernel: "pointwise", "pointwise_tiled",
-                                                       # "reduction", "persistent_reduction", "scatter"
+                                                       # "reduction", "persistent_reduction", "scan",
+                                                       # "scatter", "combo", "foreach", "template"
     # the generated function's name (tk_<kind>_<hash>, as a profiler lists it) -> what it
     # computes ("pointwise over (6304, 3072), nodes [...]")
     kernel_labels: dict = field(default_factory=dict)

@@ -9,7 +9,8 @@ tile between the two register layouts through shared memory).
 Reduction groups over (X, R): a [XBLOCK, RBLOCK] tile; persistent (one block covers R, all
 values stay in registers) when R is small, otherwise one loop over R per phase (a node
 that needs a reduction result computed in the same kernel goes in a later loop). Row-wise
-epilogue nodes run after the last loop. A buffer produced in the kernel and read at the element
+epilogue nodes run after the last loop. Scan groups: codegen/scan.py (ScanKernel, this class's
+ops handler with a body of its own). A buffer produced in the kernel and read at the element
 being computed is taken from registers (or recomputed from its inner function in a later loop);
 it is stored only if someone outside the kernel reads it.
 
@@ -96,6 +97,8 @@ class TritonKernel:
         self.xnumel, self.rnumel = self.space
         self.first_reduction = group.reduction()   # pointwise nodes are indexed as it reads
         self.reduction = group.kind == "reduction"
+        # the body runs over [XBLOCK, RBLOCK] tiles (a reduction's, or a scan's: codegen/scan.py)
+        self.rloop = group.kind in ("reduction", "scan")
         self.scatter = group.kind == "scatter"
         self.name = name
         # reduction nodes named in the source by their order in this kernel, not by their
@@ -103,7 +106,8 @@ class TritonKernel:
         # sources: one compile and one tuning decision for all of them
         self._local = {}
         self.internal = scheduler.internal(group)
-        self.produced = {n.buffer.name: n for n in group.nodes if n.kind in ("pointwise", "reduction")}
+        self.produced = {n.buffer.name: n for n in group.nodes
+                         if n.kind in ("pointwise", "reduction", "scan")}
         # A reduction whose loads are contiguous along x (over a leading dim) uses x-major
         # tiles: wide in x, short in r, looped unless r is tiny.
         self.outer = self.reduction and self._outer()
@@ -125,7 +129,7 @@ class TritonKernel:
         self.table_part = False   # a foreach table kernel's body: x and xmask come from its header
         self.bounds = bounds(self.space)
         # (YN, XN) for a 2-D tiled pointwise kernel, None for 1-D
-        self.tile = None if (self.reduction or self.scatter) else self._tiling()
+        self.tile = None if (self.rloop or self.scatter) else self._tiling()
         if self.tile:
             self.bounds = dict(self.bounds, y=self.tile[0] - 1, xx=self.tile[1] - 1)
 
@@ -230,8 +234,8 @@ class TritonKernel:
         return var
 
     def default_mask(self, needs_r):
-        """The loop mask for an access; rmask only inside the loops of a reduction."""
-        if not self.reduction or self.in_epilogue:
+        """The loop mask for an access; rmask only inside the loops of a reduction or scan."""
+        if not self.rloop or self.in_epilogue:
             return "xmask"
         return "xmask & rmask" if needs_r else "xmask"
 
@@ -256,7 +260,7 @@ class TritonKernel:
         index = S.with_bounds(index, self.bounds)
         p = self.produced.get(name)
         if p is not None and not self.scatter:
-            if p.kind == "reduction":
+            if p.kind in ("reduction", "scan"):   # its result in this loop (or after it)
                 return self.red_result[name]
             if name in self.values:
                 return self.values[name]
@@ -274,7 +278,7 @@ class TritonKernel:
         buf = self.sched.graph.buffers[name]
         ptr = self.arg(ir.storage_name(buf), "in")   # a retargeted buffer lives in its input
         idx = S.texpr(index)
-        if self.reduction and not self.in_epilogue and "r" not in S.free_names(index) and \
+        if self.rloop and not self.in_epilogue and "r" not in S.free_names(index) and \
                 any(n.startswith("t") for n in S.free_names(index)):
             idx = f"tl.broadcast_to({idx}, [XBLOCK, RBLOCK])"
         mask = self._mask_for(index)
@@ -606,7 +610,7 @@ class TritonKernel:
 
     def _render(self):
         params = list(self.args.values())
-        consts = ["XBLOCK: tl.constexpr"] + (["RBLOCK: tl.constexpr"] if self.reduction else []) + \
+        consts = ["XBLOCK: tl.constexpr"] + (["RBLOCK: tl.constexpr"] if self.rloop else []) + \
             (["YBLOCK: tl.constexpr"] if self.tile else [])
         deco = "@triton.jit(debug=True)" if self.indirect and not _interpret() else "@triton.jit"
         head = [deco, f"def {self.name}({', '.join(params + consts)}):"]

@@ -82,6 +82,56 @@ def tanh_sigmoid(x):
     return tl.where(tl.abs(x) < 0.0009765625, x, 2.0 * tl.sigmoid(2.0 * x) - 1.0)
 
 
+# Scans (compiler/codegen/scan.py): combine functions for tl.associative_scan, `a` the earlier
+# part of the row and `b` the later one (a scan keeps their order; a chunk's prefix is combined
+# into the next chunk with the same function, the carry as `a`).
+
+@triton.jit
+def scan_add(a, b):
+    return a + b
+
+
+@triton.jit
+def scan_mul(a, b):
+    return a * b
+
+
+@triton.jit
+def scan_logaddexp(a, b):
+    """log(exp(a) + exp(b)) without overflow: the larger plus log1p of exp of the difference
+    (<= 0). Two infinities of one sign give that infinity (their difference would be NaN);
+    a NaN propagates."""
+    hi = maximum_nan(a, b)
+    lo = minimum_nan(a, b)
+    both_inf = (hi == lo) & (tl.abs(hi) == float("inf"))
+    return tl.where(both_inf, hi, hi + log1p(tl.exp(lo - hi)))
+
+
+@triton.jit
+def scan_max(a, b):
+    return maximum_nan(a, b)
+
+
+@triton.jit
+def scan_min(a, b):
+    return minimum_nan(a, b)
+
+
+@triton.jit
+def scan_argmax(av, ai, bv, bi):
+    """The running max and its position as ATen's cummax: the later element wins a tie, a NaN
+    wins over any number and stays, a later NaN moves the position (b is always the later)."""
+    b_wins = (bv != bv) | ((av == av) & (bv >= av))
+    return tl.where(b_wins, bv, av), tl.where(b_wins, bi, ai)
+
+
+@triton.jit
+def scan_argmin(av, ai, bv, bi):
+    """As scan_argmax, for the running min (ATen's cummin)."""
+    b_wins = (bv != bv) | ((av == av) & (bv <= av))
+    return tl.where(b_wins, bv, av), tl.where(b_wins, bi, ai)
+
+
 if INTERPRET:
     import math
 
