@@ -169,6 +169,18 @@ def select(x, dim, index):
     return _remap(x, size, lambda idx: idx[:dim] + [index] + idx[dim:])
 
 
+@register(prims.rev, aten.flip)
+def rev(x, dims):
+    """flip (decomposed to prims.rev; a scan's gradient is one: flip, cumsum, flip): element i
+    of a flipped dim reads n - 1 - i, inlined into its consumer (a scan reads its row
+    backwards)."""
+    n = len(x.size)
+    flipped = {_norm(d, n) for d in dims}
+    size = list(x.size)
+    return _remap(x, size, lambda idx: [size[d] - 1 - i if d in flipped else i
+                                        for d, i in enumerate(idx)])
+
+
 @register(aten.as_strided, prims.as_strided)
 def as_strided(x, size, stride, storage_offset=None):
     x = realize(x)
