@@ -140,6 +140,15 @@ def test_views_are_index_maps():
     assert not s.fallbacks
 
 
+def test_flip_is_an_index_map():
+    # flip decomposes to prims.rev: read backwards along the flipped dims, inlined into the
+    # consumer (a scan's gradient flips its input and its result)
+    x = torch.randn(4, 6, 5)
+    s = compile_and_check(lambda t: (t.flip(0, 2) * 2, t.transpose(0, 2).flip(-1).exp(),
+                                     t[:, ::2].flip(1).sum(1)), x)
+    assert not s.fallbacks
+
+
 def test_sum_over_leading_dims_of_noncontiguous():
     x = torch.randn(5, 6, 7).permute(1, 2, 0)
     compile_and_check(lambda t: (t.sum(0), t.sum(-1), t.sum((0, 1))), x)
