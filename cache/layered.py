@@ -4,10 +4,18 @@ Reads go local, then remote; writes go to both, the remote skipped in read-only 
 stored entry is validated on read (entry.py), then by the caller's `check` (the engine's:
 does the answer fit the current candidates?): a bad one is a miss, counted as `rejected`, and
 a remote entry is copied into the local store only once both accepted it. A store that fails
-is a miss, counted as an error; `get` never raises. The remote is then switched off for the
-rest of the process with a single warning, because a server that refused or timed out once
-would otherwise cost a timeout on every decision. A read-only local cache serves hits; its
-writes are counted errors, with one warning.
+is a miss, counted as an error; `get` never raises. What failed decides what is lost:
+
+- the connection (refused, timed out, authentication): the remote is switched off for the rest
+  of the process with a single warning, because a server that refused or timed out once would
+  otherwise cost a timeout on every decision;
+- one command about one key (a redis ResponseError: a key of the wrong type under the prefix,
+  say): that lookup is a miss, counted as an error, with one warning for the process; the
+  remote stays on;
+- a write the server refuses (out of memory at maxmemory, a read-only replica): the remote is
+  no longer written by this process, with one warning, and is still read.
+
+A read-only local cache serves hits; its writes are counted errors, with one warning.
 
 Without TUNER_CACHE_SECRET a shared cache is trusted as far as the checks go: anyone who can
 write to the Redis can pick, among the answers the checks accept, the one this process uses.
@@ -25,6 +33,8 @@ from .entry import Entry, InvalidEntry, decode, encode
 from .keys import CacheKey
 from .local import LocalStore, ReadOnlyCache
 from .remote import RemoteConfig, RemoteStore, redact
+
+import redis
 
 LAYERS = ("local", "remote")
 UNSIGNED_WARNING = (
@@ -56,6 +66,7 @@ class Cache:
         self._stats = {layer: LayerStats() for layer in LAYERS}
         self._lock = threading.Lock()
         self._warned: set[str] = set()
+        self._remote_writes = True  # False once the server refused a write
         # counts kept across processes (stats.py): rejected entries here, hits, misses and
         # seconds saved per decision by the engine through record()
         self.persistent = persistent
@@ -108,7 +119,7 @@ class Cache:
         """Store an already-built envelope unchanged (import uses this)."""
         self._write("local", entry)
         remote = self.remote
-        if remote is not None and not remote.config.readonly:
+        if remote is not None and not remote.config.readonly and self._remote_writes:
             self._write("remote", entry)
 
     def discard(self, key: CacheKey) -> None:
@@ -176,11 +187,11 @@ class Cache:
             else:
                 store.put(entry.digest, entry.text)
         except Exception as e:
-            self._failed(layer, store, e)
+            self._failed(layer, store, e, writing=True)
             return
         self._count(layer, "puts")
 
-    def _failed(self, layer: str, store, error: Exception) -> None:
+    def _failed(self, layer: str, store, error: Exception, writing: bool = False) -> None:
         self._count(layer, "errors")
         why = f"{type(error).__name__}: {redact(str(error))}"
         if isinstance(error, ReadOnlyCache):
@@ -190,6 +201,19 @@ class Cache:
         if layer == "local":
             self._warn(layer, f"local cache {store.path} failed ({why}); this lookup is a miss")
             return
+        url = redact(store.config.url)
+        if not _connection_lost(error):  # the server answered: about this command only
+            if writing:
+                with self._lock:
+                    if self.remote is store:
+                        self._remote_writes = False
+                self._warn("remote-writes", f"remote cache {url} refused a write ({why}); this "
+                                            "process stops writing to it and still reads it")
+            else:
+                self._warn("remote-entry", f"remote cache {url}: a lookup failed ({why}); it is "
+                                           "a miss, counted as an error (further ones are not "
+                                           "reported), and the remote cache stays on")
+            return
         with self._lock:  # several threads may see the same dead server; one switches it off
             if self.remote is not store:
                 return
@@ -198,15 +222,25 @@ class Cache:
             store.close()
         except Exception:
             pass
-        self._warn(layer, f"remote cache {redact(store.config.url)} failed ({why}); it is off "
-                          "for the rest of this process, the local cache goes on")
+        self._warn(layer, f"remote cache {url} failed ({why}); it is off for the rest of "
+                          "this process, the local cache goes on")
 
-    def _warn(self, layer: str, message: str) -> None:
+    def _warn(self, topic: str, message: str) -> None:
+        """Warn about `topic` (a layer, or one kind of trouble) once per cache."""
         with self._lock:
-            first = layer not in self._warned
-            self._warned.add(layer)
+            first = topic not in self._warned
+            self._warned.add(topic)
         if first:
             warnings.warn(message, CacheWarning, stacklevel=4)
+
+
+def _connection_lost(error: Exception) -> bool:
+    """Whether `error` says the server cannot be used any more (no connection, a timeout, an
+    authentication or protocol failure), as opposed to a reply refusing one command (a
+    ResponseError: WRONGTYPE, OOM, READONLY, NOPERM ...) or a value redis-py cannot send."""
+    if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):  # AUTH errors included
+        return True
+    return not isinstance(error, (redis.ResponseError, redis.DataError))
 
 
 # -- the process-wide instance ----------------------------------------------------------------
