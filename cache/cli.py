@@ -167,7 +167,8 @@ def stats_cmd(as_json, reset):
         remote = {"url": redact(config.url), "prefix": config.prefix, "readonly": config.readonly,
                   "ttl": config.ttl, "reachable": False, "entries": None}
         try:
-            remote["entries"] = len(RemoteStore(config).digests())
+            digests, skipped = RemoteStore(config).listing()
+            remote["entries"], remote["skipped_keys"] = len(digests), skipped
             remote["reachable"] = True
         except Exception as e:
             remote["error"] = f"{type(e).__name__}: {redact(str(e))}"
@@ -207,8 +208,12 @@ def stats_cmd(as_json, reset):
     if remote is None:
         console.print("remote cache: off (TUNER_REMOTE_CACHE is not set)")
     elif remote["reachable"]:
-        console.print(f"remote cache {printable(remote['url'])} (prefix {remote['prefix']!r}"
-                      f"{', read-only' if remote['readonly'] else ''}): {remote['entries']} entries")
+        skipped = remote["skipped_keys"]
+        console.print(f"remote cache {printable(remote['url'])} (prefix "
+                      f"{printable(repr(remote['prefix']))}"
+                      f"{', read-only' if remote['readonly'] else ''}): {remote['entries']} entries"
+                      + (f" ({skipped} key{'s' if skipped > 1 else ''} under the prefix skipped: "
+                         "not UTF-8 text)" if skipped else ""))
     else:
         click.echo(f"remote cache {printable(remote['url'])}: unreachable "
                    f"({printable(remote['error'])})", err=True)

@@ -157,6 +157,8 @@ class Cache:
             return None
         try:
             raw = store.get(digest)
+        except InvalidEntry:  # the remote refused a value by its size, before downloading it
+            return self._reject(layer, key)
         except Exception as e:
             self._failed(layer, store, e)
             self._count(layer, "misses")
@@ -168,13 +170,17 @@ class Cache:
             entry = decode(raw, self.secret, expect=key)
             result = entry.value if check is None else check(entry.value)
         except Exception:  # InvalidEntry, or anything the caller's check raised
-            result = None
+            return self._reject(layer, key)
         if result is None:
-            self._count(layer, "rejected", "misses")
-            self.record(key.namespace, rejected=1)
-            return None
+            return self._reject(layer, key)
         self._count(layer, "hits")
         return entry, result
+
+    def _reject(self, layer: str, key: CacheKey) -> None:
+        """Count a stored entry that must not be used: a miss."""
+        self._count(layer, "rejected", "misses")
+        self.record(key.namespace, rejected=1)
+        return None
 
     def _write(self, layer: str, entry: Entry) -> None:
         store = getattr(self, layer)

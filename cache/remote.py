@@ -5,12 +5,17 @@ is taken from the URL, else from `TUNER_REDIS_PASSWORD`, and is never written an
 message that may quote the URL goes through `redact`, the project's one redaction helper).
 Timeouts are short and redis-py's own retries are off: a slow or dead server must cost one
 timeout, after which the layered cache switches this store off. Errors are raised to the
-caller; validating what comes back is the caller's job too.
+caller; validating what comes back is the caller's job too, except its size: a value over
+MAX_ENTRY_BYTES is refused (`EntryTooLarge`) after reading its length and at most FIRST_READ
+bytes of it, and remembered, so this process never asks for it again. Keys under the prefix
+are listed and deleted by their raw names: one whose name is not UTF-8 text is no digest, and
+is skipped (and counted) where digests are listed.
 """
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Iterator
 from urllib.parse import urlsplit
 
 import redis
@@ -18,6 +23,16 @@ from redis.backoff import NoBackoff
 from redis.retry import Retry
 
 from .config import redact  # noqa: F401  (re-exported: the cache's messages use it)
+from .entry import MAX_ENTRY_BYTES, InvalidEntry
+
+# One round trip (STRLEN and GETRANGE, pipelined) reads a value up to this size whole, and the
+# size of a larger one; a record is a few KiB. A value between this and MAX_ENTRY_BYTES costs
+# a second round trip, a larger one none.
+FIRST_READ = 64 << 10
+
+
+class EntryTooLarge(InvalidEntry):
+    """A remote value over MAX_ENTRY_BYTES, rejected without downloading it."""
 
 
 @dataclass
@@ -46,6 +61,7 @@ class RemoteStore:
             raise ValueError(f"TUNER_REMOTE_CACHE={redact(config.url)!r}: "
                              "expected a redis:// or rediss:// URL")
         self.config = config
+        self._too_large: dict[str, str] = {}  # digest -> why, for the rest of the process
         try:
             extra = {}
             if config.password and urlsplit(config.url).password is None:
@@ -63,23 +79,65 @@ class RemoteStore:
         return self.config.prefix + digest
 
     def get(self, digest: str) -> bytes | None:
-        return self.client.get(self.name(digest))
+        """The stored bytes, or None when there are none (an empty value reads as none).
+        Raises EntryTooLarge for a value over MAX_ENTRY_BYTES, which is not downloaded, and
+        then again for that digest without asking the server."""
+        if digest in self._too_large:
+            raise EntryTooLarge(self._too_large[digest])
+        name = self.name(digest)
+        # One round trip. Not a MULTI: a server at maxmemory refuses every command queued in
+        # one, reads too. The value may change between the two: GETRANGE's answer is then
+        # the newer one, and whole when shorter than what was asked for.
+        pipe = self.client.pipeline(transaction=False)
+        pipe.strlen(name)
+        pipe.getrange(name, 0, FIRST_READ - 1)
+        size, value = pipe.execute()
+        if len(value) < FIRST_READ or size <= FIRST_READ:
+            return value or None
+        if size <= MAX_ENTRY_BYTES:  # a large entry: read it again whole, still bounded
+            value = self.client.getrange(name, 0, MAX_ENTRY_BYTES)
+            if len(value) <= MAX_ENTRY_BYTES:
+                return value or None
+            size = len(value)  # replaced by a larger one meanwhile: at least this
+        why = f"{size} bytes, over the limit of {MAX_ENTRY_BYTES} (not downloaded)"
+        self._too_large[digest] = why
+        raise EntryTooLarge(why)
 
     def put(self, digest: str, text: str) -> None:
         ttl = self.config.ttl if self.config.ttl > 0 else None
         self.client.set(self.name(digest), text.encode(), ex=ttl)
+        self._too_large.pop(digest, None)
+
+    def names(self) -> Iterator[bytes]:
+        """The raw name of every key under the prefix, whatever bytes it holds (SCAN, so a
+        large shared server is never blocked)."""
+        prefix = self.config.prefix.encode()
+        pattern = re.sub(rb"([*?\[\]\\])", rb"\\\1", prefix) + b"*"
+        for name in self.client.scan_iter(match=pattern, count=1000):
+            if name.startswith(prefix):  # a delete never trusts the pattern alone
+                yield name
+
+    def listing(self) -> tuple[list[str], int]:
+        """(every digest under the prefix, how many keys under it were skipped because their
+        name is not UTF-8 text, hence no digest)."""
+        n, digests, skipped = len(self.config.prefix.encode()), [], 0
+        for name in self.names():
+            try:
+                digests.append(name[n:].decode())
+            except UnicodeDecodeError:
+                skipped += 1
+        return digests, skipped
 
     def digests(self) -> list[str]:
-        """Every digest under the prefix (SCAN, so a large shared server is never blocked)."""
-        n = len(self.config.prefix)
-        pattern = re.sub(r"([*?\[\]\\])", r"\\\1", self.config.prefix) + "*"
-        return [k[n:].decode() for k in self.client.scan_iter(match=pattern, count=1000)]
+        """Every digest under the prefix (keys whose name is not UTF-8 text skipped)."""
+        return self.listing()[0]
 
     def clear(self) -> int:
-        names = [self.name(d) for d in self.digests()]
+        """Delete every key under the prefix, by its raw name; the number deleted."""
+        names, deleted = list(self.names()), 0
         for i in range(0, len(names), 1000):
-            self.client.delete(*names[i:i + 1000])
-        return len(names)
+            deleted += self.client.delete(*names[i:i + 1000])
+        return deleted
 
     def close(self) -> None:
         self.client.close()
