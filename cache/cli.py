@@ -167,11 +167,17 @@ def stats_cmd(as_json, reset):
         remote = {"url": redact(config.url), "prefix": config.prefix, "readonly": config.readonly,
                   "ttl": config.ttl, "reachable": False, "entries": None}
         try:
-            digests, skipped = RemoteStore(config).listing()
-            remote["entries"], remote["skipped_keys"] = len(digests), skipped
-            remote["reachable"] = True
-        except Exception as e:
-            remote["error"] = f"{type(e).__name__}: {redact(str(e))}"
+            remote_store = RemoteStore(config)
+        except ValueError as e:  # a bad URL or prefix: never connected
+            remote_store, remote["error"], remote["misconfigured"] = None, redact(str(e)), True
+        if remote_store is not None:
+            try:
+                digests, skipped = remote_store.listing()
+                remote["entries"], remote["skipped_keys"] = len(digests), skipped
+                remote["reachable"] = True
+            except Exception as e:
+                remote["error"] = f"{type(e).__name__}: {redact(str(e))}"
+            remote_store.close()
         out["remote"] = remote
     unreachable = out["remote"] is not None and not out["remote"]["reachable"]
     if as_json:
@@ -215,7 +221,8 @@ def stats_cmd(as_json, reset):
                       + (f" ({skipped} key{'s' if skipped > 1 else ''} under the prefix skipped: "
                          "not UTF-8 text)" if skipped else ""))
     else:
-        click.echo(f"remote cache {printable(remote['url'])}: unreachable "
+        why = "not used" if remote.get("misconfigured") else "unreachable"
+        click.echo(f"remote cache {printable(remote['url'])}: {why} "
                    f"({printable(remote['error'])})", err=True)
         sys.exit(1)
 
@@ -458,6 +465,12 @@ def clear_cmd(yes, with_remote, as_json):
         _fail("--remote: TUNER_REMOTE_CACHE is not set")
     if config is not None and config.readonly:
         _fail("--remote: the remote cache is read-only here (TUNER_REMOTE_READONLY=1)")
+    remote_store = None
+    if config is not None:  # a bad URL or prefix fails here, before anything is deleted
+        try:
+            remote_store = RemoteStore(config)
+        except ValueError as e:
+            _fail(f"--remote: {printable(redact(str(e)))} (nothing deleted)")
     path = printable(store.path)
     what = path + (f" and {printable(redact(config.url))} (prefix {config.prefix!r})"
                    if config else "")
@@ -468,7 +481,7 @@ def clear_cmd(yes, with_remote, as_json):
         out["local"], out["replaced"] = 0, True
     if config is not None:
         try:
-            out["remote"] = RemoteStore(config).clear()
+            out["remote"] = remote_store.clear()
         except Exception as e:
             _fail(f"remote cache {printable(redact(config.url))}: {type(e).__name__}: "
                   f"{printable(redact(str(e)))} (the local cache was cleared: {out['local']} "

@@ -3,7 +3,9 @@
 The connection comes from `TUNER_REMOTE_CACHE` (redis:// or rediss:// for TLS); the password
 is taken from the URL, else from `TUNER_REDIS_PASSWORD`, and is never written anywhere (every
 message that may quote the URL goes through `redact`, the project's one redaction helper).
-Timeouts are short and redis-py's own retries are off: a slow or dead server must cost one
+An empty (or blank) prefix is refused: every key of the server, other applications' too,
+would then be the cache's to list and clear. Timeouts are short and redis-py's own retries are
+off: a slow or dead server must cost one
 timeout, after which the layered cache switches this store off. Errors are raised to the
 caller; validating what comes back is the caller's job too, except its size: a value over
 MAX_ENTRY_BYTES is refused (`EntryTooLarge`) after reading its length and at most FIRST_READ
@@ -55,8 +57,17 @@ class RemoteConfig:
                    settings.remote_read_timeout, settings.remote_readonly)
 
 
+def check_prefix(prefix: str) -> None:
+    """Raises ValueError, naming the setting, for an empty or blank prefix."""
+    if not prefix.strip():
+        raise ValueError("TUNER_REMOTE_PREFIX is empty: every key of the Redis, other "
+                         "applications' too, would be under it (and `tuner cache clear "
+                         "--remote` would delete them); set a prefix such as 'tuner:'")
+
+
 class RemoteStore:
     def __init__(self, config: RemoteConfig):
+        check_prefix(config.prefix)
         if urlsplit(config.url).scheme not in ("redis", "rediss"):
             raise ValueError(f"TUNER_REMOTE_CACHE={redact(config.url)!r}: "
                              "expected a redis:// or rediss:// URL")
@@ -111,6 +122,7 @@ class RemoteStore:
     def names(self) -> Iterator[bytes]:
         """The raw name of every key under the prefix, whatever bytes it holds (SCAN, so a
         large shared server is never blocked)."""
+        check_prefix(self.config.prefix)
         prefix = self.config.prefix.encode()
         pattern = re.sub(rb"([*?\[\]\\])", rb"\\\1", prefix) + b"*"
         for name in self.client.scan_iter(match=pattern, count=1000):

@@ -104,3 +104,49 @@ def test_an_empty_or_exactly_limit_sized_value(remote, monkeypatch, tmp_path):
     assert cache.get(key(4)) is None and cache.get(key(5)) is None
     stats = cache.stats()["remote"]
     assert (stats["misses"], stats["rejected"], stats["errors"]) == (2, 1, 0)
+
+
+# -- the prefix: the cache's keys and nobody else's ----------------------------------------
+
+
+def other_apps_keys(admin):
+    admin.set("session:42", "someone's login")
+    admin.set(b"other-app:\xff", b"theirs")
+    admin.rpush("queue", "job")
+    return sorted(admin.keys("*"))
+
+
+def test_a_blank_prefix_is_refused_and_nothing_is_deleted(remote, monkeypatch):
+    import pytest
+
+    from tuner.cache import CacheWarning
+    get_cache().put(key(1), {"v": 1})
+    theirs = other_apps_keys(remote.client())
+    monkeypatch.setenv("TUNER_REMOTE_PREFIX", " ")   # read as empty: every key is under it
+    with pytest.warns(CacheWarning, match="TUNER_REMOTE_PREFIX"):
+        cache = get_cache()
+    assert cache.remote is None and cache.get(key(1)) == {"v": 1}   # the local cache goes on
+    r = cli("clear", "--remote", "--yes")
+    assert r.exit_code == 1 and "TUNER_REMOTE_PREFIX" in r.output
+    assert "deleted" not in r.output.replace("nothing deleted", "")
+    r = cli("stats", "--json")
+    assert r.exit_code == 1 and "TUNER_REMOTE_PREFIX" in json.loads(r.stdout)["remote"]["error"]
+    r = cli("stats")
+    assert r.exit_code == 1 and "not used (TUNER_REMOTE_PREFIX is empty" in r.stderr
+    assert sorted(remote.client().keys("*")) == theirs   # ours among them
+    assert cache.local.count_by_namespace() == {"triton.reduction": 1}   # not cleared either
+
+
+def test_clear_deletes_only_keys_under_the_prefix_even_one_with_glob_characters(
+        remote, monkeypatch):
+    monkeypatch.setenv("TUNER_REMOTE_PREFIX", "team[a]*?\\:")
+    get_cache().put(key(1), {"v": 1})
+    admin = remote.client()
+    theirs = other_apps_keys(admin)
+    admin.set("teama-anything:1", "matches the prefix read as a glob")
+    admin.set("team[a]*?\\", "the prefix, but one character short")
+    before = sorted(admin.keys("*"))
+    assert len(before) == len(theirs) + 2
+    r = cli("clear", "--remote", "--yes", "--json")
+    assert r.exit_code == 0 and json.loads(r.output)["remote"] == 1
+    assert sorted(admin.keys("*")) == sorted(k for k in before if not k.startswith(b"team[a]*?\\:"))
