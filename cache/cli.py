@@ -510,6 +510,8 @@ def _clear_local(store, path: str) -> int | None:
             removed = store.replace_corrupt()
         except (ValueError, OSError) as e2:
             _fail(f"local cache {path}: {printable(e2)}")
-        click.echo(f"local cache {path} was not a SQLite database ({e}): removed the file "
-                   f"({removed} bytes); the next write starts a new one", err=True)
+        notadb = "NOTADB" in (getattr(e, "sqlite_errorname", "") or "")
+        what = "was not a SQLite database" if notadb else "was damaged"
+        click.echo(f"local cache {path} {what} ({e}): removed the file ({removed} bytes); the "
+                   "next write starts a new one", err=True)
         return None

@@ -10,7 +10,8 @@ A cache this process cannot write (a CI image's baked cache, a read-only NFS mou
 read-only (`mode=ro`, no WAL switch, no CREATE) and serves hits; writing to it raises
 `ReadOnlyCache`. `clear` deletes rows only: a locked or read-only database is an error, and
 only a file SQLite says is not a database (or is malformed) may be removed, by
-`replace_corrupt`, which checks again first.
+`replace_corrupt`, which checks again first: a file that opens but whose `quick_check` reports
+any error (damaged pages in the middle, say) is damaged too.
 """
 from __future__ import annotations
 
@@ -222,19 +223,22 @@ class LocalStore:
 
     def replace_corrupt(self) -> int:
         """Remove the database file (and its -wal/-shm) if, checked afresh, SQLite says it is
-        not a database or is malformed; the bytes removed. Raises ValueError, removing
-        nothing, for a file that is readable, locked or read-only."""
+        not a database or is malformed, or its quick_check finds damage; the bytes removed.
+        Raises ValueError, removing nothing, for a file that is sound, locked or read-only."""
         with self._lock:
             self.close()
             conn = sqlite3.connect(f"file:{quote(str(self.path.resolve()))}?mode=ro", uri=True)
             try:
                 conn.execute("SELECT count(*) FROM sqlite_master").fetchone()
-                conn.execute("PRAGMA quick_check(1)").fetchone()
+                # quick_check reports damage as rows of text (one "ok" when there is none);
+                # it raises only when it cannot read the file at all
+                found = conn.execute("PRAGMA quick_check(1)").fetchone()
             except sqlite3.DatabaseError as e:
                 if not is_corrupt(e):
                     raise ValueError(f"{self.path}: {e}: not removed") from None
             else:
-                raise ValueError(f"{self.path} is a readable database: not removed")
+                if found is not None and found[0] == "ok":
+                    raise ValueError(f"{self.path} is a readable database: not removed")
             finally:
                 conn.close()
             if not os.access(self.path.parent, os.W_OK):

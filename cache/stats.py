@@ -90,8 +90,13 @@ def _connect(path: Path, create: bool) -> sqlite3.Connection:
     return conn
 
 
+class DamagedStats(ValueError):
+    """stats.db holds what no flush writes (text in a count, say)."""
+
+
 def read(path: Path | str) -> dict[str, dict[str, float]]:
-    """namespace -> {field: total} as stored (empty when there is no file yet)."""
+    """namespace -> {field: total} as stored (empty when there is no file yet). Raises
+    DamagedStats, naming the first bad row, when a count is not a number."""
     path = Path(path)
     if not path.exists():
         return {}
@@ -104,7 +109,15 @@ def read(path: Path | str) -> dict[str, dict[str, float]]:
                             "ORDER BY namespace").fetchall()
     finally:
         conn.close()
-    return {r[0]: dict(zip(FIELDS, r[1:])) for r in rows}
+    out = {}
+    for namespace, *counts in rows:
+        for field, value in zip(FIELDS, counts):
+            if not isinstance(value, (int, float)) or not isinstance(namespace, str):
+                raise DamagedStats(f"{path} is damaged: {field} of namespace {namespace!r} "
+                                   f"holds {type(value).__name__}, not a number (`tuner cache "
+                                   "stats --reset` starts it afresh)")
+        out[namespace] = dict(zip(FIELDS, counts))
+    return out
 
 
 def reset(path: Path | str) -> int:
