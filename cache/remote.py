@@ -2,7 +2,10 @@
 
 The connection comes from `TUNER_REMOTE_CACHE` (redis:// or rediss:// for TLS); the password
 is taken from the URL, else from `TUNER_REDIS_PASSWORD`, and is never written anywhere (every
-message that may quote the URL goes through `redact`, the project's one redaction helper).
+message that may quote the URL goes through `redact`, the project's one redaction helper, and
+`RemoteConfig`'s repr hides both). A URL whose password holds an unencoded '/', '?', '#' or '@'
+is refused: its authority would end inside the password, and redis-py would connect to a host
+read from it (and name it in its error).
 An empty (or blank) prefix is refused: every key of the server, other applications' too,
 would then be the cache's to list and clear. Timeouts are short and redis-py's own retries are
 off: a slow or dead server must cost one
@@ -16,7 +19,7 @@ is skipped (and counted) where digests are listed.
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from typing import Iterator
 from urllib.parse import urlsplit
 
@@ -37,7 +40,7 @@ class EntryTooLarge(InvalidEntry):
     """A remote value over MAX_ENTRY_BYTES, rejected without downloading it."""
 
 
-@dataclass
+@dataclass(repr=False)
 class RemoteConfig:
     url: str
     password: str = ""
@@ -47,6 +50,11 @@ class RemoteConfig:
     read_timeout: float = 1.0
     readonly: bool = False
 
+    def __repr__(self) -> str:  # a repr ends up in logs and tracebacks: no password in it
+        hidden = {"url": redact(self.url), "password": "***" if self.password else ""}
+        return "RemoteConfig(" + ", ".join(
+            f"{f.name}={hidden.get(f.name, getattr(self, f.name))!r}" for f in fields(self)) + ")"
+
     @classmethod
     def from_settings(cls) -> "RemoteConfig | None":
         from .config import settings
@@ -55,6 +63,22 @@ class RemoteConfig:
         return cls(settings.remote_cache, settings.redis_password, settings.remote_prefix,
                    settings.remote_ttl, settings.remote_connect_timeout,
                    settings.remote_read_timeout, settings.remote_readonly)
+
+
+def check_url(url: str) -> None:
+    """Raises ValueError, quoting no password, for a URL that is not redis:// or rediss://, or
+    whose user:password part holds an unencoded '/', '?', '#' or '@' (the authority, as
+    urlsplit and redis-py read it, then ends inside the password: an '@' shows up after it)."""
+    parts = urlsplit(url)
+    if parts.scheme not in ("redis", "rediss"):
+        raise ValueError(f"TUNER_REMOTE_CACHE={redact(url)!r}: "
+                         "expected a redis:// or rediss:// URL")
+    rest = url.partition("://")[2]
+    host_end = min((i for i in map(rest.find, "/?#") if i >= 0), default=len(rest))
+    if "@" in rest[host_end:]:
+        raise ValueError("TUNER_REMOTE_CACHE: the password (or user name) holds an unencoded "
+                         "'/', '?', '#' or '@', so the host would be read from inside it: "
+                         "percent-encode them ('/' as %2F, '?' as %3F, '#' as %23, '@' as %40)")
 
 
 def check_prefix(prefix: str) -> None:
@@ -68,9 +92,7 @@ def check_prefix(prefix: str) -> None:
 class RemoteStore:
     def __init__(self, config: RemoteConfig):
         check_prefix(config.prefix)
-        if urlsplit(config.url).scheme not in ("redis", "rediss"):
-            raise ValueError(f"TUNER_REMOTE_CACHE={redact(config.url)!r}: "
-                             "expected a redis:// or rediss:// URL")
+        check_url(config.url)
         self.config = config
         self._too_large: dict[str, str] = {}  # digest -> why, for the rest of the process
         try:
