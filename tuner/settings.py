@@ -16,7 +16,17 @@ from typing import Any, Callable
 
 class SettingError(ValueError):
     """A TUNER_* variable holds a value that does not parse; the message names the variable.
-    Searches re-raise it instead of scoring the candidate inf (every candidate would fail)."""
+    Searches re-raise it instead of scoring the candidate inf (every candidate would fail).
+
+    The message quotes the bad value, except for a setting that may hold a secret (see
+    Setting.may_hold_secret): a password pasted into the wrong one of those must not end up
+    in a log. Every message also goes through `redact`, so a configured secret or a URL's
+    password is never quoted whichever setting it was put in."""
+
+
+# int's and float's own messages quote the value; for a value not shown, these say instead
+# what was expected
+_EXPECTED = {int: "expected an integer", float: "expected a number"}
 
 
 @dataclass(frozen=True)
@@ -27,6 +37,23 @@ class Setting:
     doc: str
     choices: tuple[str, ...] | None = None
     secret: bool = False  # shown as *** (set) or empty (unset), never in clear
+
+    @property
+    def may_hold_secret(self) -> bool:
+        """Whether a bad value is left out of the parse error: a secret, a setting of the
+        remote cache (its URL and password sit beside them: the likely mix-up), or one whose
+        name says password, secret or token."""
+        return self.secret or self.env.startswith("TUNER_REMOTE_") or any(
+            word in self.env for word in ("PASSWORD", "SECRET", "TOKEN"))
+
+    def bad_value(self, raw: str, why: str) -> str:
+        """The message for `raw` that does not parse, because `why`."""
+        if self.may_hold_secret:
+            why = _EXPECTED.get(self.parse, why)
+            for shown in sorted({raw, raw.strip()} - {""}, key=len, reverse=True):
+                why = why.replace(shown, "***")
+            return redact(f"{self.env} (value not shown, it may hold a secret): {why}")
+        return redact(f"{self.env}={raw!r}: {why}")
 
     @property
     def attr(self) -> str:
@@ -48,9 +75,9 @@ class Setting:
         try:
             value = self.parse(raw)
         except ValueError as e:
-            raise SettingError(f"{self.env}={raw!r}: {e}") from None
+            raise SettingError(self.bad_value(raw, str(e))) from None
         if self.choices is not None and value not in self.choices:
-            raise SettingError(f"{self.env}={raw!r}: expected one of {', '.join(self.choices)}")
+            raise SettingError(self.bad_value(raw, f"expected one of {', '.join(self.choices)}"))
         return value
 
 
