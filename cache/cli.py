@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import json
 import os
-import re
 import sys
 import tempfile
 import time
@@ -20,6 +19,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 import click
+
+from .entry import printable  # standard library only (the cache's warnings use it too)
 
 FORMAT = "tuner-cache"
 json_option = click.option("--json", "as_json", is_flag=True, help="Print JSON for scripts.")
@@ -49,15 +50,6 @@ def _store():
 
 def _fail(message: str):
     raise click.ClickException(message)
-
-
-# C0/C1 controls (ESC starts a terminal escape sequence), zero-width and bidi overrides
-_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
-
-
-def printable(text) -> str:
-    """`text` with every control character escaped (\\x1b), safe to print on a terminal."""
-    return _UNPRINTABLE.sub(lambda m: m.group(0).encode("unicode_escape").decode(), str(text))
 
 
 def _when(t) -> str:

@@ -152,6 +152,15 @@ def decode(raw: Any, secret: str = "", expect: CacheKey | None = None) -> Entry:
     return Entry(key, value, float(created), raw)
 
 
+# C0/C1 controls (ESC starts a terminal escape sequence), zero-width and bidi overrides
+_UNPRINTABLE = re.compile("[\x00-\x1f\x7f-\x9f\u200b-\u200f\u2028-\u202e\u2066-\u2069]")
+
+
+def printable(text) -> str:
+    """`text` with every control character escaped (\\x1b), safe to print on a terminal."""
+    return _UNPRINTABLE.sub(lambda m: m.group(0).encode("unicode_escape").decode(), str(text))
+
+
 def checked_created(created: Any) -> float | None:
     """A row's created time if it is one (for listings), else None."""
     if isinstance(created, (int, float)) and not isinstance(created, bool) \

@@ -15,7 +15,9 @@ is a miss, counted as an error; `get` never raises. What failed decides what is 
 - a write the server refuses (out of memory at maxmemory, a read-only replica): the remote is
   no longer written by this process, with one warning, and is still read.
 
-A read-only local cache serves hits; its writes are counted errors, with one warning.
+A read-only local cache serves hits; its writes are counted errors, with one warning. Rejected
+entries are reported too, rate-limited: a warning at a layer's first, naming why, then with the
+count so far at its 10th, 100th, 1000th ... and, if more came since, when the cache is closed.
 
 Without TUNER_CACHE_SECRET a shared cache is trusted as far as the checks go: anyone who can
 write to the Redis can pick, among the answers the checks accept, the one this process uses.
@@ -29,7 +31,7 @@ import warnings
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
-from .entry import Entry, InvalidEntry, decode, encode
+from .entry import Entry, InvalidEntry, decode, encode, printable
 from .keys import CacheKey
 from .local import LocalStore, ReadOnlyCache
 from .remote import RemoteConfig, RemoteStore, redact
@@ -51,6 +53,13 @@ class CacheWarning(RuntimeWarning):
 
 
 @dataclass
+class _Rejections:
+    count: int = 0
+    first: str = ""     # why the first was rejected
+    reported: int = 0   # the count the last warning gave
+
+
+@dataclass
 class LayerStats:
     hits: int = 0
     misses: int = 0  # includes rejected entries and failed reads
@@ -67,6 +76,7 @@ class Cache:
         self._lock = threading.Lock()
         self._warned: set[str] = set()
         self._remote_writes = True  # False once the server refused a write
+        self._rejections = {layer: _Rejections() for layer in LAYERS}
         # counts kept across processes (stats.py): rejected entries here, hits, misses and
         # seconds saved per decision by the engine through record()
         self.persistent = persistent
@@ -137,6 +147,8 @@ class Cache:
             return {layer: asdict(s) for layer, s in self._stats.items()}
 
     def close(self) -> None:
+        for layer in LAYERS:  # rejections since the last report
+            self._report_rejections(layer, closing=True)
         if self.persistent is not None:
             self.persistent.flush()   # never raises: counts that cannot be written are lost
         for store in (self.local, self.remote):
@@ -157,8 +169,8 @@ class Cache:
             return None
         try:
             raw = store.get(digest)
-        except InvalidEntry:  # the remote refused a value by its size, before downloading it
-            return self._reject(layer, key)
+        except InvalidEntry as e:  # the remote refused a value by its size, unread
+            return self._reject(layer, key, str(e))
         except Exception as e:
             self._failed(layer, store, e)
             self._count(layer, "misses")
@@ -168,19 +180,46 @@ class Cache:
             return None
         try:
             entry = decode(raw, self.secret, expect=key)
+        except InvalidEntry as e:
+            return self._reject(layer, key, str(e))
+        try:
             result = entry.value if check is None else check(entry.value)
-        except Exception:  # InvalidEntry, or anything the caller's check raised
-            return self._reject(layer, key)
+        except Exception as e:  # whatever a hostile record provokes in the caller's check
+            return self._reject(layer, key, f"the caller's check raised {type(e).__name__}")
         if result is None:
-            return self._reject(layer, key)
+            return self._reject(layer, key, "the caller's check refused its value")
         self._count(layer, "hits")
         return entry, result
 
-    def _reject(self, layer: str, key: CacheKey) -> None:
-        """Count a stored entry that must not be used: a miss."""
+    def _reject(self, layer: str, key: CacheKey, why: str) -> None:
+        """Count a stored entry that must not be used (a miss), and report it now and then."""
         self._count(layer, "rejected", "misses")
         self.record(key.namespace, rejected=1)
+        with self._lock:
+            r = self._rejections[layer]
+            r.count += 1
+            if not r.first:  # hostile text: escaped and cut short
+                why = printable(why)
+                r.first = why if len(why) <= 200 else why[:197] + "..."
+        self._report_rejections(layer)
         return None
+
+    def _report_rejections(self, layer: str, closing: bool = False) -> None:
+        """Warn with the count so far at the first rejection, then at ten times the count
+        last reported; on closing, when there were more since."""
+        with self._lock:
+            r = self._rejections[layer]
+            due = r.count > r.reported and (closing or r.count >= max(1, 10 * r.reported))
+            if due:
+                r.reported = r.count
+            n, first = r.count, r.first
+        if not due:
+            return
+        what = "1 stored entry was" if n == 1 else f"{n} stored entries were"
+        later = "" if closing else f"; reported again at {10 * n} and when the cache closes"
+        warnings.warn(f"{layer} cache: {what} rejected in this process (the first: {first}); a "
+                      f"rejected entry is a miss, tuned again{later}", CacheWarning,
+                      stacklevel=5)
 
     def _write(self, layer: str, entry: Entry) -> None:
         store = getattr(self, layer)

@@ -1,5 +1,6 @@
 """What one bad key or one refused command on the shared Redis costs: a miss (or the writes),
 never the shared cache for the rest of the process. Real redis-server, real SQLite."""
+import json
 import warnings
 
 import pytest
@@ -97,3 +98,41 @@ def test_connection_level_failures_still_switch_the_remote_off(remote, monkeypat
     shown = cache_warnings(lambda: [reader.get(key(1)), reader.get(key(2))])
     assert len(shown) == 1 and "off for the rest of this process" in shown[0]
     assert reader.remote is None and reader.stats()["remote"]["errors"] == 1
+
+
+def test_rejected_entries_are_reported_now_and_then_with_the_count_and_the_first_reason(
+        remote, monkeypatch, tmp_path):
+    admin = remote.client()
+    admin.set(name(0), json.dumps({"schema": "\x1b]0;" + "s" * 5000}))   # hostile text
+    for i in range(1, 143):
+        admin.set(name(i), b"junk")
+    reader = machine(monkeypatch, tmp_path, "reader")
+    shown = cache_warnings(lambda: [reader.get(key(i)) for i in range(143)])
+    assert reader.stats()["remote"]["rejected"] == 143
+    # at the first, the 10th and the 100th: each with the count and the first reason
+    assert len(shown) == 3
+    assert shown[0].startswith("remote cache: 1 stored entry was rejected in this process "
+                               "(the first: schema ")
+    assert "\x1b" not in shown[0] and len(shown[0]) < 500 and "reported again at 10 " in shown[0]
+    assert shown[1].startswith("remote cache: 10 stored entries were rejected")
+    assert shown[2].startswith("remote cache: 100 stored entries were rejected")
+    assert all(s.count("(the first: schema ") == 1 for s in shown)
+    # the rest when the cache is closed (the process-wide one is closed at exit), once
+    shown = cache_warnings(reader.close)
+    assert len(shown) == 1 and shown[0].startswith("remote cache: 143 stored entries were")
+    assert cache_warnings(reader.close) == []
+
+
+def test_rejections_by_size_and_by_the_callers_check_are_reported_too(
+        remote, monkeypatch, tmp_path):
+    from tuner.cache.entry import MAX_ENTRY_BYTES
+    writer = machine(monkeypatch, tmp_path, "writer")
+    writer.put(key(1), {"v": 1})
+    remote.client().set(name(2), b"x" * (MAX_ENTRY_BYTES + 1))
+    reader = machine(monkeypatch, tmp_path, "reader")
+    shown = cache_warnings(lambda: reader.get(key(1), lambda value: None))
+    assert len(shown) == 1 and "the caller's check refused its value" in shown[0]
+    assert cache_warnings(lambda: reader.get(key(2))) == []   # the 2nd: not reported yet
+    other = machine(monkeypatch, tmp_path, "other")
+    shown = cache_warnings(lambda: other.get(key(2)))
+    assert len(shown) == 1 and "over the limit" in shown[0]
