@@ -25,6 +25,7 @@ Building a cache that reads a remote without a secret warns once per process.
 """
 from __future__ import annotations
 
+import atexit
 import os
 import threading
 import warnings
@@ -352,6 +353,18 @@ def reset_cache() -> None:
     """Drop the process-wide instance; the next get_cache() builds a new one."""
     with _instance_lock:
         _replace(None, None)
+
+
+@atexit.register
+def _close_at_exit() -> None:
+    """Close the process-wide cache when the interpreter exits: its statistics are written,
+    rejections since the last report reported, and the local store's write-ahead log moved
+    into cache.db. A thread (a pool's worker, say) may still hold it then, so the
+    connection would otherwise stay open to the end. A forked child leaves its parent's alone."""
+    try:
+        reset_cache()
+    except Exception:  # exiting anyway: whatever is left stays in the log, readable next time
+        pass
 
 
 def _replace(cache: Cache | None, fingerprint: tuple | None) -> None:

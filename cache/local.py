@@ -1,7 +1,9 @@
 """The local store: raw entry envelopes in one SQLite file, `$TUNER_CACHE_DIR/cache.db`.
 
 WAL mode lets readers run beside a writer and a busy timeout makes concurrent writers from
-several processes wait their turn instead of failing. The table name carries the schema
+several processes wait their turn instead of failing. New entries sit in `cache.db-wal` until a
+checkpoint moves them into `cache.db`: `close` checkpoints (the layered cache closes the
+process-wide instance at exit), so a copy of cache.db alone holds every entry. The table name carries the schema
 version, so a format change starts from an empty table and never misreads old rows. This
 module stores and fetches text; validating it is the caller's job (see entry.py), and errors
 are raised to the caller (the layered cache turns them into counted misses).
@@ -28,6 +30,7 @@ from .keys import SCHEMA_VERSION
 
 TABLE = f"entries_v{SCHEMA_VERSION}"
 BUSY_TIMEOUT_S = 30.0
+CHECKPOINT_BUSY_MS = 1000  # closing waits at most this for other processes' readers/writers
 UPSERT = (f"INSERT INTO [{TABLE}] (digest, namespace, problem, created, entry) VALUES (?,?,?,?,?) "
           "ON CONFLICT(digest) DO UPDATE SET namespace = excluded.namespace, "
           "problem = excluded.problem, created = excluded.created, entry = excluded.entry")
@@ -252,10 +255,24 @@ class LocalStore:
             return removed
 
     def close(self) -> None:
+        """Checkpoint the write-ahead log into the database file (best effort) and close."""
         with self._lock:
             if self._conn is not None:
+                if self.readonly is False:
+                    self._checkpoint(self._conn)
                 self._conn.close()
             self._conn, self.readonly, self._has_table = None, None, True
+
+    @staticmethod
+    def _checkpoint(conn: sqlite3.Connection) -> None:
+        # SQLite checkpoints by itself when the last connection to the file closes; this one
+        # may not be the last (another process, or another connection here, still reads it),
+        # and a process can end without closing it. TRUNCATE also empties the -wal file.
+        try:
+            conn.execute(f"PRAGMA busy_timeout = {CHECKPOINT_BUSY_MS}")
+            conn.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+        except sqlite3.Error:  # busy, damaged: the entries stay in the log, nothing is lost
+            pass
 
     def _files(self) -> list[Path]:
         return [self.path, self.path.with_name(self.path.name + "-wal"),

@@ -72,3 +72,55 @@ def test_stats_with_text_in_a_number_column_says_the_file_is_damaged():
     assert out["counters"] == {} and "damaged" in out["counters_error"]
     assert cli("stats", "--reset").exit_code == 0
     assert cli("stats").exit_code == 0 and "statistics" not in cli("stats").stderr
+
+
+# -- the write-ahead log at exit -----------------------------------------------------------
+
+WRITER = """
+import sys, threading
+from tuner.cache import CacheKey, get_cache
+
+def write():
+    cache = get_cache()   # held by this thread's frame until the process ends
+    for i in range(int(sys.argv[1])):
+        cache.put(CacheKey("triton.pointwise", f"problem-{i}", "cfg", "backend"), {"v": i})
+    written.set()
+    threading.Event().wait()
+
+written = threading.Event()
+threading.Thread(target=write, daemon=True).start()   # a pool's worker, say
+written.wait()
+"""
+
+
+def rows_in_a_copy_of_cache_db_alone(tmp_path) -> int:
+    copy = tmp_path / "copied" / "cache.db"
+    copy.parent.mkdir()
+    copy.write_bytes((settings.cache_dir / "cache.db").read_bytes())   # no -wal beside it
+    with sqlite3.connect(copy) as conn:
+        tables = [r[0] for r in conn.execute("SELECT name FROM sqlite_master")]
+        return conn.execute("SELECT count(*) FROM entries_v1").fetchone()[0] \
+            if "entries_v1" in tables else 0
+
+
+def test_entries_are_in_cache_db_itself_after_the_process_exits(tmp_path):
+    import subprocess
+    import sys
+    r = subprocess.run([sys.executable, "-c", WRITER, "25"], env=dict(os.environ),
+                       capture_output=True, text=True, timeout=120)
+    assert r.returncode == 0, r.stderr
+    assert rows_in_a_copy_of_cache_db_alone(tmp_path) == 25
+
+
+def test_close_checkpoints_even_while_another_connection_is_open(tmp_path):
+    store = LocalStore()
+    store.put("d0", "ns", "p", 1.0, "{}")
+    other = sqlite3.connect(store.path)   # another reader: closing store is not the last close
+    try:
+        other.execute("SELECT count(*) FROM entries_v1").fetchone()
+        for i in range(1, 20):
+            store.put(f"d{i}", "ns", "p", 1.0, "{}")
+        store.close()
+        assert rows_in_a_copy_of_cache_db_alone(tmp_path) == 20
+    finally:
+        other.close()
