@@ -32,12 +32,12 @@ import warnings
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
+import redis
+
 from .entry import Entry, InvalidEntry, decode, encode, printable
 from .keys import CacheKey
 from .local import LocalStore, ReadOnlyCache
 from .remote import RemoteConfig, RemoteStore, redact
-
-import redis
 
 LAYERS = ("local", "remote")
 UNSIGNED_WARNING = (
