@@ -5,10 +5,10 @@ is taken from the URL, else from `TUNER_REDIS_PASSWORD`, and is never written an
 message that may quote the URL goes through `redact`, the project's one redaction helper, and
 `RemoteConfig`'s repr hides both). A URL whose password holds an unencoded '/', '?', '#' or '@'
 is refused: its authority would end inside the password, and redis-py would connect to a host
-read from it (and name it in its error).
-An empty (or blank) prefix is refused: every key of the server, other applications' too,
-would then be the cache's to list and clear. Timeouts are short and redis-py's own retries are
-off: a slow or dead server must cost one
+read from it (and name it in its error). An empty (or blank) prefix is refused too: every key
+of the server, other applications' included, would then be the cache's to list and clear.
+
+Timeouts are short and redis-py's own retries are off: a slow or dead server must cost one
 timeout, after which the layered cache switches this store off. Errors are raised to the
 caller; validating what comes back is the caller's job too, except its size: a value over
 MAX_ENTRY_BYTES is refused (`EntryTooLarge`) after reading its length and at most FIRST_READ
