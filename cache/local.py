@@ -1,12 +1,14 @@
 """The local store: raw entry envelopes in one SQLite file, `$TUNER_CACHE_DIR/cache.db`.
 
 WAL mode lets readers run beside a writer and a busy timeout makes concurrent writers from
-several processes wait their turn instead of failing. New entries sit in `cache.db-wal` until a
-checkpoint moves them into `cache.db`: `close` checkpoints (the layered cache closes the
-process-wide instance at exit), so a copy of cache.db alone holds every entry. The table name carries the schema
+several processes wait their turn instead of failing. The table name carries the schema
 version, so a format change starts from an empty table and never misreads old rows. This
 module stores and fetches text; validating it is the caller's job (see entry.py), and errors
 are raised to the caller (the layered cache turns them into counted misses).
+
+New entries sit in `cache.db-wal` until a checkpoint moves them into `cache.db`. `close`
+checkpoints (and the layered cache closes the process-wide instance at exit), so a copy of
+cache.db alone, taken after the process ended, holds every entry.
 
 A cache this process cannot write (a CI image's baked cache, a read-only NFS mount) is opened
 read-only (`mode=ro`, no WAL switch, no CREATE) and serves hits; writing to it raises
