@@ -127,3 +127,38 @@ def test_python_m_tuner_and_version_lists_what_cache_keys_hold():
     assert "(part of every cache key)" in lines[1]
     out = _tuner("settings", "--json")
     assert out.returncode == 0 and '"TUNER_LOGS"' in out.stdout
+
+
+@pytest.mark.parametrize("env, value", [
+    ("TUNER_BENCH_REPS", "-3"), ("TUNER_BENCH_REPS", "0"), ("TUNER_TUNE_BUDGET_S", "-5"),
+    ("TUNER_SHAPE_LIMIT", "0"), ("TUNER_REMOTE_CONNECT_TIMEOUT", "-1"),
+    ("TUNER_REMOTE_READ_TIMEOUT", "0"), ("TUNER_BENCH_WARMUP", "-1"), ("TUNER_REMOTE_TTL", "-2"),
+])
+def test_out_of_range_values_are_refused_naming_the_variable(monkeypatch, env, value):
+    from tuner.settings import SettingError, check_all
+    monkeypatch.setenv(env, value)
+    with pytest.raises(SettingError, match=env):
+        check_all()
+
+
+def test_a_misspelled_variable_gets_one_warning_naming_the_setting(monkeypatch):
+    import warnings
+
+    from tuner import settings as settings_mod
+    monkeypatch.setattr(settings_mod, "_warned_unknown", set())
+    monkeypatch.setenv("TUNER_LOG", "autotune")
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        settings_mod.check_all()
+        settings_mod.check_all()
+    said = [str(w.message) for w in seen if "TUNER_LOG " in str(w.message)]
+    assert said == ["TUNER_LOG is not a tuner setting, it is ignored; did you mean TUNER_LOGS?"]
+
+
+def test_a_compile_refuses_an_out_of_range_setting(monkeypatch):
+    import torch
+    monkeypatch.setenv("TUNER_BENCH_REPS", "0")
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="TUNER_BENCH_REPS"):
+        torch.compile(lambda x: x + 1, backend="tuner")(torch.randn(3))
+    torch._dynamo.reset()

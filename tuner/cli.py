@@ -85,7 +85,8 @@ def main():
 @click.option("--markdown", is_flag=True, help="Print the defaults as the README's Markdown table.")
 def settings_cmd(as_json, markdown):
     """List every TUNER_* setting, its current value and its meaning."""
-    from tuner.settings import SETTINGS, markdown_table, redact
+    from tuner.settings import SETTINGS, markdown_table, redact, warn_unknown_variables
+    warn_unknown_variables()
     if markdown:
         click.echo(markdown_table())
         return

@@ -37,6 +37,8 @@ class Setting:
     doc: str
     choices: tuple[str, ...] | None = None
     secret: bool = False  # shown as *** (set) or empty (unset), never in clear
+    minimum: float | None = None   # numbers: the least value accepted
+    positive: bool = False         # numbers: above 0 (a timeout of 0 or less waits for nothing)
 
     @property
     def may_hold_secret(self) -> bool:
@@ -78,6 +80,10 @@ class Setting:
             raise SettingError(self.bad_value(raw, str(e))) from None
         if self.choices is not None and value not in self.choices:
             raise SettingError(self.bad_value(raw, f"expected one of {', '.join(self.choices)}"))
+        if self.minimum is not None and value < self.minimum:
+            raise SettingError(self.bad_value(raw, f"expected at least {self.minimum}"))
+        if self.positive and not value > 0:
+            raise SettingError(self.bad_value(raw, "expected a number above 0"))
         return value
 
 
@@ -179,11 +185,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_REMOTE_PREFIX", _str, "tuner:",
             "Prefix of every key the project writes in Redis."),
     Setting("TUNER_REMOTE_TTL", int, 0,
-            "Seconds a remote entry lives (0: forever)."),
+            "Seconds a remote entry lives (0: forever).", minimum=0),
     Setting("TUNER_REMOTE_CONNECT_TIMEOUT", float, 1.0,
-            "Seconds to wait for a connection to the remote cache."),
+            "Seconds to wait for a connection to the remote cache.", positive=True),
     Setting("TUNER_REMOTE_READ_TIMEOUT", float, 1.0,
-            "Seconds to wait for a reply from the remote cache."),
+            "Seconds to wait for a reply from the remote cache.", positive=True),
     Setting("TUNER_REMOTE_READONLY", _bool, False,
             "Read the shared cache but never write to it (for untrusted jobs)."),
     Setting("TUNER_CACHE_SECRET", _str, "",
@@ -201,7 +207,7 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_SHORTLIST_SWEEPS", int, 0,
             "Coordinate-descent sweeps after a shipped config module's shortlist is timed "
             "(0: keep the fastest of the shortlist; 1 or more: descend from it, one field at "
-            "a time)."),
+            "a time).", minimum=0),
     Setting("TUNER_SHORTLIST_BEYOND", _str, "shortlist",
             "A kernel larger than every problem a shipped config module's shortlist was chosen "
             "on (its SHORTLIST_RANGES): time the shortlist anyway, or search it as without a "
@@ -209,13 +215,13 @@ SETTINGS: tuple[Setting, ...] = (
             "3.5% -> 1.2% slower than full tuning, but a cold first call 3.3x default mode's).",
             choices=("shortlist", "search")),
     Setting("TUNER_BENCH_REPS", int, 25,
-            "Timed repetitions per benchmark (median is kept)."),
+            "Timed repetitions per benchmark (median is kept).", minimum=1),
     Setting("TUNER_BENCH_WARMUP", int, 5,
-            "Warm-up runs before timing a candidate."),
+            "Warm-up runs before timing a candidate.", minimum=0),
     Setting("TUNER_COMPILE_WORKERS", int, 0,
-            "Threads that compile candidates in parallel (0: min(8, cores))."),
+            "Threads that compile candidates in parallel (0: min(8, cores)).", minimum=0),
     Setting("TUNER_COMPILE_PROCESSES", int, 0,
-            "Worker processes that compile batches of 2 or more tuning candidates (0: min(8, cores); 1: none, threads only)."),
+            "Worker processes that compile batches of 2 or more tuning candidates (0: min(8, cores); 1: none, threads only).", minimum=0),
     Setting("TUNER_COMPILE_PRESTART", _bool, True,
             "In max-autotune on CUDA, start the compile worker processes when the backend is "
             "first called, so they import torch and Triton while the graph is lowered (0: on "
@@ -272,19 +278,45 @@ SETTINGS: tuple[Setting, ...] = (
             choices=("extern", "measure")),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
             "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "
-            "kernels and CUDA graph); further shapes run the graph in ATen, with one warning."),
+            "kernels and CUDA graph); further shapes run the graph in ATen, with one warning.", minimum=1),
     Setting("TUNER_TUNE_BUDGET_S", float, 0,
             "Seconds of kernel tuning per compiled graph in max-autotune (0: unlimited); beyond "
             "it, kernels keep the best config measured so far or their default (cache and "
-            "heuristic answers are still used), and the autotune report says so."),
+            "heuristic answers are still used), and the autotune report says so.", minimum=0),
 )
 
 _BY_ATTR = {s.attr: s for s in SETTINGS}
+_BY_ENV = {s.env: s for s in SETTINGS}
+
+
+# TUNER_* variables that are not settings: the project's own plumbing between processes and
+# its benchmark scripts' (a user never sets them; they get no "unknown" warning)
+NOT_SETTINGS = ("TUNER_WORKER_DEVICE", "TUNER_BENCH_REDIS_URL", "TUNER_TEST_MARK")
+_warned_unknown: set[str] = set()
+
+
+def warn_unknown_variables() -> None:
+    """One warning per process for each TUNER_* variable in the environment that is no
+    setting (a typo: TUNER_LOG for TUNER_LOGS), naming the closest valid name."""
+    import difflib
+    import warnings
+    valid = [s.env for s in SETTINGS]
+    for name in sorted(os.environ):
+        if not name.startswith("TUNER_") or name in _BY_ENV or name in NOT_SETTINGS \
+                or name in _warned_unknown:
+            continue
+        _warned_unknown.add(name)
+        close = difflib.get_close_matches(name, valid, 1)
+        hint = f"; did you mean {close[0]}?" if close else "; `tuner settings` lists them"
+        warnings.warn(f"{name} is not a tuner setting, it is ignored{hint}", UserWarning, stacklevel=3)
 
 
 def check_all(names: tuple[str, ...] | None = None) -> None:
     """Raises SettingError listing every TUNER_* variable (of `names`, default all) whose value
-    does not parse: a compile checks them before it starts instead of failing half-way."""
+    does not parse or is out of range: a compile checks them before it starts instead of
+    failing half-way; checking them all also warns of a TUNER_* variable that is no setting."""
+    if names is None:
+        warn_unknown_variables()
     bad = []
     for s in SETTINGS:
         if names is not None and s.env not in names:
