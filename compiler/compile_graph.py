@@ -236,6 +236,7 @@ def _compile_graph(gm, example_inputs, mode, options):
         # written inputs from a snapshot where one fits in memory)
         precompile([v for v in ns.values() if isinstance(v, Launcher)], dev, strict=bool(g.mutated_inputs))
     wrapper = wrapper_gen.generate()
+    ns.update(wrapper_gen.objects)
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])
     stats.source = source

@@ -2,6 +2,8 @@
 layout), launch kernels, call externs, free what is dead, return the outputs."""
 from __future__ import annotations
 
+import math
+
 import torch
 
 from .. import ir
@@ -36,6 +38,9 @@ class WrapperCodegen:
         self.own = set()           # buffers allocated here (storage offset 0)
         self.fast_alloc = None     # "cpu" / "cuda": the caller put a C allocator (+ guard) in ns
         self.device_index = 0
+        # objects an extern takes that have no source form (an op handed to a higher-order op
+        # such as with_effects, a generator): the caller puts them in the wrapper's namespace
+        self.objects: dict[str, object] = {}
 
     def emit(self, line, indent=1):
         self.lines.append("    " * (indent + self.base) + line)
@@ -148,4 +153,18 @@ class WrapperCodegen:
             return f"torch.device('{a}')"
         if isinstance(a, (torch.dtype, torch.memory_format, torch.layout)):
             return str(a)   # "torch.float32": the wrapper's namespace has torch
-        return repr(a)
+        if isinstance(a, float) and not math.isfinite(a):
+            return f"float('{a}')"   # repr gives inf / nan, names the wrapper does not have
+        if a is None or isinstance(a, (bool, int, float, complex, str)):
+            return repr(a)
+        return self._object(a)
+
+    def _object(self, a):
+        """A name for an argument with no source form (an OpOverload, a GraphModule): the
+        object itself, held in the wrapper's namespace (`objects`)."""
+        for name, obj in self.objects.items():
+            if obj is a:
+                return name
+        name = f"obj{len(self.objects)}"
+        self.objects[name] = a
+        return name

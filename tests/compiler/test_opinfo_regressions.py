@@ -1,0 +1,97 @@
+"""Graphs that fell back whole to ATen (or crashed) on samples of PyTorch's OpInfo database
+(float32, CPU, interpreter): each compiles now and matches eager."""
+import pytest
+import torch
+
+import tuner.compiler.stats as stats
+from helpers import assert_close, compile_and_check
+
+torch.manual_seed(0)
+
+
+def check(fn, *args, generated=(), **kw):
+    """fn compiled against eager; no graph ran whole in ATen, and none of the ops named in
+    `generated` ("aten.round.decimals") ran in ATen or failed to lower."""
+    stats.reset()
+    s = compile_and_check(fn, *args, **kw)
+    graphs = stats.graphs()
+    assert graphs, "nothing was compiled"
+    for g in graphs:
+        assert not g.graph_fallback, g.graph_fallback
+        for name in generated:
+            assert name not in g.fallbacks and name not in g.lowering_errors, \
+                (name, dict(g.fallbacks), g.lowering_errors)
+    return s
+
+
+def check_grad(fn, *args, generated=()):
+    """fn compiled against eager, forward and the gradients of every float input that
+    requires one (a fixed random weighting of the first output); no graph fell back."""
+    stats.reset()
+    torch._dynamo.reset()
+    ref_args = [a.detach().clone().requires_grad_(a.requires_grad) if isinstance(a, torch.Tensor)
+                else a for a in args]
+    ref = fn(*ref_args)
+    out = torch.compile(fn, backend="tuner")(*args)
+    ref0 = ref[0] if isinstance(ref, (tuple, list)) else ref
+    out0 = out[0] if isinstance(out, (tuple, list)) else out
+    assert_close(out0, ref0)
+    w = torch.randn(ref0.shape)
+    (out0 * w).sum().backward()
+    (ref0 * w).sum().backward()
+    for a, r in zip(args, ref_args):
+        if isinstance(a, torch.Tensor) and a.requires_grad:
+            assert_close(a.grad, r.grad)
+    graphs = stats.graphs()
+    assert len(graphs) >= 2, "no backward graph was compiled"
+    for g in graphs:
+        assert not g.graph_fallback, g.graph_fallback
+        for name in generated:
+            assert name not in g.fallbacks and name not in g.lowering_errors, \
+                (name, dict(g.fallbacks), g.lowering_errors)
+
+
+def _spd(n=4):
+    a = torch.randn(n, n)
+    return a @ a.T + n * torch.eye(n)
+
+
+# -- ops called for their side effect (linalg's error checks, through with_effects) ---------
+
+LINALG = {
+    "inv": (torch.linalg.inv, lambda: (_spd(),)),
+    "solve": (torch.linalg.solve, lambda: (_spd(), torch.randn(4, 2))),
+    "cholesky": (torch.linalg.cholesky, lambda: (_spd(),)),
+    "lu_factor": (torch.linalg.lu_factor, lambda: (_spd(),)),
+    "ldl_factor": (torch.linalg.ldl_factor, lambda: (_spd(),)),
+    "tensorinv": (lambda x: torch.linalg.tensorinv(x, ind=2), lambda: (_spd(6).reshape(2, 3, 6),)),
+    "tensorsolve": (torch.linalg.tensorsolve, lambda: (_spd(6).reshape(2, 3, 6), torch.randn(2, 3))),
+    "eig": (lambda x: torch.view_as_real(torch.linalg.eig(x)[0]), lambda: (_spd(),)),
+}
+
+
+@pytest.mark.parametrize("name", sorted(LINALG))
+def test_linalg_check_errors_compiles(name):
+    fn, make = LINALG[name]
+    check(fn, *make())
+
+
+def test_eigvals_gradient_compiles():
+    # the backward graph carries the error check of the eigenvectors' normalization
+    x = torch.randn(4, 4, requires_grad=True)
+    check_grad(lambda t: torch.view_as_real(torch.linalg.eigvals(t)), x)
+
+
+def test_linalg_check_errors_still_raise():
+    f = torch.compile(torch.linalg.inv, backend="tuner")
+    f(_spd())
+    assert not stats.last().graph_fallback
+    for _ in range(2):   # the first call, then the compiled graph as it stays
+        with pytest.raises(torch.linalg.LinAlgError):
+            f(torch.zeros(4, 4))
+
+
+def test_extern_with_infinite_float_argument():
+    # cdist runs in ATen; its p=inf was written into the wrapper as the name `inf`
+    x = torch.randn(4, 5)
+    check(lambda t: torch.cdist(t, t, p=float("inf")), x)
