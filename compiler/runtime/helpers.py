@@ -41,14 +41,17 @@ def min_nan(x, axis):
     return tl.where(bad, float("nan"), m)
 
 
+# Two wheres, not `(a != a) | (a > b)`: with a 0-d first operand (minimum(0, x) in logsigmoid) the
+# interpreter labels a comparison's result with the operands' float dtype, and `|` of it with
+# a block of bools is refused
 @triton.jit
 def maximum_nan(a, b):
-    return tl.where((a != a) | (a > b), a, b)
+    return tl.where(a != a, a, tl.where(a > b, a, b))
 
 
 @triton.jit
 def minimum_nan(a, b):
-    return tl.where((a != a) | (a < b), a, b)
+    return tl.where(a != a, a, tl.where(a < b, a, b))
 
 
 @triton.jit
@@ -133,8 +136,6 @@ def scan_argmin(av, ai, bv, bi):
 
 
 if INTERPRET:
-    import math
-
     import torch
 
     def _wrap(fn):
@@ -162,9 +163,12 @@ if INTERPRET:
     signbit = _wrap(np.signbit)
     nextafter = _wrap(np.nextafter)
 
-    # numpy has no erfc/lgamma/erfinv: math's (elementwise) and torch's stand in
-    erfc, lgamma = _wrap(np.vectorize(math.erfc)), _wrap(np.vectorize(math.lgamma))
-    erfinv = _wrap(lambda d: torch.erfinv(torch.from_numpy(np.ascontiguousarray(d))).numpy())
+    # numpy has no erfc/lgamma/erfinv: torch's stand in (math.lgamma raises at the poles,
+    # 0 and the negative integers, where torch and libdevice give inf; a masked lane loads 0)
+    def _torch(fn):
+        return _wrap(lambda d: fn(torch.from_numpy(np.ascontiguousarray(d))).numpy())
+
+    erfc, lgamma, erfinv = _torch(torch.special.erfc), _torch(torch.lgamma), _torch(torch.erfinv)
 
     def int1(v):
         """A boolean value labelled int1: the interpreter labels a comparison's result with its

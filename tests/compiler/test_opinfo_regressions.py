@@ -95,3 +95,43 @@ def test_extern_with_infinite_float_argument():
     # cdist runs in ATen; its p=inf was written into the wrapper as the name `inf`
     x = torch.randn(4, 5)
     check(lambda t: torch.cdist(t, t, p=float("inf")), x)
+
+
+# -- generated code the interpreter refused ------------------------------------------------
+
+def _opinfo_samples(name, n=2, variant=""):
+    """The first n samples of an OpInfo entry with elements (float32, CPU)."""
+    from torch.testing._internal.common_methods_invocations import op_db
+    op = next(o for o in op_db if o.name == name and o.variant_test_name == variant)
+    out = []
+    for s in op.sample_inputs("cpu", torch.float32):
+        if s.input.numel() and all(a.numel() for a in s.args if isinstance(a, torch.Tensor)):
+            out.append((op, s))
+        if len(out) == n:
+            break
+    return out
+
+
+@pytest.mark.parametrize("name", ["nn.functional.logsigmoid", "nn.functional.multilabel_soft_margin_loss"])
+def test_opinfo_minimum_of_a_constant(name):
+    # logsigmoid is min(0, x) - log1p(exp(-|x|)): minimum_nan with a 0-d first operand
+    for op, s in _opinfo_samples(name):
+        check(lambda x, *a: op.op(x, *a, **s.kwargs), s.input, *s.args)
+        assert stats.last().kernels >= 1
+
+
+@pytest.mark.parametrize("op", [torch.minimum, torch.maximum], ids=lambda o: o.__name__)
+def test_min_max_constant_first_with_nan(op):
+    x = torch.randn(3, 17)
+    x[1, 3] = float("nan")
+    s = check(lambda t: op(torch.tensor(0.5), t) + op(torch.tensor(float("nan")), t[0]), x)
+    assert not s.fallbacks
+
+
+def test_lgamma_at_poles_and_mvlgamma():
+    # math.lgamma raised at 0 and the negative integers (a masked lane loads 0 too)
+    x = torch.tensor([0.0, -1.0, -2.0, -2.5, 0.5, 1.0, 3.7, 10.0, -0.3, 1e-3, 2.0])
+    s = check(torch.lgamma, x)
+    assert not s.fallbacks and s.kernels == 1
+    for op, sample in _opinfo_samples("mvlgamma", variant="mvlgamma_p_3"):
+        check(lambda t: op.op(t, *sample.args, **sample.kwargs), sample.input)
