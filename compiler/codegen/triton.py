@@ -64,7 +64,17 @@ def _const(value, dtype):
         lit = "float('nan')" if math.isnan(v) else ("float('inf')" if v == math.inf else
                                                        ("float('-inf')" if v == -math.inf else repr(v)))
         return f"tl.full([], {lit}, {TL[ct]})"
-    return f"tl.full([], {int(value)}, {TL[ct]})"
+    return f"tl.full([], {wrap_int(value, ct)}, {TL[ct]})"
+
+
+def wrap_int(value, dtype):
+    """An integer scalar as eager casts it to an integer dtype: wrapped into its range (two's
+    complement), as `uint8_tensor - 1` or `x % -3` on uint8 compute with 255 and 253."""
+    bits = torch.iinfo(dtype).bits
+    v = int(value) & ((1 << bits) - 1)
+    if dtype != torch.uint8 and v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return v
 
 
 UNARY_FLOAT = {"exp": "tl.exp({0})", "exp2": "tl.exp2({0})", "log": "tl.log({0})",

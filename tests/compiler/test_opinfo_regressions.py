@@ -135,3 +135,28 @@ def test_lgamma_at_poles_and_mvlgamma():
     assert not s.fallbacks and s.kernels == 1
     for op, sample in _opinfo_samples("mvlgamma", variant="mvlgamma_p_3"):
         check(lambda t: op.op(t, *sample.args, **sample.kwargs), sample.input)
+
+
+INT_DTYPES = [torch.int8, torch.uint8, torch.int16, torch.int32, torch.int64]
+
+
+def _int_ops(x, y):
+    """Integer division and remainder in every spelling, with tensor and scalar operands of
+    both signs; scalars are cast to x's dtype as eager does (-3 is 253 in uint8)."""
+    return (torch.floor_divide(x, y), torch.remainder(x, y), x // y, x % y, torch.fmod(x, y),
+            x // 3, x // -3, x % 3, x % -3, torch.remainder(7, y), torch.floor_divide(-7, y),
+            torch.div(x, -3, rounding_mode="floor"), torch.div(x, -3, rounding_mode="trunc"),
+            torch.div(x, y, rounding_mode="trunc"), x - 7, 7 - x, x * -2, x + 200,
+            torch.where(x > 5, x, -1), x.clamp(-5, 100), x.masked_fill(x < 2, -1))
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
+def test_integer_division_and_scalars_out_of_range(dtype):
+    lo = 0 if dtype == torch.uint8 else -50
+    x = torch.randint(lo, 50, (5, 13)).to(dtype)
+    y = torch.randint(lo, 50, (13,)).to(dtype)
+    y[y == 0] = 7
+    y[0], y[1] = (3, 255) if dtype == torch.uint8 else (-1, -3)
+    x[0, 0] = 0
+    s = check(_int_ops, x, y)
+    assert not s.fallbacks, dict(s.fallbacks)
