@@ -160,3 +160,10 @@ def test_integer_division_and_scalars_out_of_range(dtype):
     x[0, 0] = 0
     s = check(_int_ops, x, y)
     assert not s.fallbacks, dict(s.fallbacks)
+
+
+def test_reshape_of_zero_elements_padded():
+    # F.unfold's and logdet's gradient samples with a size-0 dim: the reshape's index map
+    # divided by the zero size while lowering; padded, the result has elements
+    x = torch.randn(2, 0, 3)
+    check(lambda t: torch.nn.functional.pad((t * 2).reshape(0, 6), (0, 0, 1, 1), value=1.5), x)
