@@ -36,6 +36,26 @@ _reg(aten.abs, "COMPLEX_TO_FLOAT", lambda x: ops.abs(x))
 for _name in ("floor", "ceil", "round", "trunc"):
     _reg(getattr(aten, _name), "DEFAULT", (lambda n: lambda x: getattr(ops, n)(x))(_name),
          int_fn=lambda x: x)
+
+
+@register(aten.round.decimals)
+def _round_decimals(x, decimals=0):
+    """round(x * 10^d) / 10^d, or round(x / 10^-d) * 10^-d for d < 0, half to even, as eager
+    computes it (10^|d| rounded to the compute dtype once)."""
+    compute, result = dtypes([x])
+    if not compute.is_floating_point:
+        raise NotImplementedError("round(decimals=) on integers: eager refuses it")
+    if decimals == 0:
+        return make_pointwise(lambda v: ops.round(v), [x], result, compute)
+
+    def fn(v):
+        scale = ops.constant(10.0 ** abs(decimals) if abs(decimals) <= 308 else math.inf, compute)
+        if decimals > 0:
+            return ops.truediv(ops.round(ops.mul(v, scale)), scale)
+        return ops.mul(ops.round(ops.truediv(v, scale)), scale)
+    return make_pointwise(fn, [x], result, compute)
+
+
 _reg(aten.sign, "DEFAULT", lambda x: ops.sign(x))
 _reg(aten.sgn, "DEFAULT", lambda x: ops.sign(x))
 _reg(aten.signbit, "ALWAYS_BOOL", lambda x: ops.signbit(x))

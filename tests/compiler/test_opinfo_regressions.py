@@ -167,3 +167,25 @@ def test_reshape_of_zero_elements_padded():
     # divided by the zero size while lowering; padded, the result has elements
     x = torch.randn(2, 0, 3)
     check(lambda t: torch.nn.functional.pad((t * 2).reshape(0, 6), (0, 0, 1, 1), value=1.5), x)
+
+
+# -- lowerings that raised (the op fell back alone) ----------------------------------------
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16], ids=str)
+@pytest.mark.parametrize("decimals", [0, 1, 3, -1, -2, 40, -400])
+def test_round_decimals(decimals, dtype):
+    x = torch.cat([torch.randn(30) * 1000, torch.randn(10),
+                   torch.tensor([0.125, 0.375, 2.5, -2.5, 1.005, 15.0, 25.0, -35.0, -0.0,
+                                 float("nan"), float("inf"), float("-inf")])]).to(dtype)
+    stats.reset()
+    out = torch.compile(lambda t: torch.round(t, decimals=decimals), backend="tuner")(x)
+    ref = torch.round(x, decimals=decimals)
+    assert out.dtype == ref.dtype
+    assert torch.equal(out.nan_to_num(), ref.nan_to_num()) and torch.equal(out.isnan(), ref.isnan())
+    s = stats.last()
+    assert not s.graph_fallback and not s.fallbacks and s.kernels == 1, (s.graph_fallback, s.fallbacks)
+
+
+def test_round_decimals_opinfo():
+    for op, s in _opinfo_samples("round", variant="decimals_3"):
+        check(lambda x: op.op(x, **s.kwargs), s.input, generated=["aten.round.decimals"])
