@@ -772,7 +772,7 @@ class _Cost:
             self._index.add(t)
         return t
 
-    def indirect_indexing(self, value, size, check=True):
+    def indirect_indexing(self, value, size, check=True, wrap_negative=True):
         self.blocked = True   # a gather: its reads are not of the element being computed
         key = ("indirect", value)
         if key not in self.ops:

@@ -4,7 +4,9 @@
 
 Handler methods used by lowerings:
   load(name, index) constant(value, dtype) index_expr(expr, dtype) to_dtype(x, dtype)
-  masked(mask, body, other) indirect_indexing(value, size)
+  masked(mask, body, other) indirect_indexing(value, size, check=True, wrap_negative=True)
+  (an index below 0 counts from the end, as x[-1], unless wrap_negative is False: then it
+  fails the bounds check, as index_select's does in eager)
   and the elementwise functions named in POINTWISE (unary and binary), plus where(c, a, b).
 """
 from __future__ import annotations
@@ -68,7 +70,7 @@ class Recorder:
     def masked(self, mask, body, other):
         return body()
 
-    def indirect_indexing(self, value, size, check=True):
+    def indirect_indexing(self, value, size, check=True, wrap_negative=True):
         self.indirect = True
         return sym(f"ind{next(self._ids)}")
 

@@ -337,9 +337,9 @@ class TritonKernel:
             self.mask_stack.pop()
         return self.cse(f"tl.where({mask}, {v}, {_const(other, v.dtype)})", v.dtype)
 
-    def indirect_indexing(self, v, size, check=True):
+    def indirect_indexing(self, v, size, check=True, wrap_negative=True):
         self.indirect = True
-        ind = self.cse(f"tl.where({v} < 0, {v} + {size}, {v})", v.dtype)
+        ind = self.cse(f"tl.where({v} < 0, {v} + {size}, {v})", v.dtype) if wrap_negative else v
         mask = self._mask_for(S.sym("t"))
         if check:
             self.emit(f"th.assert_in_bounds({ind}, {size}, {mask or 'True'})")

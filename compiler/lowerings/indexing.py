@@ -12,8 +12,8 @@ from ..ops import ops
 from ..torch_compat import aten
 
 
-def _indirect(loader, idx, size):
-    return ops.indirect_indexing(loader(idx), size)
+def _indirect(loader, idx, size, wrap_negative=True):
+    return ops.indirect_indexing(loader(idx), size, wrap_negative=wrap_negative)
 
 
 @register(aten.embedding)
@@ -43,17 +43,26 @@ def gather(x, dim, index, sparse_grad=False):
 
 @register(aten.index_select)
 def index_select(x, dim, index):
+    """x's slices at `index` along dim; a 0-d or one-element 1-d index. A 0-d x is taken
+    as one element along dim (the result is 0-d, the index must be 0). A negative index is
+    out of range, as in eager (not counted from the end)."""
     n = len(x.size)
     dim = dim + n if dim < 0 else dim
     xl, il = x.loader(), index.loader()
+    at = (lambda idx: [idx[dim]]) if index.size else (lambda idx: [])
+    if n == 0:
+        def scalar(idx):
+            _indirect(il, [0] if index.size else [], 1, wrap_negative=False)   # bounds check
+            return xl([])
+        return ir.Lazy((), x.dtype, x.device, scalar)
     size = list(x.size)
     size[dim] = index.numel if index.size else 1
 
     def inner(idx):
         src = list(idx)
-        src[dim] = _indirect(il, [idx[dim]] if index.size else [], x.size[dim])
+        src[dim] = _indirect(il, at(idx), x.size[dim], wrap_negative=False)
         return xl(src)
-    return ir.Lazy(tuple(size) if n else (), x.dtype, x.device, inner)
+    return ir.Lazy(tuple(size), x.dtype, x.device, inner)
 
 
 def _index_plan(x, indices):

@@ -181,8 +181,10 @@ if INTERPRET:
 
     def assert_in_bounds(index, size, mask):
         idx = index.handle.data
-        m = np.broadcast_to(mask.handle.data, np.broadcast_shapes(idx.shape, np.shape(mask.handle.data))) \
-            if isinstance(mask, tl.tensor) else True
+        m = True
+        if isinstance(mask, tl.tensor):   # a scalar index (a 0-d one) under a block's mask
+            shape = np.broadcast_shapes(idx.shape, np.shape(mask.handle.data))
+            idx, m = np.broadcast_to(idx, shape), np.broadcast_to(mask.handle.data, shape)
         bad = ((idx < 0) | (idx >= size)) & m
         if np.any(bad):
             raise IndexError(f"index {int(idx[bad].flat[0])} is out of bounds for dimension with size {size}")

@@ -189,3 +189,59 @@ def test_round_decimals(decimals, dtype):
 def test_round_decimals_opinfo():
     for op, s in _opinfo_samples("round", variant="decimals_3"):
         check(lambda x: op.op(x, **s.kwargs), s.input, generated=["aten.round.decimals"])
+
+
+ISEL = "aten.index_select.default"
+
+
+@pytest.mark.parametrize("dim", [0, 1, -1])
+def test_index_select_dims(dim):
+    x = torch.randn(4, 6)
+    i = torch.tensor([3, 0, 3, 1])
+    s = check(lambda t, j: torch.index_select(t, dim, j) * 2, x, i, generated=[ISEL])
+    assert not s.fallbacks
+    check(lambda t, j: torch.index_select(t, dim, j), x, i.to(torch.int32), generated=[ISEL])
+
+
+def test_index_select_zero_dim_index_and_scalar_input():
+    x = torch.randn(4, 6)
+    check(lambda t, j: torch.index_select(t, 1, j) + 1, x, torch.tensor(5), generated=[ISEL])
+    for j in (torch.tensor([0]), torch.tensor(0)):
+        s = check(lambda t, j: torch.index_select(t, 0, j) + 1, torch.tensor(2.5), j, generated=[ISEL])
+        assert not s.fallbacks, dict(s.fallbacks)
+
+
+@pytest.mark.parametrize("case", ["negative", "too_large", "scalar_input"])
+def test_index_select_out_of_range_raises(case):
+    # eager refuses these too: a negative index is not counted from the end
+    x, i = {"negative": (torch.randn(4, 6), torch.tensor([0, -1])),
+            "too_large": (torch.randn(4, 6), torch.tensor([4])),
+            "scalar_input": (torch.tensor(2.5), torch.tensor([1]))}[case]
+    with pytest.raises(Exception, match="out of range"):
+        x.index_select(0, i)
+    with pytest.raises(Exception, match="out of bounds"):
+        torch.compile(lambda t, j: torch.index_select(t, 0, j) * 2, backend="tuner")(x, i)
+
+
+def test_index_select_opinfo():
+    for op, s in _opinfo_samples("index_select", n=3):
+        check(lambda x, *a: op.op(x, *a, **s.kwargs), s.input, *s.args, generated=[ISEL])
+
+
+INDEX_GRADS = {   # their backward graphs select the output's gradient at the index
+    "index_add_0d": (lambda x, v: torch.index_add(x, 0, torch.tensor([0]), v, alpha=2), (), ()),
+    "index_add_2d": (lambda x, v: torch.index_add(x, -1, torch.tensor([4, 0, 4]), v, alpha=-1),
+                     (5, 5), (5, 3)),
+    "index_reduce_prod_0d": (lambda x, v: torch.index_reduce(x, 0, torch.tensor([0]), v, "prod"),
+                             (), ()),
+    "index_reduce_amax_2d": (lambda x, v: torch.index_reduce(x, 1, torch.tensor([1, 3]), v, "amax",
+                                                             include_self=False), (5, 5), (5, 2)),
+}
+
+
+@pytest.mark.filterwarnings("ignore:index_reduce")
+@pytest.mark.parametrize("name", sorted(INDEX_GRADS))
+def test_index_add_and_index_reduce_gradients(name):
+    fn, xs, vs = INDEX_GRADS[name]
+    x, v = torch.randn(xs, requires_grad=True), torch.randn(vs, requires_grad=True)
+    check_grad(fn, x, v, generated=[ISEL])
