@@ -120,7 +120,79 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         fast = _inplace_update(gm, example_inputs, lambda g, ins: build(g, ins, dict(options, _inference=True)))
         if fast is not None:
             return fast
-        return backend(gm, example_inputs)
+        try:
+            compiled = backend(gm, example_inputs)
+        except torch._dynamo.exc.TorchDynamoException:
+            raise   # dynamo's own control flow (a restart, a skip): not ours to absorb
+        except Exception as e:   # AOTAutograd cannot capture the graph: ATen runs it
+            graph_fallback(gm, e, when=" (AOTAutograd)")
+            return lambda *args: _run_gm(gm, args)
+        return AOTFirstCallGuard(compiled, gm)
+
+
+def _run_gm(gm, args):
+    """gm called as dynamo calls a backend's result: fn(*args), or boxed, fn(list), which the
+    callee empties."""
+    if len(args) == 1 and isinstance(args[0], list):   # (graph inputs are never lists)
+        a = list(args[0])
+        args[0].clear()
+        return gm(*a)
+    return gm(*args)
+
+
+def _raised_in_aot_runtime(err) -> bool:
+    """Whether err was raised by AOTAutograd's own runtime code (its wrappers around the
+    compiled graphs), not by a compiled graph, an ATen op or the caller's code."""
+    tb = err.__traceback__
+    if tb is None:
+        return False
+    while tb.tb_next is not None:
+        tb = tb.tb_next
+    path = tb.tb_frame.f_code.co_filename.replace("\\", "/")
+    return "/torch/_functorch/" in path
+
+
+class AOTFirstCallGuard:
+    """What AOTAutograd returns, run with a guard on its first call: when AOTAutograd's own
+    runtime fails there (an LSTM under torch._dynamo.config.allow_rnn: mkldnn_rnn_layer's
+    meta says it returns a tensor that is saved for backward, the real op returns none, and
+    AOTAutograd asserts; the stock compiler fails the same way), the graph runs in ATen from
+    then on (named in stats.graph_fallback, one warning per reason). A failure anywhere else
+    (a compiled graph that ATen cannot run either, the caller's inputs) is the caller's and
+    propagates, as does one that ATen raises too. The graphs AOTAutograd compiled guard
+    their own first calls (FirstCallGuard); this one covers the code around them. Open: the
+    compiled forward ran before such a failure, so a write it keeps in the graph (a training
+    BatchNorm's running stats) is made again by the retry; the LSTM's graph writes nothing,
+    and AOTAutograd applies its own input writes after the point where it asserts. A failure
+    of its runtime around a backward graph is not covered (the forward's result is out)."""
+
+    def __init__(self, fn, gm):
+        self.fn, self.gm = fn, gm
+        self.checked = False
+        if hasattr(fn, "_boxed_call"):
+            self._boxed_call = fn._boxed_call
+
+    def __call__(self, *args):
+        if self.checked:
+            return self.fn(*args)
+        # called boxed (one list, which the callee empties) or not: keep the inputs for a retry
+        saved = (list(args[0]),) if len(args) == 1 and isinstance(args[0], list) else args
+        try:
+            out = self.fn(*args)
+        except torch.OutOfMemoryError:
+            raise
+        except Exception as e:
+            if not _raised_in_aot_runtime(e):
+                raise
+            try:
+                out = _run_gm(self.gm, saved)
+            except Exception:
+                raise e from None   # ATen fails too: the inputs' fault
+            graph_fallback(self.gm, e, when=" (AOTAutograd, first call)")
+            gm = self.gm
+            self.fn = lambda *a: _run_gm(gm, a)
+        self.checked = True
+        return out
 
 
 def _inplace_update(gm, example_inputs, build):

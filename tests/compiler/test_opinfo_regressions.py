@@ -245,3 +245,42 @@ def test_index_add_and_index_reduce_gradients(name):
     fn, xs, vs = INDEX_GRADS[name]
     x, v = torch.randn(xs, requires_grad=True), torch.randn(vs, requires_grad=True)
     check_grad(fn, x, v, generated=[ISEL])
+
+
+# -- AOTAutograd failures: the graph runs in ATen, named in stats ----------------------------
+
+def test_lstm_with_allow_rnn_falls_back_to_aten():
+    # AOTAutograd asserts on the first call (mkldnn_rnn_layer returns no tensor where its
+    # meta promised one, saved for backward); the stock compiler fails the same way
+    torch.manual_seed(0)
+    m = torch.nn.LSTM(4, 3, batch_first=True)
+    ref_m = torch.nn.LSTM(4, 3, batch_first=True)
+    ref_m.load_state_dict(m.state_dict())
+    x = torch.randn(2, 5, 4)
+    stats.reset()
+    with torch._dynamo.config.patch(allow_rnn=True):
+        cm = torch.compile(m, backend="tuner")
+        for _ in range(2):   # the first call falls back, the second runs the fallback
+            out, (h, c) = cm(x)
+            ref, (rh, rc) = ref_m(x)
+            assert_close((out, h, c), (ref, rh, rc))
+    reasons = [g.graph_fallback for g in stats.graphs() if g.graph_fallback]
+    assert len(reasons) == 1 and "AOTAutograd" in reasons[0], reasons
+    assert stats.last().graph_fallback == reasons[0]
+    (out * out).sum().backward()
+    (ref * ref).sum().backward()
+    for p, rp in zip(m.parameters(), ref_m.parameters()):
+        assert_close(p.grad, rp.grad)
+
+
+def test_aot_capture_failure_falls_back_to_aten(monkeypatch):
+    import tuner.compiler.backend as backend
+
+    def failing(*args, **kwargs):
+        def capture(gm, example_inputs):
+            raise RuntimeError("injected capture failure")
+        return capture
+    monkeypatch.setattr(backend, "aot_backend", failing)
+    x = torch.randn(3, 4)
+    s = compile_and_check(lambda t: (t.sin() * 2, t.sum()), x)
+    assert "injected capture failure" in s.graph_fallback and "AOTAutograd" in s.graph_fallback
