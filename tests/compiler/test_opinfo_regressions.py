@@ -91,6 +91,27 @@ def test_linalg_check_errors_still_raise():
             f(torch.zeros(4, 4))
 
 
+def test_check_without_effect_token_is_called():
+    # a torch that does not thread the check through with_effects calls it plainly: it
+    # returns nothing, stays in the wrapper (nothing reads its result) and still raises
+    import operator
+
+    from tuner.compiler.compile_graph import compile_graph
+    aten = torch.ops.aten
+    g = torch.fx.Graph()
+    a = g.placeholder("a")
+    res = g.call_function(aten.linalg_inv_ex.default, (a,))
+    inv = g.call_function(operator.getitem, (res, 0))
+    info = g.call_function(operator.getitem, (res, 1))
+    g.call_function(aten._linalg_check_errors.default, (info, "linalg.inv"), {"is_matrix": True})
+    g.output((g.call_function(aten.mul.Tensor, (inv, 2.0)),))
+    call = compile_graph(torch.fx.GraphModule({}, g), [_spd(3)])
+    x = _spd(3)
+    assert_close(call([x])[0], torch.linalg.inv(x) * 2)
+    with pytest.raises(torch.linalg.LinAlgError):
+        call([torch.zeros(3, 3)])
+
+
 def test_extern_with_infinite_float_argument():
     # cdist runs in ATen; its p=inf was written into the wrapper as the name `inf`
     x = torch.randn(4, 5)
