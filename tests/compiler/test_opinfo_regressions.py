@@ -320,3 +320,37 @@ def test_aot_capture_failure_falls_back_to_aten(monkeypatch):
     x = torch.randn(3, 4)
     s = compile_and_check(lambda t: (t.sin() * 2, t.sum()), x)
     assert "injected capture failure" in s.graph_fallback and "AOTAutograd" in s.graph_fallback
+
+
+# -- the same cases through Triton's compiler on a GPU ---------------------------------------
+
+def _gpu_int(dtype):
+    lo = 0 if dtype == torch.uint8 else -50
+    x = torch.randint(lo, 50, (5, 13)).to(dtype)
+    y = torch.randint(lo, 50, (13,)).to(dtype)
+    y[y == 0] = 7
+    y[0], y[1] = (3, 255) if dtype == torch.uint8 else (-1, -3)
+    return _int_ops, (x, y)
+
+
+GPU_CASES = {
+    "int8": lambda: _gpu_int(torch.int8),
+    "uint8": lambda: _gpu_int(torch.uint8),
+    "int32": lambda: _gpu_int(torch.int32),
+    "logsigmoid": lambda: (torch.nn.functional.logsigmoid,
+                           (torch.tensor([float("nan"), -3.0, 0.0, 5.0, float("inf")]),)),
+    "minimum_nan_constant": lambda: (lambda t: torch.minimum(torch.tensor(0.0), t),
+                                     (torch.tensor([float("nan"), -1.0, 2.0]),)),
+    "lgamma_poles": lambda: (torch.lgamma, (torch.tensor([0.0, -1.0, -2.0, 0.5, 3.0, -2.5]),)),
+    "round_decimals": lambda: (lambda t: torch.round(t, decimals=2), (torch.randn(64) * 100,)),
+    "index_select": lambda: (lambda t, i: torch.index_select(t, 1, i) * 2,
+                             (torch.randn(4, 9), torch.tensor([8, 0, 3, 3]))),
+    "linalg_inv": lambda: (lambda a: torch.linalg.inv(a) + 1, (_spd(),)),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(GPU_CASES))
+def test_on_gpu(name):
+    fn, args = GPU_CASES[name]()
+    check(fn, *[a.cuda() for a in args])
