@@ -52,9 +52,9 @@ CUDAGRAPH_INPUTS_PER_LAUNCH = 25
 
 def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     mode = mode or "default"
+    from tuner.settings import check_all, check_compile_options, settings, unknown_names
     if mode not in MODES:
-        raise ValueError(f"tuner backend: unknown mode {mode!r}; expected one of {', '.join(MODES)}")
-    from tuner.settings import check_all, check_compile_options, settings
+        raise ValueError(f"tuner backend: {unknown_names([mode], MODES, 'mode')}")
     check_compile_options(options or {}, "tuner backend: torch.compile(options=...)")
     # every TUNER_* value parses (a bad TUNER_BENCH_REPS, TUNER_LOGS or TUNER_COMPILE_OPTIONS
     # fails the compile here, naming the variable, instead of each candidate failing to time)

@@ -140,11 +140,30 @@ def _logs(raw: str) -> frozenset[str]:
     return names
 
 
+# The options whose value is a flag or a count (the others, pad_mm, mm and mm_split_k, the
+# backend checks against their choices): (type, least value of a count)
+OPTION_TYPES = {"max_persistent_r": (int, 1), "max_autotune": (bool, None),
+                "cudagraphs": (bool, None), "cudagraph_min_launches": (int, 0),
+                "cudagraph_address_replay": (bool, None), "combo_kernels": (bool, None),
+                "combo_max_subkernels": (int, 1), "combo_max_args": (int, 1),
+                "foreach_kernels": (bool, None), "precompile": (bool, None),
+                "round_intermediates": (bool, None)}
+
+
 def check_compile_options(options: dict, where: str = "") -> None:
     """Raises ValueError for a key of `options` that is not a compile option (keys starting
-    with "_" are internal and pass)."""
+    with "_" are internal and pass), or a flag or count of the wrong type ("no" for a flag,
+    "big" for a count), naming the option and what it takes."""
     why = unknown_names([k for k in options if not str(k).startswith("_")], COMPILE_OPTIONS,
                         "option")
+    for name, value in options.items():
+        if why or name not in OPTION_TYPES or value is None:
+            continue
+        kind, least = OPTION_TYPES[name]
+        if kind is bool and not (isinstance(value, bool) or value in (0, 1)):
+            why = f"option {name!r}={value!r}: expected True or False"
+        elif kind is int and (isinstance(value, bool) or not isinstance(value, int) or value < least):
+            why = f"option {name!r}={value!r}: expected an integer >= {least}"
     if why:
         raise ValueError(f"{where}: {why}" if where else why)
 

@@ -29,6 +29,22 @@ def test_bad_benchmark_setting_fails_the_compile(monkeypatch):
         _compile(mode="max-autotune-no-cudagraphs")
 
 
+@pytest.mark.parametrize("options, message", [
+    ({"max_persistent_r": "big"}, r"option 'max_persistent_r'='big': expected an integer >= 1"),
+    ({"cudagraphs": "no"}, r"option 'cudagraphs'='no': expected True or False"),
+    ({"combo_max_args": 0}, r"option 'combo_max_args'=0: expected an integer >= 1"),
+    ({"precompile": 2}, r"option 'precompile'=2: expected True or False"),
+])
+def test_an_option_of_the_wrong_type_is_refused_naming_it(options, message):
+    with pytest.raises(Exception, match=message):
+        _compile(options=options)
+
+
+def test_a_mistyped_mode_gets_did_you_mean():
+    with pytest.raises(Exception, match=r"unknown mode 'max-autotun' \(did you mean 'max-autotune'\?\)"):
+        _compile(mode="max-autotun")
+
+
 def test_internal_options_and_good_ones_compile():
     assert torch.equal(_compile(options={"max_persistent_r": 16}), torch.full((8,), 3.0))
 
