@@ -106,16 +106,16 @@ def all_ops() -> dict:
     return {op_key(op): op for op in op_db}
 
 
-def select(keys, patterns=None, limit=None) -> list[str]:
-    """The keys matching any pattern (an fnmatch glob on the key or on the op's name, so 'max'
-    selects every variant of max), in op_db order, at most `limit`. A pattern that matches
-    nothing is a ValueError naming it."""
-    keys = list(keys)
+def select(ops: dict, patterns=None, limit=None) -> list[str]:
+    """The keys of `ops` (key -> OpInfo, or key -> op name) matching any pattern, an fnmatch glob
+    on the key or on the op's name (so 'max' selects every variant of max), in order, at most
+    `limit`. A pattern that matches nothing is a ValueError naming it."""
+    names = {k: getattr(v, "name", v) for k, v in ops.items()}
+    keys = list(names)
     if patterns:
         chosen = set()
         for p in patterns:
-            hit = {k for k in keys if fnmatch.fnmatchcase(k, p) or fnmatch.fnmatchcase(k.split(".")[0], p)
-                   or fnmatch.fnmatchcase(k.rsplit(".", 1)[0], p)}
+            hit = {k for k in keys if fnmatch.fnmatchcase(k, p) or fnmatch.fnmatchcase(names[k], p)}
             if not hit:
                 raise ValueError(f"no OpInfo matches {p!r} (try --list)")
             chosen |= hit
@@ -226,7 +226,11 @@ def describe(sample) -> str:
     def one(x):
         if isinstance(x, torch.Tensor):
             s = "x".join(map(str, x.shape)) or "scalar"
-            return f"T[{s}{'' if x.is_contiguous() else ',nc'}{'' if x.dtype == torch.float32 else ',' + str(x.dtype).replace('torch.', '')}]"
+            if x.layout != torch.strided:
+                s += "," + str(x.layout).replace("torch.", "")
+            elif not x.is_contiguous():
+                s += ",nc"
+            return f"T[{s}{'' if x.dtype == torch.float32 else ',' + str(x.dtype).replace('torch.', '')}]"
         if isinstance(x, (list, tuple)):
             inner = ",".join(one(y) for y in x[:4]) + (",..." if len(x) > 4 else "")
             return f"[{inner}]"
@@ -330,10 +334,7 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
         row.update(status="eager_error", detail=first_line(e), seconds=round(time.time() - t0, 3))
         return row
     unchecked = declared(expected.VALUES_UNCHECKED, key)
-    if unchecked is None and compare(probe, ref)[0]:
-        unchecked = "rng"            # eager's values change with the seed
-    if unchecked:
-        row["values"] = "rng" if unchecked == "rng" else "unchecked"
+    rng = unchecked is None and bool(compare(probe, ref)[0])     # eager's values change with the seed
 
     torch._dynamo.reset()
     torch._dynamo.utils.counters.clear()
@@ -350,6 +351,13 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     torch._dynamo.reset()
     row.update(info)
     why, err = compare(got, ref, rtol, atol, values=not unchecked)
+    if unchecked:
+        row["values"] = "unchecked"
+    elif rng and why:
+        # a random op whose compiled draws differ from eager's (same seed): structure, shapes
+        # and dtypes only; one that draws eager's numbers (ATen's RNG) is compared as any other
+        why, err = compare(got, ref, values=False)
+        row["values"] = "rng"
     if why:
         row.update(status="mismatch", detail=why, max_abs_err=err)
         known = declared(expected.KNOWN_INTERPRETER_MISMATCHES, key)
@@ -383,6 +391,24 @@ def is_failure(row: dict) -> bool:
 
 # --------------------------------------------------------------------------- one op
 
+class _PlainSeeding:
+    """While a sweep runs, the OpInfo database's wrapper_set_seed (random ops, dropout,
+    attention) just calls the op: the original saves and restores the RNG state in a way dynamo
+    cannot trace, so those ops would never reach the compiler. The sweep seeds each run itself."""
+
+    def __enter__(self):
+        import torch.testing._internal.common_methods_invocations as cmi
+        self.cmi, self.saved = cmi, cmi.wrapper_set_seed
+        cmi.wrapper_set_seed = _call_op
+
+    def __exit__(self, *exc):
+        self.cmi.wrapper_set_seed = self.saved
+
+
+def _call_op(op, *args, **kwargs):
+    return op(*args, **kwargs)
+
+
 def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, key=None):
     """Yields one result row per sample of one OpInfo (at most `samples`, float32, CPU),
     skipping sample indices in `skip`; an op-level row (sample -1) when it has nothing to run."""
@@ -410,7 +436,9 @@ def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, k
     for i, sample in enumerate(got):
         if i in skip:
             continue
-        yield run_sample(op, key, i, sample, mode, expected)
+        with _PlainSeeding():
+            row = run_sample(op, key, i, sample, mode, expected)
+        yield row
 
 
 # --------------------------------------------------------------------------- workers
@@ -643,6 +671,7 @@ def summarize(rows, header=None, expected=None) -> dict:
         "sample_counts": {s: sample_counts[s] for s in ORDER if sample_counts[s]},
         "op_counts": {s: len(by_status[s]) for s in ORDER if by_status.get(s)},
         "ops_selected": len(by_op),
+        "sample_seconds": round(sum(r.get("seconds") or 0 for r in rows), 1),
         "computing_ops": len(computing),
         "kernels_only_ops": len(kernels_only),
         "kernels_only_pct": round(100 * len(kernels_only) / len(computing), 1) if computing else None,
@@ -688,6 +717,9 @@ def header(argv, args) -> dict:
     try:
         commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
                                 text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        commit += "+dirty" if commit and dirty else ""
     except Exception:  # noqa: BLE001
         commit = ""
     return {"torch": torch.__version__, "triton": triton.__version__, "python": platform.python_version(),
