@@ -28,16 +28,20 @@ lists live in tests/compiler/opinfo_expected.py, shared with tests/compiler/test
 
 Each sample is compiled afresh (torch._dynamo.reset() before it, so static shapes) and run once;
 its inputs are copies, the same for eager and compiled, and inputs an op mutates are compared
-too. Outputs whose eager values change with the RNG seed are compared by structure, shape and
-dtype only ("values": "rng"). --grad: differentiable ops with requires_grad samples; the floating
-outputs times fixed random cotangents are summed and differentiated, and the input gradients are
-compared as well (forward and backward graphs both classified).
+too. Both runs are seeded alike (the database's wrapper_set_seed, which dynamo cannot trace,
+just calls the op during a sweep): a random op whose compiled call draws other numbers than
+eager's is compared by structure, shape and dtype only ("values": "rng"), as are the ops of
+VALUES_UNCHECKED (uninitialized memory, "values": "unchecked"). An ATen fallback of an op in
+ATEN_ON_PURPOSE is marked "declared". --grad: differentiable ops with requires_grad samples;
+the floating outputs times fixed random cotangents are summed and differentiated, and the
+input gradients are compared as well (forward and backward graphs both classified).
 
 Ops run in worker processes (-j of them), one op at a time each; a worker past --op-timeout on
 an op is killed and replaced. Each finished sample is appended to --out as one JSON line at once;
---resume skips the (op, sample, mode) rows already there. The summary (counts per status, each
-op's status, the ATen ops that fell back, every failure, versions, date and command) goes to
---summary (default: OUT with .summary.json) and a short table is printed last.
+--resume skips the (op, sample, mode) rows already there; the workers' stderr goes to OUT.log.
+The summary (counts per status, each op's status, the ATen ops that fell back, every failure,
+versions, date and command) goes to --summary (default: OUT with .summary.json) and a short
+table is printed last.
 """
 from __future__ import annotations
 

@@ -29,6 +29,8 @@ ATEN_ON_PURPOSE: dict[str, str] = {
         "linalg_solve_triangular.default", "linalg_householder_product.default",
         "linalg_pinv.atol_rtol_tensor", "cholesky.default", "cholesky_inverse.default",
         "cholesky_solve.default", "triangular_solve.default", "geqrf.default", "ormqr.default")},
+    # compiler/lowerings/conv.py keeps a convolution the ATen (cuDNN) call; its gradients too
+    "aten.convolution_backward.default": "a convolution's gradients are ATen's convolution calls, as its forward",
     # compiler/torch_compat.py keeps these whole on purpose
     "aten.native_dropout.default": "dropout's RNG stays in ATen, so a compiled dropout draws eager's mask",
 }
