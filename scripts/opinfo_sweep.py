@@ -38,10 +38,10 @@ input gradients are compared as well (forward and backward graphs both classifie
 
 Ops run in worker processes (-j of them), one op at a time each; a worker past --op-timeout on
 an op is killed and replaced. Each finished sample is appended to --out as one JSON line at once;
---resume skips the (op, sample, mode) rows already there; the workers' stderr goes to OUT.log.
-The summary (counts per status, each op's status, the ATen ops that fell back, every failure,
-versions, date and command) goes to --summary (default: OUT with .summary.json) and a short
-table is printed last.
+--resume skips the (op, sample, mode) rows already there (a timeout row too); the workers'
+stderr goes to OUT.log. The summary (counts per status, each op's status, the ATen ops that
+fell back, every failure, versions, date and command) goes to --summary (default: OUT with
+.summary.json) and a short table is printed last.
 """
 from __future__ import annotations
 
@@ -482,7 +482,11 @@ class Worker:
         self.sel.register(self.fd, selectors.EVENT_READ)
         self.buf = b""
         self.ops = 0
-        self._readline(time.monotonic() + 600, until=READY)
+        try:
+            self._readline(time.monotonic() + 600, until=READY)
+        except BaseException:
+            self.close(kill=True)
+            raise
 
     def _readline(self, deadline, until=None):
         # raw reads of the pipe (a buffered readline would hide lines already read from select)
@@ -513,16 +517,24 @@ class Worker:
                 return
 
     def close(self, kill=False):
-        try:
-            if kill:
-                os.killpg(self.p.pid, 9)
-            else:
+        """Ends the worker: closing its input lets it finish; kill ends its whole session."""
+        if not kill:
+            try:
                 self.p.stdin.close()
-            self.p.wait(timeout=30)
-        except Exception:  # noqa: BLE001
+                self.p.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                kill = True
+        if kill:
             try:
                 os.killpg(self.p.pid, 9)
             except ProcessLookupError:
+                pass
+            self.p.wait()
+        self.sel.close()
+        for f in (self.p.stdin, self.p.stdout):
+            try:
+                f.close()
+            except OSError:
                 pass
 
 
@@ -588,27 +600,35 @@ def sweep(keys, out, *, samples=2, mode="fwd", op_timeout=300.0, jobs=1, resume=
                 key = work.get_nowait()
             except queue.Empty:
                 break
-            if worker is None or worker.ops >= recycle:
-                if worker:
-                    worker.close()
-                worker = Worker(log)
             seen = set(done[key])
             req = {"op": key, "mode": mode, "samples": samples, "skip": sorted(seen)}
-            t0 = time.time()
 
             def on_row(row, seen=seen):
                 seen.add(row["sample"])
                 write(row)
+            started = False
             try:
+                if worker is None or worker.ops >= recycle:
+                    if worker:
+                        worker.close()
+                    worker = None
+                    worker = Worker(log)
+                started = True
+                t0 = time.time()
                 worker.run(req, op_timeout, on_row)
-            except (TimeoutError, EOFError) as e:
-                worker.close(kill=True)
+            except (TimeoutError, EOFError, OSError) as e:
+                if worker:
+                    worker.close(kill=True)
                 worker = None
                 nxt = next((i for i in range(samples) if i not in seen), -1)
-                status, detail = (("timeout", f"op ran past --op-timeout {op_timeout:g} s")
-                                  if isinstance(e, TimeoutError) else ("error", f"worker died: {e}"))
-                write({"op": key, "mode": mode, "sample": nxt, "status": status, "detail": detail,
-                       "seconds": round(time.time() - t0, 1)})
+                if not started:
+                    status, detail = "error", f"worker did not start ({type(e).__name__}: {e}); see {out}.log"
+                elif isinstance(e, TimeoutError):
+                    status, detail = "timeout", f"op ran past --op-timeout {op_timeout:g} s"
+                else:
+                    status, detail = "error", f"worker died ({type(e).__name__}: {e}); see {out}.log"
+                write({"op": key, "mode": mode, "sample": nxt, "status": status, "detail": detail[:300],
+                       "seconds": round(time.time() - t0, 1) if started else 0})
             with lock:
                 finished[0] += 1
                 if progress:
@@ -785,6 +805,8 @@ def main(argv=None):
     except ValueError as e:
         ap.error(f"--resume: {e}")
     summary_path = args.summary or (args.out[:-len(".jsonl")] if args.out.endswith(".jsonl") else args.out) + ".summary.json"
+    if not os.path.isdir(os.path.dirname(os.path.abspath(summary_path))):
+        ap.error(f"--summary: folder {os.path.dirname(os.path.abspath(summary_path))} does not exist")
     t0 = time.time()
     rows = sweep(keys, args.out, samples=args.samples, mode="grad" if args.grad else "fwd",
                  op_timeout=args.op_timeout, jobs=args.jobs, resume=args.resume)
