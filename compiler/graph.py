@@ -642,11 +642,25 @@ class GraphLowering(torch.fx.Interpreter):
         output saved for backward (e.g. a permuted weight) to the backward graph, which was
         traced, and so lowered, with those strides: a contiguous copy would be read wrongly.
         Strides with gaps too (a slice of a longer convolution output saved for backward:
-        Mamba's causal conv1d): stored in a buffer large enough to span them."""
-        if stride is None or not _non_overlapping(value.size, stride):
+        Mamba's causal conv1d): stored in a buffer large enough to span them. A broadcast dim
+        (stride 0: an expand saved for backward) stays broadcast: the value is stored once
+        along it and returned as a view with that stride 0, which the backward reads."""
+        if stride is None:
             return self.realize(value)
         if isinstance(value, ir.View) and _same_layout(value.size, value.stride, stride):
             return value
+        size = tuple(value.size)
+        bdims = {i for i, (n, st) in enumerate(zip(size, stride)) if st == 0 and n > 1}
+        if bdims and len(stride) == len(size):
+            small = tuple(1 if i in bdims else n for i, n in enumerate(size))
+            if _non_overlapping(small, stride):
+                ld = value.loader()
+                lazy = ir.Lazy(small, value.dtype, value.device,
+                               lambda idx: ld([0 if i in bdims else v for i, v in enumerate(idx)]))
+                out = self.realize(lazy, force=True, stride=tuple(stride))
+                return ir.View(out.buffer, size, tuple(stride), out.offset)
+        if not _non_overlapping(value.size, stride):
+            return self.realize(value)
         return self.realize(value, force=True, stride=tuple(stride))
 
     def lower(self):

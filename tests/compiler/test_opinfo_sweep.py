@@ -15,33 +15,34 @@ import torch
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "opinfo_sweep.py"
 
-# A representative mix whose first two samples run today. Not here until their fix lands
-# (another change fixes them): ops whose first samples are zero-element (graph fallback,
-# "NameError: name 'buf0' is not defined"), linalg.* (SyntaxError from _linalg_check_errors),
-# nn.functional.logsigmoid (minimum_nan), lgamma, floor_divide (integer, negatives), unfold,
-# round.decimals, index_select.
+# A representative mix, and the ops whose graphs once fell back whole or computed wrong values
+# (zero-element samples of unary ops, linalg's checks, min/max with a constant, lgamma, integer
+# division, unfold, round with decimals, index_select, the scans).
 FAST_OPS = [
-    # unary pointwise
-    "abs", "neg", "sin", "tanh", "erf", "sqrt", "log1p", "floor", "frac", "logit",
-    "nn.functional.relu", "nn.functional.gelu", "nn.functional.hardswish", "nn.functional.leaky_relu",
+    # unary pointwise (exp, cos, sigmoid: their second sample has zero elements)
+    "abs", "neg", "sin", "tanh", "erf", "sqrt", "log1p", "floor", "frac", "logit", "exp", "cos",
+    "sigmoid", "lgamma", "nn.functional.relu", "nn.functional.gelu", "nn.functional.hardswish",
+    "nn.functional.leaky_relu", "nn.functional.logsigmoid",
     # binary / ternary pointwise, promotion, comparisons
     "add", "mul", "div.no_rounding_mode", "pow", "maximum", "atan2", "fmod", "xlogy", "where",
-    "clamp", "eq", "lerp", "addcmul", "masked_fill",
-    # reductions
+    "clamp", "eq", "lerp", "addcmul", "masked_fill", "floor_divide", "round.decimals_3",
+    # reductions and scans
     "sum", "mean", "amax", "prod", "var", "std_mean", "argmax", "min.reduction_with_dim", "any",
-    "logsumexp", "softmax", "log_softmax",
+    "logsumexp", "softmax", "log_softmax", "cumsum", "cummax", "logcumsumexp",
     # views, layout, indexing, scatter
     "transpose", "permute", "reshape", "expand", "squeeze", "select", "diagonal", "split", "cat",
-    "stack", "tril", "gather", "scatter", "index_put", "flip",
-    # matmul, convolution and nn.functional
+    "stack", "tril", "gather", "scatter", "index_put", "flip", "index_select", "tile",
+    "new_zeros", "nn.functional.unfold",
+    # matmul, convolution, linalg (its checks in ATen) and nn.functional
     "mm", "nn.functional.linear", "nn.functional.conv2d", "nn.functional.layer_norm",
     "nn.functional.group_norm", "nn.functional.embedding", "nn.functional.cross_entropy",
     "nn.functional.avg_pool2d", "nn.functional.max_pool2d", "nn.functional.interpolate.bilinear",
-    "nn.functional.pad.reflect", "nn.functional.scaled_dot_product_attention",
+    "nn.functional.pad.reflect", "nn.functional.scaled_dot_product_attention", "linalg.inv",
     # an op without a lowering (runs in ATen) and one dynamo leaves to eager
-    "cumsum", "nonzero",
+    "sort", "nonzero",
 ]
-GRAD_OPS = ["mul", "tanh", "sum", "softmax", "nn.functional.layer_norm", "mm"]
+GRAD_OPS = ["mul", "tanh", "sum", "softmax", "nn.functional.layer_norm", "mm",
+            "nn.functional.normalize", "cumsum"]
 
 
 def _load():
@@ -155,13 +156,13 @@ def test_undeclared_graph_fallback_fails_declared_one_does_not(ops, monkeypatch)
 
 
 def test_op_fallback_is_classified_with_its_op(ops):
-    # cumsum has no lowering: it runs as an ATen call (a pass, but not kernels only)
-    (row, *_) = list(sweep.run_op(ops["cumsum"], samples=1, expected=_Declared))
-    assert row["status"] == "pass_op_fallback" and "aten.cumsum.default" in row["fallbacks"]
+    # sort has no lowering: it runs as an ATen call (a pass, but not kernels only)
+    (row, *_) = list(sweep.run_op(ops["sort"], samples=1, expected=_Declared))
+    assert row["status"] == "pass_op_fallback" and "aten.sort.default" in row["fallbacks"]
     assert not row["declared"] and not sweep.is_failure(row)
-    on_purpose = type("D", (_Declared,), {"ATEN_ON_PURPOSE": {"aten.cumsum.*": "a scan"}})
-    (row, *_) = list(sweep.run_op(ops["cumsum"], samples=1, expected=on_purpose))
-    assert row["declared"] == "a scan"
+    on_purpose = type("D", (_Declared,), {"ATEN_ON_PURPOSE": {"aten.sort.*": "a sort"}})
+    (row, *_) = list(sweep.run_op(ops["sort"], samples=1, expected=on_purpose))
+    assert row["declared"] == "a sort"
 
 
 def test_select_and_status_order():

@@ -113,3 +113,38 @@ def test_on_gpu(name):
         fn, x = STREAMS[name], torch.randn(2, 18, 4, 16)
     s = compile_and_check(fn, x.cuda())
     assert not s.graph_fallback, s.graph_fallback
+
+
+# An expand saved for backward: the forward stored it dense while the backward, lowered with
+# the strides of its FX value (stride 0 along the expanded dim), read it as broadcast. The
+# gradient of F.normalize was off by up to 3.9.
+SAVED_EXPANDS = {
+    "clamp_expand": lambda x: x * x.sum(1, keepdim=True).clamp_min(0.1).expand_as(x),
+    "normalize": lambda x: torch.nn.functional.normalize(x, dim=1),
+    "normalize_dim_last": lambda x: torch.nn.functional.normalize(x * 2, dim=-1) + x,
+}
+
+
+@pytest.mark.parametrize("name", sorted(SAVED_EXPANDS))
+def test_expand_saved_for_backward(name):
+    fn = SAVED_EXPANDS[name]
+    x = torch.randn(2, 3, 4, 5, requires_grad=True)
+    x2 = x.detach().clone().requires_grad_()
+    stats.reset()
+    out = torch.compile(fn, backend="tuner")(x)
+    ref = fn(x2)
+    torch.testing.assert_close(out, ref)
+    w = torch.randn(ref.shape)
+    (out * w).sum().backward()
+    (ref * w).sum().backward()
+    torch.testing.assert_close(x.grad, x2.grad, rtol=1e-4, atol=1e-5)
+    assert not any(g.graph_fallback for g in stats.graphs())
+
+
+def test_an_expanded_output_keeps_eagers_strides():
+    fn = lambda x: x.sum(1, keepdim=True).exp().expand(-1, 3, -1)   # noqa: E731
+    x = torch.randn(2, 3, 4)
+    out = torch.compile(fn, backend="tuner")(x)
+    ref = fn(x)
+    torch.testing.assert_close(out, ref)
+    assert out.stride() == ref.stride()
