@@ -4,7 +4,7 @@
 _want=$(python3 - <<'PY'
 import glob, importlib.util, os
 modules = {"click": "click", "click_default_group": "click_default_group",
-           "markdown_it_py": "markdown_it", "mdurl": "mdurl", "pluggy": "pluggy",
+           "expecttest": "expecttest", "markdown_it_py": "markdown_it", "mdurl": "mdurl", "pluggy": "pluggy",
            "pygments": "pygments", "pytest_timeout": "pytest_timeout",
            "python_dateutil": "dateutil", "redis": "redis", "rich": "rich",
            "sqlite_fts4": "sqlite_fts4", "sqlite_utils": "sqlite_utils", "tabulate": "tabulate"}

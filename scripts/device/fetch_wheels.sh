@@ -8,6 +8,6 @@ rm -rf .whl/tuner-*.whl build
 PLAT="--only-binary=:all: --python-version 3.12 --implementation cp --platform manylinux_2_28_x86_64 --platform manylinux_2_17_x86_64 --platform manylinux2014_x86_64"
 python3 -m pip download -q --no-deps $PLAT -d .whl \
     sqlite-utils sqlite-fts4 click-default-group tabulate python-dateutil pluggy \
-    redis rich markdown-it-py mdurl pygments click pytest-timeout
+    redis rich markdown-it-py mdurl pygments click pytest-timeout expecttest
 python3 -m pip wheel -q --no-deps --no-build-isolation -w .whl .
 ls .whl

@@ -148,3 +148,40 @@ def test_an_expanded_output_keeps_eagers_strides():
     ref = fn(x)
     torch.testing.assert_close(out, ref)
     assert out.stride() == ref.stride()
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(SAVED_EXPANDS))
+def test_expand_saved_for_backward_on_gpu(name):
+    fn = SAVED_EXPANDS[name]
+    x = torch.randn(2, 3, 4, 5, device="cuda", requires_grad=True)
+    x2 = x.detach().clone().requires_grad_()
+    out = torch.compile(fn, backend="tuner")(x)
+    ref = fn(x2)
+    torch.testing.assert_close(out, ref)
+    w = torch.randn(ref.shape, device="cuda")
+    (out * w).sum().backward()
+    (ref * w).sum().backward()
+    torch.testing.assert_close(x.grad, x2.grad, rtol=1e-4, atol=1e-5)
+
+
+@pytest.mark.gpu
+def test_interpreter_mismatches_match_eager_on_gpu():
+    """The OpInfo sweep's mismatches it puts down to Triton's interpreter (its float32 ->
+    bfloat16 cast truncates) are exact where Triton compiles for a GPU."""
+    from torch.testing._internal.common_methods_invocations import op_db
+
+    from opinfo_expected import KNOWN_INTERPRETER_MISMATCHES
+    assert KNOWN_INTERPRETER_MISMATCHES
+    for key in KNOWN_INTERPRETER_MISMATCHES:
+        name, _, variant = key.partition(".")
+        (op,) = [o for o in op_db if o.name == name and o.variant_test_name == variant]
+        for sample in list(op.sample_inputs("cuda", torch.float32))[:2]:
+            def fn(inp, args, kwargs):
+                return op(inp, *args, **kwargs)
+            torch._dynamo.reset()
+            stats.reset()
+            ref = fn(sample.input, sample.args, sample.kwargs)
+            out = torch.compile(fn, backend="tuner")(sample.input, sample.args, sample.kwargs)
+            torch.testing.assert_close(out, ref, rtol=0, atol=0)
+            assert not any(g.graph_fallback for g in stats.graphs())
