@@ -37,7 +37,7 @@ from tuner.search.base import first_line
 
 from . import stats as stats_mod
 from .specialize import ShapeSpecialized, eager, is_symbolic
-from .torch_compat import aot_backend, boxed, decomposition_table
+from .torch_compat import aot_backend, boxed, data_dependent_errors, decomposition_table
 
 log = logging.getLogger("tuner.compiler")
 
@@ -122,8 +122,10 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             return fast
         try:
             compiled = backend(gm, example_inputs)
-        except torch._dynamo.exc.TorchDynamoException:
-            raise   # dynamo's own control flow (a restart, a skip): not ours to absorb
+        except (torch._dynamo.exc.TorchDynamoException, *data_dependent_errors()):
+            # dynamo's own control flow (a restart, a skip), and sizes or values known only
+            # at run time, which dynamo answers itself (it runs that code in eager)
+            raise
         except Exception as e:   # AOTAutograd cannot capture the graph: ATen runs it
             graph_fallback(gm, e, when=" (AOTAutograd)")
             return lambda *args: _run_gm(gm, args)

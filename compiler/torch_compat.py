@@ -87,6 +87,14 @@ def aot_backend(fw_compiler, bw_compiler, decompositions, inference_compiler=Non
         return aot_autograd(**kwargs)
 
 
+def data_dependent_errors() -> tuple:
+    """Fake-tensor errors for sizes or values known only at run time (narrow at a tensor's
+    value, nonzero): dynamo answers them itself by running that code in eager."""
+    from torch._subclasses import fake_tensor as ft
+    return tuple(getattr(ft, n) for n in ("DataDependentOutputException", "DynamicOutputShapeException")
+                 if hasattr(ft, n))
+
+
 def boxed(fn):
     """Mark fn(args: list) as taking AOTAutograd's boxed calling convention (it may clear it)."""
     try:

@@ -354,3 +354,16 @@ GPU_CASES = {
 def test_on_gpu(name):
     fn, args = GPU_CASES[name]()
     check(fn, *[a.cuda() for a in args])
+
+
+def test_a_data_dependent_size_is_left_to_dynamo():
+    # narrow at a tensor's value: AOTAutograd's DataDependentOutputException goes back to dynamo,
+    # which runs that code in eager, instead of our backend running the whole graph in ATen
+    def fn(x, start):
+        return torch.narrow(x * 2, 0, start, 2) + 1
+    stats.reset()
+    x, start = torch.randn(5, 3), torch.tensor(1)
+    torch._dynamo.reset()
+    out = torch.compile(fn, backend="tuner")(x, start)
+    assert_close(out, fn(x, start))
+    assert not any(g.graph_fallback for g in stats.graphs())
