@@ -226,16 +226,107 @@ def reset_stats_cmd(as_json):
     _reset_stats(as_json)
 
 
+LS_LIMIT = 50      # entries `tuner cache ls` shows unless told otherwise
+VALUE_WIDTH = 100  # characters of an entry's value summary, at most
+
+
+def _positive_limit(ctx, param, value):
+    if value is not None and value < 1:
+        raise click.BadParameter(f"{value} is not a number of entries: give 1 or more "
+                                 "(--all lists every entry)")
+    return value
+
+
+def _brief(value, budget: int):
+    """Pieces of a one-line summary of a JSON value (floats to 4 significant digits, strings
+    bare where they are plain words, long ones cut to 20 characters), produced until about `budget` characters are out, so a
+    large value costs no more than its first line."""
+    if isinstance(value, bool) or value is None:
+        yield json.dumps(value)
+    elif isinstance(value, float):
+        yield f"{value:.4g}"
+    elif isinstance(value, int):
+        yield str(value)   # _Count: "[12 items]"
+    elif isinstance(value, str):
+        bare = value.isidentifier()
+        if len(value) > 24:      # a hash, a path: its start says enough here
+            value = value[:20] + "…"
+        yield value if bare else json.dumps(value, ensure_ascii=False)
+    elif isinstance(value, (dict, list)):
+        items = value.items() if isinstance(value, dict) else ((None, v) for v in value)
+        opened = "{" if isinstance(value, dict) else "["
+        yield opened
+        used = 1
+        for i, (k, v) in enumerate(items):
+            if used > budget:
+                return
+            piece = ("," if i else "") + (f"{k}:" if k is not None else "")
+            yield piece
+            used += len(piece)
+            for part in _brief(v, budget - used):
+                yield part
+                used += len(part)
+                if used > budget:
+                    return
+        yield "}" if opened == "{" else "]"
+    else:
+        yield str(value)
+
+
+# a decision record's fields (tuner/engine.py to_record) that say the most, shown first
+SUMMARY_FIRST = ("choice", "time_ms", "default_time_ms", "found_by", "n_measured")
+
+
+class _Count(int):
+    def __str__(self):
+        return f"[{int(self)} items]"
+
+
+def value_summary(value, width: int = VALUE_WIDTH) -> str:
+    """One line saying what an entry holds: its top-level fields as key=value, nested objects
+    compact; cut to `width` characters (ending in "…" when cut) and safe to print."""
+    if isinstance(value, dict):
+        pieces, used = [], 0
+        first = [k for k in SUMMARY_FIRST if k in value]
+        keys = first + [k for k in value if k not in SUMMARY_FIRST]
+        for i, k in enumerate(keys):
+            if used > width:
+                break
+            v = value[k]
+            head = (" " if i else "") + f"{k}="
+            pieces.append(head)
+            used += len(head)
+            if isinstance(v, list) and len(v) > 3:   # timings and the like: how many
+                v = _Count(len(v))
+            for part in _brief(v, width - used):
+                pieces.append(part)
+                used += len(part)
+                if used > width:
+                    break
+    else:
+        pieces = list(_brief(value, width))
+    text = printable("".join(pieces))
+    return text if len(text) <= width else text[:width - 1] + "…"
+
+
 @cache_group.command("ls")
 @_namespace_option
-@click.option("--limit", type=click.IntRange(min=0), default=0, help="Show at most N (0: all).")
+@click.option("--limit", type=int, default=None, callback=_positive_limit, metavar="N",
+              help=f"Show the newest N entries (default {LS_LIMIT}).")
+@click.option("--all", "show_all", is_flag=True, help="Show every entry.")
 @json_option
 @_sqlite_guard
-def ls_cmd(namespace, limit, as_json):
-    """List the entries of the local cache, oldest first."""
+def ls_cmd(namespace, limit, show_all, as_json):
+    """List the entries of the local cache, newest first: the newest 50 unless --limit or
+    --all says otherwise, then how many more there are. Each value is shown as a one-line
+    summary; --json prints the full records (to the same limit)."""
     from .entry import InvalidEntry, decode
+    if show_all and limit is not None:
+        raise click.UsageError("--limit and --all do not go together: give one of them")
+    limit = None if show_all else (limit or LS_LIMIT)
+    store = _store()
     secret, rows = _secret(), []
-    for row in _store().rows(namespace):
+    for row in store.rows(namespace, newest_first=True, limit=limit):
         try:
             value, problem = decode(row["entry"], secret).value, None
         except InvalidEntry as e:
@@ -243,23 +334,37 @@ def ls_cmd(namespace, limit, as_json):
         rows.append({"digest": row["digest"], "namespace": row["namespace"],
                      "problem": row["problem"], "created": _created(row["created"]),
                      "value": value, "invalid": problem})
-        if limit and len(rows) >= limit:
-            break
+    more = store.count(namespace) - len(rows) if limit is not None and len(rows) == limit else 0
+    note = (f"{more} more entr{'ies' if more > 1 else 'y'} not shown (the newest {len(rows)} "
+            f"are): `tuner cache ls --limit N` shows more, `--all` every one") if more > 0 else None
     if as_json:
         click.echo(json.dumps(rows, indent=2))
+        if note:
+            click.echo(note, err=True)   # stdout stays one JSON document
         return
     from rich.table import Table
     from rich.text import Text
-    table = Table()
-    for col in ("namespace", "problem", "digest", "created (UTC)", "value"):
-        table.add_column(col, overflow="fold")
+    from rich import box
+    console = _console()
+    table = Table(box=box.SIMPLE_HEAD, show_edge=False, pad_edge=False)   # no side borders: room for the value
+    table.add_column("namespace", overflow="fold")
+    table.add_column("problem", overflow="fold")
+    table.add_column("digest", no_wrap=True)
+    table.add_column("created (UTC)", no_wrap=True)
+    # the value summary fills what the other columns leave of the terminal, on one line
+    fixed = 12 + 19 + 3 * 5 + 1 + sum(min(40, max([len(printable(r[c])) for r in rows] + [9]))
+                                      for c in ("namespace", "problem"))
+    table.add_column("value", no_wrap=True, overflow="ellipsis",
+                     max_width=max(16, min(VALUE_WIDTH, console.width - fixed)))
     for r in rows:
-        shown = json.dumps(r["value"]) if r["invalid"] is None else f"invalid: {r['invalid']}"
-        shown = shown if len(shown) < 80 else shown[:77] + "..."
+        shown = value_summary(r["value"]) if r["invalid"] is None else \
+            value_summary(f"invalid: {r['invalid']}")
         table.add_row(Text(printable(r["namespace"])), Text(printable(r["problem"])[:40]),
                       printable(r["digest"][:12]), _when(r["created"]),
-                      Text(printable(shown), style="red" if r["invalid"] else ""))
-    _console().print(table)
+                      Text(shown, style="red" if r["invalid"] else ""))
+    console.print(table)
+    if note:
+        click.echo(note)
 
 
 @cache_group.command("export")

@@ -188,8 +188,10 @@ class LocalStore:
         # Listing a cache that was never written must not create its file.
         return self._conn is None and not self.path.exists()
 
-    def rows(self, namespace: str | None = None) -> Iterator[dict]:
-        """Every row (oldest first), optionally of one namespace."""
+    def rows(self, namespace: str | None = None, *, newest_first: bool = False,
+             limit: int | None = None) -> Iterator[dict]:
+        """Every row (oldest first, or newest first), optionally of one namespace; at most
+        `limit` rows (None: all), chosen by SQLite so that only those are read."""
         if self._missing():
             return iter(())
         where, args = ("namespace = ?", [namespace]) if namespace is not None else (None, None)
@@ -199,8 +201,20 @@ class LocalStore:
             if conn is None:
                 return iter(())
             db = sqlite_utils.Database(conn)
-            rows = list(db[TABLE].rows_where(where, args, order_by="created"))
+            order = "created DESC, rowid DESC" if newest_first else "created"
+            rows = list(db[TABLE].rows_where(where, args, order_by=order, limit=limit))
         return iter(rows)
+
+    def count(self, namespace: str | None = None) -> int:
+        """How many rows (of one namespace, or all)."""
+        if self._missing():
+            return 0
+        where, args = (" WHERE namespace = ?", [namespace]) if namespace is not None else ("", [])
+        with self._lock:
+            conn = self._reader()
+            if conn is None:
+                return 0
+            return conn.execute(f"SELECT COUNT(*) FROM [{TABLE}]{where}", args).fetchone()[0]
 
     def count_by_namespace(self) -> dict[str, int]:
         if self._missing():

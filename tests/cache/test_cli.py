@@ -119,6 +119,61 @@ def test_ls_filters_by_namespace_and_flags_invalid_rows():
     assert r.exit_code == 0 and "problem-5" in r.output and "invalid" in r.output
 
 
+def test_ls_shows_the_newest_50_entries_one_line_each_then_how_many_more():
+    fill(60)
+    rows = json.loads((r := cli("ls", "--json")).stdout)
+    assert len(rows) == 50 and rows[0]["problem"] == "problem-59"
+    assert rows[-1]["problem"] == "problem-10" and rows[0]["value"]["choice"] == {"XBLOCK": 2 ** 59}
+    assert "10 more entries not shown" in r.stderr and "--all" in r.stderr   # stdout stays JSON
+    r = cli("ls")
+    assert r.exit_code == 0
+    lines = r.stdout.splitlines()
+    shown = [ln for ln in lines if "problem-" in ln]
+    assert len(shown) == 50 and "problem-59" in shown[0] and "problem-9 " not in r.stdout
+    assert all("choice=" in ln for ln in shown)       # a summary on the entry's own line
+    assert all(len(ln) <= 80 for ln in lines[:-1])    # CliRunner's terminal: 80 columns
+    assert lines[-1].startswith("10 more entries not shown") and "--limit N" in lines[-1]
+
+
+def test_ls_limit_and_all():
+    fill(60)
+    assert [r["problem"] for r in json.loads(cli("ls", "--limit", "3", "--json").stdout)] == \
+        ["problem-59", "problem-58", "problem-57"]
+    r = cli("ls", "--all", "--json")
+    assert len(json.loads(r.stdout)) == 60 and "more" not in r.stderr
+    r = cli("ls", "--all")
+    assert sum("problem-" in ln for ln in r.stdout.splitlines()) == 60 and "more" not in r.stdout
+    r = cli("ls", "-n", "ns1", "--limit", "20", "--json")
+    assert len(json.loads(r.stdout)) == 20 and "10 more entries" in r.stderr
+    assert "more" not in cli("ls", "-n", "ns1", "--limit", "30", "--json").stderr
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--limit", "0"], "0 is not a number of entries: give 1 or more"),
+    (["--limit", "-1"], "-1 is not a number of entries: give 1 or more"),
+    (["--limit", "x"], "'x' is not a valid integer"),
+    (["--limit", "3", "--all"], "--limit and --all do not go together"),
+])
+def test_ls_refuses_bad_limits(args, message):
+    fill(2)
+    r = cli("ls", *args)
+    assert r.exit_code == 2 and message in r.output and "Traceback" not in r.output
+
+
+def test_value_summary_is_one_short_line_whatever_the_value():
+    from tuner.cache.cli import value_summary
+    record = {"found_by": "exhaustive", "time_ms": 0.30000000000000004,
+              "timings": [[{"XBLOCK": i}, 0.01 * i] for i in range(5000)],
+              "choice": {"XBLOCK": 64, "num_warps": 4}, "note": "two\nlines \x1b[31m"}
+    text = value_summary(record)
+    assert text.startswith("choice={XBLOCK:64,num_warps:4} time_ms=0.3 found_by=exhaustive")
+    assert "timings=[5000 items]" in text and len(text) <= 100 and text.endswith("…")
+    assert "\n" not in text and "\x1b" not in text
+    assert value_summary({"a": {"b": [1] * 1_000_000}}, width=40).endswith("…")
+    assert len(value_summary({"a": {"b": [1] * 1_000_000}}, width=40)) == 40
+    assert value_summary({"v": 1, "hash": "ab" * 32}) == "v=1 hash=" + "ab" * 10 + "…"
+
+
 def test_stats_counts_local_and_remote_entries(remote):
     fill(4)
     r = cli("stats", "--json")
