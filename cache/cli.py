@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
 import tempfile
 import time
@@ -418,6 +419,37 @@ def export_cmd(file, namespace, as_json):
             f"exported {len(good)} entries to {printable(file)}")
 
 
+SKIPPED_KEPT = 20     # skipped lines a report names one by one; the rest are counted
+SKIPPED_REASONS = 50  # distinct reasons counted apart; further ones count as "other"
+
+
+class _Skips:
+    """What an import (or export) skipped, in memory bounded whatever the file holds: the
+    first SKIPPED_KEPT problems in full (and every file-level one), then counts per reason
+    (the reason with its numbers replaced by N, so "line 7" and "line 9" count together)."""
+
+    def __init__(self):
+        self.kept: list[dict] = []
+        self.total = 0
+        self.by_reason: dict[str, int] = {}
+
+    def add(self, item: dict, always: bool = False) -> None:
+        self.total += 1
+        if always or len(self.kept) < SKIPPED_KEPT:
+            self.kept.append(item)
+        kind = re.sub(r"\d+", "N", str(item["reason"]))[:100]
+        if kind not in self.by_reason and len(self.by_reason) >= SKIPPED_REASONS:
+            kind = "other reasons"
+        self.by_reason[kind] = self.by_reason.get(kind, 0) + 1
+
+    def __bool__(self) -> bool:
+        return self.total > 0
+
+    def report(self) -> dict:
+        return {"skipped": self.kept, "skipped_total": self.total,
+                "skipped_by_reason": dict(sorted(self.by_reason.items(), key=lambda kv: -kv[1]))}
+
+
 @cache_group.command("import")
 @click.argument("file", type=click.Path(exists=True, dir_okay=False, path_type=Path))
 @json_option
@@ -427,6 +459,8 @@ def import_cmd(file, as_json):
     Entries go to the local cache and, unless it is off or read-only, to the remote one.
     FILE is read one line at a time; bad lines (malformed, over the size or nesting limit,
     badly signed) and repeated keys are reported and skipped, and the exit status is then 1.
+    The report names the first 20 problems and counts every one by reason, so a file of
+    millions of bad lines costs no more memory than one of twenty.
     """
     from .entry import InvalidEntry, decode
     from .keys import SCHEMA_VERSION
@@ -439,7 +473,7 @@ def import_cmd(file, as_json):
         size = os.fstat(f.fileno()).st_size
     except OSError as e:
         _fail(f"cannot read {printable(file)}: {e}")
-    skipped, imported, found, first_line = [], 0, 0, {}
+    skipped, imported, found, first_line = _Skips(), 0, 0, {}
     header, secret = None, _secret()
     with f, _progress(as_json) as progress:
         task = progress.add_task("importing", total=size)
@@ -449,41 +483,42 @@ def import_cmd(file, as_json):
                 header = _parse_header(line)
                 if header is not None:
                     if header.get("schema") != SCHEMA_VERSION:
-                        skipped.append({"line": 1, "reason": f"file has schema "
-                                        f"{printable(header.get('schema'))}, this cache reads "
-                                        f"{SCHEMA_VERSION}"})
+                        skipped.add({"line": 1, "reason": f"file has schema "
+                                     f"{printable(header.get('schema'))}, this cache reads "
+                                     f"{SCHEMA_VERSION}"})
                     continue
                 # still import what can be imported; line 1 is then read as an entry
-                skipped.append({"line": None, "reason": "no tuner-cache export header on line 1"})
+                skipped.add({"line": None, "reason": "no tuner-cache export header on line 1"},
+                            always=True)
             if line is not None and not line.strip():
                 continue
             found += 1
             if line is None:
-                skipped.append({"line": n, "reason": f"{length} bytes, over the limit of "
-                                                     f"{_max_bytes()}"})
+                skipped.add({"line": n, "reason": f"{length} bytes, over the limit of "
+                                                  f"{_max_bytes()}"})
                 continue
             try:
                 entry = decode(line, secret)
                 if entry.digest in first_line:
-                    skipped.append({"line": n, "reason": "duplicate key (first on line "
-                                                         f"{first_line[entry.digest]}): not "
-                                                         "imported again"})
+                    skipped.add({"line": n, "reason": "duplicate key (first on line "
+                                                      f"{first_line[entry.digest]}): not "
+                                                      "imported again"})
                     continue
                 first_line[entry.digest] = n
                 cache.put_entry(entry)
                 imported += 1
             except InvalidEntry as e:
-                skipped.append({"line": n, "reason": printable(e)})
+                skipped.add({"line": n, "reason": printable(e)})
             except Exception as e:  # whatever one line provokes, the lines after it still count
-                skipped.append({"line": n, "reason": f"{type(e).__name__}: {printable(e)}"})
+                skipped.add({"line": n, "reason": f"{type(e).__name__}: {printable(e)}"})
     if header is not None and header.get("count") != found:
-        skipped.append({"line": None, "reason": f"header says {printable(header.get('count'))} "
-                                                f"entries, file has {found} (truncated?)"})
+        skipped.add({"line": None, "reason": f"header says {printable(header.get('count'))} "
+                                             f"entries, file has {found} (truncated?)"}, always=True)
     stats = cache.stats()
     errors = stats["local"]["errors"] + stats["remote"]["errors"]
     written = stats["local"]["puts"]
     cache.close()
-    out = {"file": str(file), "imported": written, "valid": imported, "skipped": skipped,
+    out = {"file": str(file), "imported": written, "valid": imported, **skipped.report(),
            "remote_puts": stats["remote"]["puts"], "errors": errors}
     _report(out, as_json, f"imported {written} entries from {printable(file)}"
                           + (f" ({stats['remote']['puts']} also to the remote cache)"
@@ -538,8 +573,14 @@ def _report(out: dict, as_json: bool, summary: str, err: bool = False) -> None:
     for s in out["skipped"]:
         where = f"line {s['line']}" if "line" in s and s["line"] else s.get("digest", "file")
         click.echo(f"  skipped {where}: {printable(s['reason'])}", err=True)
-    if out["skipped"]:
-        click.echo(f"{len(out['skipped'])} problem(s)", err=True)
+    total = out.get("skipped_total", len(out["skipped"]))
+    if total > len(out["skipped"]):
+        click.echo(f"  ... and {total - len(out['skipped'])} more; every problem by reason:",
+                   err=True)
+        for reason, n in out["skipped_by_reason"].items():
+            click.echo(f"    {n} x {printable(reason)}", err=True)
+    if total:
+        click.echo(f"{total} problem(s)", err=True)
     if out.get("errors"):
         click.echo(f"{out['errors']} store error(s): see the warnings above", err=True)
 

@@ -314,6 +314,47 @@ def test_import_skips_bad_lines_and_keeps_every_line_after_them(tmp_path, monkey
     assert plain.exit_code == 1 and "skipped line 6: duplicate key" in plain.stderr
 
 
+def test_import_of_many_bad_lines_keeps_a_bounded_report(tmp_path, monkeypatch):
+    import tracemalloc
+
+    from tuner.cache.cli import SKIPPED_KEPT
+    fill(2)
+    out = tmp_path / "cache.jsonl"
+    assert cli("export", str(out)).exit_code == 0
+    header, *entries = out.read_text().splitlines()
+    n_bad = 200_000
+    with open(out, "w") as f:
+        f.write(header.replace('"count": 2', f'"count": {n_bad + 2}') + "\n" + entries[0] + "\n")
+        for i in range(n_bad // 2):
+            f.write(f"junk {i}\n{{\"schema\": {i + 2}}}\n")   # not JSON; JSON, not an entry
+        f.write(entries[1] + "\n")
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "new-machine"))
+    small = tmp_path / "small.jsonl"              # imports every module the big run needs
+    small.write_text("\n".join([header, "junk"]) + "\n")
+    cli("import", str(small), "--json")
+    tracemalloc.start()
+    try:
+        r = cli("import", str(out), "--json")
+        peak = tracemalloc.get_traced_memory()[1]
+    finally:
+        tracemalloc.stop()
+    assert r.exit_code == 1
+    report = json.loads(r.stdout)
+    assert report["imported"] == 2 and report["skipped_total"] == n_bad
+    assert len(report["skipped"]) == SKIPPED_KEPT
+    assert [s["line"] for s in report["skipped"][:3]] == [3, 4, 5]
+    assert sum(report["skipped_by_reason"].values()) == n_bad
+    assert report["skipped_by_reason"]["schema N, expected N"] == n_bad // 2
+    # the file is about 3 MB; a report of every line took about 60 MB of Python objects, a
+    # bounded one takes about 200 KB (whatever the file's size)
+    assert out.stat().st_size > 2_500_000 and peak < 1_000_000, peak
+    plain = cli("import", str(out))
+    assert plain.exit_code == 1 and f"{n_bad} problem(s)" in plain.stderr
+    assert f"... and {n_bad - SKIPPED_KEPT} more" in plain.stderr
+    assert f"{n_bad // 2} x schema N, expected N" in plain.stderr
+    assert len(plain.stderr.splitlines()) < SKIPPED_KEPT + 10
+
+
 # -- clear on a cache it must not destroy ---------------------------------------------------
 
 
