@@ -7,7 +7,8 @@ Format (JSON lines, optionally gzip-compressed when the name ends in .gz):
     ...
 
 Rows are flushed one problem at a time, so a killed run leaves a readable file; a reader
-drops a truncated last line (and a truncated gzip tail). `--resume` rewrites the complete
+drops a truncated last line (and a truncated gzip tail). A reader streams the file a chunk
+and a line at a time, and refuses a .gz that decompresses to over 200x its size (a bomb). `--resume` rewrites the complete
 problems of an old file atomically and appends after them, so nothing is duplicated.
 
 The format is where data generation and learning meet: `tuner collect` (datagen/) and the
@@ -129,26 +130,86 @@ def _read_text(path: Path) -> str:
 
 
 def _decode(path: Path) -> tuple[str, bool]:
-    """(the file's text, whether it was whole): a gzip stream that stops before its end (a
-    writer killed or still writing) gives what was flushed, and False."""
-    raw = path.read_bytes()
-    if not (_is_gzip(path) or raw[:2] == b"\x1f\x8b"):
-        return raw.decode("utf-8", errors="replace"), True
-    # Decode member by member and keep whatever a killed writer had flushed: gzip.open would
-    # raise on the missing end-of-stream marker and lose everything.
-    parts, data, whole = [], raw, True
-    while data:
-        d = zlib.decompressobj(16 + zlib.MAX_WBITS)
-        try:
-            parts.append(d.decompress(data))
-        except zlib.error:
-            whole = False
-            break
-        if not d.eof:
-            whole = False
-            break
-        data = d.unused_data
-    return b"".join(parts).decode("utf-8", errors="replace"), whole
+    """(the file's text, whether it was whole), for the writer's compaction of its own file:
+    a gzip stream that stops before its end gives what was flushed, and False."""
+    src = _Lines(path)
+    text = b"".join(src.chunks()).decode("utf-8", errors="replace")
+    return text, src.whole
+
+
+READ_CHUNK = 1 << 20           # bytes read, and decompressed, at a time
+GZIP_MAX_RATIO = 200           # decompressed / compressed size beyond which a .gz is a bomb...
+GZIP_MIN_LIMIT = 64 << 20      # ...once over this: real datasets decompress about 7-10x
+
+
+class _Lines:
+    """The complete lines of a dataset file (bytes, without their newline), read as a stream:
+    memory holds one chunk and one line, never the file. A gzip file is decoded member by
+    member with zlib, keeping what a killed writer had flushed (gzip.open would raise on the
+    missing end-of-stream marker and lose everything); one that decompresses to more than
+    GZIP_MAX_RATIO times its size (and over GZIP_MIN_LIMIT) is refused as a bomb.
+
+    After iteration: `whole` is False when a gzip stream stopped before its end (or was
+    damaged), `torn` is True when bytes followed the last newline (they are not a line)."""
+
+    def __init__(self, path: Path):
+        self.path = path
+        self.whole = True
+        self.torn = False
+
+    def chunks(self):
+        with open(self.path, "rb") as f:
+            if not (_is_gzip(self.path) or f.read(2) == b"\x1f\x8b"):
+                f.seek(0)
+                while chunk := f.read(READ_CHUNK):
+                    yield chunk
+                return
+            f.seek(0)
+            limit = max(GZIP_MIN_LIMIT, GZIP_MAX_RATIO * os.fstat(f.fileno()).st_size)
+            out, data = 0, b""
+            while True:                         # one gzip member per turn
+                data = data or f.read(READ_CHUNK)
+                if not data:
+                    return                      # every member ended properly
+                d, at_end = zlib.decompressobj(16 + zlib.MAX_WBITS), False
+                while True:
+                    try:
+                        piece = d.decompress(data, READ_CHUNK)  # output bounded per call
+                    except zlib.error:
+                        self.whole = False      # damaged: keep what came before
+                        return
+                    out += len(piece)
+                    if out > limit:
+                        raise DatasetError(
+                            f"{self.path}: decompresses to over {limit >> 20} MiB from "
+                            f"{os.path.getsize(self.path)} bytes (over {GZIP_MAX_RATIO}x): not a "
+                            "dataset (a gzip bomb?); refused")
+                    if piece:
+                        yield piece
+                    if d.eof:
+                        data = d.unused_data    # another member may follow
+                        break
+                    data = d.unconsumed_tail
+                    if not data:
+                        if at_end and not piece:
+                            self.whole = False  # the stream stops before its end
+                            return
+                        if not at_end:
+                            data = f.read(READ_CHUNK)
+                            at_end = not data
+
+    def __iter__(self):
+        pending: list[bytes] = []
+        for chunk in self.chunks():
+            parts = chunk.split(b"\n")
+            if len(parts) == 1:
+                pending.append(chunk)
+                continue
+            pending.append(parts[0])
+            yield b"".join(pending)
+            yield from parts[1:-1]
+            pending = [parts[-1]] if parts[-1] else []
+        self.torn = any(pending)
 
 
 @dataclass
@@ -176,22 +237,22 @@ class Dataset:
 
 
 def read_dataset(path: str | os.PathLike) -> Dataset:
+    """Read a dataset file one line at a time (see _Lines): a torn last line, or a gzip tail
+    a killed writer left, is dropped and the dataset marked truncated."""
     path = Path(path)
     if not path.exists():
         raise DatasetError(f"{path}: no such file")
-    text, whole = _decode(path)
-    lines = text.split("\n")
-    truncated = not whole
-    if lines and lines[-1] != "":
-        # no newline at the end: the writer was killed mid-line
-        lines, truncated = lines[:-1], True
-    lines = [ln for ln in lines if ln.strip()]
-    if not lines and not whole:
-        raise DatasetError(f"{path}: a gzip stream that is damaged or ends before its first line")
-    if not lines:
+    src = _Lines(path)
+    # the file's non-blank complete lines, as text
+    lines = (text for text in (ln.decode("utf-8", errors="replace") for ln in src)
+             if text.strip())
+    first = next(lines, None)
+    if first is None:
+        if not src.whole:
+            raise DatasetError(f"{path}: a gzip stream that is damaged or ends before its first line")
         raise DatasetError(f"{path}: empty file (no dataset header)")
     try:
-        header = json.loads(lines[0])
+        header = json.loads(first)
     except json.JSONDecodeError:
         raise DatasetError(f"{path}: first line is not a JSON dataset header") from None
     if not isinstance(header, dict) or header.get("format") != FORMAT:
@@ -202,27 +263,39 @@ def read_dataset(path: str | os.PathLike) -> Dataset:
     problem = header_problem(header)
     if problem:
         raise DatasetError(f"{path}: {problem}")
-    rows = []
+    rows, truncated = [], False
     needed = set(REQUIRED_ROW_FIELDS) | set(header["features"])
-    for lineno, line in enumerate(lines[1:], start=2):
-        try:
-            row = json.loads(line)
-        except json.JSONDecodeError:
-            if lineno == len(lines):     # a torn last line that happened to end in "\n"
-                truncated = True
-                continue
-            raise DatasetError(f"{path}:{lineno}: malformed row") from None
-        except RecursionError:
-            raise DatasetError(f"{path}:{lineno}: row nested too deep") from None
-        except ValueError as e:          # an integer of more digits than Python converts
-            raise DatasetError(f"{path}:{lineno}: malformed row ({str(e)[:80]})") from None
-        if not isinstance(row, dict):
-            raise DatasetError(f"{path}:{lineno}: row is not a JSON object")
-        missing = needed - set(row)
-        if missing:
-            raise DatasetError(f"{path}:{lineno}: row lacks columns {', '.join(sorted(missing))}")
-        rows.append(row)
+    # one line of look-ahead: a malformed row is a torn write only when it is the last line
+    held = None
+    for lineno, line in enumerate(lines, start=2):
+        if held is not None:
+            truncated |= _add_row(rows, *held, path, needed, last=False)
+        held = (lineno, line)
+    if held is not None:
+        truncated |= _add_row(rows, *held, path, needed, last=True)
+    truncated = truncated or not src.whole or src.torn
     return Dataset(path, header, rows, truncated, (str(path),) if truncated else ())
+
+
+def _add_row(rows: list, lineno: int, line: str, path: Path, needed: set, last: bool) -> bool:
+    """Append one row line's row to rows; True when it is a torn last line (dropped)."""
+    try:
+        row = json.loads(line)
+    except json.JSONDecodeError:
+        if last:                         # a torn last line that happened to end in "\n"
+            return True
+        raise DatasetError(f"{path}:{lineno}: malformed row") from None
+    except RecursionError:
+        raise DatasetError(f"{path}:{lineno}: row nested too deep") from None
+    except ValueError as e:              # an integer of more digits than Python converts
+        raise DatasetError(f"{path}:{lineno}: malformed row ({str(e)[:80]})") from None
+    if not isinstance(row, dict):
+        raise DatasetError(f"{path}:{lineno}: row is not a JSON object")
+    missing = needed - set(row)
+    if missing:
+        raise DatasetError(f"{path}:{lineno}: row lacks columns {', '.join(sorted(missing))}")
+    rows.append(row)
+    return False
 
 
 def parse_keep(text: str) -> tuple[str, str, tuple[str, ...]]:
