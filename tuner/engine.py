@@ -124,7 +124,7 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
            heuristic: Callable[[], Any] | None = None, features: dict | None = None,
            backend_extra: dict | None = None, search_options: dict | None = None,
            prepare: Callable[[list], Any] | None = None,
-           max_seconds: float | None = None) -> Decision:
+           max_seconds: float | None = None, store_heuristic: bool = False) -> Decision:
     """Answer one autotuning point; see the module docstring for the order.
 
     candidates: Configs or plain JSON-able choices; candidates[0] is the default.
@@ -144,6 +144,9 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
         once it is spent (after at least one measurement) and keeps the best so far
         (`stopped_early`). Neither answer is stored or collected: the next decide() for the
         problem searches again.
+    store_heuristic: a heuristic's answer is stored in the cache too (found_by "heuristic",
+        no time), so a later process finds it there when its heuristic has nothing to say
+        (a template's config that this process took from the same matmul's probe).
     """
     candidates = list(candidates)
     if not candidates:
@@ -158,6 +161,12 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
         if choice is not None:
             d = Decision(choice, None, None, "heuristic", [], time.perf_counter() - start,
                          namespace, problem, "heuristic")
+            if store_heuristic:
+                name = search or settings.search
+                if space is None or not all(isinstance(c, Config) for c in candidates):
+                    name = "exhaustive"
+                _cache_store(_cache_keys(namespace, problem, candidates, space, name,
+                                         backend_extra), d, space)
             return _finish(d)
     elif heuristic is not None:
         note = f"not asked (TUNER_HEURISTICS={mode})"
@@ -517,7 +526,11 @@ def _parse_record(value, candidates, space, expected_hash, kind, candidates_only
             raise Rejected("a timing is not a [choice, ms] pair")
         parsed.append((choice_from_json(item[0]), _ms(item[1])))
     time_ms = _ms(value["time_ms"])
-    if not math.isfinite(time_ms):
+    if found_by == "heuristic":   # an answer stored unmeasured (decide's store_heuristic)
+        if settings.heuristics != "use":
+            raise Rejected("a heuristic's answer, and heuristics are off")
+        time_ms = None
+    elif not math.isfinite(time_ms):
         raise Rejected("no time")
     default = value["default_time_ms"]
     saved = value["tuning_seconds"]   # informative only: an odd value saves nothing

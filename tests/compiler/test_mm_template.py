@@ -221,6 +221,11 @@ def test_a_matmul_tuned_once_serves_its_other_epilogues(monkeypatch):
     assert s.decisions_measured == 0 and s.decisions_heuristic == 1
     s = _check(lambda x, w: (x @ w).relu() * 3, x, w.t().contiguous().t(), mode="max-autotune-no-cudagraphs")
     assert s.decisions_measured == 1
+    # a new process (nothing remembered): the config the second graph took is in the cache
+    import tuner.points.triton_kernel as point
+    point.forget_templates()
+    s = _check(lambda x, w: (x @ w).relu() * 3, x, w, mode="max-autotune-no-cudagraphs")
+    assert s.decisions_measured == 0 and s.decisions_heuristic == 0 and s.decisions_cache == 1
 
 
 @pytest.mark.parametrize("dtype", [torch.float16, torch.float32])

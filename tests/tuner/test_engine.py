@@ -72,6 +72,19 @@ def test_heuristics_off_ignores_the_heuristic(monkeypatch):
     assert d.source == "exhaustive" and d.choice == CANDS[1]
 
 
+def test_a_stored_heuristic_answer_is_a_cache_hit_later_unless_heuristics_are_off(monkeypatch):
+    monkeypatch.setenv("TUNER_HEURISTICS", "use")
+    d = decide("test.point", "p4b", CANDS, never, heuristic=lambda: CANDS[2], search="exhaustive",
+               store_heuristic=True)
+    assert d.source == "heuristic"
+    again = decide("test.point", "p4b", CANDS, never, search="exhaustive")   # nothing to say now
+    assert again.source == "cache" and again.found_by == "heuristic" and again.choice == CANDS[2]
+    assert again.time_ms is None
+    monkeypatch.setenv("TUNER_HEURISTICS", "off")   # measuring asked for: the answer is a miss
+    m = Measure()
+    assert decide("test.point", "p4b", CANDS, m, search="exhaustive").source == "exhaustive" and m.calls
+
+
 def test_different_candidate_set_is_a_cache_miss():
     decide("test.point", "p5", CANDS, Measure(), search="exhaustive")
     m = Measure()

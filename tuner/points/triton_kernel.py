@@ -952,7 +952,11 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     d = decide(meta.namespace, feats["key"], configs, measure, space=space,
                search=search, heuristic=heuristic, features=feats,
                prepare=precompile if warmup is not None else None,
-               search_options=options, max_seconds=max_seconds)
+               search_options=options, max_seconds=max_seconds,
+               # the same matmul's config, taken from this process's memory: stored under this
+               # kernel too, so a process that skips the probe (the mm point's answer cached)
+               # finds it instead of searching again
+               store_heuristic=seen is not None)
     if sig is not None and getattr(d, "choice", None) is not None and getattr(d, "source", "") != "budget":
         if len(_TEMPLATE_SEEN) >= _TEMPLATE_SEEN_MAX:
             _TEMPLATE_SEEN.pop(next(iter(_TEMPLATE_SEEN)))
