@@ -44,7 +44,13 @@ KNOWN_INTERPRETER_MISMATCHES: dict[str, str] = {
 
 # OpInfo key -> (rtol, atol, why), float32, where the default (rtol 1.3e-6, atol 1e-5, as
 # torch.testing's float32 default) is too tight for a correct kernel
-TOLERANCE_OVERRIDES: dict[str, tuple[float, float, str]] = {}
+TOLERANCE_OVERRIDES: dict[str, tuple[float, float, str]] = {
+    # its samples hold 1e4 beside values near 0: the float32 gradient is ill-conditioned (eager's
+    # is 7.2 off a float64 reference, ours 7.2 off it too and within 4e-3 of eager's)
+    "logcumsumexp": (1e-3, 5e-3, "an input of 1e4 beside values near 0: the float32 gradient "
+                                 "is ill-conditioned (eager's is 7.2 off float64's; ours is "
+                                 "within 4e-3 of eager's)"),
+}
 
 # OpInfo key -> why its values are not compared (only structure, shapes and dtypes): the output
 # is not a function of the inputs (uninitialized memory). Ops whose eager output changes with
