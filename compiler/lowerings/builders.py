@@ -70,6 +70,12 @@ def empty_strided(size, stride, dtype=None, layout=None, device=None, pin_memory
     return full_value(tuple(size), 0, _dt(dtype), _dev(device))
 
 
+@register(aten.empty_permuted)
+def empty_permuted(size, physical_layout, dtype=None, layout=None, device=None, pin_memory=None):
+    # (empty_like decomposes to it; the layout is the output's, applied where it is stored)
+    return full_value(tuple(size), 0, _dt(dtype), _dev(device))
+
+
 @register(aten.new_zeros, aten.new_ones, aten.new_empty, aten.new_full)
 def _new(x, size, *rest, dtype=None, layout=None, device=None, pin_memory=None):
     value = rest[0] if rest else 0

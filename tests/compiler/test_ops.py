@@ -480,3 +480,12 @@ def test_complex_values_run_in_aten_not_the_whole_graph():
     st = compile_and_check(lambda t: torch.fft.fftn(t.to(torch.complex64), dim=(-1,)).real.relu() * 2 + t, x)
     assert not st.graph_fallback, st.graph_fallback
     assert st.fallbacks["aten._to_copy.default"] == 1 and st.kernels >= 1, (st.fallbacks, st.kernels)
+
+
+def test_empty_like_and_empty_permuted_lower_without_aten():
+    # empty_like decomposes to empty_permuted (cosine_embedding_loss builds its target with it)
+    a, b, y = torch.randn(5, 6), torch.randn(5, 6), torch.tensor([1.0, -1, 1, -1, 1])
+    s = compile_and_check(lambda a, b, y: F.cosine_embedding_loss(a, b, y, margin=0.3), a, b, y)
+    assert not s.fallbacks, dict(s.fallbacks)
+    s = compile_and_check(lambda x: torch.empty_like(x.t()).fill_(2.5) * x.t(), torch.randn(3, 4))
+    assert not s.fallbacks, dict(s.fallbacks)
