@@ -23,7 +23,7 @@ def embedding(weight, indices, padding_idx=-1, scale_grad_by_freq=False, sparse=
     nd = len(indices.size)
 
     def inner(idx):
-        row = _indirect(il, idx[:nd], weight.size[0])
+        row = _indirect(il, idx[:nd], weight.size[0], wrap_negative=False)   # eager raises
         return wl([row] + list(idx[nd:]))
     return ir.Lazy(tuple(indices.size) + tuple(weight.size[1:]), weight.dtype, weight.device, inner)
 
@@ -36,7 +36,7 @@ def gather(x, dim, index, sparse_grad=False):
 
     def inner(idx):
         src = list(idx)
-        src[dim] = _indirect(il, idx, x.size[dim]) if n else 0
+        src[dim] = _indirect(il, idx, x.size[dim], wrap_negative=False) if n else 0   # as eager
         return xl(src)
     return ir.Lazy(tuple(index.size), x.dtype, x.device, inner)
 

@@ -367,3 +367,19 @@ def test_a_data_dependent_size_is_left_to_dynamo():
     out = torch.compile(fn, backend="tuner")(x, start)
     assert_close(out, fn(x, start))
     assert not any(g.graph_fallback for g in stats.graphs())
+
+
+@pytest.mark.parametrize("case", ["gather", "embedding"])
+def test_a_negative_index_raises_as_in_eager(case):
+    # eager refuses a negative index here; it was counted from the end (a silent value)
+    x = torch.randn(3, 4)
+    fn = {"gather": lambda t, j: torch.gather(t, 1, j) * 2,
+          "embedding": lambda t, j: torch.nn.functional.embedding(j, t) * 2}[case]
+    idx = torch.tensor([[0, -1]]) if case == "gather" else torch.tensor([1, -1])
+    with pytest.raises(Exception):
+        fn(x, idx)
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="out of bounds"):
+        torch.compile(fn, backend="tuner")(x, idx)
+    ok = torch.tensor([[0, 3]]) if case == "gather" else torch.tensor([1, 2])
+    check(fn, x, ok)
