@@ -205,6 +205,29 @@ def select_scatter(x, src, dim, index):
     return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
 
 
+@register(aten.diagonal_scatter.default)
+def diagonal_scatter(x, src, offset=0, dim1=0, dim2=1):
+    """x with src written over x.diagonal(offset, dim1, dim2) (the backward of diagonal, diag,
+    trace): src's last dim runs along the diagonal, its others are x's other dims in order."""
+    n = len(x.size)
+    dim1, dim2 = dim1 + n if dim1 < 0 else dim1, dim2 + n if dim2 < 0 else dim2
+    length = min(x.size[dim1] + min(offset, 0), x.size[dim2] - max(offset, 0))
+    if length <= 0:
+        return x
+    ldx = x.loader()
+    lds = loader_for(src, src.size, x.dtype)
+
+    def inner(idx):
+        a, b = idx[dim1], idx[dim2]
+        # on the diagonal: b - a == offset; its position along it is min(a, b) shifted to 0
+        cond = ops.eq(ops.index_expr(b + max(-offset, 0), torch.int64),
+                      ops.index_expr(a + max(offset, 0), torch.int64))
+        k = a if offset >= 0 else b
+        rest = [v for d, v in enumerate(idx) if d not in (dim1, dim2)] + [k]
+        return ops.where(cond, ops.masked(cond, lambda: lds(rest), 0), ldx(idx))
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
+
+
 @register(aten.constant_pad_nd)
 def constant_pad_nd(x, pad, value=0):
     if all(p == 0 for p in pad) and isinstance(x, ir.View) and not _feeds_output() \

@@ -489,3 +489,19 @@ def test_empty_like_and_empty_permuted_lower_without_aten():
     assert not s.fallbacks, dict(s.fallbacks)
     s = compile_and_check(lambda x: torch.empty_like(x.t()).fill_(2.5) * x.t(), torch.randn(3, 4))
     assert not s.fallbacks, dict(s.fallbacks)
+
+
+@pytest.mark.parametrize("offset, dim1, dim2", [(0, 0, 1), (2, 0, 1), (-1, 0, 1), (1, 2, 0),
+                                                (-2, -1, 1), (5, 0, 1)])
+def test_diagonal_scatter_lowers_without_aten(offset, dim1, dim2):
+    x = torch.randn(4, 5, 3)
+    src_shape = x.diagonal(offset, dim1, dim2).shape
+    src = torch.randn(src_shape)
+    s = compile_and_check(lambda a, b: torch.diagonal_scatter(a * 2, b + 1, offset, dim1, dim2), x, src)
+    assert not s.fallbacks, dict(s.fallbacks)
+
+
+def test_diagonal_backward_is_a_scatter_kernel():
+    x = torch.randn(5, 6, requires_grad=True)
+    check_forward_and_backward(lambda t: torch.diagonal(t.sin(), 1) * 3, x)
+    assert not any(g.fallbacks for g in stats.graphs()[-2:])
