@@ -336,7 +336,7 @@ class Scatter(Node):
     ranges: tuple
     index_fn: Callable
     value_fn: Callable
-    mode: str | None = None       # None (store) or "atomic_add"
+    mode: str | None = None       # None (store), "atomic_add", "atomic_max" or "atomic_min"
     kind = "scatter"
 
     def symbols(self):

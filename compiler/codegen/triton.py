@@ -483,8 +483,8 @@ class TritonKernel:
         value = node.value_fn(idx)
         ptr = self.arg(node.buffer.name, "inout")
         where_src = S.texpr(where) if "x" in S.free_names(where) else f"{S.texpr(where)} + 0 * x"
-        if node.mode == "atomic_add":
-            self.emit(f"tl.atomic_add({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask, sem='relaxed')")
+        if node.mode in ("atomic_add", "atomic_max", "atomic_min"):
+            self.emit(f"tl.{node.mode}({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask, sem='relaxed')")
         else:
             self.emit(f"tl.store({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask)")
 

@@ -175,6 +175,40 @@ def scatter_add(x, dim, index, src):
     return _scatter(x, dim, index, src, "atomic_add")
 
 
+_SCATTER_REDUCE = {"sum": "atomic_add", "mean": "atomic_add", "amax": "atomic_max",
+                   "amin": "atomic_min"}
+
+
+@register(aten.scatter_reduce.two)
+def scatter_reduce(x, dim, index, src, reduce, include_self=True):
+    """x with src reduced into it at index along dim by atomics (sum, mean, amax, amin); prod
+    (no atomic) and bool stay ATen calls. Without include_self, every position that receives a
+    value first takes the reduction's identity; mean divides by the count of values (plus x's
+    own), a position receiving none keeping x's value."""
+    if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
+        return fallback(aten.scatter_reduce.two, (x, dim, index, src, reduce),
+                        {"include_self": include_self})
+    mode = _SCATTER_REDUCE[reduce]
+    if not include_self:
+        start = 0 if reduce in ("sum", "mean") else ir.reduction_identity(
+            "max" if reduce == "amax" else "min", x.dtype)
+        x = _scatter(x, dim, index, start, None)
+    out = _scatter(x, dim, index, src, mode)
+    if reduce != "mean":
+        return out
+    ones = ir.Lazy(tuple(x.size), x.dtype, x.device,
+                   lambda idx: ops.constant(1 if include_self else 0, x.dtype))
+    count = _scatter(ones, dim, index, 1, "atomic_add")
+    ol, cl = out.loader(), count.loader()
+
+    def mean(idx):
+        c = ops.maximum(cl(idx), ops.constant(1, x.dtype))
+        if x.dtype.is_floating_point:
+            return ops.truediv(ol(idx), c)
+        return ops.floordiv(ol(idx), c)
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, mean)
+
+
 @register(aten.index_add.default)
 def index_add(x, dim, index, source, alpha=1):
     out = _fresh_copy(x)

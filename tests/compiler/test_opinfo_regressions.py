@@ -346,7 +346,15 @@ GPU_CASES = {
     "index_select": lambda: (lambda t, i: torch.index_select(t, 1, i) * 2,
                              (torch.randn(4, 9), torch.tensor([8, 0, 3, 3]))),
     "linalg_inv": lambda: (lambda a: torch.linalg.inv(a) + 1, (_spd(),)),
+    "diagonal_scatter": lambda: (lambda a, b: torch.diagonal_scatter(a * 2, b, -1),
+                                 (torch.randn(5, 6), torch.randn(4))),
+    "empty_like": lambda: (lambda a: torch.empty_like(a.t()).fill_(2.0) * a.t(), (torch.randn(3, 4),)),
 }
+for _r in ("sum", "mean", "amax", "amin"):
+    for _self in (True, False):
+        GPU_CASES[f"scatter_reduce_{_r}_{_self}"] = (
+            lambda r=_r, inc=_self: (lambda a, i, b: torch.scatter_reduce(a + 1, 0, i, b, r, include_self=inc),
+                                     (torch.randn(6, 5), torch.randint(0, 6, (9, 5)), torch.randn(9, 5))))
 
 
 @pytest.mark.gpu

@@ -505,3 +505,23 @@ def test_diagonal_backward_is_a_scatter_kernel():
     x = torch.randn(5, 6, requires_grad=True)
     check_forward_and_backward(lambda t: torch.diagonal(t.sin(), 1) * 3, x)
     assert not any(g.fallbacks for g in stats.graphs()[-2:])
+
+
+@pytest.mark.parametrize("reduce", ["sum", "mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64], ids=str)
+@pytest.mark.parametrize("dim", [0, 1])
+def test_scatter_reduce_by_atomics(reduce, include_self, dtype, dim):
+    g = torch.Generator().manual_seed(3)
+    x = (torch.randn(5, 6, generator=g) * 10).to(dtype)
+    index = torch.randint(0, x.shape[dim], (4, 6) if dim == 0 else (5, 4), generator=g)   # repeats
+    src = (torch.randn(index.shape, generator=g) * 10).to(dtype)
+    s = compile_and_check(lambda a, i, b: torch.scatter_reduce(a + 1, dim, i, b, reduce,
+                                                              include_self=include_self), x, index, src)
+    assert not s.fallbacks, dict(s.fallbacks)
+
+
+def test_scatter_reduce_prod_stays_aten():
+    x, index, src = torch.randn(4, 3), torch.tensor([[0, 1, 0], [2, 2, 1]]), torch.randn(2, 3)
+    s = compile_and_check(lambda a, i, b: torch.scatter_reduce(a, 0, i, b, "prod"), x, index, src)
+    assert "aten.scatter_reduce.two" in s.externs and not s.fallbacks
