@@ -182,23 +182,43 @@ _SCATTER_REDUCE = {"sum": "atomic_add", "mean": "atomic_add", "amax": "atomic_ma
 @register(aten.scatter_reduce.two)
 def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     """x with src reduced into it at index along dim by atomics (sum, mean, amax, amin); prod
-    (no atomic) and bool stay ATen calls. Without include_self, every position that receives a
-    value first takes the reduction's identity; mean divides by the count of values (plus x's
-    own), a position receiving none keeping x's value."""
+    (no atomic) and bool stay ATen calls."""
     if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
         return fallback(aten.scatter_reduce.two, (x, dim, index, src, reduce),
                         {"include_self": include_self})
+    return _reduce_into(x, src, reduce, include_self,
+                        lambda v, s, mode: _scatter(v, dim, index, s, mode))
+
+
+@register(aten.index_reduce.default)
+def index_reduce(x, dim, index, source, reduce, include_self=True):
+    """x with source's slices reduced into x's slices at index along dim (index_add with
+    another reduction), by atomics as scatter_reduce; prod and bool stay ATen calls."""
+    if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
+        return fallback(aten.index_reduce.default, (x, dim, index, source, reduce),
+                        {"include_self": include_self})
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    return _reduce_into(x, source, reduce, include_self,
+                        lambda v, s, mode: _index_into(v, dim, index, s, tuple(source.size), mode))
+
+
+def _reduce_into(x, src, reduce, include_self, into):
+    """scatter_reduce's and index_reduce's reduction; into(value, s, mode) is a copy of value
+    with s (a tensor or a number) stored or reduced (mode) at the op's positions. Without
+    include_self every receiving position first takes the reduction's identity; mean divides
+    by the count of values (plus x's own), a position receiving none keeping x's value."""
     mode = _SCATTER_REDUCE[reduce]
     if not include_self:
         start = 0 if reduce in ("sum", "mean") else ir.reduction_identity(
             "max" if reduce == "amax" else "min", x.dtype)
-        x = _scatter(x, dim, index, start, None)
-    out = _scatter(x, dim, index, src, mode)
+        x = into(x, start, None)
+    out = into(x, src, mode)
     if reduce != "mean":
         return out
     ones = ir.Lazy(tuple(x.size), x.dtype, x.device,
                    lambda idx: ops.constant(1 if include_self else 0, x.dtype))
-    count = _scatter(ones, dim, index, 1, "atomic_add")
+    count = into(ones, 1, "atomic_add")
     ol, cl = out.loader(), count.loader()
 
     def mean(idx):
@@ -209,20 +229,34 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     return ir.Lazy(tuple(x.size), x.dtype, x.device, mean)
 
 
-@register(aten.index_add.default)
-def index_add(x, dim, index, source, alpha=1):
+def _index_into(x, dim, index, src, size, mode):
+    """A copy of x with src (a tensor of `size`, or a number) stored or reduced (mode) into x's
+    slices at index along dim: src's slice j goes to x's slice index[j]."""
     out = _fresh_copy(x)
-    n = len(x.size)
-    dim = dim + n if dim < 0 else dim
-    il, sl = index.loader(), source.loader()
+    il = index.loader()
+    if isinstance(src, ir.TensorValue):
+        sl = src.loader()
+        value = lambda idx: ops.to_dtype(sl(idx), x.dtype)  # noqa: E731
+    else:
+        value = lambda idx: ops.constant(src, x.dtype)  # noqa: E731
 
     def where(idx):
+        if not x.size:   # a 0-d x is one element along dim: the index must be 0 (checked)
+            _indirect(il, [0] if index.size else [], 1)
+            return S.linear([], out.stride, out.offset)
         tgt = list(idx)
-        tgt[dim] = _indirect(il, [idx[dim]], x.size[dim])
+        tgt[dim] = _indirect(il, [idx[dim]] if index.size else [], x.size[dim])
         return S.linear(tgt, out.stride, out.offset)
+    return graph().scatter_into(out, size, where, value, mode)
 
-    def value(idx):
-        v = ops.to_dtype(sl(idx), x.dtype)
-        return v if alpha == 1 else ops.mul(v, ops.constant(alpha, x.dtype))
-    return graph().scatter_into(out, tuple(source.size), where, value, "atomic_add")
+
+@register(aten.index_add.default)
+def index_add(x, dim, index, source, alpha=1):
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    if alpha != 1:
+        sl = source.loader()
+        source = ir.Lazy(tuple(source.size), x.dtype, x.device,
+                         lambda idx: ops.mul(ops.to_dtype(sl(idx), x.dtype), ops.constant(alpha, x.dtype)))
+    return _index_into(x, dim, index, source, tuple(source.size), "atomic_add")
 

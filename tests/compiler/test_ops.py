@@ -525,3 +525,25 @@ def test_scatter_reduce_prod_stays_aten():
     x, index, src = torch.randn(4, 3), torch.tensor([[0, 1, 0], [2, 2, 1]]), torch.randn(2, 3)
     s = compile_and_check(lambda a, i, b: torch.scatter_reduce(a, 0, i, b, "prod"), x, index, src)
     assert "aten.scatter_reduce.two" in s.externs and not s.fallbacks
+
+
+@pytest.mark.parametrize("reduce", ["mean", "amax", "amin"])
+@pytest.mark.parametrize("include_self", [True, False])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.int64], ids=str)
+def test_index_reduce_by_atomics(reduce, include_self, dtype):
+    g = torch.Generator().manual_seed(5)
+    x = (torch.randn(4, 6, generator=g) * 10).to(dtype)
+    index = torch.tensor([2, 0, 2, 5])   # a repeat; slices 1, 3, 4 receive nothing
+    source = (torch.randn(4, 4, generator=g) * 10).to(dtype)
+    s = compile_and_check(lambda a, i, b: (a * 2).index_reduce(1, i, b, reduce, include_self=include_self),
+                          x, index, source)
+    assert not s.fallbacks and not s.externs, (dict(s.fallbacks), dict(s.externs))
+
+
+def test_index_add_alpha_and_a_zero_dim_input():
+    x, index, source = torch.randn(5, 3), torch.tensor([4, 0, 4]), torch.randn(3, 3)
+    s = compile_and_check(lambda a, i, b: a.index_add(0, i, b, alpha=-2.5), x, index, source)
+    assert not s.fallbacks
+    s = compile_and_check(lambda a, i, b: (a + 1).index_reduce(0, i, b, "amax"),
+                          torch.tensor(1.5), torch.tensor([0]), torch.tensor(3.0))
+    assert not s.fallbacks
