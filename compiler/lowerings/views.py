@@ -208,6 +208,21 @@ def diagonal(x, offset=0, dim1=0, dim2=1):
     return ir.View(x.buffer, tuple(size), tuple(stride), off)
 
 
+@register(aten.unfold.default)
+def unfold(x, dim, size, step):
+    """Tensor.unfold: windows of `size` every `step` along dim, as a strided view of x (the
+    windows' dim last)."""
+    x = realize(x)
+    n = len(x.size)
+    if n == 0:   # a 0-d x is one element: a window of size 0 or 1
+        return ir.View(x.buffer, (size,), (1,), x.offset)
+    d = _norm(dim, n)
+    count = (x.size[d] - size) // step + 1
+    sizes = list(x.size[:d]) + [count] + list(x.size[d + 1:]) + [size]
+    strides = list(x.stride[:d]) + [x.stride[d] * step] + list(x.stride[d + 1:]) + [x.stride[d]]
+    return ir.View(x.buffer, tuple(sizes), tuple(strides), x.offset)
+
+
 @register(aten.split_with_sizes, aten.split_with_sizes.default)
 def split_with_sizes(x, split_sizes, dim=0):
     # Pieces are slices (views or index maps), not an ATen call: GPT-2's q/k/v split was an

@@ -547,3 +547,14 @@ def test_index_add_alpha_and_a_zero_dim_input():
     s = compile_and_check(lambda a, i, b: (a + 1).index_reduce(0, i, b, "amax"),
                           torch.tensor(1.5), torch.tensor([0]), torch.tensor(3.0))
     assert not s.fallbacks
+
+
+@pytest.mark.parametrize("dim, size, step", [(0, 2, 1), (1, 3, 2), (-1, 4, 3), (2, 1, 1)])
+def test_unfold_is_a_strided_view(dim, size, step):
+    x = torch.randn(4, 7, 5)
+    s = compile_and_check(lambda t: (t * 2).unfold(dim, size, step).sin(), x)
+    assert not s.fallbacks, dict(s.fallbacks)
+    x = torch.randn(6, 7, requires_grad=True)
+    check_forward_and_backward(lambda t: t.unfold(1, 3, 2) * 3, x)
+    s = compile_and_check(lambda t: t.unfold(0, 1, 1) + 1, torch.tensor(2.0))
+    assert not s.fallbacks
