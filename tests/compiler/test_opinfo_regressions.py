@@ -350,6 +350,11 @@ GPU_CASES = {
                                  (torch.randn(5, 6), torch.randn(4))),
     "empty_like": lambda: (lambda a: torch.empty_like(a.t()).fill_(2.0) * a.t(), (torch.randn(3, 4),)),
 }
+GPU_CASES["index_reduce_amax"] = lambda: (lambda a, i, b: a.index_reduce(1, i, b, "amax", include_self=False),
+                                          (torch.randn(4, 6), torch.tensor([2, 0, 2, 5]), torch.randn(4, 4)))
+GPU_CASES["index_add_alpha"] = lambda: (lambda a, i, b: a.index_add(0, i, b, alpha=-2.5),
+                                        (torch.randn(5, 3), torch.tensor([4, 0, 4]), torch.randn(3, 3)))
+GPU_CASES["unfold"] = lambda: (lambda a: (a * 2).unfold(1, 3, 2).sin(), (torch.randn(4, 7, 5),))
 for _r in ("sum", "mean", "amax", "amin"):
     for _self in (True, False):
         GPU_CASES[f"scatter_reduce_{_r}_{_self}"] = (
