@@ -143,17 +143,21 @@ def _index_put_into(out, indices, values, accumulate):
                                 vl, "atomic_add" if accumulate else None)
 
 
+def _value_loader(src, dtype):
+    """What a scatter writes at an index of its iteration: src there (a tensor: read at those
+    positions, never broadcast) in x's dtype, or the number src."""
+    if isinstance(src, ir.TensorValue):
+        sl = src.loader()
+        return lambda idx: ops.to_dtype(sl(idx), dtype)
+    return lambda idx: ops.constant(src, dtype)
+
+
 def _scatter(x, dim, index, src, mode):
     out = _fresh_copy(x)
     n = len(x.size)
     dim = dim + n if dim < 0 else dim
     il = index.loader()
-    if isinstance(src, ir.TensorValue):
-        # src may be larger than index: read it at index's positions (not broadcast to it)
-        sl = src.loader()
-        vl = lambda idx: ops.to_dtype(sl(idx), x.dtype)  # noqa: E731
-    else:
-        vl = lambda idx: ops.constant(src, x.dtype)  # noqa: E731
+    vl = _value_loader(src, x.dtype)   # (src may be larger than index)
 
     def where(idx):
         tgt = list(idx)
@@ -234,11 +238,7 @@ def _index_into(x, dim, index, src, size, mode):
     slices at index along dim: src's slice j goes to x's slice index[j]."""
     out = _fresh_copy(x)
     il = index.loader()
-    if isinstance(src, ir.TensorValue):
-        sl = src.loader()
-        value = lambda idx: ops.to_dtype(sl(idx), x.dtype)  # noqa: E731
-    else:
-        value = lambda idx: ops.constant(src, x.dtype)  # noqa: E731
+    value = _value_loader(src, x.dtype)
 
     def where(idx):
         if not x.size:   # a 0-d x is one element along dim: the index must be 0 (checked)

@@ -171,15 +171,21 @@ def _int_ops(x, y):
             torch.where(x > 5, x, -1), x.clamp(-5, 100), x.masked_fill(x < 2, -1))
 
 
-@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
-def test_integer_division_and_scalars_out_of_range(dtype):
+def _int_inputs(dtype):
+    """x and y of dtype with negatives (but for uint8), no zero divisor, a -1 and -3 (uint8: 3
+    and 255) among the divisors and a 0 dividend."""
     lo = 0 if dtype == torch.uint8 else -50
     x = torch.randint(lo, 50, (5, 13)).to(dtype)
     y = torch.randint(lo, 50, (13,)).to(dtype)
     y[y == 0] = 7
     y[0], y[1] = (3, 255) if dtype == torch.uint8 else (-1, -3)
     x[0, 0] = 0
-    s = check(_int_ops, x, y)
+    return x, y
+
+
+@pytest.mark.parametrize("dtype", INT_DTYPES, ids=str)
+def test_integer_division_and_scalars_out_of_range(dtype):
+    s = check(_int_ops, *_int_inputs(dtype))
     assert not s.fallbacks, dict(s.fallbacks)
 
 
@@ -325,12 +331,7 @@ def test_aot_capture_failure_falls_back_to_aten(monkeypatch):
 # -- the same cases through Triton's compiler on a GPU ---------------------------------------
 
 def _gpu_int(dtype):
-    lo = 0 if dtype == torch.uint8 else -50
-    x = torch.randint(lo, 50, (5, 13)).to(dtype)
-    y = torch.randint(lo, 50, (13,)).to(dtype)
-    y[y == 0] = 7
-    y[0], y[1] = (3, 255) if dtype == torch.uint8 else (-1, -3)
-    return _int_ops, (x, y)
+    return _int_ops, _int_inputs(dtype)
 
 
 GPU_CASES = {
