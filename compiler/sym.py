@@ -76,48 +76,33 @@ def _split_multiple(a, k):
     return sympy.Add(*whole) / k, sympy.Add(*rest)
 
 
-def upper(expr, bounds):
-    """Largest value of a non-negative index expression, or None when unknown."""
+def value_range(expr, bounds):
+    """(smallest, largest) value of an index expression, each None when unknown. Symbols run
+    from 0 to their bound (bounds: symbol name -> max value); // and % hold non-negative
+    arguments, so both are at least 0."""
     if expr.is_Integer:
-        return int(expr)
+        return int(expr), int(expr)
     if expr.is_Symbol:
-        return bounds.get(expr.name)
+        return 0, bounds.get(expr.name)
     if isinstance(expr, FloorDiv):
-        u = upper(expr.args[0], bounds)
-        return None if u is None else u // int(expr.args[1])
+        hi = value_range(expr.args[0], bounds)[1]
+        return 0, None if hi is None else hi // int(expr.args[1])
     if isinstance(expr, ModIdx):
-        u = upper(expr.args[0], bounds)
-        k = int(expr.args[1]) - 1
-        return k if u is None else min(u, k)
+        hi, k = value_range(expr.args[0], bounds)[1], int(expr.args[1]) - 1
+        return 0, k if hi is None else min(hi, k)
     if expr.is_Add:
-        parts = [upper(a, bounds) for a in expr.args]
-        return None if None in parts else sum(parts)
+        parts = [value_range(a, bounds) for a in expr.args]
+        los, his = [p[0] for p in parts], [p[1] for p in parts]
+        return (None if None in los else sum(los)), (None if None in his else sum(his))
     if expr.is_Mul:
         c, rest = expr.as_coeff_Mul()
         if not c.is_Integer:
-            return None
-        u = upper(rest, bounds) if c >= 0 else lower(rest, bounds)
-        return None if u is None else int(c) * u
-    return None
-
-
-def lower(expr, bounds):
-    """Smallest value of an index expression, or None when unknown (symbols and // and % of
-    the non-negative arguments they hold are at least 0)."""
-    if expr.is_Integer:
-        return int(expr)
-    if expr.is_Symbol or isinstance(expr, (FloorDiv, ModIdx)):
-        return 0
-    if expr.is_Add:
-        parts = [lower(a, bounds) for a in expr.args]
-        return None if None in parts else sum(parts)
-    if expr.is_Mul:
-        c, rest = expr.as_coeff_Mul()
-        if not c.is_Integer:
-            return None
-        b = lower(rest, bounds) if c >= 0 else upper(rest, bounds)
-        return None if b is None else int(c) * b
-    return None
+            return None, None
+        lo, hi = value_range(rest, bounds)
+        if c < 0:
+            lo, hi = hi, lo
+        return (None if lo is None else int(c) * lo), (None if hi is None else int(c) * hi)
+    return None, None
 
 
 def with_bounds(expr, bounds):
@@ -127,7 +112,7 @@ def with_bounds(expr, bounds):
         if isinstance(e, (FloorDiv, ModIdx)):
             a = walk(e.args[0])
             k = int(e.args[1])
-            lo, hi = lower(a, bounds), upper(a, bounds)
+            lo, hi = value_range(a, bounds)
             if lo is not None and hi is not None and lo // k == hi // k:
                 q = lo // k
                 return sympy.Integer(q) if isinstance(e, FloorDiv) else a - k * q

@@ -162,21 +162,16 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
             d = Decision(choice, None, None, "heuristic", [], time.perf_counter() - start,
                          namespace, problem, "heuristic")
             if store_heuristic:
-                name = search or settings.search
-                if space is None or not all(isinstance(c, Config) for c in candidates):
-                    name = "exhaustive"
-                _cache_store(_cache_keys(namespace, problem, candidates, space, name,
-                                         backend_extra), d, space)
+                _cache_store(_cache_keys(namespace, problem, candidates, space,
+                                         _strategy_name(search, space, candidates), backend_extra),
+                             d, space)
             return _finish(d)
     elif heuristic is not None:
         note = f"not asked (TUNER_HEURISTICS={mode})"
 
     # 2. cache
-    strategy_name = search or settings.search
-    get_strategy(strategy_name)  # a bad name fails here, before any measurement
-    all_configs = all(isinstance(c, Config) for c in candidates)
-    if space is None or not all_configs:
-        strategy_name = "exhaustive"  # plain choices have no neighbours
+    get_strategy(search or settings.search)  # a bad name fails here, before any measurement
+    strategy_name = _strategy_name(search, space, candidates)
     keys = _cache_keys(namespace, problem, candidates, space, strategy_name, backend_extra)
     cached = _cache_lookup(keys, candidates, space, candidates_only=strategy_name == "exhaustive",
                            namespace=namespace, problem=problem)
@@ -308,6 +303,14 @@ def _finish(d: Decision) -> Decision:
     if "decisions" in logs:
         print(explain(d), file=sys.stderr, flush=True)
     return d
+
+
+def _strategy_name(search, space, candidates) -> str:
+    """The search a decision runs (and its cache keys name): the requested one, or exhaustive
+    for plain choices or without a space (they have no neighbours)."""
+    if space is None or not all(isinstance(c, Config) for c in candidates):
+        return "exhaustive"
+    return search or settings.search
 
 
 def _heuristic_reason() -> str:

@@ -64,18 +64,14 @@ class WrapperCodegen:
                 last_use[name] = i
         allocated, pool = set(), {}
         for i, st in enumerate(self.steps):
-            if st[0] == "alloc":
-                for name in st[1]:
+            if st[0] in ("alloc", "kernel"):
+                stored = st[1] if st[0] == "alloc" else st[4]
+                for name in stored:   # a kernel's outputs, allocated before it first writes them
                     if name not in allocated and name in g.buffers and not isinstance(g.buffers[name], ir.InputBuffer):
                         self._alloc(g.buffers[name], pool)
                         allocated.add(name)
-            elif st[0] == "kernel":
-                _, group, kname, argnames, stored = st
-                for name in stored:
-                    if name not in allocated and name in g.buffers and not isinstance(g.buffers[name], ir.InputBuffer):
-                        self._alloc(g.buffers[name], pool)
-                        allocated.add(name)
-                self.emit(f"{kname}({', '.join(argnames)})")
+                if st[0] == "kernel":
+                    self.emit(f"{st[2]}({', '.join(st[3])})")
             else:
                 node = st[1]
                 parts = [self._extern_args(a) for a in node.args]
