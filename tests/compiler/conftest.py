@@ -12,3 +12,7 @@ def _fresh_dynamo():
     torch._dynamo.reset()
     yield
     torch._dynamo.reset()
+    # importing PyTorch's OpInfo database (torch.testing._internal) freezes the cuDNN flags for
+    # the rest of the process; a later test that sets one (the GPU model tests) would fail
+    if torch.backends.flags_frozen():
+        torch.backends.flags_frozen.__globals__["__allow_nonbracketed_mutation_flag"] = True
