@@ -4,8 +4,8 @@ Capture: dynamo hands us an FX graph; AOTAutograd (with PyTorch's own decomposit
 splits it into forward/backward ATen graphs, each compiled by `compile_graph`. Modes:
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
-through tuner.engine on its first call. options (tuner.settings.COMPILE_OPTIONS; another key,
-one starting with "_" aside, is a ValueError listing these): {"max_persistent_r": int (default 8192),
+through tuner.engine on its first call. options (tuner.settings.COMPILE_OPTIONS; another key
+is a ValueError listing these; the compiler's own flags live in compiler/context.py): {"max_persistent_r": int (default 8192),
 "max_autotune": bool, "cudagraphs": bool, "cudagraph_min_launches": int (a graph of fewer
 kernel/extern launches runs directly; default 2; so does one of more than
 CUDAGRAPH_INPUTS_PER_LAUNCH tensor inputs per launch, an optimizer step), "cudagraph_address_replay": bool (replay
@@ -36,8 +36,9 @@ import torch
 from tuner.search.base import first_line
 
 from . import stats as stats_mod
+from .context import CompileContext
 from .specialize import ShapeSpecialized, eager, is_symbolic
-from .torch_compat import aot_backend, boxed, data_dependent_errors, decomposition_table
+from .torch_compat import aot_backend, data_dependent_errors, decomposition_table
 
 log = logging.getLogger("tuner.compiler")
 
@@ -81,16 +82,15 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     min_launches = int(options.get("cudagraph_min_launches", 2))
     address_replay = bool(options.get("cudagraph_address_replay", True))
 
-    def build(gm_, inputs_, opts):
+    def build(gm_, inputs_, ctx):
         """One graph of concrete sizes -> a boxed callable (compiled; CUDA-graphed per mode)."""
         from .compile_graph import compile_graph
         try:
-            call = compile_graph(gm_, inputs_, mode, opts)
+            compiled = compile_graph(gm_, inputs_, ctx=ctx)
         except Exception as e:   # a model never fails to compile because of us: ATen runs it
             return graph_fallback(gm_, e)
-        st = getattr(call, "_tuner_stats", None)
-        mutated = getattr(call, "_mutated_inputs", ())
-        launches = st.kernels + sum(st.externs.values()) if st is not None else min_launches
+        call, st, mutated = compiled, compiled.stats, compiled.mutated_inputs
+        launches = st.kernels + sum(st.externs.values())
         # A graph of one launch saves a few microseconds of host time but may cost copies of
         # inputs at new addresses (and of outputs a caller keeps): it runs directly. So does
         # one of many inputs per launch: a replay first checks every input's address, and an
@@ -104,12 +104,12 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         return FirstCallGuard(call, gm_, st, mutated)
 
     def compiler(gm_, inputs_, inference=False):
-        opts = dict(options, _inference=inference)
+        ctx = CompileContext(mode, options, inference=inference)
         if is_symbolic(inputs_):
             from tuner.settings import settings
-            dyn = dict(opts, _dynamic=True)   # tuning decisions shared per size bucket
-            return boxed(ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, dyn), settings.shape_limit))
-        return boxed(build(gm_, inputs_, opts))
+            dyn = ctx.with_(dynamic=True)   # tuning decisions shared per size bucket
+            return ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, dyn), settings.shape_limit)
+        return build(gm_, inputs_, ctx)
 
     def inference_compiler(gm_, inputs_):
         # no backward will read this graph's outputs: they may keep padded layouts (pad_mm)
@@ -117,7 +117,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
 
     backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler)
     with gc_paused():
-        fast = _inplace_update(gm, example_inputs, lambda g, ins: build(g, ins, dict(options, _inference=True)))
+        fast = _inplace_update(gm, example_inputs,
+                               lambda g, ins: build(g, ins, CompileContext(mode, options, inference=True)))
         if fast is not None:
             return fast
         try:
@@ -280,7 +281,6 @@ class FirstCallGuard:
         self.call, self.gm, self.stats = call, gm, stats
         self.mutated = tuple(mutated)     # indices of the inputs the graph writes in place
         self.checked = False
-        self._tuner_stats = stats
         self._boxed_call = True
 
     def __call__(self, args):

@@ -16,6 +16,7 @@ import torch
 from . import ir
 from . import stats as stats_mod
 from .codegen import combo
+from .context import CompileContext, CompiledGraph
 from .codegen.scan import ScanKernel
 from .codegen.template import TemplateKernel
 from .codegen.triton import TritonKernel
@@ -98,32 +99,32 @@ def _named_by_content(k, src: str) -> str:
     return src.replace(head, f"def {name}(")
 
 
-def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None):
-    return _compile_graph(gm, example_inputs, mode, options)
+def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None, *,
+                  ctx: CompileContext | None = None) -> CompiledGraph:
+    """gm compiled for example_inputs' sizes: under `ctx`, else under mode and (user) options."""
+    if ctx is None:
+        ctx = CompileContext(mode, dict(options or {}))
+    return _compile_graph(gm, example_inputs, ctx)
 
 
-def _compile_graph(gm, example_inputs, mode, options):
-    options = dict(options or {})
+def _compile_graph(gm, example_inputs, ctx: CompileContext):
+    options = ctx.options
     start = time.perf_counter()
     # a probe (a point measuring its choices on a graph of its own) leaves the stats alone
-    stats = stats_mod.new(keep=not options.get("_probe"))
-    autotune = mode in ("max-autotune", "max-autotune-no-cudagraphs") or bool(options.get("max_autotune"))
-    options["_autotune"] = autotune   # lowerings whose points measure only when tuning (mm)
-    if autotune and not options.get("_probe") and not options.get("_dynamic"):
+    stats = stats_mod.new(keep=not ctx.probe)
+    autotune, probe, dynamic = ctx.autotune, ctx.probe, ctx.dynamic
+    if autotune and not probe and not dynamic:
         # the mm point's probes for this graph's matmuls, built ahead in one batch (CUDA only)
         from .lowerings.matmul import prebuild_probes
         stats.prebuilt = prebuild_probes(gm, options)
-    g = GraphLowering(gm, example_inputs, stats)
-    g.options = options   # read by lowerings that take compile options (pad_mm, mm)
-    g.inference = bool(options.get("_inference"))
+    g = GraphLowering(gm, example_inputs, stats, ctx)
     g.lower()
     stats.nodes = len(g.nodes)
     sched = Scheduler(g)
     groups = sched.fuse()
     stats.fused_nodes = sched.fused_nodes
     max_r = int(options.get("max_persistent_r", 8192))
-    budget_s = options.get("_tune_budget_s")   # a probe's own tuning budget (else the setting)
-    dynamic = bool(options.get("_dynamic"))   # decisions keyed per size bucket
+    budget_s = ctx.tune_budget_s   # a probe's own tuning budget (else the setting)
     # the wrapper's views: one C++ call each where torch has it (a model makes ~100 per call)
     view = fast_reinterpret()
     ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
@@ -153,7 +154,6 @@ def _compile_graph(gm, example_inputs, mode, options):
     # it (the extern side's epilogue, the row sum standing for a LayerNorm) are alike on both
     # sides and launch default mode's config; their searches cost BERT's max-autotune compile
     # ~2 s over four probes (bench/results/compiler/ma_compile_table_20261125_warmup.json)
-    probe = bool(options.get("_probe"))
 
     def add_kernel(i, grp, k, src, kind, label):
         """Load a generated kernel, give the wrapper its launcher and record it in stats."""
@@ -249,8 +249,6 @@ def _compile_graph(gm, example_inputs, mode, options):
             f.write(source + "\n# FX graph\n" + "\n".join("# " + ln for ln in str(gm.graph).splitlines()))
     code = compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())}>", "exec")
     exec(code, ns)
-    call = ns["call"]
-    call._tuner_stats = stats
     stats.compile_seconds = time.perf_counter() - start
-    call._mutated_inputs = [b.arg_index for b in g.inputs if b is not None and b.name in g.mutated_inputs]
-    return call
+    mutated = tuple(b.arg_index for b in g.inputs if b is not None and b.name in g.mutated_inputs)
+    return CompiledGraph(ns["call"], stats, mutated)

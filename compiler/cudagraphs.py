@@ -161,9 +161,10 @@ def _layout(a):
 
 class CUDAGraphed:
     def __init__(self, call, address_replay: bool = False):
-        self.call = call
+        self.call = call   # a CompiledGraph
         self.address_replay = address_replay
-        self.mutates = bool(getattr(call, "_mutated_inputs", ()))
+        self.mutated_inputs = tuple(call.mutated_inputs)
+        self.mutates = bool(self.mutated_inputs)
         self.by_address: dict = {}    # data_ptr (a non-tensor: its value) per input -> _Address
         self.address_pools: list[_Pool] = []   # pool i holds slot i of every address ring
         self.spare_pool: _Pool | None = None
@@ -202,7 +203,7 @@ class CUDAGraphed:
                     s.copy_(a)
         rec.graph.replay()
         if inputs is self.static_inputs:
-            for i in getattr(self.call, "_mutated_inputs", ()):
+            for i in self.mutated_inputs:
                 if args[i].data_ptr() != self.static_inputs[i].data_ptr():
                     args[i].copy_(self.static_inputs[i])
         if zero_copy:

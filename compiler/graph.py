@@ -13,13 +13,15 @@ import torch.fx
 from . import ir, lowering
 from . import lowerings  # noqa: F401  (fills the registry)
 from . import sym as S
+from .context import CompileContext
 from .ops import Recorder, ops, use
 from .torch_compat import outside_fake_mode
 
 
 class GraphLowering(torch.fx.Interpreter):
-    def __init__(self, gm: torch.fx.GraphModule, example_inputs, stats):
+    def __init__(self, gm: torch.fx.GraphModule, example_inputs, stats, ctx=None):
         super().__init__(gm)
+        self.ctx = ctx if ctx is not None else CompileContext()
         self.example_inputs = list(example_inputs)
         self.stats = stats
         self.buffers: dict[str, ir.Buffer] = {}
@@ -43,8 +45,6 @@ class GraphLowering(torch.fx.Interpreter):
         # FX node -> index of its argument whose value it is: an add whose work an earlier
         # lowering did (matmul.py folds `mm + residual` into addmm's C operand)
         self.forwarded: dict = {}
-        self.inference = False
-        self.options: dict = {}   # the compile's options (lowerings read pad_mm, mm)
         self._names = itertools.count()
         self._nodes = itertools.count()
         devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]
@@ -624,7 +624,7 @@ class GraphLowering(torch.fx.Interpreter):
         self.outputs = []
         kept_padded: set[str] = set()
         for i, o in enumerate(outs):
-            if (self.inference and isinstance(o, ir.View) and o.buffer.name in self.padded_results
+            if (self.ctx.inference and isinstance(o, ir.View) and o.buffer.name in self.padded_results
                     and o.buffer.name not in kept_padded):
                 kept_padded.add(o.buffer.name)   # a second output of the same buffer is copied
                 self.outputs.append(o)

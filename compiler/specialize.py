@@ -60,6 +60,8 @@ class ShapeSpecialized:
     """A boxed callable (args: list) over `gm` that compiles per distinct shape_key."""
 
     def __init__(self, gm, example_inputs, build, limit):
+        # an instance attribute: wrappers made with functools.wraps copy it (dynamo's included)
+        self._boxed_call = True
         self.gm = gm
         self.positions = symbolic_positions(example_inputs)
         self.build = build          # (concrete gm, concrete example inputs) -> boxed callable
@@ -99,11 +101,14 @@ class ShapeSpecialized:
         return self._aten
 
 
-def eager(gm):
+class eager:
     """gm run by ATen op by op, in the boxed calling convention."""
-    def call(args):
+
+    def __init__(self, gm):
+        self.gm = gm
+        self._boxed_call = True   # (an instance attribute: see ShapeSpecialized)
+
+    def __call__(self, args):
         a = list(args)
         args.clear()
-        return gm(*a)
-    call._boxed_call = True
-    return call
+        return self.gm(*a)

@@ -95,14 +95,6 @@ def data_dependent_errors() -> tuple:
                  if hasattr(ft, n))
 
 
-def boxed(fn):
-    """Mark fn(args: list) as taking AOTAutograd's boxed calling convention (it may clear it)."""
-    try:
-        fn._boxed_call = True
-    except AttributeError:
-        pass
-    return fn
-
 
 def promote(args, kind: str):
     """(compute dtype, result dtype) of an elementwise op under eager's rules."""

@@ -101,7 +101,7 @@ def _tuner(*args, **env):
     ("TUNER_LOGS", "autotune,decision",
      "TUNER_LOGS='autotune,decision': unknown log 'decision' (did you mean 'decisions'?); "
      "valid: autotune, decisions, output_code"),
-    ("TUNER_COMPILE_OPTIONS", '{"max_autotun": true, "_inference": true}',
+    ("TUNER_COMPILE_OPTIONS", '{"max_autotun": true}',
      "unknown option 'max_autotun' (did you mean 'max_autotune'?); valid: max_persistent_r, "
      "max_autotune, cudagraphs, cudagraph_min_launches, cudagraph_address_replay, pad_mm"),
     ("TUNER_BENCH_REPS", "abc", "TUNER_BENCH_REPS='abc': invalid literal for int()"),
@@ -111,9 +111,13 @@ def test_typos_in_settings_are_rejected_with_the_valid_names(var, value, message
     assert out.returncode == 1 and message in out.stderr, out.stderr
 
 
-def test_internal_compile_options_pass(monkeypatch):
+def test_compile_options_take_no_private_keys(monkeypatch):
+    # the compiler's own flags (inference, probe, dynamic) live in its CompileContext
+    monkeypatch.setenv("TUNER_COMPILE_OPTIONS", '{"pad_mm": "never"}')
+    assert settings.compile_options == {"pad_mm": "never"}
     monkeypatch.setenv("TUNER_COMPILE_OPTIONS", '{"pad_mm": "never", "_dynamic": true}')
-    assert settings.compile_options == {"pad_mm": "never", "_dynamic": True}
+    with pytest.raises(ValueError, match="unknown option '_dynamic'"):
+        settings.compile_options
     monkeypatch.setenv("TUNER_LOGS", "decisions, autotune")
     assert settings.logs == {"decisions", "autotune"}
 

@@ -109,8 +109,7 @@ def _csv(raw: str) -> frozenset[str]:
 
 
 # Names TUNER_LOGS accepts, and the options torch.compile(backend="tuner", options=...) and
-# TUNER_COMPILE_OPTIONS accept (compiler/backend.py documents each; keys starting with "_" are
-# the compiler's own and pass).
+# TUNER_COMPILE_OPTIONS accept (compiler/backend.py documents each).
 LOG_NAMES = ("autotune", "decisions", "output_code")
 # TUNER_MM's values, and options={"mm": ...}'s (compiler/lowerings/matmul.py)
 MM_MODE_CHOICES = ("auto", "template", "extern", "splitk")
@@ -151,11 +150,10 @@ OPTION_TYPES = {"max_persistent_r": (int, 1), "max_autotune": (bool, None),
 
 
 def check_compile_options(options: dict, where: str = "") -> None:
-    """Raises ValueError for a key of `options` that is not a compile option (keys starting
-    with "_" are internal and pass), or a flag or count of the wrong type ("no" for a flag,
-    "big" for a count), naming the option and what it takes."""
-    why = unknown_names([k for k in options if not str(k).startswith("_")], COMPILE_OPTIONS,
-                        "option")
+    """Raises ValueError for a key of `options` that is not a compile option, or a flag or
+    count of the wrong type ("no" for a flag, "big" for a count), naming the option and what
+    it takes. (The compiler's own flags live in its CompileContext, never in options.)"""
+    why = unknown_names(list(options), COMPILE_OPTIONS, "option")
     for name, value in options.items():
         if why or name not in OPTION_TYPES or value is None:
             continue

@@ -58,7 +58,7 @@ def addmm(bias, mat1, mat2, *, beta=1, alpha=1):
 
 def pad_mm_mode() -> str:
     """The graph's pad_mm mode: the compile option if given, else TUNER_PAD_MM."""
-    mode = getattr(graph(), "options", {}).get("pad_mm")
+    mode = graph().ctx.options.get("pad_mm")
     if mode is None:
         mode = settings.pad_mm
     return mode
@@ -186,7 +186,7 @@ _TEMPLATE_DTYPES = (torch.float16, torch.bfloat16, torch.float32)
 
 def mm_mode() -> str:
     """The graph's matmul mode: the compile option "mm" if given, else TUNER_MM."""
-    mode = getattr(graph(), "options", {}).get("mm")
+    mode = graph().ctx.options.get("mm")
     return settings.mm if mode is None else mode
 
 
@@ -204,7 +204,7 @@ def _use_template(name, mat1, mat2, residual=None, padded=False) -> bool:
     if mode in ("template", "splitk"):
         return True
     g = graph()
-    if g.options.get("_probe"):   # a probe's own matmuls are what it was told
+    if g.ctx.probe:   # a probe's own matmuls are what it was told
         return False
     epilogue, costly, absorbed = _epilogue_kind(residual[0] if residual is not None else g.current)
     problem = problem_from_layout(name, mat1.size, _layout(mat1)[0], mat2.size, _layout(mat2)[0],
@@ -215,7 +215,7 @@ def _use_template(name, mat1, mat2, residual=None, padded=False) -> bool:
     device = str(mat1.device)
     try:
         choice = decide_mm_backend(problem, lambda: mm_runners(problem, device), device=device,
-                                   measure=bool(g.options.get("_autotune")))
+                                   measure=g.ctx.autotune)
     except Exception as e:   # noqa: BLE001 - the point failing leaves the ATen call
         log.warning("mm point failed for %s (%s: %s); ATen", problem.signature(), type(e).__name__, e)
         choice = "extern"
@@ -355,8 +355,7 @@ def mm_runners(problem, device) -> dict:
         fns = {}
         for choice in ("extern", "template"):
             try:
-                call = compile_graph(gm, inputs, "max-autotune-no-cudagraphs",
-                                     _probe_options(choice, problem.padded))
+                call = compile_graph(gm, inputs, ctx=_probe_context(choice, problem.padded))
                 call(list(inputs))
             except Exception as e:   # noqa: BLE001 - that choice loses
                 log.debug("mm point: %s variant of %s failed: %s", choice, problem.signature(), e)
@@ -399,14 +398,15 @@ def _probe_module(problem, device, fill=True):
     return torch.fx.GraphModule({}, fx), inputs
 
 
-def _probe_options(choice, padded=False) -> dict:
-    """A probe variant's compile options: its kernels tune within MM_PROBE_TUNE_S, or less
+def _probe_context(choice, padded=False):
+    """A probe variant's compile context: its kernels tune within MM_PROBE_TUNE_S, or less
     where TUNER_TUNE_BUDGET_S allows less; a padded problem's extern pads its operands."""
+    from ..context import CompileContext
     user = settings.tune_budget_s
     budget = min(MM_PROBE_TUNE_S, user) if user > 0 else MM_PROBE_TUNE_S
     pad = "always" if padded and choice == "extern" else "never"
-    return {"mm": choice, "pad_mm": pad, "cudagraphs": False, "_inference": True,
-            "_probe": True, "_tune_budget_s": budget}
+    return CompileContext("max-autotune-no-cudagraphs", {"mm": choice, "pad_mm": pad, "cudagraphs": False},
+                          inference=True, probe=True, tune_budget_s=budget)
 
 
 # -- probes built ahead -----------------------------------------------------------------------
@@ -500,8 +500,8 @@ def _prebuild_probes(gm, options) -> int:
                     continue
                 gm2, inputs = _probe_module(p, d, fill=False)
                 for choice in ("extern", "template"):
-                    call = compile_graph(gm2, inputs, "max-autotune-no-cudagraphs", _probe_options(choice))
-                    launchers += [v for v in call.__globals__.values() if isinstance(v, Launcher)]
+                    call = compile_graph(gm2, inputs, ctx=_probe_context(choice))
+                    launchers += [v for v in call.fn.__globals__.values() if isinstance(v, Launcher)]
             except Exception as e:   # noqa: BLE001 - its probe builds (and reports) it again
                 log.debug("mm probe prebuild: %s: %s: %s", p.signature(), type(e).__name__, e)
     return _prebuild(launchers, device, templates=True) if launchers else 0
@@ -549,7 +549,7 @@ def _split_k_count(name, mat1, mat2) -> int:
     K loop: another mode, a bmm, or a K that the count does not divide into slices of 16+)."""
     if mm_mode() != "splitk" or name == "bmm":
         return 1
-    splits = int(graph().options.get("mm_split_k") or DEFAULT_SPLIT_K)
+    splits = int(graph().ctx.options.get("mm_split_k") or DEFAULT_SPLIT_K)
     try:
         k = int(mat1.size[-1])
     except TypeError:   # a symbolic K

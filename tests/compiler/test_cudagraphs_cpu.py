@@ -102,7 +102,8 @@ def test_copies_copy_every_tensor_and_count_them():
 
 def test_cpu_inputs_run_directly_without_recording():
     before = cg.RECORDINGS
-    g = cg.CUDAGraphed(lambda args: [args[0] * 2], address_replay=True)
+    from tuner.compiler.context import CompiledGraph
+    g = cg.CUDAGraphed(CompiledGraph(lambda args: [args[0] * 2], None), address_replay=True)
     x = torch.randn(4)
     for _ in range(3):
         torch.testing.assert_close(g([x])[0], x * 2)

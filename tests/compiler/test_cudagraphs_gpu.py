@@ -16,10 +16,9 @@ TOL = dict(rtol=1e-4, atol=1e-4)
 
 
 def _graphed(fn, mutated=(), address_replay=True):
-    def call(args):
-        return fn(*args)
-    call._mutated_inputs = list(mutated)
-    return cg.CUDAGraphed(call, address_replay=address_replay)
+    from tuner.compiler.context import CompiledGraph
+    return cg.CUDAGraphed(CompiledGraph(lambda args: fn(*args), None, tuple(mutated)),
+                          address_replay=address_replay)
 
 
 def _counters():

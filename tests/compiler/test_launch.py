@@ -297,15 +297,18 @@ def test_precompile_option_is_accepted_and_a_no_op_under_the_interpreter():
 
 
 def test_a_graphs_own_tuning_budget_bounds_its_kernels():
-    # options["_tune_budget_s"] (the mm point's probe compiles set it) wins over
+    # CompileContext.tune_budget_s (the mm point's probe compiles set it) wins over
     # TUNER_TUNE_BUDGET_S: at 0 every kernel keeps its default config, nothing measured
+    from tuner.compiler.compile_graph import compile_graph
+    from tuner.compiler.context import CompileContext
     x = torch.randn(33, 17)
     f = lambda x: (torch.softmax(x, -1) * 2, x.sum(0))   # noqa: E731
+    gm = torch.fx.experimental.proxy_tensor.make_fx(f)(x)
     stats.reset()
-    out = torch.compile(f, backend="tuner", options={"max_autotune": True, "cudagraphs": False,
-                                                     "_tune_budget_s": 0})(x)
+    call = compile_graph(gm, [x], ctx=CompileContext("max-autotune-no-cudagraphs", {}, tune_budget_s=0))
+    out = call([x])
     assert_close(out, f(x))
-    s = stats.last()
+    s = call.stats
     assert s.kernels >= 1 and s.decisions_budget_default == s.kernels and s.decisions_measured == 0
 
 
