@@ -89,6 +89,25 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             compiled = compile_graph(gm_, inputs_, ctx=ctx)
         except Exception as e:   # a model never fails to compile because of us: ATen runs it
             return graph_fallback(gm_, e)
+        return wrap(compiled, gm_, inputs_)
+
+    def build_symbolic(gm_, inputs_, args, ctx):
+        """A graph with symbolic sizes compiled keeping them (compiler/sizes.py) for the sizes
+        of `args`: (guard check or None, boxed callable). Raises where it cannot."""
+        from .compile_graph import compile_graph
+        from .sizes import Unsupported, bind, shape_env_of
+        sv = bind(inputs_, args)
+        env = shape_env_of(inputs_)
+        before = len(env.guards) if env is not None else 0
+        # kernel kinds that hold sizes as constants stay out: ATen's matmuls, no combined kernels
+        opts = dict(ctx.options, combo_kernels=False, foreach_kernels=False, mm="extern", pad_mm="never")
+        compiled = compile_graph(gm_, inputs_, ctx=ctx.with_(sizes=sv, options=opts))
+        if env is not None and len(env.guards) != before:
+            raise Unsupported("the lowering decided on dynamo's own size symbols")
+        compiled.stats.symbolic, compiled.stats.guards = True, len(sv.guards)
+        return sv.checker(), wrap(compiled, gm_, args)
+
+    def wrap(compiled, gm_, inputs_):
         call, st, mutated = compiled, compiled.stats, compiled.mutated_inputs
         launches = st.kernels + sum(st.externs.values())
         # A graph of one launch saves a few microseconds of host time but may cost copies of
@@ -108,7 +127,12 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         if is_symbolic(inputs_):
             from tuner.settings import settings
             dyn = ctx.with_(dynamic=True)   # tuning decisions shared per size bucket
-            return ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, dyn), settings.shape_limit)
+            symbolic = None
+            if settings.symbolic_sizes:
+                def symbolic(g, ins, args):
+                    return build_symbolic(g, ins, args, dyn)
+            return ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, dyn), settings.shape_limit,
+                                    symbolic)
         return build(gm_, inputs_, ctx)
 
     def inference_compiler(gm_, inputs_):

@@ -2,6 +2,7 @@
 load them, and (per mode) wrap the result in CUDA graphs."""
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import importlib.util
 import logging
@@ -26,6 +27,7 @@ from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_rein
                              precompile, reinterpret)
 from .torch_compat import empty_strided_fast
 from .scheduler import Scheduler
+from .sizes import Unsupported
 
 log = logging.getLogger("tuner.compiler")
 _KERNEL_DIR = None
@@ -99,6 +101,22 @@ def _named_by_content(k, src: str) -> str:
     return src.replace(head, f"def {name}(")
 
 
+def _with_size_params(src: str, name: str, size_args) -> str:
+    """A kernel's source with the size symbols it reads as int parameters after its pointers
+    (never specialized by Triton: one compiled kernel serves every size)."""
+    if not size_args:
+        return src
+    head = re.search(rf"(@triton\.jit(?:\((?P<opts>[^)]*)\))?)\ndef {name}\((?P<params>[^)]*)\):", src)
+    if head is None:
+        raise Unsupported("a kernel whose signature takes no size arguments")
+    params = [p.strip() for p in head.group("params").split(",") if p.strip()]
+    at = next((j for j, p in enumerate(params) if "constexpr" in p), len(params))
+    params[at:at] = list(size_args)
+    opts = [o for o in [head.group("opts") or ""] if o] + [f"do_not_specialize={list(size_args)!r}"]
+    return (src[:head.start()] + f"@triton.jit({', '.join(opts)})\ndef {name}({', '.join(params)}):"
+            + src[head.end():])
+
+
 def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", options=None, *,
                   ctx: CompileContext | None = None) -> CompiledGraph:
     """gm compiled for example_inputs' sizes: under `ctx`, else under mode and (user) options."""
@@ -159,6 +177,13 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
         """Load a generated kernel, give the wrapper its launcher and record it in stats."""
         tune = autotune and (not probe or kind == "template")
         src = _named_by_content(k, src)
+        size_args = ()
+        if g.sizes is not None:   # the size symbols the kernel reads: arguments after the pointers
+            size_args = tuple(n for n in sorted(s.name for s in g.sizes.hints)
+                              if re.search(rf"\b{n}\b", src))
+            if size_args and kind in ("foreach", "combo", "template"):
+                raise Unsupported(f"symbolic sizes in a {kind} kernel")
+            src = _with_size_params(src, k.name, size_args)
         fn = getattr(load_source(KERNEL_PRELUDE + src, "k"), k.name)
         kname = f"kernel{i}"
         if kind == "foreach":   # every part's buffers, part-major; addresses go in a table
@@ -170,10 +195,16 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
         else:
             arg_names = list(k.args)
             outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
-            ns[kname] = Launcher(fn, k.meta(src, dynamic), outs, tune, stats=stats,
-                                 budget_s=budget_s)
+            meta = k.meta(src, dynamic)
+            extents = None
+            if size_args:   # launched over extents computed per call from the sizes
+                extents = (size_args, meta.xnumel, meta.ynumel)
+                meta = dataclasses.replace(meta, xnumel=g.sizes.hint(meta.xnumel),
+                                           ynumel=None if meta.ynumel is None else g.sizes.hint(meta.ynumel),
+                                           rnumel=None if meta.rnumel is None else g.sizes.hint(meta.rnumel))
+            ns[kname] = Launcher(fn, meta, outs, tune, stats=stats, budget_s=budget_s, extents=extents)
             stored = [arg_names[j] for j in outs]
-        steps.append(("kernel", grp, kname, arg_names, stored))
+        steps.append(("kernel", grp, kname, arg_names + list(size_args), stored))
         kernel_sources.append(f"# {kname}: {label}\n" + src)
         stats.kernels += 1
         stats.kernel_names.append(kname)

@@ -21,6 +21,7 @@ class CompileContext:
     probe: bool = False         # a point timing its choices on a graph of its own (no stats kept)
     dynamic: bool = False       # compiled for one shape of a graph with symbolic sizes
     tune_budget_s: float | None = None   # a probe's own tuning budget (else the setting)
+    sizes: Any = None           # a symbolic compile's SizeVars (compiler/sizes.py)
 
     @property
     def autotune(self) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import collections
 import itertools
+import math
 import operator
 
 import torch
@@ -15,6 +16,7 @@ from . import lowerings  # noqa: F401  (fills the registry)
 from . import sym as S
 from .context import CompileContext
 from .ops import Recorder, ops, use
+from .sizes import Unsupported, hint
 from .torch_compat import outside_fake_mode
 
 
@@ -22,6 +24,7 @@ class GraphLowering(torch.fx.Interpreter):
     def __init__(self, gm: torch.fx.GraphModule, example_inputs, stats, ctx=None):
         super().__init__(gm)
         self.ctx = ctx if ctx is not None else CompileContext()
+        self.sizes = self.ctx.sizes   # SizeVars of a symbolic compile (compiler/sizes.py), or None
         self.example_inputs = list(example_inputs)
         self.stats = stats
         self.buffers: dict[str, ir.Buffer] = {}
@@ -284,7 +287,7 @@ class GraphLowering(torch.fx.Interpreter):
         outs = []
         for m in flat:
             if isinstance(m, torch.Tensor):
-                outs.append(self.new_buffer(m.dtype, self._device(m), tuple(m.shape), tuple(m.stride())))
+                outs.append(self.new_buffer(m.dtype, self._device(m), self.shape(m), self.stride(m)))
             else:
                 outs.append(None)
         node = ir.Extern(self.node_name(), op, args, kwargs, outs,
@@ -321,8 +324,9 @@ class GraphLowering(torch.fx.Interpreter):
                 (self.current.args[i] if i < len(self.current.args) else None)
         val = fx.meta.get("val") if isinstance(fx, torch.fx.Node) else None
         broadcast = set()
-        if isinstance(val, torch.Tensor) and tuple(val.shape) == tuple(bias.size):
-            broadcast = {d for d, (n, st) in enumerate(zip(val.shape, val.stride())) if st == 0 and n > 1}
+        if isinstance(val, torch.Tensor) and self.shape(val) == tuple(bias.size):
+            broadcast = {d for d, (n, st) in enumerate(zip(self.shape(val), self.stride(val)))
+                         if st == 0 and n > 1}
         bias = self._store_aligned(bias, broadcast)
         if in_kwargs:
             return args, {**kwargs, "attn_bias": bias}
@@ -359,15 +363,29 @@ class GraphLowering(torch.fx.Interpreter):
             return self.current.meta["val"]
         return op(*meta(args), **{k: meta(v) for k, v in kwargs.items()})
 
+    # -- sizes of FX meta values (symbolic in a symbolic compile: compiler/sizes.py) -------
+    def shape(self, t) -> tuple:
+        return tuple(t.shape) if self.sizes is None else tuple(self.sizes.wrap(n) for n in t.shape)
+
+    def stride(self, t) -> tuple:
+        return tuple(t.stride()) if self.sizes is None else tuple(self.sizes.wrap(n) for n in t.stride())
+
+    def numel(self, t):
+        return t.numel() if self.sizes is None else math.prod(self.shape(t))
+
     # -- FX interpretation ------------------------------------------------------------
     def placeholder(self, target, args, kwargs):
         i = len(self.inputs)
         ex = self.example_inputs[i]
         if not isinstance(ex, torch.Tensor):
             self.inputs.append(None)
-            return ex
-        b = ir.InputBuffer(f"arg{i}", ex.dtype, ex.device, tuple(ex.shape), tuple(ex.stride()), 0,
-                           arg_index=i, storage_offset0=ex.storage_offset())
+            return ex if self.sizes is None else self.sizes.wrap(ex)
+        offset0 = ex.storage_offset() if self.sizes is None else self.sizes.wrap(ex.storage_offset())
+        if not isinstance(offset0, int):
+            from .sizes import Unsupported
+            raise Unsupported("a symbolic storage offset")
+        b = ir.InputBuffer(f"arg{i}", ex.dtype, ex.device, self.shape(ex), self.stride(ex), 0,
+                           arg_index=i, storage_offset0=offset0)
         self.buffers[b.name] = b
         self.inputs.append(b)
         return ir.View(b, b.size, b.stride, 0)
@@ -406,9 +424,9 @@ class GraphLowering(torch.fx.Interpreter):
             # realized anywhere, it gets them (a cat of a transposed view is contiguous in eager,
             # though its largest input is not)
             val = n.meta.get("val")
-            if isinstance(val, torch.Tensor) and tuple(val.shape) == tuple(out.size) \
-                    and _dense(out.size, tuple(val.stride())):
-                out.stride_hint = tuple(val.stride())
+            if isinstance(val, torch.Tensor) and self.shape(val) == tuple(out.size) \
+                    and _dense(out.size, self.stride(val)):
+                out.stride_hint = self.stride(val)
         if n.op == "call_function" and isinstance(out, ir.Lazy) and len(n.users) > 1:
             if self._recompute(n, out):
                 self.stats.recomputed += 1
@@ -445,13 +463,13 @@ class GraphLowering(torch.fx.Interpreter):
         # MaxViT's residual adds before a layout-changing copy). Recompute when that reads no
         # more than the best case: a tie (two full-size sources, two consumers) still saves
         # the store and its kernel whenever the store would not fuse
-        want = value.numel * value.dtype.itemsize
+        want = hint(value.numel) * value.dtype.itemsize   # (sizes at their hints: a cost)
         passes = 0.0
         for name in cost.reads:
             buf = self.buffers.get(name)
             if buf is None:
                 return False
-            passes += min(buf.numel, value.numel) * buf.dtype.itemsize / max(want, 1)
+            passes += min(hint(buf.numel), hint(value.numel)) * buf.dtype.itemsize / max(want, 1)
         k = len(sinks)
         return k * passes <= passes + k
 
@@ -510,7 +528,7 @@ class GraphLowering(torch.fx.Interpreter):
                 return None
             if t in _INDEXED_ONCE:
                 return "chain"     # larger than its input, but each element is read once
-            if val.numel() > limit:
+            if self.numel(val) > limit:
                 return None
             if t in _REDUCTIONS:
                 return "end"
@@ -528,7 +546,7 @@ class GraphLowering(torch.fx.Interpreter):
             size = numel           # the chain's elements so far: a pad or cat adds some
             while k == "chain" and len(u.users) == 1:
                 if u.target in _INDEXED_ONCE:
-                    size = max(size, u.meta["val"].numel())
+                    size = max(size, self.numel(u.meta["val"]))
                 w = next(iter(u.users))
                 kw = kind(w, size)
                 if kw is None:
@@ -601,6 +619,8 @@ class GraphLowering(torch.fx.Interpreter):
                 out = fn(*args, **kwargs)
                 self.stats.count_lowered(target)
                 return out
+            except Unsupported:   # symbolic sizes it cannot keep: the graph compiles per shape
+                raise
             except NotImplementedError:
                 pass
             except Exception as e:   # a lowering that cannot handle this use: ATen runs the op
@@ -632,7 +652,7 @@ class GraphLowering(torch.fx.Interpreter):
             if isinstance(o, ir.TensorValue):
                 fo = fx_outs[i] if i < len(fx_outs) else None
                 val = fo.meta.get("val") if isinstance(fo, torch.fx.Node) else None
-                o = self.realize_as(o, tuple(val.stride()) if isinstance(val, torch.Tensor) else None)
+                o = self.realize_as(o, self.stride(val) if isinstance(val, torch.Tensor) else None)
             self.outputs.append(o)
         self.apply_deferred_writes()
         return self.outputs
@@ -876,7 +896,8 @@ def _reduction_key(node):
         dims = tuple(sorted({d % max(nd, 1) for d in dims}))
     else:
         return node
-    return ("reduction", tuple(val.shape), dims)
+    # (a symbolic size keyed by its expression: SymInts do not hash)
+    return ("reduction", tuple(n.node.expr if isinstance(n, torch.SymInt) else n for n in val.shape), dims)
 
 
 def view_base(node):

@@ -30,6 +30,7 @@ import itertools
 
 from . import ir
 from . import sym as S
+from .sizes import hint
 
 
 def split_prefix(ranges, x):
@@ -186,7 +187,7 @@ def bounds(space):
 def _is_scalar(buf):
     """Whether a buffer holds at most one element (sizes known)."""
     try:
-        return buf is not None and int(buf.numel) <= 1
+        return buf is not None and buf.numel <= 1
     except TypeError:   # a symbolic size
         return False
 
@@ -390,7 +391,7 @@ class Scheduler:
 
         def add(o, score):
             if o is not None and o is not g and o.kind not in ("extern", "scatter"):
-                out.setdefault(id(o), [0, o])[0] += score
+                out.setdefault(id(o), [0, o])[0] += hint(score)   # (a size at its hint)
         # per buffer, how many of g's nodes read it (a scalar such as a tensor learning rate
         # is read by every node of a merged optimizer group: one pass over its readers, each
         # pair scored as many times as before)

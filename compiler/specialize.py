@@ -1,12 +1,15 @@
-"""Graphs with symbolic sizes, compiled once per concrete input shape.
+"""Graphs with symbolic sizes.
 
 After a shape changes, dynamo hands the backend a graph whose sizes are symbols (`s0`, ...),
-with SymInt inputs beside the tensors. This compiler lowers concrete sizes only: a
-`ShapeSpecialized` graph retraces the ATen graph on the first call of each distinct shape
-(fake tensors of those sizes: every size becomes an int, size arithmetic folds away) and
-compiles that; later calls of the shape go straight to its compiled graph. Dynamo itself does
-not recompile: one dynamic graph serves every size its guards admit. Beyond the setting
-TUNER_SHAPE_LIMIT shapes, a new shape runs the graph in ATen (one warning).
+with SymInt inputs beside the tensors. A `ShapeSpecialized` graph is first compiled with its
+sizes kept symbolic (compiler/sizes.py): kernels take the sizes as arguments, and the compiled
+graph serves every call whose sizes satisfy the guards its lowering recorded; a call that
+fails them compiles another symbolic variant. A graph the symbolic path cannot take (the
+reason is counted in stats.symbolic_fallback) is compiled per concrete input shape instead:
+the ATen graph is retraced on the first call of each distinct shape (fake tensors of those
+sizes: every size becomes an int, size arithmetic folds away). Dynamo itself does not
+recompile. Beyond the setting TUNER_SHAPE_LIMIT variants or shapes, a new shape runs the
+graph in ATen (one warning).
 """
 from __future__ import annotations
 
@@ -59,22 +62,51 @@ def shape_key(args, positions):
 class ShapeSpecialized:
     """A boxed callable (args: list) over `gm` that compiles per distinct shape_key."""
 
-    def __init__(self, gm, example_inputs, build, limit):
+    def __init__(self, gm, example_inputs, build, limit, build_symbolic=None):
         # an instance attribute: wrappers made with functools.wraps copy it (dynamo's included)
         self._boxed_call = True
         self.gm = gm
+        self.example_inputs = list(example_inputs)
         self.positions = symbolic_positions(example_inputs)
         self.build = build          # (concrete gm, concrete example inputs) -> boxed callable
+        # (gm, symbolic example inputs, this call's args) -> (guard check or None, callable);
+        # raises where the graph cannot stay symbolic
+        self.build_symbolic = build_symbolic
         self.limit = limit
+        self.variants: list = []    # symbolic compiles: (check, call)
         self.compiled: dict = {}
         self._aten = None           # the graph run by ATen (past the limit, or not retraceable)
 
     def __call__(self, args):
+        for check, call in self.variants:
+            if check is None or check(args):
+                return call(args)
         key = shape_key(args, self.positions)
         call = self.compiled.get(key)
         if call is None:
+            call = self._new_variant(args)
+            if call is not None:
+                return call(args)
             call = self._specialize(args, key)
         return call(args)
+
+    def _new_variant(self, args):
+        """A symbolic compile for this call's sizes (None where the graph cannot stay symbolic
+        or the variants reached the limit: it is compiled per shape from then on)."""
+        if self.build_symbolic is None or len(self.variants) >= self.limit:
+            return None
+        try:
+            check, call = self.build_symbolic(self.gm, self.example_inputs, list(args))
+        except Exception as e:   # noqa: BLE001 - compiled per shape instead
+            reason = first_line(e, 200)
+            stats_mod.note_symbolic_fallback(reason)
+            self.build_symbolic = None
+            return None
+        if check is not None and not check(args):   # (its guards hold for the call it was made for)
+            self.build_symbolic = None
+            return None
+        self.variants.append((check, call))
+        return call
 
     def _specialize(self, args, key):
         if len(self.compiled) >= self.limit:

@@ -41,6 +41,7 @@ do not, so those cover the kept graphs only. Set `stats.KEEP_GRAPHS` before comp
 from __future__ import annotations
 
 import collections
+import logging
 import warnings
 from dataclasses import dataclass, field
 
@@ -70,6 +71,8 @@ class GraphStats:
     source: str = ""          # the generated kernels (as comments) and wrapper
     lowering_errors: dict = field(default_factory=dict)
     graph_fallback: str = ""
+    symbolic: bool = False      # compiled with symbolic sizes (compiler/sizes.py)
+    guards: int = 0             # the size guards a symbolic compile recorded
     graph: int = 0            # this process's count of compiled graphs when it was compiled
     # kernel-config decisions (max-autotune), recorded when each kernel tunes on its first call
     decisions_heuristic: int = 0
@@ -169,6 +172,14 @@ _graphs: collections.deque[GraphStats] = collections.deque()
 _older = GraphStats()   # the counters of graphs no longer kept, since reset()
 _warned: set = set()
 _count = 0              # graphs compiled in this process (GraphStats.graph)
+# why graphs with symbolic sizes were compiled per shape instead (reason -> graphs)
+symbolic_fallbacks: collections.Counter = collections.Counter()
+
+
+def note_symbolic_fallback(reason: str) -> None:
+    """A graph with symbolic sizes that compiles per concrete shape, and why."""
+    symbolic_fallbacks[reason] += 1
+    logging.getLogger("tuner.compiler").debug("symbolic sizes declined: %s", reason)
 
 
 def warn_once(key, message):
@@ -240,4 +251,5 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
 def reset():
     global _older
     _graphs.clear()
+    symbolic_fallbacks.clear()
     _older = GraphStats()

@@ -83,7 +83,10 @@ def value_range(expr, bounds):
     if expr.is_Integer:
         return int(expr), int(expr)
     if expr.is_Symbol:
-        return 0, bounds.get(expr.name)
+        hi = bounds.get(expr.name)
+        return 0, hi if isinstance(hi, int) else None   # (a symbolic size bound: unknown)
+    if isinstance(expr, (FloorDiv, ModIdx)) and not expr.args[1].is_Integer:
+        return 0, None
     if isinstance(expr, FloorDiv):
         hi = value_range(expr.args[0], bounds)[1]
         return 0, None if hi is None else hi // int(expr.args[1])
@@ -109,7 +112,7 @@ def with_bounds(expr, bounds):
     """Fold // and % whose argument stays within one multiple of the divisor (bounds: symbol
     name -> max value): a // k is then a constant and a % k is a minus that multiple."""
     def walk(e):
-        if isinstance(e, (FloorDiv, ModIdx)):
+        if isinstance(e, (FloorDiv, ModIdx)) and e.args[1].is_Integer:
             a = walk(e.args[0])
             k = int(e.args[1])
             lo, hi = value_range(a, bounds)
@@ -159,8 +162,8 @@ def dense_strides_in_order(sizes, order):
 
 
 def linear(index, strides, offset=0):
-    return simplify(sum((sympy.Integer(st) * i for i, st in zip(index, strides) if st != 0),
-                        sympy.Integer(offset)))
+    return simplify(sum((sympy.sympify(st) * i for i, st in zip(index, strides) if st != 0),
+                        sympy.sympify(offset)))
 
 
 def _simplify_args(expr):
@@ -179,12 +182,18 @@ def simplify(expr):
         terms = dict(expr.as_coefficients_dict())
         changed = False
         for t, c in list(terms.items()):
-            if t not in terms or not isinstance(t, ModIdx):
+            if t not in terms:
                 continue
-            a, k = t.args
-            fd = FloorDiv(a, k)
-            if terms.get(fd) == c * k:
+            # t = m * (a % k), m a product of size symbols (1 for sizes that are ints)
+            mods = [f for f in (t.args if t.is_Mul else (t,)) if isinstance(f, ModIdx)]
+            if len(mods) != 1:
+                continue
+            m = sympy.Mul(*[f for f in (t.args if t.is_Mul else (t,)) if f is not mods[0]])
+            a, k = mods[0].args
+            want_c, fd = sympy.expand(m * k * FloorDiv(a, k)).as_coeff_Mul()
+            if terms.get(fd) == c * want_c:
                 del terms[t], terms[fd]
+                a = m * a
                 for t2, c2 in sympy.expand(c * a).as_coefficients_dict().items():
                     terms[t2] = terms.get(t2, 0) + c2
                 changed = True
@@ -232,6 +241,8 @@ def approx_stride(expr, s) -> int | None:
         return 1
     if isinstance(expr, ModIdx):
         return approx_stride(expr.args[0], s)
+    if isinstance(expr, (FloorDiv, ModIdx)) and not expr.args[1].is_Integer:
+        return None
     if isinstance(expr, FloorDiv):
         inner = approx_stride(expr.args[0], s)
         return None if inner is None else (0 if inner < int(expr.args[1]) else inner // int(expr.args[1]))
@@ -239,7 +250,10 @@ def approx_stride(expr, s) -> int | None:
         parts = [approx_stride(a, s) for a in expr.args]
         return None if None in parts else sum(parts)
     if expr.is_Mul:
-        c, rest = expr.as_coeff_Mul()
-        inner = approx_stride(rest, s)
-        return None if inner is None or not c.is_Integer else int(c) * inner
+        dep = [f for f in expr.args if s in f.free_symbols]
+        coeff = sympy.Mul(*[f for f in expr.args if s not in f.free_symbols])
+        if len(dep) != 1 or not coeff.is_Integer:   # (a symbolic size as the stride: unknown)
+            return None
+        inner = approx_stride(dep[0], s)
+        return None if inner is None else int(coeff) * inner
     return None

@@ -294,8 +294,13 @@ SETTINGS: tuple[Setting, ...] = (
             "every padded matmul, GPT-2's 50257-wide head among them).",
             choices=("extern", "measure")),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
-            "Distinct input shapes one graph with dynamic sizes is compiled for (each its own "
-            "kernels and CUDA graph); further shapes run the graph in ATen, with one warning.", minimum=1),
+            "Compiles one graph with dynamic sizes gets: symbolic variants (each serving every "
+            "size its guards admit), or, for a graph that cannot stay symbolic, distinct input "
+            "shapes (each its own kernels); past it, new sizes run the graph in ATen, with one "
+            "warning.", minimum=1),
+    Setting("TUNER_SYMBOLIC_SIZES", _bool, True,
+            "Compile graphs with dynamic sizes keeping the sizes symbolic (kernels take them as "
+            "arguments: one compile serves every size); 0: compile per concrete shape."),
     Setting("TUNER_TUNE_BUDGET_S", float, 0,
             "Seconds of kernel tuning per compiled graph in max-autotune (0: unlimited); beyond "
             "it, kernels keep the best config measured so far or their default (cache and "

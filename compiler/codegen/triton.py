@@ -31,6 +31,7 @@ from .. import ir
 from .. import sym as S
 from ..ops import use
 from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index, split_prefix
+from ..sizes import SymSize, Unsupported, hint
 
 Y, XX = S.sym("y"), S.sym("xx")
 
@@ -123,6 +124,11 @@ class TritonKernel:
         self.outer = self.reduction and self._outer()
         self.persistent = self.reduction and self.rnumel <= (min(max_persistent_r, 64) if self.outer
                                                              else max_persistent_r)
+        if self.persistent and isinstance(self.rnumel, SymSize):
+            # its RBLOCK (chosen from the size it is compiled for) must cover every row: a
+            # variant serves the rows up to that power of two (a guard)
+            if not self.rnumel <= max(next_pow2(hint(self.rnumel)), 2):   # (true at the hint)
+                raise Unsupported("a persistent reduction's row beyond its block")
         self.args: dict[str, str] = {}
         self.arg_kind: dict[str, str] = {}
         self.lines: list[str] = []
@@ -307,6 +313,8 @@ class TritonKernel:
         return self.cse(expr, buf.dtype)
 
     def constant(self, value, dtype):
+        if isinstance(value, SymSize):   # a size used as a value: its size arguments
+            return self.index_expr(value.expr, dtype)
         return self.cse(_const(value, dtype), dtype)
 
     def index_expr(self, expr, dtype):

@@ -8,6 +8,7 @@ import torch
 
 from .. import ir
 from .. import sym as S
+from ..sizes import SymSize
 
 
 # Ops whose output is always a fresh dense row-major tensor: no layout check after the call.
@@ -54,9 +55,14 @@ class WrapperCodegen:
             self.emit(f"with device_guard({self.device_index}):")
             self.base = 1
         names = [b.name if b is not None else "_" for b in g.inputs]
+        if g.sizes is not None:   # scalar inputs named: size symbols may be read from them
+            names = [n if n != "_" else f"arg{i}" for i, n in enumerate(names)]
         if ninputs:
             self.emit(f"{', '.join(names)}{',' if ninputs == 1 else ''} = args")
         self.emit("args.clear()")
+        if g.sizes is not None:   # this call's value of each size symbol
+            for symbol, src in g.sizes.sources.items():
+                self.emit(f"{symbol.name} = {src}")
         keep = {o.buffer.name for o in g.outputs if isinstance(o, ir.View)}
         last_use = {}
         for i, st in enumerate(self.steps):
@@ -140,6 +146,8 @@ class WrapperCodegen:
         return list(node.reads) + [b.name for b in node.outputs if b is not None]
 
     def _extern_args(self, a):
+        if isinstance(a, SymSize):
+            return repr(a)   # its expression over the size symbols the wrapper read
         if isinstance(a, ir.View):
             return _view_expr(a, self.own)
         if isinstance(a, (list, tuple)):

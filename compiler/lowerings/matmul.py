@@ -74,7 +74,7 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
         return graph().extern(op, args, scalars, None)
 
     if not (isinstance(mat1, ir.TensorValue) and isinstance(mat2, ir.TensorValue)) \
-            or mat1.dtype != mat2.dtype:
+            or mat1.dtype != mat2.dtype or graph().sizes is not None:   # (symbolic: ATen's)
         return orig()
     (s1, pre1), (s2, pre2) = _layout(mat1), _layout(mat2)
     try:
@@ -116,6 +116,8 @@ def _foldable_residual(name, mat1, mat2):
     H100: stock's addmm 0.2687 ms against mm + add 0.2739, bench/results/mm/
     mm_20261124-114140.json)."""
     g = graph()
+    if g.sizes is not None:   # (compares FX meta shapes: concrete sizes only)
+        return None
     node = getattr(g, "current", None)
     if name != "mm" or not isinstance(node, torch.fx.Node) or len(mat1.size) != 2 or len(mat2.size) != 2:
         return None

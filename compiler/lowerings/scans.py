@@ -43,8 +43,8 @@ def _strides(size, k=None):
     val = node.meta.get("val") if node is not None else None
     if k is not None and isinstance(val, (tuple, list)):
         val = val[k]
-    if isinstance(val, torch.Tensor) and tuple(val.shape) == tuple(size):
-        return S.dense_strides_in_order(size, ir.memory_order(size, tuple(val.stride())))
+    if isinstance(val, torch.Tensor) and graph().shape(val) == tuple(size):
+        return S.dense_strides_in_order(size, ir.memory_order(size, graph().stride(val)))
     return S.contiguous_strides(size)
 
 

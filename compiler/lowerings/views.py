@@ -9,6 +9,7 @@ import torch
 from .. import ir
 from .. import sym as S
 from ..lowering import fallback, realize, register
+from ..sizes import concrete, view_strides
 from ..torch_compat import aten, prims
 
 
@@ -121,7 +122,12 @@ def _infer(size, numel):
 @register(aten.view, aten.reshape, aten._unsafe_view, prims.reshape, aten.view.default)
 def view(x, size):
     size = _infer(size, x.numel)
-    if isinstance(x, ir.View):
+    if isinstance(x, ir.View) and not concrete((*x.size, *x.stride, *size)):
+        if not any(n == 0 for n in x.size):
+            st = view_strides(x.size, x.stride, size)
+            if st is not None:
+                return ir.View(x.buffer, tuple(size), tuple(st), x.offset)
+    elif isinstance(x, ir.View):
         try:
             t = torch.empty_strided(x.size, x.stride, device="meta").view(size)
             return ir.View(x.buffer, tuple(size), tuple(t.stride()), x.offset)
@@ -148,7 +154,10 @@ def slice_(x, dim=0, start=None, end=None, step=1):
     n = len(x.size)
     dim = _norm(dim, n)
     length = x.size[dim]
-    start, end, step = slice(start, end, step).indices(length)
+    if concrete((length, start or 0, end or 0)):
+        start, end, step = slice(start, end, step).indices(length)
+    else:
+        start, end = _slice_bounds(start, end, step, length)
     count = max(0, (end - start + step - 1) // step)
     size = list(x.size)
     size[dim] = count
@@ -157,6 +166,22 @@ def slice_(x, dim=0, start=None, end=None, step=1):
         stride[dim] = x.stride[dim] * step
         return ir.View(x.buffer, tuple(size), tuple(stride), x.offset + start * x.stride[dim])
     return _remap(x, size, lambda idx: idx[:dim] + [start + step * idx[dim]] + idx[dim + 1:])
+
+
+def _slice_bounds(start, end, step, length):
+    """slice(start, end, step).indices(length)'s start and end for a positive step, with
+    symbolic sizes (each comparison a size decision, guarded where needed)."""
+    if step <= 0:
+        raise NotImplementedError("a slice with a non-positive step")
+    start = 0 if start is None else start
+    end = length if end is None or (isinstance(end, int) and end >= 1 << 62) else end
+    if start < 0:
+        start = start + length
+    if end < 0:
+        end = end + length
+    start = length if start > length else (0 if start < 0 else start)
+    end = length if end > length else (start if end < start else end)
+    return start, end
 
 
 @register(aten.select.int, aten.select)

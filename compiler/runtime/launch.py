@@ -5,6 +5,7 @@ compiler never times anything itself). Tuned or not, a kernel then launches the 
 through JITFunction.run once per pointer-alignment pattern, then directly."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import logging
 import operator
@@ -131,8 +132,17 @@ class Launcher:
     the graph's tuning time."""
 
     def __init__(self, fn, meta: KernelMeta, out_args, autotune=False, *, config=None, stats=None,
-                 budget_s=None):
+                 budget_s=None, extents=None):
         self.fn = fn
+        # a kernel of a symbolic graph: its last `nsizes` arguments are size symbols, and its
+        # launch extents are computed from them per call (`extents`: names, xnumel, ynumel)
+        self.nsizes, self._extents = 0, None
+        if extents is not None:
+            from ..sizes import expr_source
+            names, xn, yn = extents
+            self.nsizes = len(names)
+            body = f"({expr_source(xn)}, {'None' if yn is None else expr_source(yn)})"
+            self._extents = eval(f"lambda {', '.join(names)}: {body}")   # noqa: S307 (our source)
         self.meta = meta
         self.kind = meta.kind
         self.source = meta.source
@@ -155,10 +165,38 @@ class Launcher:
         self._consts = ()
         self._stream_of = None
         self._tma = False   # the fast path's config runs Hopper's template variant (TMA)
+        # a kernel with size arguments keeps a config per size bucket (the power of two of
+        # each launch extent), asked of the point once per bucket
+        self._buckets: dict = {}
+        self._bucket = _bucket_of(meta.xnumel, meta.ynumel) if self.nsizes else None
+
+    def _to_bucket(self, args):
+        """Switch to the config (and compiled kernels) of this call's size bucket."""
+        xn, yn = self._extents(*args[-self.nsizes:])
+        b = _bucket_of(xn, yn)
+        if b == self._bucket:
+            return
+        self._buckets[self._bucket] = (self.meta, self.default, self.config, self._compiled,
+                                       self._grid, self._consts, self.decision)
+        self._bucket = b
+        saved = self._buckets.get(b)
+        if saved is not None:
+            (self.meta, self.default, self.config, self._compiled, self._grid, self._consts,
+             self.decision) = saved
+            return
+        self.meta = dataclasses.replace(self.meta, xnumel=xn, ynumel=yn)
+        self.default = point.default_config(self.meta)
+        self.learned = None if self.autotune else point.learned_config(self.meta)
+        self.config = None if self.autotune else dict(self.learned or self.default)
+        self._compiled, self._grid, self._consts, self.decision = {}, None, (), None
 
     def __call__(self, *args):
+        if self.nsizes:
+            self._to_bucket(args)
         if self.config is None:
             self.config = self._tune(args)
+        if self._grid is not None and self.nsizes:
+            return self._launch_sized(args)
         if self._grid is not None:
             # Triton specializes pointers on 16-byte alignment: one compiled kernel per pattern
             ptrs, key = pointers(args)
@@ -198,13 +236,26 @@ class Launcher:
         if _FAST is None:
             _FAST = _fast_launch_supported()
         if _FAST and k is not None and hasattr(k, "packed_metadata") and hooks_unset():
-            self._compiled[alignment_key(args)] = k
+            self._compiled[alignment_key(args[:len(args) - self.nsizes])] = k
             self._grid = self.grid(self.config)
             self._tma = bool(self.config.get("TMA"))
             self._consts = tuple(self._const(n) for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
             self._stream_of = _stream_getter()
             k._init_handles()
+
+    def _launch_sized(self, args):
+        """The direct launch of a kernel with size arguments: its grid from this call's sizes."""
+        sizes = args[-self.nsizes:]
+        ptrs, key = pointers(args[:-self.nsizes])
+        k = self._compiled.get(key)
+        if k is None:
+            self._grid = None   # (a new alignment pattern: launched, and kept, by the JIT path)
+            return self(*args)
+        if self._tma:
+            tma_allocator()
+        k.run(self.grid(self.config, args)[0], 1, 1, self._stream_of(self._device), k.function,
+              k.packed_metadata, None, None, None, *ptrs, *sizes, *self._consts)
 
     def _forget_learned(self):
         """The learned config failed: the hand default from now on (and not counted)."""
@@ -215,7 +266,7 @@ class Launcher:
     def placeholder_args(self, device):
         """Stand-in arguments for compiling ahead of the first call (`precompile`): one small
         aligned tensor per pointer argument, of its dtype; None where a dtype is unknown."""
-        if not self.meta.dtypes or not all(self.meta.dtypes):
+        if not self.meta.dtypes or not all(self.meta.dtypes) or self.nsizes:
             return None
         try:
             return [torch.empty(16, dtype=getattr(torch, d), device=device) for d in self.meta.dtypes]
@@ -231,25 +282,30 @@ class Launcher:
         config leaves it out: 0, the plain variant, as the kernel's signature defaults it)."""
         return self.config.get(name, 0) if name == "TMA" else self.config[name]
 
-    def grid(self, cfg):
+    def grid(self, cfg, args=None):
+        """The launch grid for cfg (a kernel with size arguments: at those of `args`, else at
+        the sizes it was compiled for)."""
         m = self.meta
         if m.mm is not None:
             return (point.template_grid(m.mm, cfg),)
         if m.parts is not None:
             return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in m.parts),)
-        n = triton.cdiv(m.xnumel, cfg["XBLOCK"])
-        if m.ynumel is not None:
-            n *= triton.cdiv(m.ynumel, cfg["YBLOCK"])
+        xn, yn = m.xnumel, m.ynumel
+        if self.nsizes and args is not None and len(args) >= self.nsizes:
+            xn, yn = self._extents(*args[-self.nsizes:])
+        n = triton.cdiv(xn, cfg["XBLOCK"])
+        if yn is not None:
+            n *= triton.cdiv(yn, cfg["YBLOCK"])
         return (n,)
 
     def _launch(self, cfg, args):
         if cfg.get("TMA"):
             tma_allocator()
-        return self.fn[self.grid(cfg)](*args, **cfg)
+        return self.fn[self.grid(cfg, args)](*args, **cfg)
 
     def _warmup_call(self, cfg, args):
         """(fn, args, kwargs) of the warmup call that compiles this kernel for cfg."""
-        return self.fn, list(args), dict(grid=self.grid(cfg), **cfg)
+        return self.fn, list(args), dict(grid=self.grid(cfg, args), **cfg)
 
     def _warmup(self, cfg, args):
         if BUILDING:   # (the key only when something is being built in the background)
@@ -274,7 +330,8 @@ class Launcher:
     def _prebuilt_key(self, cfg, args):
         """The kernel (its source, for these argument dtypes and pointer alignments) with this
         config, as `prebuild` remembers it built."""
-        return (self.source, point.key_dtypes(self.meta, args), point.to_config(cfg), alignment_key(args))
+        return (self.source, point.key_dtypes(self.meta, args), point.to_config(cfg),
+                alignment_key(args[:len(args) - self.nsizes]))
 
     def problem(self, args=()):
         """The tuning cache's problem key for these arguments (the point's `problem_key`)."""
@@ -301,6 +358,11 @@ class Launcher:
             if "autotune" in settings.logs:
                 print(stats.tuning_report(settings.tune_budget_s), file=sys.stderr, flush=True)
         return point.config_dict(d.choice)
+
+
+def _bucket_of(xnumel, ynumel):
+    return (1 << max(0, int(xnumel) - 1).bit_length(),
+            None if ynumel is None else 1 << max(0, int(ynumel) - 1).bit_length())
 
 
 def reinterpret(t, size, stride, offset):

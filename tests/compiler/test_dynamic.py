@@ -75,6 +75,8 @@ def test_training_step_at_two_batch_sizes_with_mutated_batchnorm_stats():
 
 
 def test_shape_limit_runs_further_shapes_in_aten(monkeypatch):
+    # the per-shape path (a graph that cannot stay symbolic compiles per concrete shape)
+    monkeypatch.setenv("TUNER_SYMBOLIC_SIZES", "0")
     monkeypatch.setenv("TUNER_SHAPE_LIMIT", "2")
     stats.reset()
     fn = lambda x: x.exp() + 1  # noqa: E731
@@ -172,14 +174,32 @@ def test_second_shape_keeps_input_layouts(make):
         assert_close(cf(x), fn(x))
 
 
-def test_max_autotune_shares_decisions_per_size_bucket():
-    # With dynamic sizes each shape compiles its own kernels; their tuning decisions are keyed
-    # on the power-of-two bucket of each extent, so a new size in a tuned bucket is a cache hit
+def test_max_autotune_tunes_once_per_size_bucket():
+    # The symbolic graph's kernel keeps a config per power-of-two bucket of its extent: a new
+    # size in a tuned bucket asks nothing, a new bucket is tuned once
     from tuner.engine import HISTORY
     fn = lambda x: (x * 2).sin() + 1  # noqa: E731
     cf = torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")
     HISTORY.clear()
+    stats.reset()
     # 9x33 = 297 and 12x33 = 396 share the bucket 512; 20x33 = 660 is in 1024
+    for n in (4, 9, 12, 20):
+        x = torch.randn(n, 33)
+        assert_close(cf(x), fn(x))
+    sym = [g for g in stats.graphs() if g.symbolic]
+    assert len(sym) == 1 and sym[0].kernels == 1
+    assert len(HISTORY) == 3, [d.source for d in HISTORY]   # n=4 (static graph), 9, 20
+
+
+def test_max_autotune_shares_decisions_per_size_bucket_per_shape(monkeypatch):
+    # The per-shape path: each shape compiles its own kernels; their tuning decisions are
+    # keyed on the power-of-two bucket of each extent, so a new size in a tuned bucket is a
+    # cache hit
+    from tuner.engine import HISTORY
+    monkeypatch.setenv("TUNER_SYMBOLIC_SIZES", "0")
+    fn = lambda x: (x * 2).sin() + 1  # noqa: E731
+    cf = torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")
+    HISTORY.clear()
     for n in (4, 9, 12, 20):
         x = torch.randn(n, 33)
         assert_close(cf(x), fn(x))

@@ -513,7 +513,8 @@ def search_options(meta: KernelMeta, space: ConfigSpace | None) -> dict:
 
 def dtype_names(args: Sequence[Any]) -> tuple[str, ...]:
     """The arguments' dtypes as the key spells them ("float32", "bfloat16")."""
-    return tuple(str(a.dtype).replace("torch.", "") for a in args)
+    return tuple(str(a.dtype).replace("torch.", "") if hasattr(a, "dtype") else type(a).__name__
+                 for a in args)   # (a size argument: "int")
 
 
 def key_dtypes(meta: KernelMeta, args: Sequence[Any]) -> tuple[str, ...]:

@@ -1,0 +1,432 @@
+"""Symbolic sizes: one compiled graph for every size its guards admit.
+
+A graph dynamo hands over with symbolic sizes (`s0`, ...) is lowered with those symbols kept:
+each symbolic size is a `SymSize`, an int-like value holding a sympy expression over the
+graph's size symbols and the table they belong to (`SizeVars`). Arithmetic on sizes stays
+symbolic; a decision on a size (a comparison, `bool`, or `int()` where a concrete value is
+unavoidable) is answered from the hints (the sizes of the call that compiled the graph) and
+recorded as a guard unless the symbols' ranges decide it alone (a backed size is at least 2).
+The compiled graph then serves every call whose sizes satisfy the guards (compiler/dynamic.py
+checks them per call). Kernels take the symbols they use as arguments and the wrapper reads
+them from the inputs, so one generated source serves every size.
+"""
+from __future__ import annotations
+
+import sympy
+
+from . import sym as S
+
+
+class Unsupported(Exception):
+    """A graph this module cannot keep symbolic (unbacked sizes, a size with no input to read
+    it from): it is compiled per concrete shape instead."""
+
+
+class SizeVars:
+    """The size symbols of one graph compile: their hints, lower bounds, where the wrapper
+    reads each one, and the guards recorded while lowering."""
+
+    def __init__(self):
+        self.hints: dict[sympy.Symbol, int] = {}
+        self.lower: dict[sympy.Symbol, int] = {}
+        self.sources: dict[sympy.Symbol, str] = {}   # symbol -> wrapper source reading it
+        self._reads: dict = {}   # symbol -> (input index, "value" | "size" | "stride", dim)
+        self.guards: list = []
+        self._seen: set = set()
+        self.specialized: set = set()   # symbols an int() pinned to their hint
+
+    # -- symbols ---------------------------------------------------------------------
+    def bind(self, symbol, hint: int, lower: int = 2):
+        self.hints.setdefault(symbol, int(hint))
+        self.lower.setdefault(symbol, int(lower))
+
+    def wrap(self, value):
+        """An int for a constant, a SymSize for a symbolic expression (sympy or torch.SymInt)."""
+        if isinstance(value, SymSize):
+            return value
+        if isinstance(value, torch_SymInt()):
+            expr = value.node.expr
+            for s in expr.free_symbols:
+                if s not in self.hints:
+                    raise Unsupported(f"size symbol {s} has no hint (data-dependent size)")
+            value = expr
+        if isinstance(value, sympy.Basic):
+            value = sympy.sympify(value)
+            if value.is_Integer:
+                return int(value)
+            return SymSize(value, self)
+        return value
+
+    def hint(self, value) -> int:
+        """The value at the sizes the graph was compiled for (no guard: for choices that are
+        only about speed, such as a kernel's config)."""
+        if isinstance(value, SymSize):
+            value = value.expr
+        if isinstance(value, sympy.Basic):
+            return int(value.xreplace(self.hints))
+        return int(value)
+
+    def read(self, symbol, i: int, what: str, d: int = 0):
+        """Where a call's value of `symbol` is read: input i's value, size(d) or stride(d)."""
+        if symbol not in self.sources:
+            self.sources[symbol] = f"arg{i}" if what == "value" else f"arg{i}.{what}({d})"
+            self._reads[symbol] = (i, what, d)
+
+    def checker(self):
+        """args -> whether a call with these inputs satisfies every guard (None: no guard)."""
+        if not self.guards:
+            return None
+        reads = {s.name: (f"args[{i}]" if what == "value" else f"args[{i}].{what}({d})")
+                 for s, (i, what, d) in self._reads.items()}
+        body = self.guard_source().replace("v[", "_v[")
+        for name, src in reads.items():
+            body = body.replace(f"_v[{name!r}]", src)
+        if "_v[" in body:
+            raise Unsupported("a guard on a size no input holds")
+        return eval(f"lambda args: {body}")   # noqa: S307 (source built here from sympy)
+
+    # -- decisions -------------------------------------------------------------------
+    def decide(self, rel) -> bool:
+        """A relation over sizes, answered at the hints; recorded as a guard unless the
+        symbols' lower bounds decide it for every size."""
+        rel = sympy.sympify(rel)
+        if rel in (sympy.true, sympy.false):
+            return bool(rel)
+        known = _decide_by_bounds(rel, {s: self.lower.get(s, 0) for s in rel.free_symbols
+                                         if s in self.hints})
+        if known is not None:
+            return known
+        value = rel.xreplace(self.hints)
+        if value not in (sympy.true, sympy.false):
+            raise Unsupported(f"cannot decide {rel} at the hints")
+        guard = rel if value == sympy.true else sympy.Not(rel)
+        if guard not in self._seen:
+            self._seen.add(guard)
+            self.guards.append(guard)
+        return bool(value)
+
+    def specialize(self, expr) -> int:
+        """A concrete int where one is unavoidable: the hint, guarded to stay equal."""
+        value = int(sympy.sympify(expr).xreplace(self.hints))
+        self.decide(sympy.Eq(expr, value))
+        self.specialized |= {s.name for s in sympy.sympify(expr).free_symbols}
+        return value
+
+    def guard_source(self, values_name="v") -> str:
+        """Python source of one expression that is True when every guard holds, over a dict
+        `values_name` from symbol name to value."""
+        if not self.guards:
+            return "True"
+        subs = {s: sympy.Symbol(f"{values_name}[{s.name!r}]") for s in self.hints}
+        return " and ".join(f"({_pysrc(g.xreplace(subs))})" for g in self.guards)
+
+
+def _decide_by_bounds(rel, lower):
+    """True/False when a relation holds or fails for every value of its symbols at or above
+    their lower bounds, by the signs of lhs - rhs as a polynomial in (symbol - bound); else
+    None."""
+    if not isinstance(rel, (sympy.Eq, sympy.Ne, sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
+        return None
+    shift = {s: S.sym(f"_lo_{s.name}") + lo for s, lo in lower.items()}
+    diff = sympy.expand((rel.lhs - rel.rhs).xreplace(shift))
+    if not diff.is_polynomial():
+        return None
+    coeffs = sympy.Poly(diff, *diff.free_symbols).coeffs() if diff.free_symbols else [diff]
+    if not all(c.is_number for c in coeffs):
+        return None
+    if diff == 0:
+        return isinstance(rel, (sympy.Eq, sympy.Le, sympy.Ge))
+    const = diff.as_coeff_Add()[0]
+    nonneg, nonpos = all(c >= 0 for c in coeffs), all(c <= 0 for c in coeffs)
+    pos, neg = nonneg and const > 0, nonpos and const < 0   # strictly, for every value
+    if isinstance(rel, sympy.Eq):
+        return False if (pos or neg) else None
+    if isinstance(rel, sympy.Ne):
+        return True if (pos or neg) else None
+    if isinstance(rel, sympy.Lt):
+        return True if neg else (False if nonneg else None)
+    if isinstance(rel, sympy.Le):
+        return True if nonpos else (False if pos else None)
+    if isinstance(rel, sympy.Gt):
+        return True if pos else (False if nonpos else None)
+    return True if nonneg else (False if neg else None)   # Ge
+
+
+def _pysrc(e) -> str:
+    """Python source for a guard (a relation or a boolean combination of relations)."""
+    if isinstance(e, sympy.Not):
+        return f"not ({_pysrc(e.args[0])})"
+    if isinstance(e, sympy.And):
+        return " and ".join(f"({_pysrc(a)})" for a in e.args)
+    if isinstance(e, sympy.Or):
+        return " or ".join(f"({_pysrc(a)})" for a in e.args)
+    ops = {sympy.Eq: "==", sympy.Ne: "!=", sympy.Lt: "<", sympy.Le: "<=", sympy.Gt: ">",
+           sympy.Ge: ">="}
+    for cls, op in ops.items():
+        if isinstance(e, cls):
+            return f"{_expr_src(e.lhs)} {op} {_expr_src(e.rhs)}"
+    raise Unsupported(f"guard {e}")
+
+
+def _expr_src(e) -> str:
+    e = sympy.sympify(e)
+    if e.is_Integer:
+        return str(int(e))
+    if e.is_Symbol:
+        return e.name
+    if e.is_Add:
+        return "(" + " + ".join(_expr_src(a) for a in e.args) + ")"
+    if e.is_Mul:
+        return "(" + " * ".join(_expr_src(a) for a in e.args) + ")"
+    if isinstance(e, S.FloorDiv) or (type(e).__name__ == "FloorDiv" and len(e.args) == 2):
+        return f"({_expr_src(e.args[0])} // {_expr_src(e.args[1])})"   # (torch's FloorDiv too)
+    if isinstance(e, S.ModIdx) or isinstance(e, sympy.Mod):
+        return f"({_expr_src(e.args[0])} % {_expr_src(e.args[1])})"
+    if e.is_Pow and e.exp.is_Integer and e.exp > 0:
+        return "(" + " * ".join([_expr_src(e.base)] * int(e.exp)) + ")"
+    raise Unsupported(f"size expression {e}")
+
+
+def expr_source(e) -> str:
+    """Python/Triton source of a size expression (symbols by name)."""
+    return _expr_src(e.expr if isinstance(e, SymSize) else e)
+
+
+_SYMINT = None
+
+
+def torch_SymInt():
+    global _SYMINT
+    if _SYMINT is None:
+        import torch
+        _SYMINT = torch.SymInt
+    return _SYMINT
+
+
+def _other(o):
+    if isinstance(o, SymSize):
+        return o.expr
+    if isinstance(o, bool):
+        return sympy.Integer(int(o))
+    if isinstance(o, int):
+        return sympy.Integer(o)
+    if isinstance(o, sympy.Basic):
+        return o
+    return None
+
+
+class SymSize:
+    """A symbolic size: an expression over a graph's size symbols (see the module doc)."""
+    __slots__ = ("expr", "sv")
+
+    def __init__(self, expr, sv: SizeVars):
+        self.expr, self.sv = expr, sv
+
+    def _sympy_(self):
+        return self.expr
+
+    def _new(self, expr):
+        expr = sympy.expand(expr)
+        return int(expr) if expr.is_Integer else SymSize(expr, self.sv)
+
+    def _bin(self, o, f):
+        e = _other(o)
+        if e is None:
+            if isinstance(o, float):
+                return f(sympy.Float(self.sv.specialize(self.expr)), sympy.Float(o))
+            return NotImplemented
+        return self._new(f(self.expr, e))
+
+    def __add__(self, o): return self._bin(o, lambda a, b: a + b)
+    def __radd__(self, o): return self._bin(o, lambda a, b: b + a)
+    def __sub__(self, o): return self._bin(o, lambda a, b: a - b)
+    def __rsub__(self, o): return self._bin(o, lambda a, b: b - a)
+    def __mul__(self, o): return self._bin(o, lambda a, b: a * b)
+    def __rmul__(self, o): return self._bin(o, lambda a, b: b * a)
+    def __neg__(self): return self._new(-self.expr)
+
+    def __abs__(self):
+        return self if self.sv.decide(sympy.Ge(self.expr, 0)) else self._new(-self.expr)
+    def __pos__(self): return self
+
+    def __floordiv__(self, o):
+        e = _other(o)
+        if e is None:
+            return NotImplemented
+        return self._new(_floordiv(self.expr, e, self.sv))
+
+    def __rfloordiv__(self, o):
+        e = _other(o)
+        if e is None:
+            return NotImplemented
+        return self._new(_floordiv(e, self.expr, self.sv))
+
+    def __mod__(self, o):
+        e = _other(o)
+        if e is None:
+            return NotImplemented
+        return self._new(self.expr - e * _floordiv(self.expr, e, self.sv))
+
+    def __truediv__(self, o):
+        return self.sv.specialize(self.expr) / (o if not isinstance(o, SymSize) else int(o))
+
+    def __rtruediv__(self, o):
+        return o / self.sv.specialize(self.expr)
+
+    def __pow__(self, o):
+        if isinstance(o, int) and o >= 0:
+            return self._new(self.expr ** o)
+        return NotImplemented
+
+    def _cmp(self, o, rel):
+        e = _other(o)
+        if e is None:
+            if isinstance(o, float):
+                return rel(sympy.Float(self.sv.specialize(self.expr)), sympy.Float(o)) == sympy.true
+            return NotImplemented
+        return self.sv.decide(rel(self.expr, e))
+
+    def __eq__(self, o): return self._cmp(o, sympy.Eq)
+    def __ne__(self, o): return self._cmp(o, sympy.Ne)
+    def __lt__(self, o): return self._cmp(o, sympy.Lt)
+    def __le__(self, o): return self._cmp(o, sympy.Le)
+    def __gt__(self, o): return self._cmp(o, sympy.Gt)
+    def __ge__(self, o): return self._cmp(o, sympy.Ge)
+
+    def __hash__(self):
+        return hash(self.expr)
+
+    def __bool__(self):
+        return self.sv.decide(sympy.Ne(self.expr, 0))
+
+    def __index__(self):
+        return self.sv.specialize(self.expr)
+
+    __int__ = __index__
+
+    def __float__(self):
+        return float(self.sv.specialize(self.expr))
+
+    def __repr__(self):
+        return expr_source(self.expr)
+
+    __str__ = __repr__
+
+
+def _floordiv(a, b, sv):
+    """a // b for sizes (non-negative a, positive b): exact where b divides a, else an
+    integer-division node."""
+    a, b = sympy.sympify(a), sympy.sympify(b)
+    if b == 1:
+        return a
+    q = sympy.cancel(a / b)
+    if q.is_polynomial() and all(c.is_Integer for c in sympy.Poly(q, *q.free_symbols).coeffs()) \
+            if q.free_symbols else q.is_Integer:
+        return q
+    num, den = sympy.fraction(sympy.together(q))   # (s*t) // (4*t) is s // 4
+    if den.is_Integer and den > 0 and _integer_poly(num) and sv.decide(sympy.Ge(num, 0)):
+        return S.FloorDiv(sympy.expand(num), den)   # (its index form holds a >= 0 only)
+    raise Unsupported(f"{a} // {b}")
+
+
+def _integer_poly(e) -> bool:
+    e = sympy.expand(e)
+    if not e.free_symbols:
+        return e.is_Integer
+    return e.is_polynomial() and all(c.is_Integer for c in sympy.Poly(e, *e.free_symbols).coeffs())
+
+
+def hint(value):
+    """A size's value at the hints, without a guard (for choices that are only about speed);
+    an int as is."""
+    return value.sv.hint(value.expr) if isinstance(value, SymSize) else value
+
+
+def view_strides(size, stride, new):
+    """Strides of a view of a (size, stride) tensor as `new` sizes without copying, or None when
+    no such view exists (the dims merged or split must be contiguous with each other). Walks the
+    old dims from innermost in chunks of dims laid out contiguously, matching each chunk's
+    element count with consecutive new dims."""
+    out = [0] * len(new)
+    j = len(new) - 1
+    base = stride[-1] if len(size) else 1
+    chunk, got = 1, 1
+    for i in range(len(size) - 1, -1, -1):
+        chunk = chunk * size[i]
+        ends = i == 0 or (size[i - 1] != 1 and stride[i - 1] != chunk * base)
+        if not ends:
+            continue
+        while j >= 0 and (got < chunk or new[j] == 1):
+            out[j] = got * base
+            got = got * new[j]
+            j -= 1
+        if got != chunk:
+            return None
+        if i > 0:
+            base, chunk, got = stride[i - 1], 1, 1
+    if j != -1:
+        return None
+    return out
+
+
+def is_symbolic(value) -> bool:
+    return isinstance(value, SymSize)
+
+
+def concrete(values) -> bool:
+    """Whether a sequence of sizes holds no symbolic one."""
+    return not any(isinstance(v, SymSize) for v in values)
+
+
+def bind(example_inputs, args) -> SizeVars:
+    """The size symbols of a graph's symbolic example inputs, each read from the first input
+    that holds it alone (a scalar, a size or a stride), with this call's values as hints."""
+    import torch
+    sv = SizeVars()
+
+    def lower_bound(n):
+        try:
+            lo = n.node.shape_env.var_to_range[n.node.expr].lower
+            return max(0, int(lo))
+        except Exception:   # noqa: BLE001 - no range known: sizes are non-negative
+            return 0
+
+    def visit(n, value, i, what, d):
+        if not isinstance(n, torch.SymInt):
+            return
+        expr = n.node.expr
+        if isinstance(expr, sympy.Symbol) and expr not in sv.hints:
+            sv.bind(expr, value, lower_bound(n))
+            sv.read(expr, i, what, d)
+
+    for i, (ex, a) in enumerate(zip(example_inputs, args)):
+        if isinstance(ex, torch.SymInt):
+            visit(ex, a, i, "value", 0)
+        elif isinstance(ex, torch.Tensor):
+            for d, n in enumerate(ex.shape):
+                visit(n, a.size(d), i, "size", d)
+            for d, n in enumerate(ex.stride()):
+                visit(n, a.stride(d), i, "stride", d)
+        elif isinstance(ex, (torch.SymFloat, torch.SymBool)):
+            raise Unsupported("a symbolic float or bool input")
+    for ex in example_inputs:
+        vals = [ex] if isinstance(ex, torch.SymInt) else \
+            [*ex.shape, *ex.stride(), ex.storage_offset()] if isinstance(ex, torch.Tensor) else []
+        for n in vals:
+            if isinstance(n, torch.SymInt):
+                missing = [s for s in n.node.expr.free_symbols if s not in sv.hints]
+                if missing:
+                    raise Unsupported(f"size symbol {missing[0]} is read from no input")
+    return sv
+
+
+def shape_env_of(example_inputs):
+    """The ShapeEnv behind a graph's symbolic inputs (None without one)."""
+    import torch
+    for ex in example_inputs:
+        vals = [ex] if isinstance(ex, torch.SymInt) else \
+            list(ex.shape) if isinstance(ex, torch.Tensor) else []
+        for n in vals:
+            if isinstance(n, torch.SymInt):
+                return n.node.shape_env
+    return None

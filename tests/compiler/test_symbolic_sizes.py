@@ -1,0 +1,152 @@
+"""Graphs with dynamic sizes compiled once with the sizes kept symbolic (compiler/sizes.py):
+kernels take the sizes as arguments, one compile serves every size its guards admit, and a
+graph that cannot stay symbolic is compiled per shape instead (counted)."""
+import random
+
+import pytest
+import sympy
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.stats as stats
+from helpers import assert_close
+from tuner.compiler.sizes import SizeVars, Unsupported, view_strides
+
+
+def _block(x, w, kv):
+    """A decoder step's shapes: a norm, a projection, attention over a cache that grows
+    along the sequence (cat), a residual."""
+    h = F.layer_norm(x, x.shape[-1:])
+    q = (h @ w).view(x.shape[0], x.shape[1], 2, 8).transpose(1, 2)
+    k = torch.cat([kv, h.view(x.shape[0], x.shape[1], 2, 8).transpose(1, 2)], 2)
+    att = torch.softmax(q @ k.transpose(-1, -2) / 4.0, -1)
+    return x + (att @ k).transpose(1, 2).reshape(x.shape), k[:, :, 1:]
+
+
+def test_fifty_sequence_lengths_compile_no_more_kernel_sources_than_two():
+    torch.manual_seed(0)
+    w = torch.randn(16, 16)
+    cf = torch.compile(_block, backend="tuner", dynamic=True)
+    stats.reset()
+
+    def kernel_sources():
+        return {line for g in stats.graphs() for line in g.source.splitlines() if line.startswith("# def ")}
+    # (lengths from 3: at 2 dynamo would unify the length with the batch of 2)
+    for n in range(3, 53):
+        x, kv = torch.randn(2, n, 16), torch.randn(2, 2, 3, 8)
+        out, cache = cf(x, w, kv)
+        want, want_cache = _block(x, w, kv)
+        assert_close(out, want)
+        assert_close(cache, want_cache)
+        if n == 4:
+            first_two = kernel_sources()
+    graphs = stats.graphs()
+    assert all(g.symbolic for g in graphs) and not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert not any(g.graph_fallback for g in graphs)
+    assert kernel_sources() == first_two
+    # variants only where a guard asks (the softmax over the growing cache: its row in a
+    # persistent block, one variant per power of two of the row)
+    assert len(graphs) <= 6, [g.guards for g in graphs]
+
+
+def test_a_new_size_in_a_known_bucket_compiles_nothing():
+    cf = torch.compile(lambda x, y: (x * y.sum(-1, keepdim=True)).tanh() + 1, backend="tuner", dynamic=True)
+    for n in (5, 6):
+        x, y = torch.randn(n, 8), torch.randn(n, 3)
+        assert_close(cf(x, y), (x * y.sum(-1, keepdim=True)).tanh() + 1)
+    before = len(stats.graphs())
+    for n in (7, 9, 13, 40):
+        x, y = torch.randn(n, 8), torch.randn(n, 3)
+        assert_close(cf(x, y), (x * y.sum(-1, keepdim=True)).tanh() + 1)
+    assert len(stats.graphs()) == before   # no graph compiled, so no kernel either
+
+
+@pytest.mark.parametrize("case", ["views", "slices", "cat", "reduce_dynamic_dim", "scalar_size"])
+def test_symbolic_graphs_match_eager(case):
+    fns = {
+        "views": lambda x: x.view(x.shape[0], -1, 4).transpose(0, 1).contiguous() * 2,
+        "slices": lambda x: x[:, 1:] - x[:, :-1],
+        "cat": lambda x: torch.cat([x, x[:1] * 3], 0).relu(),
+        "reduce_dynamic_dim": lambda x: x.softmax(0) + x.sum(0),
+        "scalar_size": lambda x: x.new_ones(x.shape[0]) * x.shape[1] + x.mean(1),
+    }
+    fn = fns[case]
+    cf = torch.compile(fn, backend="tuner")
+    stats.reset()
+    for n in (3, 6, 11, 17):
+        x = torch.randn(n, 8)
+        torch._dynamo.mark_dynamic(x, 0)   # the batch dynamic, the features not
+        assert_close(cf(x), fn(x))
+    assert any(g.symbolic for g in stats.graphs()), stats.symbolic_fallbacks
+    assert not any(g.graph_fallback for g in stats.graphs())
+
+
+def test_a_graph_that_cannot_stay_symbolic_compiles_per_shape(monkeypatch):
+    def refuse(self, value):
+        raise Unsupported("test: no symbolic sizes")
+    monkeypatch.setattr(SizeVars, "wrap", refuse)
+    fn = lambda x: x.exp() * 2  # noqa: E731
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (3, 4, 5):
+        x = torch.randn(n, 2)
+        assert_close(cf(x), fn(x))
+    assert stats.symbolic_fallbacks == {"Unsupported: test: no symbolic sizes": 1}
+    assert [g.symbolic for g in stats.graphs() if g.kernels] == [False, False, False]
+
+
+def test_symbolic_sizes_off_compiles_per_shape(monkeypatch):
+    monkeypatch.setenv("TUNER_SYMBOLIC_SIZES", "0")
+    fn = lambda x: x.exp() * 2  # noqa: E731
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (3, 4):
+        x = torch.randn(n, 2)
+        assert_close(cf(x), fn(x))
+    assert len(stats.graphs()) == 2 and not any(g.symbolic for g in stats.graphs())
+
+
+def test_view_strides_agree_with_torch():
+    rng = random.Random(0)
+    for _ in range(300):
+        size = [rng.choice([1, 2, 3, 4, 6]) for _ in range(rng.randint(1, 4))]
+        t = torch.empty(size)
+        perm = list(range(len(size)))
+        rng.shuffle(perm)
+        t = t.permute(perm)
+        if rng.random() < 0.3 and t.dim() > 0 and t.shape[0] > 1:
+            t = t[::2]
+        numel = t.numel()
+        factors = [d for d in (1, 2, 3, 4, 6, 12) if numel % d == 0]
+        new, rest = [], numel
+        while rest > 1 and len(new) < 4:
+            d = rng.choice([f for f in factors if rest % f == 0])
+            new.append(d)
+            rest //= d
+        new.append(rest)
+        try:
+            want = t.view(new).stride()
+        except RuntimeError:
+            want = None
+        got = view_strides(tuple(t.shape), tuple(t.stride()), new)
+        assert (None if got is None else tuple(got)) == (None if want is None else tuple(want)), \
+            (tuple(t.shape), t.stride(), new)
+
+
+def test_guards_are_recorded_only_where_the_bounds_cannot_decide():
+    sv = SizeVars()
+    s, t = sympy.Symbol("s0", integer=True, positive=True), sympy.Symbol("s1", integer=True, positive=True)
+    sv.bind(s, 5)
+    sv.bind(t, 7)
+    a, b = sv.wrap(s), sv.wrap(t)
+    assert a != 1 and a * b > b and a >= 2 and not sv.guards   # sizes are at least 2
+    assert a < 512 and (a * b) // a == b
+    assert [str(g) for g in sv.guards] == ["s0 < 512"]
+    assert a < b and len(sv.guards) == 2
+    with pytest.raises(Unsupported):   # a guard the wrapper could not check: no input holds s0
+        sv.checker()
+    sv.read(s, 0, "value")
+    sv.read(t, 1, "value")
+    check = sv.checker()
+    assert check([6, 9]) and not check([9, 6]) and not check([600, 700])
+    assert int(a) == 5 and str(sv.guards[-1]) == "Eq(s0, 5)"
