@@ -77,7 +77,7 @@ def _write_back(gm):
     """The graph with each in-place op replaced by its functional overload (readers after it
     take the new values) and `copy_` of the final values into the written inputs; None where
     an op cannot be rewritten so."""
-    from .graph import _VIEW_LOWERINGS
+    from .op_tables import VIEW_LOWERINGS
     old = gm.graph
     new = torch.fx.Graph()
     env: dict = {}
@@ -129,7 +129,7 @@ def _write_back(gm):
                 aliases[r].add(n)
                 env[n] = env[targets[0]]
             continue
-        if n.op == "call_function" and (t in _VIEW_LOWERINGS or (
+        if n.op == "call_function" and (t in VIEW_LOWERINGS or (
                 t is operator.getitem and n.args and n.args[0] in views)):
             views.add(n)   # (a split's or unbind's items are views too)
         env[n] = new.node_copy(n, lambda x: env[x])

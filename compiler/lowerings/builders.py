@@ -267,7 +267,7 @@ def constant_pad_nd(x, pad, value=0):
 def _feeds_output() -> bool:
     """The FX node being lowered reaches the graph's outputs, itself or through views of it
     (a view of it returned would alias its input)."""
-    from ..graph import view_base
+    from ..op_tables import view_base
     cur = getattr(graph(), "current", None)
     if cur is None:
         return True

@@ -254,7 +254,7 @@ def _epilogue_kind(node) -> tuple[bool, bool, bool]:
     chain cannot join (a reduction: a LayerNorm's statistics, a softmax's max; a pointwise op
     reading one; a copy): on the extern side the chain fuses into that kernel instead of a
     kernel of its own. Unknown: (True, False, False)."""
-    from ..graph import _ATEN_CALLS, _VIEW_LOWERINGS
+    from ..op_tables import ATEN_CALLS as _ATEN_CALLS, VIEW_LOWERINGS as _VIEW_LOWERINGS
     from ..lowering import lookup
     if not isinstance(node, torch.fx.Node):
         return True, False, False

@@ -301,7 +301,7 @@ def test_squeeze_excite_spatial_mean_fuses_with_its_producer(fmt, hw):
                               "pointwise", "pointwise"], s.kernel_kinds
     assert s.externs["aten.convolution.default"] == 3
     # the output and at most y (stored once by the mean's kernel, or recomputed by the gate
-    # multiply from the conv output: compiler/graph.py _recompute), no more
+    # multiply from the conv output: compiler/recompute.py _recompute), no more
     big = [a for a in _allocations(s.source) if a[0][2:] == hw]
     assert 1 <= len(big) <= 2 and all(st == torch.empty(sz, memory_format=CL if fmt == "channels_last"
                                                    else torch.contiguous_format).stride()
@@ -376,7 +376,7 @@ def test_gpu_tiled_transpose_and_channels_last_bn_relu():
 
 
 def test_attention_bias_strides_are_padded_to_the_fused_kernels_alignment():
-    from tuner.compiler.graph import ATTN_BIAS_ALIGN, aligned_strides
+    from tuner.compiler.attn_bias import ATTN_BIAS_ALIGN, aligned_strides
     st = aligned_strides((2, 3, 49, 49), ATTN_BIAS_ALIGN)
     assert st == (3 * 49 * 56, 49 * 56, 56, 1)
     assert all(s % ATTN_BIAS_ALIGN == 0 for s in st[:-1])
@@ -473,7 +473,7 @@ def test_producer_of_the_reduced_shape_read_transposed_keeps_its_shape_split(sha
 def test_an_attention_bias_broadcast_over_heads_stays_broadcast_when_aligned():
     # efficient attention wants bias strides in multiples of 8 elements; a (2, 1, 197, 197)
     # mask expanded over 12 heads is stored once per batch (last dim padded to 200), not 12 times
-    from tuner.compiler.graph import ATTN_BIAS_ALIGN
+    from tuner.compiler.attn_bias import ATTN_BIAS_ALIGN
     q, k, v = (torch.randn(2, 12, 197, 64) for _ in range(3))
     mask = torch.randn(2, 1, 197, 197)
 
