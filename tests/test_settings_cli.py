@@ -137,6 +137,7 @@ def test_python_m_tuner_and_version_lists_what_cache_keys_hold():
     ("TUNER_BENCH_REPS", "-3"), ("TUNER_BENCH_REPS", "0"), ("TUNER_TUNE_BUDGET_S", "-5"),
     ("TUNER_SHAPE_LIMIT", "0"), ("TUNER_REMOTE_CONNECT_TIMEOUT", "-1"),
     ("TUNER_REMOTE_READ_TIMEOUT", "0"), ("TUNER_BENCH_WARMUP", "-1"), ("TUNER_REMOTE_TTL", "-2"),
+    ("TUNER_KERNEL_MODULES", "0"),
 ])
 def test_out_of_range_values_are_refused_naming_the_variable(monkeypatch, env, value):
     from tuner.settings import SettingError, check_all

@@ -269,6 +269,10 @@ SETTINGS: tuple[Setting, ...] = (
     # compiler
     Setting("TUNER_DEBUG_DIR", _str, "",
             "When set, every compiled graph writes its FX graph, IR and generated code here."),
+    Setting("TUNER_KERNEL_MODULES", int, 512,
+            "Generated kernel modules a process keeps loaded; beyond it the least recently used "
+            "is dropped (a compiled graph keeps the kernels it launches until it is dropped).",
+            minimum=1),
     Setting("TUNER_PAD_MM", _str, "auto",
             "Pad unaligned mm/addmm/bmm when compiling: decide each (heuristic, cache, benchmark), "
             "always, or never; torch.compile's options={\"pad_mm\": ...} wins.",
