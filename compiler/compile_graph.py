@@ -4,12 +4,10 @@ from __future__ import annotations
 
 import dataclasses
 import hashlib
-import importlib.util
 import logging
 import os
 import re
 import sys
-import tempfile
 import time
 
 import torch
@@ -25,13 +23,14 @@ from .codegen.wrapper import WrapperCodegen
 from .graph import GraphLowering
 from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret, prebuild,
                              precompile, reinterpret)
+from .runtime.modules import GeneratedModules
 from .torch_compat import empty_strided_fast
 from .scheduler import Scheduler
 from .sizes import Unsupported
 
 log = logging.getLogger("tuner.compiler")
-_KERNEL_DIR = None
-_KERNELS: dict[str, object] = {}
+# the process's generated modules: the kernel folder and an LRU of loaded kernels
+MODULES = GeneratedModules()
 
 KERNEL_PRELUDE = """import triton
 import triton.language as tl
@@ -41,34 +40,12 @@ from tuner.compiler.runtime import helpers as th
 
 
 def kernel_dir():
-    global _KERNEL_DIR
-    from tuner.settings import settings
-    d = settings.debug_dir
-    if d:
-        os.makedirs(d, exist_ok=True)
-        return d
-    if _KERNEL_DIR is None:
-        _KERNEL_DIR = tempfile.mkdtemp(prefix="tuner-kernels-")
-    return _KERNEL_DIR
+    return MODULES.folder()
 
 
 def load_source(source, stem):
     """Write source to a file and import it (Triton reads kernel source from files)."""
-    key = hashlib.sha256(source.encode()).hexdigest()[:20]
-    if key in _KERNELS:
-        return _KERNELS[key]
-    path = os.path.join(kernel_dir(), f"{stem}_{key}.py")
-    if not os.path.exists(path):
-        tmp = f"{path}.{os.getpid()}.tmp"
-        with open(tmp, "w") as f:
-            f.write(source)
-        os.replace(tmp, path)
-    spec = importlib.util.spec_from_file_location(f"tuner_gen_{stem}_{key}", path)
-    mod = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = mod
-    spec.loader.exec_module(mod)
-    _KERNELS[key] = mod
-    return mod
+    return MODULES.load(source, stem)
 
 
 # The public torch function for the hottest externs: the same kernel, a cheaper call than the
