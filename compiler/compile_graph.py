@@ -1,5 +1,6 @@
-"""One ATen graph -> a compiled callable: lower, fuse, generate kernels and the wrapper,
-load them, and (per mode) wrap the result in CUDA graphs."""
+"""One ATen graph -> a compiled callable: lower (measuring the mm point's questions after
+lowering, with probe graphs compiled here: compiler/mm_probes.py), fuse, generate kernels and
+the wrapper, load them, and (per mode) wrap the result in CUDA graphs."""
 from __future__ import annotations
 
 import dataclasses
@@ -12,7 +13,7 @@ import time
 
 import torch
 
-from . import ir
+from . import ir, mm_probes
 from . import stats as stats_mod
 from .codegen import combo
 from .context import CompileContext, CompiledGraph
@@ -102,18 +103,81 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
     return _compile_graph(gm, example_inputs, ctx)
 
 
+def mm_runners(problem, device) -> dict:
+    """The mm point's runners for a problem: its probes (compiler.mm_probes.runners), each
+    variant compiled here and run once."""
+    return mm_probes.runners(problem, device, compile_graph)
+
+
+# Lowerings of one graph at most: a lowering after the first replays every earlier answer, so
+# it meets a new mm question only where a measured answer changed an operand's layout
+MAX_LOWERINGS = 3
+PROVISIONAL = "extern"   # what a lowering does with a matmul whose question is not answered yet
+
+
+def _lower(gm, example_inputs, stats, ctx: CompileContext) -> GraphLowering:
+    """The graph lowered with the mm point's answers: a question the point can answer only by
+    measuring (max-autotune: no confident heuristic, nothing cached) is lowered as ATen and
+    recorded; after lowering, outside the tracer's fake mode, every recorded question is
+    measured (`_measure_mm_questions`), and where an answer is the template the graph is
+    lowered again with it, every other answer replayed (pad_mm's and the mm point's)."""
+    answers, lowerings = None, 0
+    while True:
+        g = GraphLowering(gm, example_inputs, stats, ctx, answers=answers)
+        g.lower()
+        lowerings += 1
+        if not g.mm_questions:
+            return g
+        measured = _measure_mm_questions(g.mm_questions, stats, ctx)
+        stands = all(c == PROVISIONAL for c in measured)
+        if stands or lowerings == MAX_LOWERINGS:   # (then the provisional choices stay)
+            for choice in measured:
+                stats.count_mm_backend(choice if stands else PROVISIONAL)
+            return g
+        for (key, i, _, _), choice in zip(g.mm_questions, measured):
+            g.answers[key][i] = choice
+        answers = g.answers
+        # counts of the lowering dropped; the probes' kernels built ahead stay counted
+        fresh = stats_mod.GraphStats(graph=stats.graph, prebuilt=stats.prebuilt)
+        for f in dataclasses.fields(fresh):
+            setattr(stats, f.name, getattr(fresh, f.name))
+
+
+def _measure_mm_questions(questions, stats, ctx: CompileContext) -> list:
+    """The mm point's answers to a lowering's questions (see `_lower`), in order: each problem
+    measured with its probes (`mm_runners`), which are built ahead in one batch on the compile
+    workers (CUDA; not for a dynamic graph's shape); a problem asked again finds the answer its
+    first measurement stored."""
+    from tuner.bench import real_tensors
+    from tuner.points.mm import decide_mm_backend
+    out = []
+    with real_tensors():
+        if not ctx.dynamic:
+            # (padded problems' probes build as they are measured)
+            distinct: dict = {}
+            for _, _, problem, device in questions:
+                if not problem.padded:
+                    distinct.setdefault(problem.signature(), (problem, device))
+            stats.prebuilt += mm_probes.prebuild(list(distinct.values()), compile_graph)
+        for _, _, problem, device in questions:
+            try:
+                choice = decide_mm_backend(problem, lambda p=problem, d=device: mm_runners(p, d),
+                                           device=device, measure=True)
+            except Exception as e:   # noqa: BLE001 - the point failing leaves the ATen call
+                log.warning("mm point failed for %s (%s: %s); ATen", problem.signature(),
+                            type(e).__name__, e)
+                choice = PROVISIONAL
+            out.append(choice)
+    return out
+
+
 def _compile_graph(gm, example_inputs, ctx: CompileContext):
     options = ctx.options
     start = time.perf_counter()
     # a probe (a point measuring its choices on a graph of its own) leaves the stats alone
     stats = stats_mod.new(keep=not ctx.probe)
     autotune, probe, dynamic = ctx.autotune, ctx.probe, ctx.dynamic
-    if autotune and not probe and not dynamic:
-        # the mm point's probes for this graph's matmuls, built ahead in one batch (CUDA only)
-        from .lowerings.matmul import prebuild_probes
-        stats.prebuilt = prebuild_probes(gm, options)
-    g = GraphLowering(gm, example_inputs, stats, ctx)
-    g.lower()
+    g = _lower(gm, example_inputs, stats, ctx)
     stats.nodes = len(g.nodes)
     sched = Scheduler(g)
     groups = sched.fuse()

@@ -31,7 +31,7 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
                     torch.fx.Interpreter):
     """One FX graph interpreted into IR nodes (`nodes`, `buffers`, `inputs`, `outputs`)."""
 
-    def __init__(self, gm: torch.fx.GraphModule, example_inputs, stats, ctx=None):
+    def __init__(self, gm: torch.fx.GraphModule, example_inputs, stats, ctx=None, answers=None):
         super().__init__(gm)
         self.ctx = ctx if ctx is not None else CompileContext()
         self.sizes = self.ctx.sizes   # SizeVars of a symbolic compile (compiler/sizes.py), or None
@@ -58,6 +58,13 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         # FX node -> index of its argument whose value it is: an add whose work an earlier
         # lowering did (matmul.py folds `mm + residual` into addmm's C operand)
         self.forwarded: dict = {}
+        # the points' answers per question (point, FX node, problem: lowerings/matmul.py), in
+        # the order asked; `answers` given (an earlier lowering's) are replayed, not asked again
+        self.replay: dict = dict(answers or {})
+        self.answers: dict = {}
+        # the mm point's questions left to measure after lowering (compile_graph answers them):
+        # (question, its index in answers[question], MMProblem, device)
+        self.mm_questions: list = []
         self._names = itertools.count()
         self._nodes = itertools.count()
         devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]
@@ -287,14 +294,11 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         return self.outputs
 
     def lower(self):
-        # restored, not cleared: a lowering may compile a graph of its own (the mm point
-        # measuring its choices) and go on lowering this one
-        prev = getattr(lowering._local, "graph", None)
         lowering.set_graph(self)
         try:
             self.run(*self.example_inputs)
         finally:
-            lowering.set_graph(prev)
+            lowering.set_graph(None)
         return self
 
 

@@ -3,7 +3,7 @@
 The mm point (tuner/points/mm.py) chooses, per matmul, between the ATen call followed by a
 kernel for its pointwise consumers ("extern") and our Triton template with them fused
 ("template", its config tuned by the kernel-config point). A row per (problem, choice) holds
-the time of the compiler's own runner for that choice (compiler/lowerings/matmul.py
+the time of the compiler's own runner for that choice (compiler/compile_graph.py
 `mm_runners`: the matmul and a ReLU epilogue, compiled and tuned as max-autotune would), so a
 learned module answers the question the point asks. The template's row also records the
 config its tuning chose and the fastest configs it measured (`template_config`,
@@ -181,7 +181,7 @@ def header_fields(spec: GeneratorSpec) -> dict:
     return {"point": POINT, "features": mm_backend_feature_types(), "choices": list(CHOICES),
             "feature_schema": FEATURE_SCHEMA, "generator": spec.to_json(),
             "template_revision": TEMPLATE_REVISION,
-            "runner": "compiler.lowerings.matmul.mm_runners (matmul + "
+            "runner": "compiler.compile_graph.mm_runners (matmul + "
                       + {None: "ReLU", "bare": "nothing", "costly": "tanh-GELU"}[epilogue_class(spec.focus)]
                       + "; template tuned)"}
 
@@ -191,7 +191,7 @@ def measure(p: MMProblem, device: str, *, reps: int = 3, inner: int = 10, warmup
     """Build both runners (compiling and tuning them, as the point does), then time them
     `reps` times each, alternating. One row per choice; a runner that fails scores inf."""
     from tuner.bench import benchmark
-    from tuner.compiler.lowerings.matmul import mm_runners
+    from tuner.compiler.compile_graph import mm_runners
 
     t0 = time.perf_counter()
     failed = None

@@ -146,7 +146,7 @@ def _residual_add(node, dtype):
     addmm writes it (no broadcasting either side; an add whose first operand is column-major
     is column-major in eager, and a consumer of its memory, as_strided, would read the addmm's
     layout wrongly); else None. The lowering folds such an add (`_foldable_residual`, which
-    also needs r lowered and never written in place); `probe_problems` predicts it."""
+    also needs r lowered and never written in place)."""
     if len(node.users) != 1:
         return None
     u, prev = next(iter(node.users)), node
@@ -195,9 +195,11 @@ def mm_mode() -> str:
 def _use_template(name, mat1, mat2, residual=None, padded=False) -> bool:
     """Whether this matmul becomes a Template node: always with mm="template", never with
     "extern"; with "auto" the mm point decides (tuner.points.mm: heuristic, cache, then
-    measured, in max-autotune; ATen in default mode, whose template config is untuned).
-    padded: the pad_mm point chose to pad, so the extern side is the ATen call on padded
-    operands."""
+    measured, in max-autotune; ATen in default mode, whose template config is untuned). The
+    lowering never measures: a problem left to measure is lowered as ATen and recorded in the
+    graph's mm_questions; compile_graph measures it after lowering and lowers the graph again
+    where the template won. padded: the pad_mm point chose to pad, so the extern side is the
+    ATen call on padded operands."""
     mode = mm_mode()
     if mode == "extern" or mat1.dtype not in _TEMPLATE_DTYPES:
         return False
@@ -215,14 +217,49 @@ def _use_template(name, mat1, mat2, residual=None, padded=False) -> bool:
     if problem is None:
         return False
     device = str(mat1.device)
-    try:
-        choice = decide_mm_backend(problem, lambda: mm_runners(problem, device), device=device,
-                                   measure=g.ctx.autotune)
-    except Exception as e:   # noqa: BLE001 - the point failing leaves the ATen call
-        log.warning("mm point failed for %s (%s: %s); ATen", problem.signature(), type(e).__name__, e)
-        choice = "extern"
+    choice = _recorded("mm", problem.signature(), lambda: _ask_mm(problem, device),
+                       question=(problem, device))
+    if choice is None:   # measured after lowering (compile_graph); ATen until it is answered
+        return False
     g.stats.count_mm_backend(choice)
     return choice == "template"
+
+
+def _ask_mm(problem, device):
+    """The mm point's answer where it needs no measurement (default mode's ATen, a heuristic's,
+    the cache's), else None: max-autotune measures the problem after lowering, outside the
+    tracer's fake mode (compile_graph, through the graph's mm_questions)."""
+    autotune = graph().ctx.autotune
+    try:
+        if autotune and _measures(problem, device):
+            return None
+        return decide_mm_backend(problem, _no_runners, device=device, measure=autotune)
+    except _Measures:   # the answer was gone by the time it was asked: measured later
+        return None
+    except Exception as e:   # noqa: BLE001 - the point failing leaves the ATen call
+        log.warning("mm point failed for %s (%s: %s); ATen", problem.signature(), type(e).__name__, e)
+        return "extern"
+
+
+def _no_runners():
+    raise _Measures
+
+
+def _recorded(point, signature, ask, question=None):
+    """A point's answer to this graph's question (point, FX node being lowered, problem): the
+    one an earlier lowering of the graph recorded (compile_graph lowers again once it has
+    measured the mm questions: every other answer is replayed, not asked again), else ask().
+    Recorded in the graph's answers, in the order asked; None (ask() left it to measure) also
+    records `question`, (problem, device), in the graph's mm_questions."""
+    g = graph()
+    key = (point, g.current, signature)
+    mine = g.answers.setdefault(key, [])
+    given = g.replay.get(key, ())
+    choice = given[len(mine)] if len(mine) < len(given) else ask()
+    if choice is None:
+        g.mm_questions.append((key, len(mine), *question))
+    mine.append(choice)
+    return choice
 
 
 # Pointwise ops an epilogue pays for in ALU time (a special-function evaluation or a
@@ -333,124 +370,9 @@ def _fx_order(fx_graph) -> dict:
 _FX_ORDER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-# Seconds the template's config search may take inside one problem's measurement (each
-# variant's kernels have this budget; the extern variant's epilogue kernel tunes in well under
-# a second): the choice
-# needs a good template config, not the best (the real kernel, with its own epilogue, tunes in
-# full later); unbounded, a max-autotune compile paid a search per distinct matmul twice.
-MM_PROBE_TUNE_S = 10.0
-
-
-def mm_runners(problem, device) -> dict:
-    """The mm point's runners for a problem: our own compiled code for the matmul followed by
-    a pointwise consumer (relu; a tanh-GELU for a costly epilogue) when the problem has one,
-    once as ATen + an epilogue kernel and once as the template with the epilogue fused (its
-    config tuned by the kernel-config point), on random operands; a bare problem's is the
-    matmul alone; an absorbed problem's also sums the epilogue's rows (the kernel that takes
-    in the extern side's epilogue).
-    Each variant runs once here (compiling and tuning it); one that fails is left out."""
-    from tuner.bench import real_tensors
-
-    from ..compile_graph import compile_graph
-    with real_tensors():
-        gm, inputs = _probe_module(problem, device)
-        fns = {}
-        for choice in ("extern", "template"):
-            try:
-                call = compile_graph(gm, inputs, ctx=_probe_context(choice, problem.padded))
-                call(list(inputs))
-            except Exception as e:   # noqa: BLE001 - that choice loses
-                log.debug("mm point: %s variant of %s failed: %s", choice, problem.signature(), e)
-                continue
-            fns[choice] = lambda call=call: call(list(inputs))
-        return fns
-
-
-def _probe_module(problem, device, fill=True):
-    """(graph module, inputs) of a problem's probe (see mm_runners): random inputs, or
-    uninitialized ones without `fill` (a compile that never runs them); under real_tensors."""
-    kw = dict(device=device, dtype=getattr(torch, problem.dtype))
-    new = torch.randn if fill else torch.empty
-
-    def operand(rows, cols, transposed):
-        shape = (problem.batch, cols, rows) if transposed else (problem.batch, rows, cols)
-        t = new(*shape, **kw)
-        t = t.transpose(-1, -2) if transposed else t
-        return t if problem.op == "bmm" else t[0]
-    a = operand(problem.m, problem.k, problem.mat1_transposed)
-    b = operand(problem.k, problem.n, problem.mat2_transposed)
-    inputs = [a, b]
-    fx = torch.fx.Graph()
-    pa, pb = fx.placeholder("a"), fx.placeholder("b")
-    if problem.op == "addmm":
-        inputs.append(new(problem.n, **kw))
-        out = fx.call_function(aten.addmm.default, (fx.placeholder("bias"), pa, pb))
-    else:
-        out = fx.call_function(aten.bmm.default if problem.op == "bmm" else aten.mm.default, (pa, pb))
-    if problem.costly_epilogue:   # the class of a GELU: a special function per element
-        out = fx.call_function(aten.gelu.default, (out,), {"approximate": "tanh"})
-    elif problem.epilogue:
-        out = fx.call_function(aten.relu.default, (out,))
-    if problem.absorbed:
-        # a kernel launched anyway reads the epilogue's result: a row sum stands for it (a
-        # LayerNorm's statistics); on the extern side the epilogue fuses into it
-        fx.output((out, fx.call_function(aten.sum.dim_IntList, (out, [-1]))))
-    else:
-        fx.output((out,))
-    return torch.fx.GraphModule({}, fx), inputs
-
-
-def _probe_context(choice, padded=False):
-    """A probe variant's compile context: its kernels tune within MM_PROBE_TUNE_S, or less
-    where TUNER_TUNE_BUDGET_S allows less; a padded problem's extern pads its operands."""
-    from ..context import CompileContext
-    user = settings.tune_budget_s
-    budget = min(MM_PROBE_TUNE_S, user) if user > 0 else MM_PROBE_TUNE_S
-    pad = "always" if padded and choice == "extern" else "never"
-    return CompileContext("max-autotune-no-cudagraphs", {"mm": choice, "pad_mm": pad, "cudagraphs": False},
-                          inference=True, probe=True, tune_budget_s=budget)
-
-
-# -- probes built ahead -----------------------------------------------------------------------
-
-_MATMULS = {aten.mm.default: "mm", aten.bmm.default: "bmm", aten.addmm.default: "addmm"}
-
-
 class _Measures(BaseException):
     """Ends a planning decision where it would build the probe's runners (a BaseException: the
     engine scores an Exception as a failed choice and goes on)."""
-
-
-def probe_problems(gm) -> list:
-    """The mm point's problems for an FX graph's matmuls, read off the FX values' sizes and
-    strides (the lowering asks about IR layouts, which agree but for operands it lays out
-    itself: a miss builds for nothing, nothing more): distinct, in graph order. Matmuls that
-    the pad_mm pass may pad, of other dtypes, or with symbolic sizes pose none."""
-    out = {}
-    for node in gm.graph.nodes:
-        name = _MATMULS.get(node.target) if node.op == "call_function" else None
-        if name is None:
-            continue
-        operands = node.args[1:3] if name == "addmm" else node.args[:2]
-        vals = [x.meta.get("val") if isinstance(x, torch.fx.Node) else None for x in operands]
-        if len(vals) != 2 or not all(isinstance(v, torch.Tensor) for v in vals):
-            continue
-        a, b = vals
-        if a.dtype != b.dtype or a.dtype not in _TEMPLATE_DTYPES:
-            continue
-        try:
-            ctx = context_from_layout(name, a.shape, a.stride(), b.shape, b.stride(), a.dtype)
-            if ctx.needs_padding():
-                continue
-        except (TypeError, ValueError):   # symbolic or empty sizes
-            continue
-        residual = _residual_add(node, a.dtype) if name == "mm" and a.dim() == b.dim() == 2 else None
-        epilogue, costly, absorbed = _epilogue_kind(residual[0] if residual else node)
-        p = problem_from_layout(name, a.shape, a.stride(), b.shape, b.stride(), a.dtype,
-                                epilogue=epilogue, costly_epilogue=costly, absorbed=absorbed)
-        if p is not None:
-            out.setdefault(p.signature(), (p, str(a.device)))
-    return list(out.values())
 
 
 def _measures(problem, device) -> bool:
@@ -467,46 +389,6 @@ def _measures(problem, device) -> bool:
     except _Measures:
         return True
     return False
-
-
-def prebuild_probes(gm, options=None) -> int:
-    """Max-autotune, before lowering: the template candidates (and the other kernels) of every
-    probe the mm point will run for this graph's matmuls, built in one batch on the compile
-    workers (compiler.runtime.launch prebuild), not one probe's batch after another as the
-    lowering meets its matmuls (each batch waits for its slowest compile). Problems a heuristic
-    or the cache answers are skipped. Returns how many kernels were built; never raises."""
-    try:
-        return _prebuild_probes(gm, options or {})
-    except Exception as e:   # noqa: BLE001 - the probes build what they need, as before
-        log.debug("prebuilding the mm probes failed: %s: %s", type(e).__name__, e)
-        return 0
-
-
-def _prebuild_probes(gm, options) -> int:
-    from tuner.bench import real_tensors
-
-    from ..compile_graph import compile_graph
-    from ..runtime.launch import Launcher, _prebuild, prebuild_possible
-    # (checked before any probe graph is compiled for nothing)
-    if not prebuild_possible() or (options.get("mm") or settings.mm) != "auto":
-        return 0
-    todo = [(p, d) for p, d in probe_problems(gm) if d.startswith("cuda")]
-    if not todo:
-        return 0
-    device = todo[0][1]
-    launchers = []
-    with real_tensors():
-        for p, d in todo:
-            try:
-                if d != device or not _measures(p, d):
-                    continue
-                gm2, inputs = _probe_module(p, d, fill=False)
-                for choice in ("extern", "template"):
-                    call = compile_graph(gm2, inputs, ctx=_probe_context(choice))
-                    launchers += [v for v in call.fn.__globals__.values() if isinstance(v, Launcher)]
-            except Exception as e:   # noqa: BLE001 - its probe builds (and reports) it again
-                log.debug("mm probe prebuild: %s: %s: %s", p.signature(), type(e).__name__, e)
-    return _prebuild(launchers, device, templates=True) if launchers else 0
 
 
 def _template(name, mat1, mat2, bias, scalars):
@@ -593,6 +475,10 @@ def _layout(x):
 
 
 def _decide(ctx, device) -> str:
+    return _recorded("pad_mm", ctx.signature(), lambda: _ask_pad_mm(ctx, device))
+
+
+def _ask_pad_mm(ctx, device) -> str:
     mode = pad_mm_mode()
     if mode == "always":
         return "pad"

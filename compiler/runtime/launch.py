@@ -539,7 +539,7 @@ def clone_strided(t: torch.Tensor) -> torch.Tensor:
 # (kernel source, argument dtypes, config, pointer alignment) built ahead on the compile
 # workers (prebuild):
 # a launcher of the same kernel loads it from Triton's cache instead of sending a job (the mm
-# point's probes build their graphs again after `prebuild_probes` planned them)
+# point's probes build their graphs again after `mm_probes.prebuild` planned them)
 PREBUILT: set = set()
 # configs being built in the background (TUNER_PREBUILD_BACKGROUND): key -> (Batch, job index)
 BUILDING: dict = {}

@@ -58,8 +58,8 @@ if os.environ.get("PROBE_NO_PREBUILD"):   # an experiment's A/B: no candidates b
     _cg.prebuild = lambda launchers, device: 0
 if os.environ.get("PROBE_NO_PREBUILD") or os.environ.get("PROBE_NO_PROBE_PREBUILD"):
     # A/B: the mm point's probes not built ahead (PROBE_NO_PREBUILD: nothing built ahead)
-    import tuner.compiler.lowerings.matmul as _mm
-    _mm.prebuild_probes = lambda gm, options=None: 0
+    import tuner.compiler.mm_probes as _mm_probes
+    _mm_probes.prebuild = lambda problems, compile_fn: 0
 mode = sys.argv[2] if len(sys.argv) > 2 else "max-autotune-no-cudagraphs"
 
 

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""The mm point's two runners for one problem (compiler/lowerings/matmul.py mm_runners), each
+"""The mm point's two runners for one problem (compiler/compile_graph.py mm_runners), each
 timed and profiled kernel by kernel (torch.profiler), with the generated code printed: where
 a runner's time goes when it is far off its kernel's standalone time. GPU only.
 
@@ -23,7 +23,7 @@ def main(argv=None):
     os.environ.setdefault("TUNER_LOGS", "output_code")
     import torch
     from tuner.bench import benchmark
-    from tuner.compiler.lowerings.matmul import mm_runners
+    from tuner.compiler.compile_graph import mm_runners
     from tuner.points.mm import MMProblem
     p = MMProblem(args.op, 1, args.m, args.n, args.k, args.dtype, epilogue=not args.bare,
                   costly_epilogue=args.costly)

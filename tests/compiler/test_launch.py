@@ -351,15 +351,15 @@ def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(m
 
 @pytest.mark.gpu
 def test_max_autotune_builds_the_mm_probes_candidates_before_lowering(monkeypatch):
-    # the mm point measures a matmul by compiling a probe of each choice as the lowering meets
-    # it; compile_graph first builds every probe's template candidates (and the kernels beside
-    # them) for the graph's matmuls in one batch (matmul.prebuild_probes), so the probes' own
-    # tuning sends none of them to the workers again
+    # the mm point measures a matmul by compiling a probe of each choice; compile_graph, after
+    # lowering, first builds every probe's template candidates (and the kernels beside them)
+    # for the matmuls the lowering left to measure in one batch (mm_probes.prebuild), so the
+    # probes' own tuning sends none of them to the workers again
     from torch.fx.experimental.proxy_tensor import make_fx
 
     from tuner import compile_workers as cw
     from tuner.compiler.compile_graph import compile_graph
-    from tuner.compiler.lowerings import matmul as mm_lowering
+    from tuner.compiler import mm_probes
     monkeypatch.setenv("TUNER_COMPILE_PROCESSES", "4")
     monkeypatch.setenv("TUNER_MM", "auto")
     monkeypatch.setenv("TUNER_HEURISTICS", "off")   # no heuristic answers: every matmul is probed
@@ -372,10 +372,13 @@ def test_max_autotune_builds_the_mm_probes_candidates_before_lowering(monkeypatc
     kw = dict(device="cuda", dtype=torch.bfloat16)
     a, w, q = torch.randn(512, 256, **kw), torch.randn(384, 256, **kw), torch.randn(4, 128, 64, **kw)
     gm = make_fx(f)(a, w, q)
-    assert [p.signature() for p, _ in mm_lowering.probe_problems(gm)] == [
-        "mm:b1:m512:n384:k256:bfloat16:t01", "bmm:b4:m128:n128:k64:bfloat16:t01:bare"]
+    planned = []
+    prebuild_probes = mm_probes.prebuild
+    monkeypatch.setattr(mm_probes, "prebuild", lambda problems, compile_fn: planned.extend(
+        p.signature() for p, _ in problems) or prebuild_probes(problems, compile_fn))
     stats.reset()
     call = compile_graph(gm, [a, w, q], "max-autotune-no-cudagraphs", {})
+    assert planned == ["mm:b1:m512:n384:k256:bfloat16:t01", "bmm:b4:m128:n128:k64:bfloat16:t01:bare"]
     s = stats.last()
     first = {(j.path, j.name, j.kwargs) for j in batches[0]}
     # both probes' template seed sets, in the one batch

@@ -479,14 +479,14 @@ def test_bmm_template_attention_shapes_on_cuda():
 
 def _mm_point_runs(monkeypatch):
     """Counts the mm point's measurements (each builds its runners once)."""
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
     calls = []
-    real = mm_lowering.mm_runners
+    real = cg.mm_runners
 
     def counted(problem, device):
         calls.append(problem.signature())
         return real(problem, device)
-    monkeypatch.setattr(mm_lowering, "mm_runners", counted)
+    monkeypatch.setattr(cg, "mm_runners", counted)
     return calls
 
 
@@ -534,19 +534,20 @@ def test_mm_point_poses_the_matmul_with_its_epilogue_class(monkeypatch, case, wa
     # function per element, and whether a kernel launched anyway takes it in on the extern
     # side; the probe times that class of epilogue (none, ReLU, tanh-GELU; + a row sum)
     monkeypatch.setenv("TUNER_MM", "auto")
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
+    from tuner.compiler import mm_probes
     problems = []
-    real = mm_lowering.mm_runners
+    real = cg.mm_runners
 
     def seen(problem, device):
         problems.append(problem)
         return real(problem, device)
-    monkeypatch.setattr(mm_lowering, "mm_runners", seen)
-    # the probes built ahead (prebuild_probes, before lowering; on CUDA only): the problems
-    # read off the FX graph are the ones the lowering poses
+    monkeypatch.setattr(cg, "mm_runners", seen)
+    # the probes built ahead (mm_probes.prebuild, after lowering; on CUDA only) are those of
+    # the problems the lowering posed
     predicted = []
-    monkeypatch.setattr(mm_lowering, "prebuild_probes", lambda gm, options=None: predicted.extend(
-        p.signature() for p, _ in mm_lowering.probe_problems(gm)) or 0)
+    monkeypatch.setattr(mm_probes, "prebuild", lambda problems, compile_fn: predicted.extend(
+        p.signature() for p, _ in problems) or 0)
     x, w, b = torch.randn(2, 8, 24), torch.randn(16, 24), torch.randn(16)
     f = {"linear": lambda x, w, b: F.linear(x, w, b),
          "relu_transposed": lambda x, w, b: F.linear(x, w, b).transpose(0, 1).relu(),
@@ -590,22 +591,58 @@ def test_mm_point_in_default_mode_never_measures_and_keeps_aten(monkeypatch):
 
 def test_mm_point_template_answer_fuses_the_epilogue(monkeypatch):
     # a measurement where the template wins (its runner is made the faster one) is stored;
-    # max-autotune then compiles that problem as one template kernel with its epilogue
+    # max-autotune compiles that problem as one template kernel with its epilogue: the graph
+    # that measured it (lowered again with the answer, nothing asked twice) and a later one
     import time
 
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
+    from tuner import engine
     monkeypatch.setenv("TUNER_MM", "auto")
-    monkeypatch.setattr(mm_lowering, "mm_runners", lambda problem, device: {
+    monkeypatch.setattr(cg, "mm_runners", lambda problem, device: {
         "extern": lambda: time.sleep(0.002), "template": lambda: None})
     x, w, bias = torch.randn(33, 7), torch.randn(100, 7), torch.randn(100)
     f = lambda x, w, bias: F.gelu(F.linear(x, w, bias))   # noqa: E731
-    torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, bias)
-    torch._dynamo.reset()
+    for source in ("exhaustive", "cache"):
+        torch._dynamo.reset()
+        stats.reset()
+        engine.HISTORY.clear()
+        out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, bias)
+        assert_close(out, f(x, w, bias))
+        s = stats.last()
+        assert dict(s.mm_backend) == {"template": 1} and s.kernel_kinds == ["template"] and not s.externs
+        assert [d.source for d in engine.HISTORY if d.namespace == "mm_backend"] == [source]
+
+
+def test_a_graph_lowered_again_replays_its_other_answers(monkeypatch):
+    # the mm point's measured "template" lowers the graph again: the pad_mm point's answer and
+    # the mm point's are replayed, not asked again, and the stats count the last lowering only
+    import time
+
+    import tuner.compiler.compile_graph as cg
+    import tuner.compiler.lowerings.matmul as mm_lowering
+    from tuner import engine
+    monkeypatch.setenv("TUNER_MM", "auto")
+    monkeypatch.setenv("TUNER_PAD_MM", "auto")
+    monkeypatch.setenv("TUNER_MM_PADDED", "measure")
+    pads, asked = [], []
+    monkeypatch.setattr(mm_lowering, "decide_pad_mm", lambda ctx, device: pads.append(ctx.signature()) or "pad")
+    real_ask = mm_lowering._ask_mm
+    monkeypatch.setattr(mm_lowering, "_ask_mm", lambda p, d: asked.append(p.signature()) or real_ask(p, d))
+    # the padded matmul's template wins, the aligned one's ATen call
+    monkeypatch.setattr(cg, "mm_runners", lambda problem, device: {
+        "extern": lambda: time.sleep(0.002) if problem.padded else None,
+        "template": lambda: None if problem.padded else time.sleep(0.002)})
+    a, b, x, y = torch.randn(33, 19), torch.randn(19, 37), torch.randn(16, 24), torch.randn(24, 8)
+    f = lambda a, b, x, y: (torch.relu(a @ b), torch.relu(x @ y))   # noqa: E731
+    engine.HISTORY.clear()
     stats.reset()
-    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x, w, bias)
-    assert_close(out, f(x, w, bias))
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(a, b, x, y)
+    assert_close(out, f(a, b, x, y))
     s = stats.last()
-    assert dict(s.mm_backend) == {"template": 1} and s.kernel_kinds == ["template"] and not s.externs
+    assert len(pads) == 1 and len(asked) == 2 and len(set(asked)) == 2
+    assert dict(s.pad_mm) == {"template": 1} and dict(s.mm_backend) == {"template": 1, "extern": 1}
+    assert s.kernel_kinds.count("template") == 1 and s.externs["aten.mm.default"] == 1
+    assert [d.source for d in engine.HISTORY if d.namespace == "mm_backend"] == ["exhaustive"] * 2
 
 
 def test_template_search_is_a_seed_set_then_one_field_at_a_time():
@@ -633,9 +670,9 @@ def test_attention_projections_are_posed_as_the_extern_side_runs_them(monkeypatc
     # bias in its own kernel, the mm point's module answered "template" for both and
     # ViT-B/16 ran 5% slower than with cuBLAS
     monkeypatch.setenv("TUNER_MM", "auto")
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
     problems = []
-    monkeypatch.setattr(mm_lowering, "mm_runners", lambda p, d: problems.append(p) or {})
+    monkeypatch.setattr(cg, "mm_runners", lambda p, d: problems.append(p) or {})
 
     class Block(torch.nn.Module):
         def __init__(self):
@@ -658,7 +695,7 @@ def test_the_mm_points_probe_tunes_its_template_and_nothing_beside_it():
     # the probe's other kernels (the extern side's ReLU + row sum, the template side's row
     # sum) are alike on both sides: they launch default mode's config, untimed
     from tuner import engine
-    from tuner.compiler.lowerings.matmul import mm_runners
+    from tuner.compiler.compile_graph import mm_runners
     from tuner.points.mm import MMProblem
     problem = MMProblem("mm", 1, 16, 8, 24, "float32", absorbed=True)
     engine.HISTORY.clear()
@@ -669,8 +706,8 @@ def test_the_mm_points_probe_tunes_its_template_and_nothing_beside_it():
 
 
 def test_the_probe_plan_asks_the_point_quietly_and_a_cached_answer_needs_no_probe(monkeypatch):
-    # prebuild_probes builds only the probes the mm point will run: it asks the point as the
-    # lowering would (heuristic, cache), stopping where it would build the runners, and records
+    # the lowering leaves to measure only what the mm point cannot answer otherwise: it asks
+    # the point (heuristic, cache), stopping where it would build the runners, and records
     # nothing (no decision in HISTORY, no runner built)
     from tuner import engine
     from tuner.compiler.lowerings import matmul as mm_lowering

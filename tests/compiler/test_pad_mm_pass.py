@@ -284,7 +284,8 @@ def test_max_autotune_weighs_the_template_against_the_padded_extern(monkeypatch,
     # extern probe pads as the graph would) and the template, which masks any size, may win
     import time
 
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
+    from tuner.compiler import mm_probes
     monkeypatch.setenv("TUNER_MM", "auto")
     monkeypatch.setenv("TUNER_PAD_MM", "always")
     monkeypatch.setenv("TUNER_MM_PADDED", "measure")
@@ -294,7 +295,7 @@ def test_max_autotune_weighs_the_template_against_the_padded_extern(monkeypatch,
         problems.append(problem)
         slow = "template" if winner == "extern" else "extern"
         return {winner: lambda: None, slow: lambda: time.sleep(0.002)}
-    monkeypatch.setattr(mm_lowering, "mm_runners", runners)
+    monkeypatch.setattr(cg, "mm_runners", runners)
     a, b = _operands((33, 19), (19, 37))
     f = lambda a, b: torch.relu(a @ b)   # noqa: E731
     torch._dynamo.reset()
@@ -310,15 +311,15 @@ def test_max_autotune_weighs_the_template_against_the_padded_extern(monkeypatch,
     else:                      # the padded ATen call, as before
         assert s.externs["aten.mm.default"] == 1 and "template" not in s.kernel_kinds
     # the extern probe of a padded problem compiles with its operands padded
-    assert mm_lowering._probe_options("extern", True)["pad_mm"] == "always"
-    assert mm_lowering._probe_options("template", True)["pad_mm"] == "never"
+    assert mm_probes.probe_context("extern", True).options["pad_mm"] == "always"
+    assert mm_probes.probe_context("template", True).options["pad_mm"] == "never"
 
 
 def test_default_mode_keeps_the_padded_extern_without_measuring(monkeypatch):
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
     monkeypatch.setenv("TUNER_MM", "auto")
     monkeypatch.setenv("TUNER_MM_PADDED", "measure")
-    monkeypatch.setattr(mm_lowering, "mm_runners", lambda *a: pytest.fail("measured in default mode"))
+    monkeypatch.setattr(cg, "mm_runners", lambda *a: pytest.fail("measured in default mode"))
     a, b = _operands((33, 19), (19, 37))
     s = _run(lambda a, b: torch.relu(a @ b), a, b, pad_mm="always")
     assert s.pad_mm == {"pad": 1} and dict(s.mm_backend) == {"extern": 1}
@@ -327,10 +328,10 @@ def test_default_mode_keeps_the_padded_extern_without_measuring(monkeypatch):
 
 def test_padded_matmuls_stay_padded_externs_by_default_in_max_autotune(monkeypatch):
     # TUNER_MM_PADDED=extern (the default until measured on GPU models): no probe, as before
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
     monkeypatch.setenv("TUNER_MM", "auto")
     monkeypatch.setenv("TUNER_PAD_MM", "always")
-    monkeypatch.setattr(mm_lowering, "mm_runners", lambda *a: pytest.fail("a padded matmul was probed"))
+    monkeypatch.setattr(cg, "mm_runners", lambda *a: pytest.fail("a padded matmul was probed"))
     a, b = _operands((33, 19), (19, 37))
     torch._dynamo.reset()
     stats.reset()
@@ -344,12 +345,12 @@ def test_padded_matmuls_stay_padded_externs_by_default_in_max_autotune(monkeypat
 def test_a_padded_matmul_with_a_residual_is_posed_with_the_add_as_its_epilogue(monkeypatch):
     # the padded ATen call never folds `mm + r` into addmm: the add is a kernel of its own, so
     # the problem has an epilogue (a folded residual would have been posed bare)
-    import tuner.compiler.lowerings.matmul as mm_lowering
+    import tuner.compiler.compile_graph as cg
     monkeypatch.setenv("TUNER_MM", "auto")
     monkeypatch.setenv("TUNER_PAD_MM", "always")
     monkeypatch.setenv("TUNER_MM_PADDED", "measure")
     problems = []
-    monkeypatch.setattr(mm_lowering, "mm_runners", lambda problem, device: problems.append(problem) or {})
+    monkeypatch.setattr(cg, "mm_runners", lambda problem, device: problems.append(problem) or {})
     a, b, r = _operands((33, 19), (19, 37), (33, 37))
     f = lambda a, b, r: a @ b + r   # noqa: E731
     torch._dynamo.reset()
@@ -360,12 +361,13 @@ def test_a_padded_matmul_with_a_residual_is_posed_with_the_add_as_its_epilogue(m
 
 def test_the_padded_problems_extern_probe_pads_and_both_probes_run(monkeypatch):
     # the real probes of a padded problem: the extern variant's compile pads its operands
+    import tuner.compiler.compile_graph as cg
     import tuner.compiler.lowerings.matmul as mm_lowering
     from tuner.points.mm import MMProblem
     pads = []
     real = mm_lowering._padded
     monkeypatch.setattr(mm_lowering, "_padded", lambda *a, **k: pads.append(1) or real(*a, **k))
-    fns = mm_lowering.mm_runners(MMProblem("mm", 1, 33, 37, 19, "float32", padded=True), "cpu")
+    fns = cg.mm_runners(MMProblem("mm", 1, 33, 37, 19, "float32", padded=True), "cpu")
     assert sorted(fns) == ["extern", "template"] and pads == [1]
     for fn in fns.values():
         fn()

@@ -484,7 +484,7 @@ def test_planned_configs_are_the_first_batch_the_search_builds_and_nothing_runs(
                    mm_dtype="float32", dtypes=("float32",) * 3)
     targs = [torch.randn(8, 8), torch.randn(8, 8), torch.empty(8, 8)]
     assert point.planned_configs(t, targs) == []
-    # ... but the probe's own template tunes, and is planned when asked (matmul.prebuild_probes):
+    # ... but the probe's own template tunes, and is planned when asked (mm_probes.prebuild):
     # its seed set, the default first, as its search builds it
     t = KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=128 * 96, mm=(1, 128, 96, 64),
                    mm_dtype="float32", dtypes=("float32",) * 3)
