@@ -350,7 +350,7 @@ def test_max_autotune_builds_every_kernels_first_candidates_ahead_in_one_batch(m
 
 
 @pytest.mark.gpu
-def test_max_autotune_builds_the_mm_probes_candidates_before_lowering(monkeypatch):
+def test_max_autotune_builds_the_mm_probes_candidates_before_measuring(monkeypatch):
     # the mm point measures a matmul by compiling a probe of each choice; compile_graph, after
     # lowering, first builds every probe's template candidates (and the kernels beside them)
     # for the matmuls the lowering left to measure in one batch (mm_probes.prebuild), so the
