@@ -23,7 +23,7 @@ from .mutation import MutationTracking
 from .op_tables import INLINE_DTYPES, PYTHON_SCALAR_FNS
 from .ops import ops
 from .recompute import Recompute
-from .sizes import Unsupported
+from .sizes import Unsupported, concrete
 from .torch_compat import outside_fake_mode
 
 
@@ -164,6 +164,8 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
     def _meta_run(self, op, args, kwargs):
         def meta(a):
             if isinstance(a, ir.View):
+                if self.sizes is not None and not concrete((*a.size, *a.stride)):
+                    raise Unsupported(f"an ATen call ({op}) whose result has no FX value")
                 return torch.empty_strided(a.size, a.stride, dtype=a.dtype, device="meta")
             if isinstance(a, (list, tuple)):
                 return type(a)(meta(x) for x in a)

@@ -3,12 +3,13 @@
 A graph dynamo hands over with symbolic sizes (`s0`, ...) is lowered with those symbols kept:
 each symbolic size is a `SymSize`, an int-like value holding a sympy expression over the
 graph's size symbols and the table they belong to (`SizeVars`). Arithmetic on sizes stays
-symbolic; a decision on a size (a comparison, `bool`, or `int()` where a concrete value is
-unavoidable) is answered from the hints (the sizes of the call that compiled the graph) and
-recorded as a guard unless the symbols' ranges decide it alone (a backed size is at least 2).
-The compiled graph then serves every call whose sizes satisfy the guards (compiler/dynamic.py
-checks them per call). Kernels take the symbols they use as arguments and the wrapper reads
-them from the inputs, so one generated source serves every size.
+symbolic; a decision on a size (a comparison, `bool`) is answered from the hints (the sizes
+of the call that compiled the graph) and recorded as a guard unless the symbols' lower bounds
+decide it alone (a backed size is at least 2). The compiled graph then serves every call
+whose sizes satisfy the guards (compiler/specialize.py checks them per call). A size that
+must become a concrete int (int(), a C function taking it) raises `Unsupported`: that graph
+compiles per concrete shape instead. Kernels take the symbols they use as arguments and the
+wrapper reads them from the inputs, so one generated source serves every size.
 """
 from __future__ import annotations
 
@@ -33,7 +34,6 @@ class SizeVars:
         self._reads: dict = {}   # symbol -> (input index, "value" | "size" | "stride", dim)
         self.guards: list = []
         self._seen: set = set()
-        self.specialized: set = set()   # symbols an int() pinned to their hint
 
     # -- symbols ---------------------------------------------------------------------
     def bind(self, symbol, hint: int, lower: int = 2):
@@ -106,11 +106,11 @@ class SizeVars:
         return bool(value)
 
     def specialize(self, expr) -> int:
-        """A concrete int where one is unavoidable: the hint, guarded to stay equal."""
-        value = int(sympy.sympify(expr).xreplace(self.hints))
-        self.decide(sympy.Eq(expr, value))
-        self.specialized |= {s.name for s in sympy.sympify(expr).free_symbols}
-        return value
+        """Where code needs a size as a concrete int (int(), a C function taking it): refused,
+        so the graph compiles per concrete shape. (Pinning the symbol to its hint with an
+        equality guard would be sound, but it mixes pinned and symbolic forms of one size in a
+        graph, which the lowering has not been checked against.)"""
+        raise Unsupported(f"a concrete value of the size {expr} is needed")
 
     def guard_source(self, values_name="v") -> str:
         """Python source of one expression that is True when every guard holds, over a dict

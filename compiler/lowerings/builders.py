@@ -10,6 +10,7 @@ import torch
 from .. import ir
 from ..lowering import full_value, graph, loader_for, make_pointwise, realize, register
 from ..ops import ops
+from ..sizes import SymSize
 from ..sym import FloorDiv, ModIdx
 from ..torch_compat import aten, prims
 
@@ -93,9 +94,13 @@ def fill(x, value):
 def arange(start, end=None, step=1, dtype=None, layout=None, device=None, pin_memory=None):
     if end is None:
         start, end = 0, start
-    n = max(0, math.ceil((end - start) / step))
+    ints = all(isinstance(v, (int, SymSize)) for v in (start, end, step))   # (sizes are ints)
+    if ints and isinstance(step, int) and step > 0:
+        n = max(0, (end - start + step - 1) // step)
+    else:
+        n = max(0, math.ceil((end - start) / step))
     if dtype is None:
-        dtype = torch.int64 if all(isinstance(v, int) for v in (start, end, step)) else torch.get_default_dtype()
+        dtype = torch.int64 if ints else torch.get_default_dtype()
     calc = torch.float64 if dtype.is_floating_point else torch.int64
 
     def inner(idx):

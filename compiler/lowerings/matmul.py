@@ -116,8 +116,6 @@ def _foldable_residual(name, mat1, mat2):
     H100: stock's addmm 0.2687 ms against mm + add 0.2739, bench/results/mm/
     mm_20261124-114140.json)."""
     g = graph()
-    if g.sizes is not None:   # (compares FX meta shapes: concrete sizes only)
-        return None
     node = getattr(g, "current", None)
     if name != "mm" or not isinstance(node, torch.fx.Node) or len(mat1.size) != 2 or len(mat2.size) != 2:
         return None
@@ -128,11 +126,8 @@ def _foldable_residual(name, mat1, mat2):
     if r not in g.env or r in g._written_fx():
         return None
     # the sum has m * n elements (the shapes agree: see _residual_add)
-    try:
-        if int(u.meta["val"].numel()) != int(mat1.size[0]) * int(mat2.size[1]):
-            return None
-    except (TypeError, ValueError):   # symbolic sizes: the shapes were compared
-        pass
+    if g.numel(u.meta["val"]) != mat1.size[0] * mat2.size[1]:
+        return None
     rv = g.env[r]
     if not isinstance(rv, ir.TensorValue):
         return None
@@ -163,8 +158,12 @@ def _residual_add(node, dtype):
         return None
     val, rval, pval = vals
     order = _fx_order(node.graph)
-    if not (tuple(rval.shape) == tuple(pval.shape) == tuple(val.shape)) or rval.dtype != val.dtype \
-            or val.dtype != dtype or not val.is_contiguous() or order.get(r, 1 << 62) > order[node]:
+    g = graph()   # (sizes through the graph: symbolic ones decided as its size guards)
+    shape = g.shape(val)
+    if not (g.shape(rval) == g.shape(pval) == shape) or rval.dtype != val.dtype \
+            or val.dtype != dtype or not (val.is_contiguous() if g.sizes is None else
+                                          g.stride(val) == S.contiguous_strides(shape)) \
+            or order.get(r, 1 << 62) > order[node]:
         return None
     return u, i, r
 
@@ -177,7 +176,9 @@ def _fold_residual(residual, mat1, mat2):
     g = graph()
     m, n = mat1.size[0], mat2.size[1]
     c = view(r, [m, n]) if tuple(r.size) != (m, n) else r
-    out = g.extern(aten.addmm.default, (c, mat1, mat2), {}, None)
+    # (with symbolic sizes, addmm's result is laid out as the product's FX value says)
+    out = g.extern(aten.addmm.default, (c, mat1, mat2), {},
+                   g.current.meta.get("val") if g.sizes is not None else None)
     g.forwarded[add] = i
     g.stats.residual_folds += 1
     return out

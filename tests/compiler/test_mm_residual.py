@@ -88,11 +88,13 @@ def test_dynamic_shapes_fold_and_a_broadcasting_product_does_not():
     f = lambda x, w, r: x @ w + r   # noqa: E731
     torch._dynamo.reset()
     cf = torch.compile(f, backend="tuner", dynamic=True)
+    stats.reset()
     for m in (6, 9):
         x, w, r = torch.randn(m, 5), torch.randn(5, 4), torch.randn(m, 4)
-        stats.reset()
         assert_close(cf(x, w, r), f(x, w, r))
-        assert stats.totals().residual_folds == 1
+    # every graph compiled for these sizes (one symbolic graph serves both) folds the add
+    compiled = [g for g in stats.graphs() if g.externs]
+    assert compiled and stats.totals().residual_folds == len(compiled)
     x, w, r = torch.randn(1, 5), torch.randn(5, 4), torch.randn(6, 4)
     stats.reset()
     assert_close(cf(x, w, r), f(x, w, r))

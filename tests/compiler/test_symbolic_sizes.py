@@ -149,4 +149,5 @@ def test_guards_are_recorded_only_where_the_bounds_cannot_decide():
     sv.read(t, 1, "value")
     check = sv.checker()
     assert check([6, 9]) and not check([9, 6]) and not check([600, 700])
-    assert int(a) == 5 and str(sv.guards[-1]) == "Eq(s0, 5)"
+    with pytest.raises(Unsupported):   # a concrete int: the graph compiles per shape
+        int(a)
