@@ -4,7 +4,8 @@
   1. the learned heuristic (when TUNER_HEURISTICS=use and it is not "unsure"),
   2. the cache (local SQLite, then Redis),
   3. a search (exhaustive / coordinate descent / budgeted) that measures candidates,
-and stores a search's answer back in the cache. Each answer is a `Decision`: the winner, its
+and stores a search's answer back in the cache. `plan(...)` asks 1 and 2 the same way and
+says what 3 would build first, measuring and recording nothing. Each answer is a `Decision`: the winner, its
 time, the time of the initial default (the first candidate), how it was found, the candidate
 timings and the tuning time. Decisions are printed as a report with TUNER_LOGS=autotune and
 handed to the dataset writer with TUNER_HEURISTICS=collect.
@@ -153,44 +154,13 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
         raise ValueError(f"{namespace}: decide() needs at least one candidate")
     start = time.perf_counter()
     mode = settings.heuristics
-
-    # 1. heuristic
-    note = ""
-    if heuristic is not None and mode == "use":
-        choice, note = _ask_heuristic(heuristic, candidates, space, namespace, problem)
-        if choice is not None:
-            d = Decision(choice, None, None, "heuristic", [], time.perf_counter() - start,
-                         namespace, problem, "heuristic")
-            if store_heuristic:
-                _cache_store(_cache_keys(namespace, problem, candidates, space,
-                                         _strategy_name(search, space, candidates), backend_extra),
-                             d, space)
-            return _finish(d)
-    elif heuristic is not None:
-        note = f"not asked (TUNER_HEURISTICS={mode})"
-
-    # 2. cache
-    get_strategy(search or settings.search)  # a bad name fails here, before any measurement
-    strategy_name = _strategy_name(search, space, candidates)
-    keys = _cache_keys(namespace, problem, candidates, space, strategy_name, backend_extra)
-    cached = _cache_lookup(keys, candidates, space, candidates_only=strategy_name == "exhaustive",
-                           namespace=namespace, problem=problem)
-    if cached is not None:
-        cached.tuning_seconds = time.perf_counter() - start
-        cached.namespace, cached.problem = namespace, problem
-        cached.heuristic_note = note
-        return _finish(cached)
+    d, note, keys, strategy_name = _unmeasured(
+        namespace, problem, candidates, space, search, heuristic, backend_extra, max_seconds,
+        store_heuristic, start)
+    if d is not None:
+        return _finish(d)
 
     # 3. search
-    if max_seconds is not None and max_seconds <= 0:
-        d = Decision(candidates[0], None, None, OVER_BUDGET, [], time.perf_counter() - start,
-                     namespace, problem, OVER_BUDGET, heuristic_note=note, stopped_early=True)
-        return _finish(d)
-    if len(candidates) == 1 and (space is None or not space.tunable_fields):
-        # nothing to choose: no measurement, and nothing worth caching
-        d = Decision(candidates[0], None, None, "exhaustive", [], time.perf_counter() - start,
-                     namespace, problem, "exhaustive", heuristic_note=note)
-        return _finish(d)
     # A bad benchmark setting would make every measurement fail (each candidate inf, the
     # first one used, no error): it is the user's to see before anything is measured.
     check_all(_MEASURE_SETTINGS)
@@ -239,6 +209,88 @@ def decide(namespace: str, problem: str, candidates: Sequence[Any], measure: Cal
     return _finish(d)
 
 
+def _unmeasured(namespace, problem, candidates, space, search, heuristic, backend_extra,
+                max_seconds, store_heuristic, start):
+    """decide()'s steps before any measurement: (an answer that needs none or None, what the
+    heuristic said, the cache keys, the search's name). The answer is the heuristic's, the
+    cache's, the default when no tuning time is left, or the only candidate."""
+    # 1. heuristic
+    mode = settings.heuristics
+    note = ""
+    if heuristic is not None and mode == "use":
+        choice, note = _ask_heuristic(heuristic, candidates, space, namespace, problem)
+        if choice is not None:
+            d = Decision(choice, None, None, "heuristic", [], time.perf_counter() - start,
+                         namespace, problem, "heuristic")
+            if store_heuristic:
+                _cache_store(_cache_keys(namespace, problem, candidates, space,
+                                         _strategy_name(search, space, candidates), backend_extra),
+                             d, space)
+            return d, note, None, ""
+    elif heuristic is not None:
+        note = f"not asked (TUNER_HEURISTICS={mode})"
+
+    # 2. cache
+    get_strategy(search or settings.search)  # a bad name fails here, before any measurement
+    strategy_name = _strategy_name(search, space, candidates)
+    keys = _cache_keys(namespace, problem, candidates, space, strategy_name, backend_extra)
+    cached = _cache_lookup(keys, candidates, space, candidates_only=strategy_name == "exhaustive",
+                           namespace=namespace, problem=problem)
+    if cached is not None:
+        cached.tuning_seconds = time.perf_counter() - start
+        cached.namespace, cached.problem = namespace, problem
+        cached.heuristic_note = note
+        return cached, note, keys, strategy_name
+
+    if max_seconds is not None and max_seconds <= 0:
+        d = Decision(candidates[0], None, None, OVER_BUDGET, [], time.perf_counter() - start,
+                     namespace, problem, OVER_BUDGET, heuristic_note=note, stopped_early=True)
+        return d, note, keys, strategy_name
+    if len(candidates) == 1 and (space is None or not space.tunable_fields):
+        # nothing to choose: no measurement, and nothing worth caching
+        d = Decision(candidates[0], None, None, "exhaustive", [], time.perf_counter() - start,
+                     namespace, problem, "exhaustive", heuristic_note=note)
+        return d, note, keys, strategy_name
+    return None, note, keys, strategy_name
+
+
+@dataclass
+class Plan:
+    """What decide() would do for a point, found without measuring: `decision`, an answer that
+    needs no measurement (the heuristic's, the cache's, the default when no tuning time is
+    left, the only candidate), else None and `batch`, the candidates its search builds
+    (decide's `prepare`) and times first."""
+    decision: Decision | None
+    batch: list = field(default_factory=list)
+
+    @property
+    def measures(self) -> bool:
+        """Whether decide() would measure (nothing answers the point without it)."""
+        return self.decision is None
+
+
+def plan(namespace: str, problem: str, candidates: Sequence[Any], *,
+         space: ConfigSpace | None = None, search: str | None = None,
+         heuristic: Callable[[], Any] | None = None, backend_extra: dict | None = None,
+         max_seconds: float | None = None) -> Plan:
+    """decide()'s heuristic and cache lookup and its search's first batch, with the same
+    arguments, measuring nothing: a caller builds ahead what decide() will need (the compiler
+    builds every kernel's first batch of a graph at once on the compile workers). Nothing is
+    stored, collected, logged or counted in HISTORY or the cache's statistics. Raises where
+    decide() would before measuring (an unknown search, a bad benchmark setting)."""
+    candidates = list(candidates)
+    if not candidates:
+        raise ValueError(f"{namespace}: plan() needs at least one candidate")
+    with quiet():
+        d, _, _, _ = _unmeasured(namespace, problem, candidates, space, search, heuristic,
+                                 backend_extra, max_seconds, False, time.perf_counter())
+    if d is not None:
+        return Plan(d)
+    check_all(_MEASURE_SETTINGS)
+    # every strategy builds (prepare) and times its initial candidates first, each once
+    return Plan(None, list(dict.fromkeys(candidates)))
+
+
 def _within(strategy, strategy_name, measure, options, max_seconds):
     """(strategy, measure, options, out_of_time(result)) that stop a search after max_seconds
     with the best so far: the strategy runs inside budgeted search (a budgeted one gets a
@@ -276,8 +328,7 @@ _QUIET = threading.local()
 
 @contextlib.contextmanager
 def quiet():
-    """Decisions made inside (a caller planning what a search would compile: see
-    tuner.points.triton_kernel.planned_configs) go neither into HISTORY, the logs, the
+    """Decisions made inside (a plan, see `plan`) go neither into HISTORY, the logs, the
     progress line nor the cache's statistics."""
     was = _quiet_now()
     _QUIET.on = True

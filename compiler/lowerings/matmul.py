@@ -22,7 +22,7 @@ import weakref
 
 import torch
 
-from tuner.points.mm import decide_mm_backend, problem_from_layout
+from tuner.points.mm import decide_mm_backend, measures, problem_from_layout
 from tuner.points.pad_mm import context_from_layout, decide_pad_mm
 from tuner.settings import MM_MODE_CHOICES, settings
 
@@ -235,15 +235,15 @@ def _ask_mm(problem, device):
         if autotune and _measures(problem, device):
             return None
         return decide_mm_backend(problem, _no_runners, device=device, measure=autotune)
-    except _Measures:   # the answer was gone by the time it was asked: measured later
-        return None
     except Exception as e:   # noqa: BLE001 - the point failing leaves the ATen call
         log.warning("mm point failed for %s (%s: %s); ATen", problem.signature(), type(e).__name__, e)
         return "extern"
 
 
 def _no_runners():
-    raise _Measures
+    """The lowering builds no runners: planned as answered without measuring, the point calls
+    this only if that answer vanished in between (each choice then scores infinity)."""
+    return {}
 
 
 def _recorded(point, signature, ask, question=None):
@@ -371,25 +371,10 @@ def _fx_order(fx_graph) -> dict:
 _FX_ORDER: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
 
 
-class _Measures(BaseException):
-    """Ends a planning decision where it would build the probe's runners (a BaseException: the
-    engine scores an Exception as a failed choice and goes on)."""
-
-
 def _measures(problem, device) -> bool:
     """Whether the mm point would measure this problem now (no confident heuristic, no cached
-    answer): asked quietly, nothing recorded."""
-    from tuner.engine import quiet
-    from tuner.points.mm import mm_decision
-
-    def runners():
-        raise _Measures
-    try:
-        with quiet():
-            mm_decision(problem, runners, device=device, measure=True)
-    except _Measures:
-        return True
-    return False
+    answer): planned through the engine, nothing built, timed or recorded."""
+    return measures(problem, device)
 
 
 def _template(name, mat1, mat2, bias, scalars):

@@ -78,16 +78,14 @@ def test_stats_cli_without_any_lookup():
 
 
 def test_a_planning_decision_counts_neither_hit_nor_miss():
-    # engine.quiet (the compiler planning what a kernel's search would build): its cache
+    # engine.plan (the compiler planning what a kernel's search would build): its cache
     # lookups stay out of `tuner cache stats`, so a planned-then-tuned kernel counts once
-    from tuner.engine import decide, quiet
+    from tuner.engine import decide, plan
     reset_cache()
     get_cache()
-    with quiet():
-        decide("stats.quiet", "p", ["a", "b"], {"a": 2.0, "b": 1.0}.__getitem__)
+    assert plan("stats.quiet", "p", ["a", "b"]).measures
     decide("stats.quiet", "q", ["a", "b"], {"a": 2.0, "b": 1.0}.__getitem__)     # a miss, counted
-    with quiet():
-        decide("stats.quiet", "q", ["a", "b"], {"a": 2.0, "b": 1.0}.__getitem__)  # a hit, not
+    assert plan("stats.quiet", "q", ["a", "b"]).decision.choice == "b"           # a hit, not
     _flush()
     out = json.loads(cli("stats", "--json").output)["counters"]["stats.quiet"]
     assert out["misses"] == 1 and out.get("hits_local", 0) == 0

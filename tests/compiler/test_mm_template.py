@@ -706,18 +706,17 @@ def test_the_mm_points_probe_tunes_its_template_and_nothing_beside_it():
 
 
 def test_the_probe_plan_asks_the_point_quietly_and_a_cached_answer_needs_no_probe(monkeypatch):
-    # the lowering leaves to measure only what the mm point cannot answer otherwise: it asks
-    # the point (heuristic, cache), stopping where it would build the runners, and records
-    # nothing (no decision in HISTORY, no runner built)
+    # the lowering leaves to measure only what the mm point cannot answer otherwise: it plans
+    # the point (heuristic, cache; tuner.engine.plan) and records nothing (no decision in
+    # HISTORY, no runner built)
     from tuner import engine
-    from tuner.compiler.lowerings import matmul as mm_lowering
-    from tuner.points.mm import MMProblem, mm_decision
+    from tuner.points.mm import MMProblem, measures, mm_decision
     p = MMProblem("mm", 1, 16, 8, 24, "float32", epilogue=False)
     engine.HISTORY.clear()
-    assert mm_lowering._measures(p, "cpu") and not engine.HISTORY and not engine._quiet_now()
+    assert measures(p, "cpu") and not engine.HISTORY and not engine._quiet_now()
     built = []
     d = mm_decision(p, lambda: built.append(1) or {"extern": lambda: None,
                                                    "template": lambda: time.sleep(0.002)}, device="cpu")
     assert d.source == "exhaustive" and built == [1]
-    assert not mm_lowering._measures(p, "cpu") and len(engine.HISTORY) == 1   # cached: no probe
+    assert not measures(p, "cpu") and len(engine.HISTORY) == 1   # cached: no probe
 

@@ -444,3 +444,27 @@ def test_a_search_within_its_time_limit_is_stored_as_usual():
     d = decide("test.budget", "fits", CANDS, m, space=space(), max_seconds=60)
     assert d.source == "coordinate_descent" and not d.stopped_early and len(m.calls) > 3
     assert decide("test.budget", "fits", CANDS, never, space=space()).source == "cache"
+
+
+def test_plan_says_what_decide_would_build_first_and_records_nothing(monkeypatch):
+    # plan(): the heuristic and the cache asked as decide() asks them; on a miss the search's
+    # first batch (its initial candidates, each once), nothing measured, stored or in HISTORY
+    from tuner.engine import plan
+    HISTORY.clear()
+    p = plan("t.plan", "p1", CANDS + CANDS[:1], space=space())
+    assert p.measures and p.decision is None and p.batch == CANDS and not HISTORY
+    batches = []
+    d = decide("t.plan", "p1", CANDS, Measure(), space=space(), prepare=batches.append)
+    assert batches[0] == CANDS
+    p = plan("t.plan", "p1", CANDS, space=space())
+    assert not p.measures and p.decision.source == "cache" and p.decision.choice == d.choice
+    assert p.batch == [] and len(HISTORY) == 1
+    # a confident heuristic answers (its answer is not stored by a plan); one candidate or no
+    # tuning time left needs no measurement either
+    monkeypatch.setenv("TUNER_HEURISTICS", "use")
+    p = plan("t.plan", "p2", CANDS, space=space(), heuristic=lambda: CANDS[1])
+    assert p.decision.source == "heuristic" and p.decision.choice == CANDS[1]
+    assert plan("t.plan", "p2", CANDS, space=space()).measures
+    assert plan("t.plan", "p3", ["a"]).decision.source == "exhaustive"
+    assert plan("t.plan", "p3", ["a", "b"], max_seconds=0).decision.source == "budget"
+    assert len(HISTORY) == 1

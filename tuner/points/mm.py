@@ -201,7 +201,6 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         return None
     from tuner.bench import benchmark
     from tuner.engine import decide
-    from tuner.heuristics.registry import device_info
 
     state: dict = {}
 
@@ -216,16 +215,29 @@ def mm_decision(problem: MMProblem | None, runners: Callable[[], dict] | None,
         except Exception:   # a variant that does not compile or run loses
             return float("inf")
 
-    # each epilogue class is its own question (heuristic_namespace): the cheap class's module
-    # learned from runners with a ReLU epilogue in a kernel of its own, the bare and costly
-    # ones from runners with none and with a tanh-GELU
     ns = heuristic_namespace(problem)
-    heuristic = None if problem.padded else (lambda: heuristic_answer(problem, device_info(device)))
     try:
         # features (collect mode's dataset rows, harvested under NAMESPACE) for the cheap class
         # only: the default stream's; its features do not tell an absorbed or padded problem apart
-        return decide(NAMESPACE, problem.signature(), list(CANDIDATES), timed, heuristic=heuristic,
-                      backend_extra={"template_revision": TEMPLATE_REVISION},
+        return decide(**_decision_inputs(problem, device), measure=timed,
                       features=problem.features() if ns == NAMESPACE and not problem.padded else None)
     finally:
         state.clear()
+
+
+def measures(problem: MMProblem, device: str = "cuda") -> bool:
+    """Whether `mm_decision` would measure this problem now (no confident heuristic, no cached
+    answer): asked through tuner.engine.plan, nothing built, timed or recorded."""
+    from tuner.engine import plan
+    return plan(**_decision_inputs(problem, device)).measures
+
+
+def _decision_inputs(problem: MMProblem, device) -> dict:
+    """The engine's question for a problem, as mm_decision asks it and `measures` plans it."""
+    from tuner.heuristics.registry import device_info
+    # each epilogue class is its own question (heuristic_namespace): the cheap class's module
+    # learned from runners with a ReLU epilogue in a kernel of its own, the bare and costly
+    # ones from runners with none and with a tanh-GELU
+    heuristic = None if problem.padded else (lambda: heuristic_answer(problem, device_info(device)))
+    return {"namespace": NAMESPACE, "problem": problem.signature(), "candidates": list(CANDIDATES),
+            "heuristic": heuristic, "backend_extra": {"template_revision": TEMPLATE_REVISION}}

@@ -838,62 +838,35 @@ def shortlisted_configs(meta: KernelMeta, space: ConfigSpace | None = None,
         return []
 
 
-class _Planned(BaseException):
-    """Stops a planning search at its first batch (a BaseException: measure() scores an
-    Exception as a failed candidate and goes on)."""
-
-
 def planned_configs(meta: KernelMeta, args: Sequence[Any], *, out_args: Sequence[int] = (),
                     search: str | None = None, template: bool = False) -> list[dict]:
     """The configs `decide_config` would build first for this kernel with arguments like
     `args` (stand-ins of the same dtypes do): a heuristic's or the cache's answer alone, else
     the search's first batch (the default, a learned answer and a shipped shortlist, or a
     seed set), as config dicts; [] where nothing would be built. Nothing is launched, measured
-    or recorded: the compiler builds these for every kernel of a graph in one batch on the
-    compile workers before the graph's first call tunes its kernels one after another.
-    A template is planned only with `template` (the mm point's probe tunes its template; in
-    a model's graph its config is the probe's, by matmul)."""
-    from tuner.engine import quiet
+    or recorded (tuner.engine.plan): the compiler builds these for every kernel of a graph in
+    one batch on the compile workers before the graph's first call tunes its kernels one
+    after another. A template is planned only with `template` (the mm point's probe tunes its
+    template; in a model's graph its config is the probe's, by matmul). out_args: accepted
+    as decide_config takes it (a plan writes nothing)."""
+    from tuner.engine import plan
     if meta.kind == "template" and not template:
         return []
-    batch: list = []
-
-    def build(cfg, a):   # the search's first batch, built before any of it is timed
-        if dict(cfg) not in batch:
-            batch.append(dict(cfg))
-
-    def first_launch(cfg, a):   # its first measurement: the plan ends there
-        build(cfg, a)            # (a search measuring one config alone builds it unbatched)
-        raise _Planned
-    try:
-        with quiet():
-            d = decide_config(meta, args, first_launch, out_args=out_args, search=search,
-                              warmup=build)
-    except _Planned:
-        return batch
-    if d is None or getattr(d, "choice", None) is None:
+    # (a plan neither reads nor remembers a matmul's config: no heuristic from _TEMPLATE_SEEN)
+    p = plan(**_decision_inputs(meta, args, search)[0])
+    if p.decision is None:
+        return [config_dict(c) for c in p.batch]
+    if getattr(p.decision, "choice", None) is None:
         return []
-    return [config_dict(d.choice)]
+    return [config_dict(p.decision.choice)]
 
 
-def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
-                  out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
-                  describe: Callable[[dict, list], Any] | None = None,
-                  search: str | None = None, max_seconds: float | None = None,
-                  heuristic: Callable[[], Any] | None = None):
-    """The engine's Decision for one kernel launched with `args` (real tensors).
-
-    launch(config, args) runs the kernel once with a config dict; warmup(config, args), when
-    given, compiles it without running (candidates compile in parallel before they are timed);
-    describe(config, args), when given, is that warmup as a job for a compile worker process
-    (tuner.compile_workers), or None.
-    Arguments at `out_args` are written: measurements write into copies. max_seconds: the
-    tuning time left to this kernel's graph (see `budget_left`); the search stops there and
-    keeps the best so far (at 0 or below nothing is measured)."""
-    import torch
-
-    from tuner.bench import benchmark, compile_all
-    from tuner.engine import decide
+def _decision_inputs(meta: KernelMeta, args: Sequence[Any], search: str | None
+                     ) -> tuple[dict, dict]:
+    """What decide_config and planned_configs hand the engine for this kernel: (decide's and
+    plan's arguments: its namespace and problem key, the configs the search starts from (the
+    default, a learned answer, a shipped shortlist, or a template's seed set), the space and
+    the search; decide's alone: the search's options and the dataset row)."""
     from tuner.settings import settings
 
     if meta.kind == "scatter":
@@ -901,31 +874,6 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     strategy = search or settings.search
     space = config_space(meta)
     configs = [to_config(c) for c in initial_configs(meta, space, strategy)]
-    scratch = list(args)
-    for i in out_args:   # same sizes and strides (a clone of a non-dense view is dense)
-        a = args[i]
-        scratch[i] = torch.empty_strided(a.size(), a.stride(), dtype=a.dtype, device=a.device).copy_(a)
-    device = "cuda" if torch.cuda.is_available() else "cpu"
-
-    def measure(cfg):
-        try:
-            return benchmark(lambda: launch(config_dict(cfg), scratch), device=device)
-        except Exception as e:   # a config that does not compile or run scores infinity
-            log.debug("config %s failed: %s", cfg, e)
-            return float("inf")
-
-    def precompile(batch):
-        # a batch of candidates builds at once (in worker processes where they can be
-        # described, then in threads) instead of one per measurement
-        jobs = (lambda cfg: describe(config_dict(cfg), scratch)) if describe is not None else None
-        compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch, jobs=jobs)
-
-    from tuner.engine import _quiet_now
-    # (a plan, engine.quiet, with stand-in arguments: neither reads nor remembers a matmul's config)
-    sig = _mm_signature(meta, args) if not _quiet_now() else None
-    seen = _TEMPLATE_SEEN.get(sig) if sig is not None else None
-    if heuristic is None and seen is not None:
-        heuristic = lambda: seen   # noqa: E731 - the same matmul's config (answers as a heuristic)
     dtypes = key_dtypes(meta, args)
     feats = features(meta, dtypes)   # (its "key" is the problem's cache key)
     head = configs[:1]   # the default (and a learned answer): measured beside a shortlist
@@ -950,10 +898,55 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
         configs = list(dict.fromkeys(head + [to_config(c) for c in short]))
         options = dict(options or {}, max_sweeps=max(0, settings.shortlist_sweeps), plateau=0.0,
                        max_plateau_walks=0, check_all_directions=False, check_pairs=False)
-    d = decide(meta.namespace, feats["key"], configs, measure, space=space,
-               search=search, heuristic=heuristic, features=feats,
-               prepare=precompile if warmup is not None else None,
-               search_options=options, max_seconds=max_seconds,
+    return ({"namespace": meta.namespace, "problem": feats["key"], "candidates": configs,
+             "space": space, "search": search}, {"search_options": options, "features": feats})
+
+
+def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
+                  out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
+                  describe: Callable[[dict, list], Any] | None = None,
+                  search: str | None = None, max_seconds: float | None = None,
+                  heuristic: Callable[[], Any] | None = None):
+    """The engine's Decision for one kernel launched with `args` (real tensors).
+
+    launch(config, args) runs the kernel once with a config dict; warmup(config, args), when
+    given, compiles it without running (candidates compile in parallel before they are timed);
+    describe(config, args), when given, is that warmup as a job for a compile worker process
+    (tuner.compile_workers), or None.
+    Arguments at `out_args` are written: measurements write into copies. max_seconds: the
+    tuning time left to this kernel's graph (see `budget_left`); the search stops there and
+    keeps the best so far (at 0 or below nothing is measured)."""
+    import torch
+
+    from tuner.bench import benchmark, compile_all
+    from tuner.engine import decide
+
+    inputs, measuring = _decision_inputs(meta, args, search)
+    scratch = list(args)
+    for i in out_args:   # same sizes and strides (a clone of a non-dense view is dense)
+        a = args[i]
+        scratch[i] = torch.empty_strided(a.size(), a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+    device = "cuda" if torch.cuda.is_available() else "cpu"
+
+    def measure(cfg):
+        try:
+            return benchmark(lambda: launch(config_dict(cfg), scratch), device=device)
+        except Exception as e:   # a config that does not compile or run scores infinity
+            log.debug("config %s failed: %s", cfg, e)
+            return float("inf")
+
+    def precompile(batch):
+        # a batch of candidates builds at once (in worker processes where they can be
+        # described, then in threads) instead of one per measurement
+        jobs = (lambda cfg: describe(config_dict(cfg), scratch)) if describe is not None else None
+        compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch, jobs=jobs)
+
+    sig = _mm_signature(meta, args)
+    seen = _TEMPLATE_SEEN.get(sig) if sig is not None else None
+    if heuristic is None and seen is not None:
+        heuristic = lambda: seen   # noqa: E731 - the same matmul's config (answers as a heuristic)
+    d = decide(**inputs, **measuring, measure=measure, heuristic=heuristic,
+               prepare=precompile if warmup is not None else None, max_seconds=max_seconds,
                # the same matmul's config, taken from this process's memory: stored under this
                # kernel too, so a process that skips the probe (the mm point's answer cached)
                # finds it instead of searching again
