@@ -274,7 +274,7 @@ def _brief(value, budget: int):
         yield str(value)
 
 
-# a decision record's fields (tuner/engine.py to_record) that say the most, shown first
+# a decision record's fields (tuner/decision.py to_record) that say the most, shown first
 SUMMARY_FIRST = ("choice", "time_ms", "default_time_ms", "found_by", "n_measured")
 
 

@@ -115,14 +115,14 @@ class GraphStats:
                 + self.decisions_budget_default)
 
     def count_decision(self, decision, seconds: float) -> bool:
-        """Record one kernel's tuning decision (a tuner.engine.Decision) and the seconds it took;
+        """Record one kernel's tuning decision (a tuner.decision.Decision) and the seconds it took;
         True when it was the last of the graph's kernels to tune."""
         source = getattr(decision, "source", "")
         if source == "heuristic":
             self.decisions_heuristic += 1
         elif source == "cache":
             self.decisions_cache += 1
-        elif source == "budget":      # tuner.engine.OVER_BUDGET
+        elif source == "budget":      # tuner.decision.OVER_BUDGET
             self.decisions_budget_default += 1
         else:
             self.decisions_measured += 1

@@ -47,7 +47,9 @@ import warnings
 from typing import Any, Callable, Sequence
 
 from tuner import bench
-from tuner.engine import HISTORY, Decision, decide, format_report
+from tuner.decision import Decision
+from tuner.engine import HISTORY, decide
+from tuner.report import format_report
 from tuner.settings import settings
 from tuner.space import LAUNCH_FIELDS, Config, ConfigSpace
 

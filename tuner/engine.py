@@ -30,24 +30,20 @@ import functools
 import inspect
 import logging
 import math
-import os
 import sys
 import threading
 import time
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
+from tuner.decision import OVER_BUDGET, RECORD_VERSION, SOURCES, Decision
+from tuner.report import _PROGRESS, _counted, explain, format_report
 from tuner.search import get_strategy
 from tuner.search.base import INF, first_line
 from tuner.settings import check_all, settings
 from tuner.space import Config, ConfigSpace, choice_from_json, choice_to_json, exact_equal
 
 log = logging.getLogger("tuner.engine")
-RECORD_VERSION = 1
-SOURCES = ("heuristic", "cache", "exhaustive", "coordinate_descent", "budgeted")
-# The source of a decision that measured nothing because its time (max_seconds) was spent:
-# the default (candidates[0]) is the answer. Never stored, so never a cached record's found_by.
-OVER_BUDGET = "budget"
 # Recent decisions of this process, newest last (scripts and tests read them).
 HISTORY: collections.deque = collections.deque(maxlen=256)
 # The fields of a stored decision record (to_record, plus what _cache_store adds)
@@ -58,50 +54,6 @@ MAX_TIMINGS = 4096    # more measurements than any search makes for one decision
 # (namespace, problem, choice JSON) of answers that failed to launch in this process
 _DISCARDED: set[tuple[str, str, str]] = set()
 _discard_lock = threading.Lock()
-
-
-@dataclass
-class Decision:
-    choice: Any
-    time_ms: float | None              # None when nothing was measured (heuristic)
-    default_time_ms: float | None      # time of candidates[0], the initial default
-    source: str                        # one of SOURCES, or OVER_BUDGET
-    timings: list[tuple[Any, float]] = field(default_factory=list)  # fastest first
-    tuning_seconds: float = 0.0
-    namespace: str = ""
-    problem: str = ""
-    found_by: str = ""                 # the search that found it (a cache hit keeps the original)
-    n_measured: int = 0                # measurements made for this decision (0 for cache/heuristic)
-    cache_key: Any = field(default=None, repr=False, compare=False)  # a cache hit's key
-    # why each failed candidate failed (the first line of its error), for the report
-    errors: dict = field(default_factory=dict, repr=False, compare=False)
-    cache_layer: str = field(default="", compare=False)      # a cache hit's: "local" or "remote"
-    # what the heuristic said when it did not answer ("unsure", did not apply and why); ""
-    # when none was asked
-    heuristic_note: str = field(default="", compare=False)
-    saved_seconds: float = field(default=0.0, compare=False)  # a cache hit: the tuning it saved
-    # decide(max_seconds=...) ran out: the search stopped with the best so far (or, source
-    # OVER_BUDGET, never started); such an answer is not stored
-    stopped_early: bool = field(default=False, compare=False)
-
-    @property
-    def speedup(self) -> float | None:
-        """default time / winner time (how much tuning bought over the first candidate)."""
-        if not self.time_ms or self.default_time_ms is None or not math.isfinite(self.time_ms):
-            return None
-        return self.default_time_ms / self.time_ms
-
-    def to_record(self) -> dict:
-        """The JSON decision record stored in the cache and datasets (inf written as null)."""
-        return {"version": RECORD_VERSION, "choice": choice_to_json(self.choice),
-                "time_ms": _num(self.time_ms), "default_time_ms": _num(self.default_time_ms),
-                "source": self.source, "found_by": self.found_by or self.source,
-                "timings": [[choice_to_json(c), _num(t)] for c, t in self.timings],
-                "tuning_seconds": self.tuning_seconds, "n_measured": self.n_measured}
-
-
-def _num(x: float | None) -> float | None:
-    return None if x is None or not math.isfinite(x) else float(x)
 
 
 def _ms(x: Any) -> float:
@@ -608,179 +560,3 @@ def _collect(namespace: str, features: dict | None, d: Decision) -> None:
         record_decision(namespace, dict(features), d)
     except Exception as e:  # collecting data must never break a compile
         log.warning("collect mode: recording the decision failed: %s: %s", type(e).__name__, e)
-
-
-def format_report(d: Decision, top: int = 5) -> str:
-    """A few readable lines: the problem, the top choices with time and % of best, the cost."""
-    head = f"autotune {d.namespace} {d.problem}"
-    lines = [head]
-    if d.source == "heuristic":
-        lines.append(f"  heuristic chose {d.choice} (no measurement) in {d.tuning_seconds * 1e3:.1f} ms")
-        return "\n".join(lines)
-    if d.source == OVER_BUDGET:
-        lines.append(f"  tuning time spent: default {d.choice} kept (nothing measured)")
-        return "\n".join(lines)
-    if d.source == "cache":
-        t = "" if d.time_ms is None or not math.isfinite(d.time_ms) else f" {d.time_ms:.4f} ms"
-        lines.append(f"  cache hit: {d.choice}{t} (found by {d.found_by}); "
-                     f"lookup {d.tuning_seconds * 1e3:.1f} ms")
-        return "\n".join(lines)
-    if not d.timings:
-        lines.append(f"  single candidate {d.choice}: nothing to tune")
-        return "\n".join(lines)
-    best = d.time_ms if d.time_ms and math.isfinite(d.time_ms) else None
-    for i, (choice, t) in enumerate(d.timings[:top]):
-        if not math.isfinite(t):
-            why = d.errors.get(choice, "")
-            lines.append(f"  {i + 1:>2}. {str(choice):<56} failed (inf)"
-                         + (f": {why}" if why else ""))
-            continue
-        pct = f"{100.0 * best / t:6.1f}%" if best and t > 0 else "     -"
-        mark = "  <- chosen" if choice == d.choice else ""
-        lines.append(f"  {i + 1:>2}. {str(choice):<56} {t:10.4f} ms {pct}{mark}")
-    failed = sum(1 for _, t in d.timings if not math.isfinite(t))
-    hidden = [(c, d.errors[c]) for c, t in d.timings[top:] if not math.isfinite(t) and c in d.errors]
-    if hidden:
-        lines.append(f"      failed, not shown: {hidden[0][0]}: {hidden[0][1]}"
-                     + (f" (and {len(hidden) - 1} more)" if len(hidden) > 1 else ""))
-    more = len(d.timings) - min(top, len(d.timings))
-    tail = f"  {d.source}: {d.n_measured} measured"
-    if failed:
-        tail += f", {failed} failed"
-    if more:
-        tail += f", {more} more not shown"
-    if d.speedup is not None:
-        tail += f"; {d.speedup:.2f}x over the default"
-    tail += f"; tuning took {d.tuning_seconds:.2f} s"
-    if d.stopped_early:
-        tail += "; stopped when the tuning time was spent (best so far, not cached)"
-    lines.append(tail)
-    return "\n".join(lines)
-
-
-def _ms_text(t: float | None) -> str:
-    return "-" if t is None or not math.isfinite(t) else f"{t:.4f} ms"
-
-
-def explain(d: Decision) -> str:
-    """One line saying how a decision was answered and why (TUNER_LOGS=decisions): the source
-    (heuristic, cache local/remote, measured by which search), what the heuristic said when
-    it did not answer, and the timings."""
-    head = f"decision {d.namespace} {d.problem}: {d.choice}"
-    if d.source == "heuristic":
-        return f"{head} from the heuristic (nothing measured, {d.tuning_seconds * 1e3:.1f} ms)"
-    if d.source == OVER_BUDGET:
-        return f"{head}: the default, nothing measured (the tuning time was spent)"
-    parts = []
-    if d.source == "cache":
-        layer = f" {d.cache_layer}" if d.cache_layer else ""
-        parts.append(f"from the{layer} cache (found by {d.found_by}, {_ms_text(d.time_ms)}; "
-                     f"saved {d.saved_seconds:.2f} s of tuning)")
-    elif not d.timings:
-        parts.append("the only candidate (nothing to tune)")
-    else:
-        failed = sum(1 for _, t in d.timings if not math.isfinite(t))
-        text = f"measured by {d.source}: {d.n_measured} timed"
-        if failed:
-            first = next((d.errors[c] for c, t in d.timings if c in d.errors), "")
-            text += f", {failed} failed" + (f" (first: {first})" if first else "")
-        text += f"; best {_ms_text(d.time_ms)}, default {_ms_text(d.default_time_ms)}"
-        if d.speedup is not None:
-            text += f" ({d.speedup:.2f}x)"
-        parts.append(text + f"; {d.tuning_seconds:.2f} s; cache miss"
-                     + ("; stopped when the tuning time was spent (best so far)" if d.stopped_early else ""))
-    if d.heuristic_note:
-        parts.append(f"heuristic: {d.heuristic_note}")
-    return head + " " + "; ".join(parts)
-
-
-# --------------------------------------------------------------------------------------------
-# Progress: one line on a terminal while a decision is measured
-
-
-def _counted(measure: Callable[[Any], float], tick: Callable[[], None]) -> Callable[[Any], float]:
-    def measured(choice):
-        try:
-            return measure(choice)
-        finally:
-            tick()
-    return measured
-
-
-class _Progress:
-    """`tuner: tuning NS PROBLEM: 5/12 measured, ETA 3 s | 4 decisions tuned in 21 s`, written
-    to stderr and rewritten with \\r while a search measures, at most EVERY_S apart and only
-    once a decision took SHOW_AFTER_S; cleared when the decision ends. Only when stderr is a
-    terminal and the CI variable is not set. Decisions still to come are not known here (a
-    compiled graph tunes each kernel on its first launch): the line counts those done."""
-    EVERY_S = 0.25
-    SHOW_AFTER_S = 1.0
-
-    def __init__(self):
-        self.done = 0            # decisions measured in this process
-        self.seconds = 0.0       # their tuning time
-        self._shown = None       # the stream the line is on, while one is
-        self._lock = threading.Lock()
-
-    @staticmethod
-    def stream():
-        err = sys.stderr
-        if os.environ.get("CI") or err is None:
-            return None
-        try:
-            return err if err.isatty() else None
-        except Exception:
-            return None
-
-    def tracking(self, namespace: str, problem: str, total: int | None):
-        stream = self.stream()
-        if stream is None:
-            return contextlib.nullcontext(None)
-        return self._tracking(stream, namespace, problem, total)
-
-    @contextlib.contextmanager
-    def _tracking(self, stream, namespace, problem, total):
-        start = last = time.perf_counter()
-        count = 0
-
-        def tick():
-            nonlocal count, last
-            count += 1
-            now = time.perf_counter()
-            if now - start < self.SHOW_AFTER_S or now - last < self.EVERY_S:
-                return
-            last = now
-            if total:
-                eta = (now - start) / count * max(0, total - count)
-                where = f"{count}/{total} measured, ETA {eta:.0f} s"
-            else:
-                where = f"{count} measured, {now - start:.0f} s"
-            line = f"tuner: tuning {namespace} {problem}"[:70] + f": {where}"
-            if self.done:
-                line += f" | {self.done} decision{'s' * (self.done > 1)} tuned in {self.seconds:.0f} s"
-            with self._lock:
-                try:
-                    stream.write("\r\x1b[K" + line)
-                    stream.flush()
-                    self._shown = stream
-                except Exception:
-                    pass
-        try:
-            yield tick
-        finally:
-            self.done += 1
-            self.seconds += time.perf_counter() - start
-            self.clear()
-
-    def clear(self) -> None:
-        with self._lock:
-            stream, self._shown = self._shown, None
-        if stream is not None:
-            try:
-                stream.write("\r\x1b[K")
-                stream.flush()
-            except Exception:
-                pass
-
-
-_PROGRESS = _Progress()

@@ -371,7 +371,7 @@ def test_a_cached_config_that_fails_retunes_on_copies_not_on_the_tensors(monkeyp
     # kernel re-tunes on copies of what it writes (tuning on the caller's tensors would apply
     # the update once per measurement)
     import tuner.points.triton_kernel as point
-    from tuner.engine import Decision
+    from tuner.decision import Decision
     real, calls = point.decide_config, []
 
     def cached_then_real(meta, args, launch, **kw):

@@ -6,7 +6,9 @@ import types
 
 import pytest
 
-from tuner.engine import HISTORY, Decision, decide, format_report
+from tuner.decision import Decision
+from tuner.engine import HISTORY, decide
+from tuner.report import format_report
 from tuner.space import Config, ConfigSpace, Field
 
 INF = float("inf")
@@ -412,7 +414,8 @@ def _slow(seconds):
 
 
 def test_no_time_left_answers_the_default_after_heuristic_and_cache(monkeypatch):
-    from tuner.engine import OVER_BUDGET, explain
+    from tuner.decision import OVER_BUDGET
+    from tuner.report import explain
     d = decide("test.budget", "p1", CANDS, never, space=space(), max_seconds=0)
     assert d.source == OVER_BUDGET and d.choice == CANDS[0] and d.stopped_early
     assert "nothing measured" in format_report(d) and "nothing measured" in explain(d)

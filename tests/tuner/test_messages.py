@@ -4,8 +4,9 @@ import math
 
 import pytest
 
-from tuner import bench, engine
-from tuner.engine import HISTORY, decide, explain, format_report
+from tuner import bench, report
+from tuner.engine import HISTORY, decide
+from tuner.report import explain, format_report
 from tuner.search.base import Memo
 from tuner.settings import SettingError
 
@@ -83,8 +84,8 @@ class _Tty(io.StringIO):
 
 
 def test_progress_line_on_a_terminal_only(monkeypatch):
-    monkeypatch.setattr(engine._Progress, "SHOW_AFTER_S", 0.0)
-    monkeypatch.setattr(engine._Progress, "EVERY_S", 0.0)
+    monkeypatch.setattr(report._Progress, "SHOW_AFTER_S", 0.0)
+    monkeypatch.setattr(report._Progress, "EVERY_S", 0.0)
     monkeypatch.delenv("CI", raising=False)
     tty = _Tty()
     monkeypatch.setattr("sys.stderr", tty)
