@@ -20,11 +20,12 @@ HERE = Path(__file__).resolve().parent
 
 
 def widened(orig):
-    """The point's candidate_configs plus larger tiles and num_stages 2 for looped reductions."""
-    from tuner.points.triton_kernel import next_pow2
+    """The reduction policy's candidates (kernel_kinds.Reduction.candidates) plus larger tiles
+    and num_stages 2 for looped reductions."""
+    from tuner.points.kernel_kinds import next_pow2
 
-    def candidates(meta):
-        out = list(orig(meta))
+    def candidates(self, meta):
+        out = list(orig(self, meta))
         if meta.kind not in ("reduction", "persistent_reduction"):
             return out
         persistent = meta.kind == "persistent_reduction"
@@ -54,9 +55,9 @@ def run(case_name, targets, max_rs, smoke=False):
     import tuner.compiler.compile_graph as cgm
     import tuner.compiler.lowerings.reductions as red
     from tuner.compiler.runtime.launch import Launcher
-    from tuner.points import triton_kernel as point
+    from tuner.points import kernel_kinds
 
-    point.candidate_configs = widened(point.candidate_configs)
+    kernel_kinds.Reduction.candidates = widened(kernel_kinds.Reduction.candidates)
     os.environ["TUNER_SEARCH"] = "exhaustive"   # sweep the widened list, not a descent
     calls = []
     orig_compile = cgm.compile_graph

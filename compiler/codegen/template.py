@@ -15,7 +15,8 @@ device-side TMA descriptors (masked pointer loads where a base pointer is not 16
 at run time); the epilogue is the same in every branch.
 
 Tunables: BLOCK_M, BLOCK_N, BLOCK_K, GROUP_M (and TMA) as constexprs, num_warps, num_stages;
-the kernel-config point (tuner/points/triton_kernel.py) owns their default, candidates and space.
+the kernel-config point (tuner/points/triton_kernel.py; the kind's policy in kernel_kinds.py) owns
+their default, candidates and space.
 """
 from __future__ import annotations
 
@@ -199,8 +200,8 @@ class TemplateKernel(TritonKernel):
         not apply: a 2-D matmul of fp16/bf16 operands, each with a unit stride, its other
         stride and its offset 16-byte multiples, on a GPU (or interpreter) and Triton that
         have device-side descriptors, and large enough for the point to offer it
-        (tuner.points.triton_kernel.tma_applies)."""
-        from tuner.points.triton_kernel import tma_applies
+        (tuner.points.kernel_kinds.tma_applies)."""
+        from tuner.points.kernel_kinds import tma_applies
         t = self.template
         a, b = t.mat1, t.mat2
         if self.batch != 1 or self.int64 or a.dtype != b.dtype or \

@@ -17,7 +17,7 @@ from typing import Sequence
 import torch
 import triton
 
-from tuner.points import triton_kernel as point
+from tuner.points import kernel_kinds, triton_kernel as point
 from tuner.points.triton_kernel import KernelMeta
 
 log = logging.getLogger("tuner.compiler")
@@ -148,7 +148,7 @@ class Launcher:
         self.source = meta.source
         self.xnumel = meta.xnumel
         self.default = dict(config) if config is not None else point.default_config(meta)
-        self.autotune = autotune and meta.kind in point.TUNABLE_KINDS
+        self.autotune = autotune and meta.kind in kernel_kinds.TUNABLE_KINDS
         self.config = None if self.autotune else dict(self.default)
         # default mode: a shipped module's confident config replaces the hand default
         self.learned = None if self.autotune or config is not None else point.learned_config(meta)
@@ -287,7 +287,7 @@ class Launcher:
         the sizes it was compiled for)."""
         m = self.meta
         if m.mm is not None:
-            return (point.template_grid(m.mm, cfg),)
+            return (kernel_kinds.template_grid(m.mm, cfg),)
         if m.parts is not None:
             return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in m.parts),)
         xn, yn = m.xnumel, m.ynumel

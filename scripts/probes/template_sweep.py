@@ -14,7 +14,7 @@ os.environ.setdefault("TUNER_TUNE_BUDGET_S", "100000")
 import torch
 import bench_mm
 from tuner import engine
-from tuner.points import triton_kernel as tk
+from tuner.points import kernel_kinds, triton_kernel as tk
 
 
 def grid(m, n, k):
@@ -32,26 +32,24 @@ def grid(m, n, k):
 
 
 def main(names):
-    _orig = tk.candidate_configs
+    _orig = kernel_kinds.Template.candidates
 
-    def candidates(meta):
-        if meta.kind == "template":
-            _, m, n, k = meta.mm
-            return grid(m, n, k)
-        return _orig(meta)
+    def candidates(self, meta):
+        _, m, n, k = meta.mm
+        return grid(m, n, k)
     for name in names:
         fn, shapes, desc = bench_mm.cases()[name]
         x = bench_mm._inputs(shapes, "cuda", torch.bfloat16, 0)
         torch._dynamo.reset()
         compiled = {}
-        tk.candidate_configs = candidates
+        kernel_kinds.Template.candidates = candidates
         os.environ["TUNER_SEARCH"] = "exhaustive"
         engine.HISTORY.clear()
         compiled["sweep"] = bench_mm._compile(fn, "tuner-template-max-autotune")
         compiled["sweep"](*x)
         os.environ.pop("TUNER_SEARCH")
         os.environ.pop("TUNER_MM", None)
-        tk.candidate_configs = _orig
+        kernel_kinds.Template.candidates = _orig
         tops = []
         for d in engine.HISTORY:
             if d.namespace == "triton.template":

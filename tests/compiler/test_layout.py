@@ -173,6 +173,7 @@ def test_tiled_kernel_tunables_and_every_config_correct():
     from tuner.compiler.runtime.launch import Launcher
     from tuner.compiler.compile_graph import KERNEL_PRELUDE, load_source
     from tuner.points import triton_kernel as point
+    from tuner.points import kernel_kinds as kinds
 
     x = torch.randn(13, 21)
     gm = torch.fx.symbolic_trace(lambda x: torch.ops.aten.mul.Tensor(torch.ops.aten.t.default(x), 3.0))
@@ -188,7 +189,7 @@ def test_tiled_kernel_tunables_and_every_config_correct():
     meta = k.meta(src)
     assert (meta.kind, meta.xnumel, meta.ynumel) == ("pointwise_tiled", 13, 21)
     assert set(point.default_config(meta)) == {"XBLOCK", "YBLOCK", "num_warps", "num_stages"}
-    cands = point.candidate_configs(meta)
+    cands = kinds.candidate_configs(meta)
     assert len({(c["XBLOCK"], c["YBLOCK"]) for c in cands}) > 1
     space = point.config_space(meta)
     assert {"XBLOCK", "YBLOCK"} <= set(space.tunable_fields)

@@ -13,6 +13,7 @@ import triton.language as tl
 
 import tuner.compiler.stats as stats
 from tuner.compiler.runtime import helpers as th
+from tuner.points import kernel_device, kernel_kinds as kinds
 from helpers import assert_close
 
 
@@ -254,21 +255,21 @@ def _force_tma(monkeypatch, min_tiles=1):
     allocator hook appends to on each launch of a TMA config."""
     import tuner.compiler.runtime.launch as launch
     import tuner.points.triton_kernel as point
-    monkeypatch.setattr(point, "TMA_MIN_TILES", min_tiles)
-    default = point.default_config
+    monkeypatch.setattr(kinds, "TMA_MIN_TILES", min_tiles)
+    default = kinds.Template.default
     small = {"BLOCK_M": 32, "BLOCK_N": 32, "BLOCK_K": 32, "num_warps": 4} if min_tiles == 1 else {}
-    monkeypatch.setattr(point, "default_config",
-                        lambda meta: dict(default(meta), TMA=1, **small) if meta.kind == "template" and meta.tma
-                        else default(meta))
+    monkeypatch.setattr(kinds.Template, "default",
+                        lambda self, meta: dict(default(self, meta), TMA=1, **small) if meta.tma
+                        else default(self, meta))
     if min_tiles == 1:   # one program: it loops over every tile
-        monkeypatch.setattr(point, "_sm_count", lambda: 1)
+        monkeypatch.setattr(kernel_device, "sm_count", lambda: 1)
     launches = []
     real = launch.Launcher._launch
 
     def launched(self, cfg, args):
         out = real(self, cfg, args)
         if cfg.get("TMA"):
-            launches.append(point.template_grid(self.meta.mm, cfg))
+            launches.append(kinds.template_grid(self.meta.mm, cfg))
         return out
     monkeypatch.setattr(launch.Launcher, "_launch", launched)
     return launches
@@ -310,7 +311,7 @@ def test_tma_variant_reads_a_misaligned_operand_through_pointers(monkeypatch):
 def test_tma_variant_is_left_out_where_it_does_not_apply(case, monkeypatch, tmp_path):
     import tuner.points.triton_kernel as point
     if case != "small":
-        monkeypatch.setattr(point, "TMA_MIN_TILES", 1)
+        monkeypatch.setattr(kinds, "TMA_MIN_TILES", 1)
     monkeypatch.setenv("TUNER_DEBUG_DIR", str(tmp_path))
     a, b = {"fp32": (torch.randn(64, 64), torch.randn(64, 64)),
             "bmm": (torch.randn(2, 64, 64).half(), torch.randn(2, 64, 64).half()),
@@ -357,12 +358,12 @@ def test_tanh_sigmoid_is_within_an_ulp_of_16_bit_tanh_at_every_scale():
 
 
 def test_a_template_with_hoppers_variant_counts_its_body_once():
-    import tuner.points.triton_kernel as point
+    from tuner.points.kernel_body import body_counts
     plain = "def k():\n    acc = tl.dot(a, b)\n    t1 = tl.load(p)\n    tl.store(q, th.tanh(t1))\n"
     tma = ("def k(TMA: tl.constexpr = 0):\n    if TMA:\n        if aligned:\n            tl.store(q, th.tanh(tl.load(p)))\n"
            "        else:\n            tl.store(q, th.tanh(tl.load(p)))\n    else:\n"
            "        acc = tl.dot(a, b)\n        t1 = tl.load(p)\n        tl.store(q, th.tanh(t1))\n")
-    assert point.body_counts(tma) == point.body_counts(plain) == {"loads": 1, "stores": 1, "special": 1}
+    assert body_counts(tma) == body_counts(plain) == {"loads": 1, "stores": 1, "special": 1}
 
 
 def test_attention_shapes_get_their_extra_configs_and_other_matmuls_none():
@@ -372,9 +373,9 @@ def test_attention_shapes_get_their_extra_configs_and_other_matmuls_none():
         meta = point.KernelMeta("template", xnumel=b * m * n, mm=(b, m, n, k), mm_dtype="bfloat16")
         return {(c["BLOCK_M"], c["BLOCK_N"], c["BLOCK_K"], c["num_warps"], c["num_stages"])
                 for c in point.template_extras(meta)}
-    assert extras(96, 512, 512, 64) == set(point._TEMPLATE_SMALL_K)          # q @ k^T
-    assert extras(96, 512, 64, 512) == set(point._TEMPLATE_LONG_K_NARROW)    # p @ v
-    assert extras(1, 16, 11008, 4096) == set(point._TEMPLATE_SKINNY_M)       # decode, m = 16
+    assert extras(96, 512, 512, 64) == set(kinds._TEMPLATE_SMALL_K)          # q @ k^T
+    assert extras(96, 512, 64, 512) == set(kinds._TEMPLATE_LONG_K_NARROW)    # p @ v
+    assert extras(1, 16, 11008, 4096) == set(kinds._TEMPLATE_SKINNY_M)       # decode, m = 16
     assert extras(1, 1024, 1024, 1024) == extras(1, 64, 4096, 4096) == set()  # a projection, m = 64
     meta = point.KernelMeta("template", xnumel=16 * 11008, mm=(1, 16, 11008, 4096), mm_dtype="bfloat16")
     assert all(point.answer_fits(meta, point.to_config(c)) for c in point.template_extras(meta))
@@ -387,14 +388,14 @@ def test_tma_configs_are_offered_beside_the_shortlist_and_seeds_and_launch_one_p
     plain = point.KernelMeta("template", xnumel=4096 * 4096, mm=(1, 4096, 4096, 4096), mm_dtype="bfloat16")
     tma = [c for c in point.template_extras(meta) if c.get("TMA")]
     assert tma and all(c["BLOCK_K"] == 64 for c in tma)
-    assert [c for c in point.template_seeds(meta) if c.get("TMA")] == tma
-    assert not [c for c in point.template_extras(plain) + point.template_seeds(plain) if c.get("TMA")]
+    assert [c for c in kinds.template_seeds(meta) if c.get("TMA")] == tma
+    assert not [c for c in point.template_extras(plain) + kinds.template_seeds(plain) if c.get("TMA")]
     cfg = tma[0]
     tiles = 4096 // cfg["BLOCK_M"] * (4096 // cfg["BLOCK_N"])
-    assert point.template_grid(meta.mm, cfg) == min(tiles, point._sm_count()) < tiles
-    assert point.template_grid(meta.mm, dict(cfg, TMA=0)) == tiles
-    assert point.tma_applies(4096, 4096, 64) and not point.tma_applies(4096, 4096, 32)
-    assert not point.tma_applies(512, 512, 4096)   # 16 tiles
+    assert kinds.template_grid(meta.mm, cfg) == min(tiles, kernel_device.sm_count()) < tiles
+    assert kinds.template_grid(meta.mm, dict(cfg, TMA=0)) == tiles
+    assert kinds.tma_applies(4096, 4096, 64) and not kinds.tma_applies(4096, 4096, 32)
+    assert not kinds.tma_applies(512, 512, 4096)   # 16 tiles
 
 
 @pytest.mark.gpu
@@ -438,9 +439,9 @@ def test_split_k_at_a_weight_gradients_size_on_cuda(dtype):
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
 def test_tma_variant_at_real_sizes_on_cuda(layout, dtype, monkeypatch):
     import tuner.points.triton_kernel as point
-    if not point.tma_applies(2048, 3072, 768):
+    if not kinds.tma_applies(2048, 3072, 768):
         pytest.skip("no TMA variant on this GPU or Triton")
-    launches = _force_tma(monkeypatch, min_tiles=point.TMA_MIN_TILES)
+    launches = _force_tma(monkeypatch, min_tiles=kinds.TMA_MIN_TILES)
     torch.manual_seed(0)
     m, k, n = 2048 + 7, 768, 3072
     # a transposed operand's rows padded to 2056 elements (16-byte multiples; m is odd)

@@ -6,7 +6,7 @@ import torch
 
 import tuner.compiler.stats as stats
 from helpers import assert_close, compile_and_check
-from tuner.points import triton_kernel as point
+from tuner.points import kernel_kinds as kinds
 
 torch.manual_seed(0)
 
@@ -89,16 +89,15 @@ def looped(monkeypatch):
     """Rows longer than 8 take the looped variant, in chunks of at most `chunk` (4 unless
     set); the configs the launcher chose for scan kernels are in the list it returns."""
     chosen = []
-    default = point.default_config
+    default = kinds.Scan.default
 
-    def spy(meta):
-        cfg = default(meta)
-        if meta.kind == "scan":
-            chosen.append((meta.rnumel, cfg))
+    def spy(self, meta):
+        cfg = default(self, meta)
+        chosen.append((meta.rnumel, cfg))
         return cfg
-    monkeypatch.setattr(point, "SCAN_PERSISTENT_MAX", 8)
-    monkeypatch.setattr(point, "SCAN_CHUNK", 4)
-    monkeypatch.setattr(point, "default_config", spy)
+    monkeypatch.setattr(kinds, "SCAN_PERSISTENT_MAX", 8)
+    monkeypatch.setattr(kinds, "SCAN_CHUNK", 4)
+    monkeypatch.setattr(kinds.Scan, "default", spy)
     return chosen
 
 
@@ -115,7 +114,7 @@ def test_row_lengths_persistent(length):
 @pytest.mark.parametrize("length", [17, 1000])
 def test_row_lengths_looped(looped, monkeypatch, length):
     if length > 100:
-        monkeypatch.setattr(point, "SCAN_CHUNK", 128)   # 8 chunks (the interpreter scans slowly)
+        monkeypatch.setattr(kinds, "SCAN_CHUNK", 128)   # 8 chunks (the interpreter scans slowly)
     x = torch.randint(-8, 9, (2, length)).float() / 4   # exact partial sums, as above
     x[1, 3:] = 0.25   # ties across chunk boundaries
     y = (1 + 0.01 * torch.randn(2, length))
@@ -236,8 +235,8 @@ def test_gpu_scans_compile_with_triton_and_match_eager(monkeypatch, variant):
     # the generated source through Triton's compiler (the interpreter accepts more): every
     # combine function, the (value, position) pairs, fp16 and int64, both variants
     if variant == "looped":
-        monkeypatch.setattr(point, "SCAN_PERSISTENT_MAX", 256)
-        monkeypatch.setattr(point, "SCAN_CHUNK", 512)
+        monkeypatch.setattr(kinds, "SCAN_PERSISTENT_MAX", 256)
+        monkeypatch.setattr(kinds, "SCAN_CHUNK", 512)
     x = torch.randn(64, 3000, device="cuda")
     x[3, 100:] = 0.5
     x[5, 7] = float("nan")

@@ -82,7 +82,8 @@ def test_collect_pool_times_a_channels_last_mean_as_a_reduction(tmp_path, monkey
 
 
 def test_collect_template_times_the_whole_grid_of_a_forced_template(tmp_path, monkeypatch):
-    from tuner.points.triton_kernel import KernelMeta, candidate_configs
+    from tuner.points.kernel_kinds import candidate_configs
+    from tuner.points.triton_kernel import KernelMeta
     monkeypatch.setenv("TRITON_INTERPRET", "1")
     out = _collect(tmp_path / "t.jsonl.gz", "template", 1)
     rows = [json.loads(x) for x in gzip.open(out, "rt")][1:]

@@ -13,6 +13,7 @@ from click.testing import CliRunner
 from tuner.cli import main
 from tuner.heuristics import configs, registry
 from tuner.heuristics.registry import Registry
+from tuner.points import kernel_device, kernel_kinds as kinds
 from tuner.points import triton_kernel as point
 from tuner.points.triton_kernel import KernelMeta
 
@@ -208,7 +209,7 @@ def test_max_autotune_times_the_shortlist_instead_of_searching(module, monkeypat
     fresh = meta(70_000, 3)
     d = point.decide_config(fresh, [torch.randn(16), torch.empty(16)], lambda c, a: None,
                             out_args=(1,), search="exhaustive")
-    assert d.n_measured == len(point.candidate_configs(fresh))
+    assert d.n_measured == len(kinds.candidate_configs(fresh))
 
 
 def test_heuristics_off_neither_seeds_nor_replaces(module, monkeypatch):
@@ -392,7 +393,7 @@ def test_a_template_with_hoppers_variant_also_times_its_tma_configs_beside_its_s
     from tuner.space import DeviceLimits
     short = ({"kwargs": {"BLOCK_K": 32, "BLOCK_M": 64, "BLOCK_N": 64, "GROUP_M": 8}, "num_stages": 3, "num_warps": 4},)
     _shortlist_only(monkeypatch, "triton.template", short)
-    monkeypatch.setattr(point, "_device_limits", lambda: DeviceLimits("H200", 1024, 232448, 32))
+    monkeypatch.setattr(kernel_device, "device_limits", lambda: DeviceLimits("H200", 1024, 232448, 32))
     m, n, k = 512, 512, 128
     meta = KernelMeta("template", source="acc = tl.dot(a, b) # tma\n", xnumel=m * n, mm=(1, m, n, k),
                       mm_dtype="bfloat16", dtypes=("bfloat16",) * 3, tma=True)
@@ -402,7 +403,7 @@ def test_a_template_with_hoppers_variant_also_times_its_tma_configs_beside_its_s
     point.forget_templates()
     point.decide_config(meta, args, lambda c, a: launches.append(dict(c)), out_args=(2,))
     tma = [c for c in launches if c.get("TMA") == 1]
-    assert len({json.dumps(c, sort_keys=True) for c in tma}) == len(point._TEMPLATE_TMA)
+    assert len({json.dumps(c, sort_keys=True) for c in tma}) == len(kinds._TEMPLATE_TMA)
 
 
 def test_a_large_template_with_hoppers_variant_skips_tiles_under_64x64(monkeypatch):
@@ -413,7 +414,7 @@ def test_a_large_template_with_hoppers_variant_skips_tiles_under_64x64(monkeypat
     small = {"kwargs": {"BLOCK_K": 128, "BLOCK_M": 32, "BLOCK_N": 32, "GROUP_M": 8}, "num_stages": 4, "num_warps": 4}
     big = {"kwargs": {"BLOCK_K": 32, "BLOCK_M": 64, "BLOCK_N": 64, "GROUP_M": 8}, "num_stages": 3, "num_warps": 4}
     _shortlist_only(monkeypatch, "triton.template", (small, big))
-    monkeypatch.setattr(point, "_device_limits", lambda: DeviceLimits("H200", 1024, 232448, 32))
+    monkeypatch.setattr(kernel_device, "device_limits", lambda: DeviceLimits("H200", 1024, 232448, 32))
 
     def meta(m, n, tma):
         return KernelMeta("template", source="acc = tl.dot(a, b)\n", xnumel=m * n, mm=(1, m, n, 1024),
@@ -423,17 +424,17 @@ def test_a_large_template_with_hoppers_variant_skips_tiles_under_64x64(monkeypat
         return {(c["BLOCK_M"], c["BLOCK_N"]) for c in cfgs if not c.get("TMA")}
 
     large = meta(4096, 3072, True)
-    assert point.drops_small_tiles(large)
+    assert kinds.drops_small_tiles(large)
     assert tiles(point.shortlisted_configs(large)) == {(64, 64)}
     assert (32, 32) in tiles(point.shortlisted_configs(meta(4096, 3072, False)))
     skinny = meta(64, 16384, True)   # 128 tiles of 128 x 128, M under 128
-    assert not point.drops_small_tiles(skinny) and (32, 32) in tiles(point.shortlisted_configs(skinny))
+    assert not kinds.drops_small_tiles(skinny) and (32, 32) in tiles(point.shortlisted_configs(skinny))
     _shortlist_only(monkeypatch, "triton.template", (small,))   # nothing else: kept, not emptied
     assert (32, 32) in tiles(point.shortlisted_configs(large))
-    seeds = point.template_seeds(large)
+    seeds = kinds.template_seeds(large)
     assert seeds[0] == point.default_config(large)
     assert all(c["BLOCK_M"] * c["BLOCK_N"] >= 64 * 64 for c in seeds[1:])
-    assert any(c["BLOCK_M"] * c["BLOCK_N"] < 64 * 64 for c in point.template_seeds(meta(4096, 3072, False)))
+    assert any(c["BLOCK_M"] * c["BLOCK_N"] < 64 * 64 for c in kinds.template_seeds(meta(4096, 3072, False)))
 
 
 def test_template_rows_fit_the_measuring_gpus_shared_memory():

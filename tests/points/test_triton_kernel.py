@@ -8,7 +8,8 @@ import json
 import pytest
 import torch
 
-from tuner.points import triton_kernel as point
+from tuner.points import kernel_kinds as kinds, triton_kernel as point
+from tuner.points.kernel_body import body_counts
 from tuner.points.triton_kernel import KernelMeta
 from tuner.space import Config
 
@@ -155,18 +156,18 @@ def test_defaults_and_candidates_are_the_ones_codegen_had():
     for meta, old in _metas():
         assert point.default_config(meta) == old.default_config(), meta
         if meta.kind != "scatter":
-            assert point.candidate_configs(meta) == old.candidate_configs(), meta
+            assert kinds.candidate_configs(meta) == old.candidate_configs(), meta
         n += 1
     assert n > 500
     for parts in PARTS:
         meta = KernelMeta("combo", xnumel=sum(parts), parts=parts)
         assert point.default_config(meta) == _old_combo_default(parts)
-        assert point.candidate_configs(meta) == _old_combo_candidates(parts)
+        assert kinds.candidate_configs(meta) == _old_combo_candidates(parts)
     for mm in MMS:
         meta = KernelMeta("template", xnumel=mm[0] * mm[1] * mm[2], mm=mm, mm_dtype="bfloat16")
         default = _old_template_default(*mm[1:])
         assert point.default_config(meta) == default
-        cands = point.candidate_configs(meta)
+        cands = kinds.candidate_configs(meta)
         assert cands[0] == default and len(cands) == len({str(c) for c in cands}) >= 8
 
 
@@ -263,7 +264,7 @@ def test_coordinate_descent_from_the_default_replaces_the_exhaustive_sweep(fake_
     assert d.source == "coordinate_descent" and d.namespace == "triton.reduction"
     assert fake_bench.launched[0] == point.default_config(LOOPED)    # started there
     assert point.config_dict(d.choice) == {"XBLOCK": 4, "RBLOCK": 1024, "num_warps": 4, "num_stages": 1}
-    assert d.n_measured < len(point.candidate_configs(LOOPED)) == 80
+    assert d.n_measured < len(kinds.candidate_configs(LOOPED)) == 80
     assert d.problem == point.problem_key(LOOPED, ["float32"])
     assert point.decide_config(LOOPED, ARGS, fake_bench.launch).source == "cache"
 
@@ -321,7 +322,7 @@ def test_budget_left_reads_the_setting(monkeypatch):
 
 def test_scatter_is_never_tuned():
     meta = KernelMeta("scatter", xnumel=12)
-    assert point.candidate_configs(meta) == [point.default_config(meta)]
+    assert kinds.candidate_configs(meta) == [point.default_config(meta)]
     with pytest.raises(ValueError):
         point.decide_config(meta, ARGS, lambda cfg, args: None)
     with pytest.raises(ValueError, match="kernel kind"):
@@ -345,7 +346,7 @@ def test_features_name_the_kind_extents_and_dtypes():
 def test_body_counts_find_loads_stores_and_special_functions():
     src = ("x = tl.load(p0 + i)\ny = tl.load(p1 + i)\nz = th.tanh(x) * tl.sigmoid(y) + th.maximum_nan(x, y)\n"
            "w = tl.exp(z - tl.max(z, 0)) + th.erf(x)\ntl.store(p2 + i, w)\n")
-    assert point.body_counts(src) == {"loads": 2, "stores": 1, "special": 4}
+    assert body_counts(src) == {"loads": 2, "stores": 1, "special": 4}
     assert point.features(KernelMeta("pointwise", source=src, xnumel=10), ["float32"] * 3)["special"] == 4
 
 
@@ -398,7 +399,7 @@ def test_scan_default_is_persistent_up_to_the_threshold_then_looped_in_shorter_c
         assert short["RBLOCK"] == 1024 and 1 <= short["XBLOCK"] <= 2 and short["num_stages"] == 1
         assert point.default_config(KernelMeta("scan", xnumel=x, rnumel=4096))["RBLOCK"] == 4096
         long = point.default_config(KernelMeta("scan", xnumel=x, rnumel=4097))
-        assert long == {"XBLOCK": 1, "RBLOCK": point.SCAN_CHUNK, "num_warps": 8, "num_stages": 1}
+        assert long == {"XBLOCK": 1, "RBLOCK": kinds.SCAN_CHUNK, "num_warps": 8, "num_stages": 1}
     # short rows: several per program, a tile of SCAN_TILE at most
     assert point.default_config(KernelMeta("scan", xnumel=1000, rnumel=17)) == {
         "XBLOCK": 64, "RBLOCK": 32, "num_warps": 8, "num_stages": 1}
@@ -409,20 +410,20 @@ def test_scan_default_is_persistent_up_to_the_threshold_then_looped_in_shorter_c
     assert point.default_config(KernelMeta("scan", xnumel=4096, rnumel=20, outer=True))["RBLOCK"] == 32
     for meta in _scan_metas():
         d = point.default_config(meta)
-        assert d["XBLOCK"] * d["RBLOCK"] <= max(point.SCAN_TILE, point.SCAN_PERSISTENT_MAX), (meta, d)
+        assert d["XBLOCK"] * d["RBLOCK"] <= max(kinds.SCAN_TILE, kinds.SCAN_PERSISTENT_MAX), (meta, d)
         whole = max(next_pow2(meta.rnumel), 2)
-        fits = not meta.outer or whole * d["XBLOCK"] <= point.SCAN_TILE
-        assert (d["RBLOCK"] >= meta.rnumel) == (meta.rnumel <= point.SCAN_PERSISTENT_MAX and fits)
+        fits = not meta.outer or whole * d["XBLOCK"] <= kinds.SCAN_TILE
+        assert (d["RBLOCK"] >= meta.rnumel) == (meta.rnumel <= kinds.SCAN_PERSISTENT_MAX and fits)
 
 
 def test_scan_candidates_hold_both_variants_and_the_space_tunes_rows_chunk_and_warps():
     meta = KernelMeta("scan", xnumel=512, rnumel=1000)
-    cands = point.candidate_configs(meta)
+    cands = kinds.candidate_configs(meta)
     rblocks = {c["RBLOCK"] for c in cands}
     assert rblocks == {32, 128, 512, 1024}      # chunks (looped) and the whole row (persistent)
     assert all(c["XBLOCK"] * c["RBLOCK"] <= 8192 for c in cands)
     assert len(cands) == len({str(c) for c in cands})
-    long = point.candidate_configs(KernelMeta("scan", xnumel=4, rnumel=50000))
+    long = kinds.candidate_configs(KernelMeta("scan", xnumel=4, rnumel=50000))
     assert {c["RBLOCK"] for c in long} == {32, 128, 512, 2048}
     assert {c["XBLOCK"] for c in long} == {1, 2, 4}
     space = point.config_space(meta)
@@ -436,7 +437,7 @@ def test_scan_candidates_hold_both_variants_and_the_space_tunes_rows_chunk_and_w
         space = point.config_space(m)
         assert space.why_invalid(default) is None, (m, default)
         assert point.answer_fits(m, default, space)
-        assert all(space.why_invalid(point.to_config(c)) is None for c in point.candidate_configs(m)), m
+        assert all(space.why_invalid(point.to_config(c)) is None for c in kinds.candidate_configs(m)), m
 
 
 def test_scan_tunes_by_coordinate_descent_from_its_default(fake_bench):
@@ -448,7 +449,7 @@ def test_scan_tunes_by_coordinate_descent_from_its_default(fake_bench):
     assert point.config_dict(d.choice) == {"XBLOCK": 4, "RBLOCK": 1024, "num_warps": 4, "num_stages": 1}
     f = point.features(meta, ["float32", "float32"])
     assert (f["kind"], f["rnumel"], f["outer"]) == ("scan", 30000, False)
-    assert "scan" in point.TUNABLE_KINDS and "scan" not in point.LEARNED_KINDS
+    assert "scan" in kinds.TUNABLE_KINDS and "scan" not in point.LEARNED_KINDS
 
 
 def _planning_meta(xnumel):
