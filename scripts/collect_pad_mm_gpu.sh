@@ -72,11 +72,12 @@ OUTDIR=$(cd "$OUTDIR" && pwd)
 LOG="$OUTDIR/log.txt"
 exec > >(tee -a "$LOG") 2>&1
 
-# Run this checkout's code whatever tuner wheel is installed: `python3 -m` puts the checkout
-# root first on sys.path, and tuner/__init__.py maps the sibling folders into the package.
-TUNER="python3 -m tuner.cli"
+# The tuner package as installed or laid out (scripts/device/env.sh puts this checkout's code
+# first on PYTHONPATH); -P keeps the checkout root, whose bare tuner/ folder lacks the mapped
+# cache/, compiler/ ... folders, off sys.path.
+TUNER="python3 -P -m tuner.cli"
 
-GPU=$(python3 - <<PY
+GPU=$(python3 -P - <<PY
 from tuner.collect import device_metadata
 from tuner.heuristics.dataset import board_slug
 print(board_slug(device_metadata("$DEVICE")["gpu_name"]))
@@ -132,7 +133,7 @@ if [ $LEARN_TOO -eq 1 ]; then
     echo "== $(date -u +%FT%TZ) done (learn exit $RC)"
 fi
 COMPARE_MODULES=$(printf '%s\n' "heuristics/artifacts/$NAME.py" ${COMPARE[@]+"${COMPARE[@]}"}) \
-LEARN_TOO=$LEARN_TOO python3 - "$OUTDIR" "${NEW[@]}" <<'PY'
+LEARN_TOO=$LEARN_TOO python3 -P - "$OUTDIR" "${NEW[@]}" <<'PY'
 import json, os, sys, pathlib
 out = pathlib.Path(sys.argv[1])
 # How the shipped module (and any --compare module) does on the newly measured problems, none

@@ -473,7 +473,8 @@ class Worker:
 
     def __init__(self, log):
         env = {**os.environ, "TRITON_INTERPRET": os.environ.get("TRITON_INTERPRET", "1")}
-        env["PYTHONPATH"] = os.pathsep.join(p for p in (REPO, env.get("PYTHONPATH", "")) if p)
+        # this process's import path: the worker imports the tuner package this process did
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
         self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], cwd=REPO,
                                   stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
                                   text=True, bufsize=1, env=env, start_new_session=True)

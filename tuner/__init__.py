@@ -1,14 +1,10 @@
 """tuner: a kernel autotuning service with learned heuristics and its own torch.compile backend."""
 from importlib.metadata import PackageNotFoundError, version as _version
-from pathlib import Path as _Path
 
-# Run from a source checkout (its root first on sys.path: `python -m`, scripts' workers, the
-# GPU machine's copy), this folder alone lacks cache/, compiler/, heuristics/ and datagen/,
-# which setup.py maps into `tuner.*` on install. Searching the checkout root as part of this
-# package gives the same mapping without an install.
-_root = _Path(__file__).resolve().parent.parent
-if (_root / "setup.py").is_file() and (_root / "cache" / "__init__.py").is_file():
-    __path__.append(str(_root))  # noqa: F821 (a package's __path__)
+# cache/, compiler/, heuristics/ and datagen/ are `tuner.cache` & co through setup.py's folder
+# mapping: an install (`pip install -e .` for a source checkout, as scripts/setup.sh does) or
+# a copy laid out as the package (scripts/bench_compiler.py lay_out_checkout: the GPU
+# machine's). Nothing here adds to the package's path: each file loads as one module.
 
 try:
     __version__ = _version("tuner")

@@ -218,7 +218,9 @@ def test_read_rows_drops_a_torn_last_line_only(tmp_path):
 # --------------------------------------------------------------------------- the CLI
 
 def _cli(*args, timeout=600):
-    env = {**os.environ, "TRITON_INTERPRET": "1", "PYTHONPATH": str(ROOT)}
+    # the tuner package this process imported (its install, or a laid-out copy)
+    env = {**os.environ, "TRITON_INTERPRET": "1",
+           "PYTHONPATH": os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))}
     return subprocess.run([sys.executable, str(SCRIPT), *args], cwd=ROOT, env=env,
                           capture_output=True, text=True, timeout=timeout)
 

@@ -2,17 +2,21 @@
 learned module and report, at most 8 files (what the device tool returns). Bounded by a count
 of problems, never by seconds: a loaded machine collects the same files, only later."""
 import json
+import os
 import subprocess
+import sys
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[2]
+# the script runs `python3`: this interpreter's, so it imports the tuner package these tests do
+ENV = {**os.environ, "PATH": os.pathsep.join([os.path.dirname(sys.executable), os.environ.get("PATH", "")])}
 
 
 def test_collection_script_smoke_collects_focused_and_default_streams_and_learns(tmp_path):
     out = tmp_path / "out"
     r = subprocess.run(["bash", str(ROOT / "scripts" / "collect_pad_mm_gpu.sh"), "--smoke",
                         "--samples", "30", "--seconds", "3000", "--out", str(out)], capture_output=True, text=True,
-                       timeout=1200, cwd=tmp_path)
+                       timeout=1200, cwd=tmp_path, env=ENV)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     names = sorted(p.name for p in out.iterdir())
     assert len(names) <= 8, names
@@ -30,7 +34,7 @@ def test_collection_script_smoke_collects_focused_and_default_streams_and_learns
     r = subprocess.run(["bash", str(ROOT / "scripts" / "collect_pad_mm_gpu.sh"), "--smoke",
                         "--samples", "20", "--seconds", "3000", "--focus", "none", "--default-seed", "7", "--no-learn",
                         "--compare", str(out / "pad_mm_cpu.py"), "--out", str(fresh)],
-                       capture_output=True, text=True, timeout=1200, cwd=tmp_path)
+                       capture_output=True, text=True, timeout=1200, cwd=tmp_path, env=ENV)
     assert r.returncode == 0, r.stdout[-3000:] + r.stderr[-3000:]
     assert sorted(p.name for p in fresh.iterdir()) == ["log.txt", "pad_mm_cpu_s7.jsonl.gz"]
     line = [ln for ln in r.stdout.splitlines() if ln.startswith(f"{out / 'pad_mm_cpu.py'} on ")]
@@ -43,6 +47,6 @@ def test_collection_script_rejects_bad_arguments(tmp_path):
     for args in (["--samples", "0"], ["--seconds", "x"], ["--default-share", "x"], ["--focus", "none", "--default-share", "0"], ["--bogus"],
                  ["--compare", str(tmp_path / "missing.py")]):
         r = subprocess.run(["bash", script, "--smoke", "--out", str(tmp_path / "o"), *args],
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=60, env=ENV)
         assert r.returncode == 2 and r.stderr.strip(), args
         assert not (tmp_path / "o").exists()
