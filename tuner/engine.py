@@ -4,11 +4,12 @@
   1. the learned heuristic (when TUNER_HEURISTICS=use and it is not "unsure"),
   2. the cache (local SQLite, then Redis),
   3. a search (exhaustive / coordinate descent / budgeted) that measures candidates,
-and stores a search's answer back in the cache. `plan(...)` asks 1 and 2 the same way and
-says what 3 would build first, measuring and recording nothing. Each answer is a `Decision`: the winner, its
-time, the time of the initial default (the first candidate), how it was found, the candidate
-timings and the tuning time. Decisions are printed as a report with TUNER_LOGS=autotune and
-handed to the dataset writer with TUNER_HEURISTICS=collect.
+and stores a search's answer back in the cache. Each answer is a `Decision` (tuner/decision.py):
+the winner, its time, the time of the initial default (the first candidate), how it was found,
+the candidate timings and the tuning time. Decisions are printed as a report with
+TUNER_LOGS=autotune (tuner/report.py) and handed to the dataset writer with
+TUNER_HEURISTICS=collect. `plan(...)` asks 1 and 2 the same way and says what 3 would build
+first, measuring and recording nothing (the compiler builds that ahead).
 
 A cached answer is used only if it still fits: its candidate set hash equals the current one,
 or it was found by coordinate descent over the same space (signature stored in the entry),
