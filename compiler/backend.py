@@ -44,10 +44,8 @@ log = logging.getLogger("tuner.compiler")
 
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 # CUDA graphs only for graphs with at most this many tensor inputs per launch: a replay saves
-# a few microseconds of host time per launch and checks each input's address. H100, AdamW over
-# GPT-2's 148 bf16 parameters (740 inputs, 2 launches, the same kernels and configs; 6 rounds in
-# rotated order, median): 0.669 ms a step replayed vs 0.651 launched directly, default mode 0.652
-# (scripts/probes/optimizer_ma_choice.py; an earlier call, not rotated: 0.80 vs 0.66).
+# a few microseconds of host time per launch but checks each input's address, which costs
+# more than it saves on an optimizer step over hundreds of tensors (figures: docs/PERF_NOTES.md, "Figures behind constants").
 CUDAGRAPH_INPUTS_PER_LAUNCH = 25
 
 
@@ -76,9 +74,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     if should_prestart(mode, example_inputs):
         _prestart_compile_workers()
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
-    # H100, 8192^2 bf16 memory-bound cases in max-autotune (bench/results/compiler/
-    # compiler_20261122-174855.json vs -173617): one-kernel graphs run directly and multi-kernel
-    # ones replay on the caller's tensors: pointwise 0.414 -> 0.139 ms (copy-speed 98%)
+    # one-kernel graphs run directly and multi-kernel ones replay on the caller's tensors, so a
+    # memory-bound graph pays no copies in and out (figures: docs/PERF_NOTES.md, "Figures behind constants")
     min_launches = int(options.get("cudagraph_min_launches", 2))
     address_replay = bool(options.get("cudagraph_address_replay", True))
 

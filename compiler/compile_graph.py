@@ -50,8 +50,7 @@ def load_source(source, stem):
 
 
 # The public torch function for the hottest externs: the same kernel, a cheaper call than the
-# OpOverload's schema-driven argument parsing (H100 host, scripts/probes/probe_extern_calls.py:
-# convolution 22.7 -> 17.5 us, mm 17.5 -> 13.3 us, addmm 14.7 -> 12.9 us per call).
+# OpOverload's schema-driven argument parsing (figures: docs/PERF_NOTES.md, "Figures behind constants").
 _PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
                torch.ops.aten.mm.default: torch.mm,
                torch.ops.aten.addmm.default: torch.addmm,
@@ -211,8 +210,8 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
                                body_key=body_key if options.get("foreach_kernels", True) else None)
     # a probe (the mm point timing its choices) tunes its template only: the kernels beside
     # it (the extern side's epilogue, the row sum standing for a LayerNorm) are alike on both
-    # sides and launch default mode's config; their searches cost BERT's max-autotune compile
-    # ~2 s over four probes (bench/results/compiler/ma_compile_table_20261125_warmup.json)
+    # sides and launch default mode's config; searching them costs compile time and decides
+    # nothing (figures: docs/PERF_NOTES.md, "Figures behind constants")
 
     def add_kernel(i, grp, k, src, kind, label):
         """Load a generated kernel, give the wrapper its launcher and record it in stats."""

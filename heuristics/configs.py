@@ -289,7 +289,7 @@ def shortlist(P: ConfigProblems, idx: np.ndarray, size: int = 3, tolerance: floa
 
 # the features that are a kernel's sizes (the rest count its arguments, loads and stores; a
 # matmul's batch only adds programs of the same tile, and bmm problems the template shortlist
-# never saw score as the mm ones: bench/results/heuristics/configs/README.md)
+# never saw score as the mm ones, see docs/PERF_NOTES.md)
 SIZE_FEATURES = ("xnumel", "ynumel", "rnumel", "m", "n", "k")
 
 

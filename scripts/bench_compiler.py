@@ -491,7 +491,7 @@ CASES: tuple[Case, ...] = (
     Case("vit_b16", "model", "ViT-B/16, batch 32, 224x224",
          _model_build(_vit, _images(32, 224, 2, 32), note="ViT-B/16"),
          needs=("torchvision|timm",)),
-    # issue 15's training row (scripts/probes/max_autotune_compile_split.py gpt2_train)
+    # issue 15's training row (scripts/ma_compile_split.py times its compile)
     Case("gpt2_train", "model", "GPT-2 6 layers, AMP training step (forward + backward), batch 8, seq 512, "
          "the embedding's gradient",
          _train_build(_gpt2_6l_train, _tokens(50257, 8, 512, 256, 2, 16), _wte_grad, note="GPT-2 6L"),

@@ -7,7 +7,7 @@ first call's seconds in default mode, in max-autotune with the shipped heuristic
 without (ma-off) (medians over rounds), the ratios to default (warm max-autotune to warm
 default), and, of a variant's first round, every benchmark run and the benchmarks spent on
 matmuls (the mm point's and the template configs' measured decisions); the other variants of
-scripts/device/ma_compile_table.sh (ma-p16, ma-pb2, ma-remote) to cold default too. --merge-into appends
+scripts/device/ma_compile_table.sh (ma-p16, ma-remote, ...) to cold default too. --merge-into appends
 rows: merge each device file once.
 
     python3 scripts/ma_compile_report.py bench/results/compiler/ma_compile_table_20261125.json

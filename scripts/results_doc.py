@@ -1,4 +1,4 @@
-"""One JSON results document for the small GPU scripts (profile_compiler, sweep_reductions, probes/compiler_probe): the
+"""One JSON results document for the small GPU scripts (profile_compiler, bench_mm, bench_optimizer): the
 script name, UTC date, GPU, torch/Triton versions and the rows, written as
 <out>/<script>_<local time>.json. Returns the path."""
 from __future__ import annotations

@@ -311,12 +311,9 @@ def compile_all(compile_one: Callable[[Any], Any], candidates: Sequence[Any], *,
     describes compile first in worker processes (TUNER_COMPILE_PROCESSES), which leaves them
     in Triton's on-disk cache; then `compile_one` runs for every candidate in a thread pool
     (a cache hit for those). Threads alone overlap only the C++ half of a compile: Triton's
-    front end holds the GIL. Processes serve batches of PROCESS_BATCH_MIN candidates or more:
-    16 configs of one kernel compiled in 0.67 s on 8 warm workers against 2.33 s on 8 threads
-    (H100 host). Batches of 2-7 (a shortlist, a descent step) went to threads while workers
-    started cold; with workers that warm up when they start, sending them too cut the cold
-    max-autotune first call of BERT 33.1 -> 29.1 s and ViT-B/16 20.9 -> 18.7 (GPT-2 23.6 /
-    23.9; bench/results/compiler/ma_compile_table_20261125_pb2.json). Without started workers
+    front end holds the GIL. Processes serve batches of PROCESS_BATCH_MIN candidates or more,
+    since warm workers compile a batch several times faster than threads (figures:
+    docs/PERF_NOTES.md, "Figures behind constants"). Without started workers
     (a `tuner.autotune` kernel outside max-autotune, which prestarts them) a batch needs
     COLD_BATCH_MIN candidates to start them: their start-up (seconds) outweighs a few
     candidates' compiles.

@@ -482,9 +482,7 @@ def _load_built(compiled) -> None:
 def _warm() -> bool:
     """Build a tiny kernel on the GPU now (False: no GPU, or it failed): a worker's first
     compile also pays for its CUDA context and Triton's driver and compiler start-up, 1-3 s
-    each with eight workers starting at once (the first batch of a max-autotune compile took
-    4-6 s on the H100 host against 1.8-2.7 s for a later batch of the same size,
-    bench/results/compiler/ma_compile_table_20261125_call3/5.json). Started early (prestart),
+    each with eight workers starting at once (docs/PERF_NOTES.md). Started early (prestart),
     a worker pays it while the caller still lowers its graph."""
     try:
         import torch

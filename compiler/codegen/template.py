@@ -65,8 +65,7 @@ class TemplateKernel(TritonKernel):
     # neither is loaded in its own shape ([1, BLOCK_N], [BLOCK_M, 1], a scalar) under the mask
     # of the dimensions it has, and broadcasts against the tile in the arithmetic. Loaded as a
     # full tile (a pointer broadcast to the block, masked by xmask), a bias made fp32 addmm
-    # 8014 x 1024 x 3 + ReLU take 0.72 ms at BLOCK_K 32 on the H200 where its row load takes
-    # 0.022 (scripts/probes/template_tiny_k_variants.py; cuBLAS + ReLU 0.034).
+    # 8014 x 1024 x 3 + ReLU 35x slower than its row load (docs/PERF_NOTES.md).
     # Only an index over the tile's own variables narrows: a gather's index variable (t4, from
     # indirect_indexing) has the whole tile's shape and keeps xmask.
     def _narrow(self, names) -> bool:

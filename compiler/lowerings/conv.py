@@ -1,9 +1,8 @@
 """Convolutions: an ATen (cuDNN) call without its bias, the bias a lazy pointwise add.
 
 ATen runs a convolution's bias as a separate elementwise kernel after many of its convolution
-kernels (depthwise and 1x1 convolutions in channels-last bf16, at least): ConvNeXt-V2-nano at
-b64 spent 1.46 of 4.94 ms of GPU time in 46 of them on the H100 (bench/results/compiler/
-profile_compiler_20261124-061137.json), which the stock compiler does not run. Left lazy, the
+kernels (depthwise and 1x1 convolutions in channels-last bf16, at least), a large share of a
+conv net's GPU time that the stock compiler does not spend (docs/PERF_NOTES.md). Left lazy, the
 bias add fuses into the convolution's consumers (a LayerNorm, an activation, a residual add)
 and costs no pass of its own.
 """

@@ -112,9 +112,7 @@ def _foldable_residual(name, mat1, mat2):
     2-D mm's one consumer, directly or through one view, is `product + r` with r of the sum's
     own shape and dtype, already lowered and never written in place; else None. Such an add
     folds into the ATen call as addmm's C operand (beta = 1): cuBLAS reads r in its epilogue
-    instead of a kernel reading the product back (LLaMA's down projection + residual on the
-    H100: stock's addmm 0.2687 ms against mm + add 0.2739, bench/results/mm/
-    mm_20261124-114140.json)."""
+    instead of a kernel reading the product back (docs/PERF_NOTES.md)."""
     g = graph()
     node = getattr(g, "current", None)
     if name != "mm" or not isinstance(node, torch.fx.Node) or len(mat1.size) != 2 or len(mat2.size) != 2:
@@ -265,10 +263,8 @@ def _recorded(point, signature, ask, question=None):
 
 # Pointwise ops an epilogue pays for in ALU time (a special-function evaluation or a
 # libdevice series per element): in the template they run inside the matmul kernel, in the
-# extern's separate kernel they hide under its memory traffic. GPT-2's tanh-GELU fused into
-# its MLP-up template tuned to 0.0927 ms on the H100 where the shipped module (learned with
-# a ReLU epilogue) had answered "template" (bench/results/mm/decisions_gpt2_20261124-1225.json:
-# cuBLAS + the GELU kernel made the whole model 4% faster)
+# extern's separate kernel they hide under its memory traffic, so they get a question of their
+# own (figures: docs/PERF_NOTES.md, "Figures behind constants")
 _COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2", "expm1", "log",
                                   "log1p", "log2", "log10", "sigmoid", "gelu", "silu", "mish",
                                   "softplus", "sin", "cos", "tan", "sinh", "cosh", "asin",

@@ -84,9 +84,7 @@ def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
 SPLITTABLE = {"sum", "prod", "max", "min", "any", "all"}   # stage 2 reduces with the same type
 TARGET_PROGRAMS = 1024      # programs for the first stage to aim at (several waves on 132 SMs)
 # Outer (x-contiguous) first stages read short columns of 8 rows per step: more, shorter
-# chunks hide latency better (H100, x.sum(0) of 8192^2 bf16, tuned stage 1: 0.0596 ms at 1024
-# programs, 0.0585 at 4096; default configs 0.090 vs 0.069: scripts/sweep_reductions.py,
-# bench/results/compiler/sweep_reductions_20261122-175158.json)
+# chunks hide latency better (figures: docs/PERF_NOTES.md, "Figures behind constants")
 OUTER_TARGET_PROGRAMS = 4096
 MIN_CHUNK = 256             # reduced elements per chunk, at least
 # When not to split (the rule of split_factor):

@@ -1,12 +1,10 @@
 #!/usr/bin/env bash
 # One device call: per model (CASES, bench_compiler's names), the first call in default mode
-# and in max-autotune-no-cudagraphs, each in a fresh process (scripts/probes/
-# max_autotune_compile_split.py), ROUNDS times interleaved. VARIANTS (default: default ma ma-off):
+# and in max-autotune-no-cudagraphs, each in a fresh process (scripts/ma_compile_split.py),
+# ROUNDS times interleaved. VARIANTS (default: default ma ma-off):
 #   default, ma    cold caches, the shipped heuristics
 #   ma-off         cold caches, TUNER_HEURISTICS=off
 #   ma-p16         as ma, with 16 compile worker processes (TUNER_COMPILE_PROCESSES=16)
-#   ma-noprebuild  as ma, tuning candidates not built ahead (the probe's PROBE_NO_PREBUILD=1)
-#   ma-noprobes    as ma, the mm point's probes not built ahead (PROBE_NO_PROBE_PREBUILD=1)
 #   ma-sd          as ma, one descent sweep after a shipped shortlist is timed (TUNER_SHORTLIST_SWEEPS=1)
 #   ma-nowarm      as ma, compile workers not warmed up when they start (TUNER_COMPILE_WARMUP=0)
 #   ma-noload      as ma, compile workers do not load what they build (TUNER_WORKER_LOAD=0)
@@ -16,8 +14,6 @@
 #   ma-beyond      as ma, kernels larger than a shortlist's problems searched (TUNER_SHORTLIST_BEYOND=search)
 #   ma-prof        as ma, the first call under cProfile (slower: for where the time goes, not
 #                  for its seconds); a "profile_own"/"profile_cum" line follows its row
-#   ma-pb2         as ma, batches of 2 or more candidates compile in the worker processes
-#                  (the probe's PROBE_PROCESS_BATCH_MIN=2; tuner.bench.PROCESS_BATCH_MIN was 8, is 2 since)
 #   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
 #                  tuner's): the first is recorded as <variant>up, the second (warm local
 #                  caches) as the variant
@@ -30,6 +26,7 @@
 #
 #   CASES="gpt2 bert" ROUNDS=1 bash scripts/device/ma_compile_table.sh
 #   CASES=llama8 VARIANTS="ma ma-off" bash scripts/device/ma_compile_table.sh
+case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
 set -uo pipefail
 source scripts/device/env.sh >/dev/null 2>&1 || exit 2   # (the checkout's code first on PYTHONPATH)
 [[ " ${VARIANTS:-} " == *" ma-remote "* ]] && source scripts/device/redis.sh
@@ -42,7 +39,7 @@ one() {   # label case mode heuristics [cache dir]
   else
     unset TUNER_CACHE_DIR TRITON_CACHE_DIR
   fi
-  if TUNER_HEURISTICS=$4 timeout 300 python3 -P scripts/probes/max_autotune_compile_split.py $2 $3 \
+  if TUNER_HEURISTICS=$4 timeout 300 python3 -P scripts/ma_compile_split.py $2 $3 ${PROFILE:-} \
       >> $out 2> >(tail -3 >&2); then
     grep -h '"first_s"' $out | tail -1 | cut -c1-120
   else
@@ -63,11 +60,8 @@ for r in $(seq ${ROUNDS:-1}); do
         ma-bg) TUNER_PREBUILD_BACKGROUND=1 one $v $case $mode use ;;
         ma-nobg) TUNER_PREBUILD_BACKGROUND=0 one $v $case $mode use ;;
         ma-beyond) TUNER_SHORTLIST_BEYOND=search one $v $case $mode use ;;
-        ma-prof) PROBE_PROFILE=1 one $v $case $mode use ;;
+        ma-prof) PROFILE=--profile one $v $case $mode use ;;
         ma-sd) TUNER_SHORTLIST_SWEEPS=1 one $v $case $mode use ;;
-        ma-noprebuild) PROBE_NO_PREBUILD=1 one $v $case $mode use ;;
-        ma-noprobes) PROBE_NO_PROBE_PREBUILD=1 one $v $case $mode use ;;
-        ma-pb2) PROBE_PROCESS_BATCH_MIN=2 one $v $case $mode use ;;
         default-warm|ma-warm)
           d=$(mktemp -d)
           one ${v}up $case $mode use $d
@@ -80,7 +74,7 @@ for r in $(seq ${ROUNDS:-1}); do
           TUNER_REMOTE_CACHE=$TUNER_BENCH_REDIS_URL one ${v}up $case $mode use $d1
           TUNER_REMOTE_CACHE=$TUNER_BENCH_REDIS_URL one $v $case $mode use $d2
           rm -rf $d1 $d2 ;;
-        *) echo "unknown variant $v (known: default ma ma-off ma-p16 ma-pb2 default-warm ma-warm ma-remote)" >&2; exit 2 ;;
+        *) echo "unknown variant $v (see --help)" >&2; exit 2 ;;
       esac
     done
   done

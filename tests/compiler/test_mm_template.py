@@ -60,8 +60,8 @@ def test_linear_bias_gelu_is_one_kernel_with_the_epilogue():
 def test_epilogue_operands_narrower_than_the_tile_load_in_their_own_shape(tmp_path, monkeypatch):
     # a bias over the columns, a vector over the rows, a 0-d scalar and a per-batch bias are
     # loaded as [1, BLOCK_N], [BLOCK_M, 1], a scalar and a row, never as a full tile through a
-    # pointer broadcast to the block (35x slower for fp32 addmm 8014 x 1024 x 3 + ReLU on the
-    # H200, scripts/probes/template_tiny_k_variants.py)
+    # pointer broadcast to the block (35x slower for fp32 addmm 8014 x 1024 x 3 + ReLU,
+    # docs/PERF_NOTES.md)
     monkeypatch.setenv("TUNER_DEBUG_DIR", str(tmp_path))
     x, w, bias = torch.randn(37, 3), torch.randn(3, 21), torch.randn(21)
     rows, scale = torch.randn(37, 1), torch.tensor(1.5)

@@ -3,8 +3,7 @@ consumers ("extern"), or as our Triton template with those consumers fused into 
 ("template").
 
 The template saves the epilogue's launch and its round trip of the product through memory,
-and pays wherever its kernel is slower than cuBLAS (large square problems, H100: the default
-config reached 444-574 TF/s against cuBLAS's 648-724, bench/results/mm/). So the choice is
+and pays wherever its kernel is slower than cuBLAS (large square problems). So the choice is
 measured, per problem: the compiler hands `decide_mm_backend` a factory of one runner per
 choice (its own compiled code for the matmul and a representative epilogue, on random
 operands; the template tuned by the kernel-config point), never timing anything itself.
@@ -23,8 +22,7 @@ epilogues and mm_backend_bare_sm90.py / mm_backend_costly_sm90.py for the other 
 learned from the tuned template's times; cache entries come from max-autotune's
 measurements), and
 default mode launches the template's untuned default config, which loses where the tuned one
-wins (GPT-2 MLP up + GELU at batch 64, seq 128: untuned template 0.173 ms vs ATen + epilogue
-0.155, bench/results/mm/mm_20261123-154916.json; the module answers "template" there).
+wins (the figures behind this docstring: docs/PERF_NOTES.md, "Figures behind constants").
 `TUNER_MM=template` forces the template in any mode.
 """
 from __future__ import annotations
@@ -131,13 +129,9 @@ def heuristic_namespace(problem: MMProblem) -> str:
     """The question a shipped module answers about this problem, by epilogue class: the cheap
     class asks "mm_backend" (heuristics/artifacts/mm_backend_sm90.py), a bare matmul
     "mm_backend.bare", a costly one "mm_backend.costly". A module learned for one class is
-    never asked about another: its data never showed it (GPT-2's qkv + bias as an addmm is
-    bare: cuBLAS 0.0247 ms, the template the cheap module answered 0.0326,
-    bench/results/mm/mm_20261124-113411.json). An absorbed epilogue asks the bare question:
-    on the extern side the ATen call is the only kernel of its own, as for a bare matmul, and
-    the template saves only the product's round trip (ViT-B/16's qkv and proj, answered
-    "template" by the cheap module, ran the model 5% slower than cuBLAS,
-    bench/results/mm/absorbed_epilogues_20261125.json)."""
+    never asked about another: its data never showed it. An absorbed epilogue asks the bare
+    question: on the extern side the ATen call is the only kernel of its own, as for a bare
+    matmul, and the template saves only the product's round trip (docs/PERF_NOTES.md)."""
     if not problem.epilogue or problem.absorbed:   # an absorbed costly one too: absorbed first
         return NAMESPACE + ".bare"
     if problem.costly_epilogue:
