@@ -66,8 +66,7 @@ def check_compiles(compiled, model):
 def use_torchvision_stand_in() -> bool:
     """Where torchvision cannot be imported (see conftest.py), the stand-in under _stubs/ goes
     first on sys.path, after transformers has cached that torchvision is missing; for the zoo's
-    tests and the scripts that run its models outside pytest (scripts/breadth_sweep.py,
-    scripts/user_flows.py). True when the stand-in is used."""
+    tests and for code that runs its models outside pytest. True when the stand-in is used."""
     import sys
     from pathlib import Path
     try:

@@ -1,8 +1,8 @@
 """Search strategies replayed over timings recorded on an H100 (no GPU, no clock).
 
 The fixture holds, for 10 real Triton kernels, the time of every config of the space that
-scripts/bench_search.py searched (see its "note"). Replaying a strategy over it makes the
-choices the strategy would have made on that GPU.
+the former scripts/bench_search.py searched (see its "note"). Replaying a strategy over it
+makes the choices the strategy would have made on that GPU.
 """
 import math
 import os
