@@ -14,6 +14,7 @@ import torch
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPT = ROOT / "scripts" / "opinfo_sweep.py"
+RUNNER = ROOT / "tests" / "compiler" / "opinfo_runner.py"
 
 # A representative mix, and the ops whose graphs once fell back whole or computed wrong values
 # (zero-element samples of unary ops, linalg's checks, min/max with a constant, lgamma, integer
@@ -46,7 +47,7 @@ GRAD_OPS = ["mul", "tanh", "sum", "softmax", "nn.functional.layer_norm", "mm",
 
 
 def _load():
-    spec = importlib.util.spec_from_file_location("opinfo_sweep_under_test", SCRIPT)
+    spec = importlib.util.spec_from_file_location("opinfo_sweep_under_test", RUNNER)
     mod = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(mod)
     return mod

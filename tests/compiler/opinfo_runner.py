@@ -1,0 +1,830 @@
+"""OpInfo sweep (CPU, Triton's interpreter): every OpInfo of PyTorch's op database
+(torch.testing._internal.common_methods_invocations.op_db), float32, a few sample inputs each,
+compiled with backend="tuner" and compared with eager; each sample is classified from
+tuner.compiler.stats by what the compiler did with it.
+
+    python3 scripts/opinfo_sweep.py --out /tmp/opinfo.jsonl                    # every op, 2 samples
+    python3 scripts/opinfo_sweep.py --ops 'abs,add,nn.functional.*' --samples 1 --out /tmp/o.jsonl
+    python3 scripts/opinfo_sweep.py --ops 'linalg.*' --grad --out /tmp/grad.jsonl   # gradients
+    python3 scripts/opinfo_sweep.py --out /tmp/opinfo.jsonl --resume           # go on after a stop
+    python3 scripts/opinfo_sweep.py --list --ops 'max*'                         # the matching keys
+
+Statuses of a sample, from worst to best (an op's status is the worst of its samples'):
+  error              the compiled call (or its backward) raised; eager did not
+  timeout            the op ran past --op-timeout (its worker was killed; the sweep goes on)
+  mismatch           values differ from eager (max abs error recorded)
+  graph_fallback     a graph ran whole in ATen (the reason recorded)
+  no_graph           values match, but dynamo made no graph at all (the op ran in eager)
+  pass_op_fallback   values match, some ATen op ran as an ATen call (stats fallbacks,
+                     lowering_errors)
+  extern             values match, no fallback, deliberate ATen calls only (mm, convolution)
+  pass_kernels_only  values match, every graph compiled, everything ran as generated kernels
+  eager_error        the op fails in eager with this sample (not counted as computing)
+  skip               no float32 support, no sample, or not differentiable (--grad)
+
+An error, a timeout, a mismatch not declared in KNOWN_INTERPRETER_MISMATCHES and a graph
+fallback not declared in EXPECTED_GRAPH_FALLBACKS are failures (exit status 1). The declared
+lists live in tests/compiler/opinfo_expected.py, shared with tests/compiler/test_opinfo_sweep.py.
+
+Each sample is compiled afresh (torch._dynamo.reset() before it, so static shapes) and run once;
+its inputs are copies, the same for eager and compiled, and inputs an op mutates are compared
+too. Both runs are seeded alike (the database's wrapper_set_seed, which dynamo cannot trace,
+just calls the op during a sweep): a random op whose compiled call draws other numbers than
+eager's is compared by structure, shape and dtype only ("values": "rng"), as are the ops of
+VALUES_UNCHECKED (uninitialized memory, "values": "unchecked"). An ATen fallback of an op in
+ATEN_ON_PURPOSE is marked "declared". --grad: differentiable ops with requires_grad samples;
+the floating outputs times fixed random cotangents are summed and differentiated, and the
+input gradients are compared as well (forward and backward graphs both classified).
+
+Ops run in worker processes (-j of them), one op at a time each; a worker past --op-timeout on
+an op is killed and replaced. Each finished sample is appended to --out as one JSON line at once;
+--resume skips the (op, sample, mode) rows already there (a timeout row too); the workers'
+stderr goes to OUT.log. The summary (counts per status, each op's status, the ATen ops that
+fell back, every failure, versions, date and command) goes to --summary (default: OUT with
+.summary.json) and a short table is printed last.
+
+The runner lives under tests/ (tests/compiler/test_opinfo_sweep.py imports it);
+scripts/opinfo_sweep.py is its command line.
+"""
+from __future__ import annotations
+
+import os
+import sys
+
+os.environ.setdefault("TRITON_INTERPRET", "1")   # before torch is imported
+REPO = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
+EXPECTED_FILE = os.path.join(REPO, "tests", "compiler", "opinfo_expected.py")
+
+import argparse  # noqa: E402
+import collections  # noqa: E402
+import datetime  # noqa: E402
+import fnmatch  # noqa: E402
+import importlib.util  # noqa: E402
+import itertools  # noqa: E402
+import json  # noqa: E402
+import math  # noqa: E402
+import platform  # noqa: E402
+import queue  # noqa: E402
+import selectors  # noqa: E402
+import shlex  # noqa: E402
+import subprocess  # noqa: E402
+import threading  # noqa: E402
+import time  # noqa: E402
+
+RTOL, ATOL = 1.3e-6, 1e-5          # torch.testing's float32 defaults (the stock opinfo test's too)
+# worst first; an op's status is the worst of its samples'
+ORDER = ["error", "timeout", "mismatch", "graph_fallback", "no_graph", "pass_op_fallback",
+         "extern", "pass_kernels_only", "eager_error", "skip"]
+RANK = {s: i for i, s in enumerate(ORDER)}
+NOT_COMPUTING = ("eager_error", "skip")
+ROW_PREFIX = "OPINFO_ROW "
+DONE_PREFIX = "OPINFO_DONE "
+READY = "OPINFO_READY"
+
+
+# --------------------------------------------------------------------------- declared lists
+
+def load_expected(path: str = EXPECTED_FILE):
+    """tests/compiler/opinfo_expected.py as a module (its dicts are the declared lists)."""
+    spec = importlib.util.spec_from_file_location("opinfo_expected", path)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+def declared(table: dict, key: str):
+    """The entry of a declared list whose key (an fnmatch glob) matches; None if none does."""
+    if key in table:
+        return table[key]
+    for pattern, value in table.items():
+        if fnmatch.fnmatchcase(key, pattern):
+            return value
+    return None
+
+
+# --------------------------------------------------------------------------- op selection
+
+def op_key(op) -> str:
+    return f"{op.name}.{op.variant_test_name}" if op.variant_test_name else op.name
+
+
+def all_ops() -> dict:
+    from torch.testing._internal.common_methods_invocations import op_db
+    return {op_key(op): op for op in op_db}
+
+
+def select(ops: dict, patterns=None, limit=None) -> list[str]:
+    """The keys of `ops` (key -> OpInfo, or key -> op name) matching any pattern, an fnmatch glob
+    on the key or on the op's name (so 'max' selects every variant of max), in order, at most
+    `limit`. A pattern that matches nothing is a ValueError naming it."""
+    names = {k: getattr(v, "name", v) for k, v in ops.items()}
+    keys = list(names)
+    if patterns:
+        chosen = set()
+        for p in patterns:
+            hit = {k for k in keys if fnmatch.fnmatchcase(k, p) or fnmatch.fnmatchcase(names[k], p)}
+            if not hit:
+                raise ValueError(f"no OpInfo matches {p!r} (try --list)")
+            chosen |= hit
+        keys = [k for k in keys if k in chosen]
+    return keys[:limit] if limit else keys
+
+
+# --------------------------------------------------------------------------- one sample
+
+def first_line(e, n: int = 200) -> str:
+    inner = getattr(e, "inner_exception", None)      # dynamo's BackendCompilerFailed wraps ours
+    if isinstance(inner, BaseException):
+        e = inner
+    lines = [ln.strip() for ln in str(e).strip().splitlines() if ln.strip()]
+    return f"{type(e).__name__}: {lines[0] if lines else ''}"[:n]
+
+
+def _copy(tree):
+    """A fresh copy of every tensor in a (input, args, kwargs) tree, strides kept where the
+    layout allows (a sliced view stays non-contiguous), requires_grad kept (as new leaves)."""
+    import torch
+    from torch.utils._pytree import tree_map
+
+    def copy(t):
+        if not isinstance(t, torch.Tensor):
+            return t
+        rg = t.requires_grad
+        t = t.detach()
+        if t.layout == torch.strided and torch._debug_has_internal_overlap(t) == 0:
+            new = torch.empty_strided(t.shape, t.stride(), dtype=t.dtype, device=t.device).copy_(t)
+        else:
+            new = t.clone()
+        if rg:
+            new.requires_grad_(True)
+        return new
+    return tree_map(copy, tree)
+
+
+def _leaves(tree):
+    from torch.utils._pytree import tree_flatten
+    return tree_flatten(tree)
+
+
+def _err_stats(got, want):
+    """(max abs error, max relative error) between two tensors of one shape; NaN where both are
+    NaN (or equal infinities) counts as equal."""
+    import torch
+    if got.dtype == torch.bool or want.dtype == torch.bool:
+        return float((got != want).sum().item()), None
+    g, w = got.detach().to(torch.complex128 if got.is_complex() or want.is_complex() else torch.float64), \
+        want.detach().to(torch.complex128 if got.is_complex() or want.is_complex() else torch.float64)
+    same = (g == w) | (torch.isnan(g) & torch.isnan(w)) if not g.is_complex() else (g == w)
+    diff = (g - w).abs()
+    diff = torch.where(same, torch.zeros_like(diff), diff)
+    diff = torch.where(torch.isnan(diff), torch.full_like(diff, math.inf), diff)
+    if diff.numel() == 0:
+        return 0.0, 0.0
+    rel = diff / w.abs().clamp_min(1e-30)
+    return float(diff.max().item()), float(rel.max().item())
+
+
+def compare(got, want, rtol=RTOL, atol=ATOL, values=True):
+    """"" when got matches want (nested outputs: structure, then every leaf), else why not;
+    plus the largest absolute error seen among mismatching tensors (None if none)."""
+    import torch
+    from torch.utils._pytree import keystr, tree_flatten_with_path
+    gl, gs = tree_flatten_with_path(got)
+    wl, ws = tree_flatten_with_path(want)
+    if gs != ws:
+        return f"structure differs: {str(gs)[:80]} vs {str(ws)[:80]}", None
+    worst, why = None, ""
+    for (path, g), (_, w) in zip(gl, wl):
+        where = keystr(path) or "output"
+        if isinstance(w, torch.Tensor) or isinstance(g, torch.Tensor):
+            if not (isinstance(w, torch.Tensor) and isinstance(g, torch.Tensor)):
+                return f"{where}: {type(g).__name__} vs {type(w).__name__}", None
+            if g.shape != w.shape:
+                return f"{where}: shape {tuple(g.shape)} vs {tuple(w.shape)}", None
+            if g.dtype != w.dtype:
+                return f"{where}: dtype {g.dtype} vs {w.dtype}", None
+            if not values:
+                continue
+            if g.layout != torch.strided:
+                g = g.to_dense()
+            if w.layout != torch.strided:
+                w = w.to_dense()
+            try:
+                torch.testing.assert_close(g, w, rtol=rtol, atol=atol, equal_nan=True, check_stride=False)
+            except AssertionError as e:
+                err, rel = _err_stats(g, w)
+                if worst is None or err > worst:
+                    worst = err
+                if not why:
+                    msg = [ln.strip() for ln in str(e).splitlines() if ln.strip()]
+                    why = f"{where}: " + "; ".join(msg[:3])[:240]
+        elif values:
+            same = bool(g == w) or (isinstance(g, float) and isinstance(w, float) and
+                              (math.isclose(g, w, rel_tol=rtol, abs_tol=atol) or (math.isnan(g) and math.isnan(w))))
+            if not same:
+                return f"{where}: {g!r} vs {w!r}"[:240], None
+    return why, worst
+
+
+def describe(sample) -> str:
+    """A short text of a sample: tensor shapes (and a non-contiguous mark), other values."""
+    import torch
+
+    def one(x):
+        if isinstance(x, torch.Tensor):
+            s = "x".join(map(str, x.shape)) or "scalar"
+            if x.layout != torch.strided:
+                s += "," + str(x.layout).replace("torch.", "")
+            elif not x.is_contiguous():
+                s += ",nc"
+            return f"T[{s}{'' if x.dtype == torch.float32 else ',' + str(x.dtype).replace('torch.', '')}]"
+        if isinstance(x, (list, tuple)):
+            inner = ",".join(one(y) for y in x[:4]) + (",..." if len(x) > 4 else "")
+            return f"[{inner}]"
+        return repr(x)[:30]
+    parts = [one(sample.input)] + [one(a) for a in sample.args]
+    parts += [f"{k}={one(v)}" for k, v in sample.kwargs.items()]
+    return ", ".join(parts)[:200]
+
+
+def _graph_info():
+    """What the compiler did since stats.reset(), over every graph (forward and backward)."""
+    import torch
+    import tuner.compiler.stats as stats
+    graphs = stats.graphs()
+    fallbacks, externs, errors = collections.Counter(), collections.Counter(), {}
+    kernels, reasons = 0, []
+    for g in graphs:
+        fallbacks.update(g.fallbacks)
+        for name, n in g.externs.items():
+            deliberate = n - g.fallbacks.get(name, 0)
+            if deliberate > 0:
+                externs[name] += deliberate
+        for name, why in g.lowering_errors.items():
+            errors.setdefault(name, why)
+        if g.graph_fallback:
+            reasons.append(g.graph_fallback.strip().splitlines()[0][:200])
+        kernels += g.kernels
+    breaks = [" - ".join(ln.strip() for ln in str(k).strip().splitlines()[:2])[:200]
+              for k in torch._dynamo.utils.counters.get("graph_break", {})]
+    return {"graphs": len(graphs), "kernels": kernels, "fallbacks": dict(fallbacks),
+            "lowering_errors": errors, "externs": dict(externs), "graph_fallbacks": reasons,
+            "graph_breaks": breaks}
+
+
+def _seeded(seed, fn):
+    import torch
+    torch.manual_seed(seed)
+    return fn()
+
+
+def _forward(fn, sample, tree):
+    inp, args, kwargs = tree
+    return fn(inp, args, kwargs)
+
+
+def _grad_run(fn, sample, tree, cotangent_seed):
+    """Outputs, input gradients and mutated inputs of one differentiable call."""
+    import torch
+    out = fn(*tree)
+    post = sample.output_process_fn_grad(out) if sample.output_process_fn_grad else out
+    leaves, _ = _leaves(post)
+    diff = [t for t in leaves if isinstance(t, torch.Tensor) and t.requires_grad
+            and (t.is_floating_point() or t.is_complex())]
+    ins = [t for t in _leaves(tree)[0] if isinstance(t, torch.Tensor) and t.requires_grad]
+    if not diff or not ins:
+        return out, None
+    gen = torch.Generator().manual_seed(cotangent_seed)
+    loss = 0
+    for t in diff:
+        ct = torch.randn(t.shape, generator=gen, dtype=torch.float32)
+        ct = ct.to(t.dtype) if not t.is_complex() else torch.complex(ct, torch.randn(t.shape, generator=gen))
+        loss = loss + (t * ct).sum().real if t.is_complex() else loss + (t * ct).sum()
+    grads = torch.autograd.grad(loss, ins, allow_unused=True)
+    return out, [None if g is None else g.detach() for g in grads]
+
+
+def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
+    """Eager and compiled runs of one sample, compared and classified: one result row."""
+    import torch
+    import tuner.compiler.stats as stats
+
+    row = {"op": key, "mode": mode, "sample": index, "status": "", "detail": "", "declared": "",
+           "desc": describe(sample), "values": "compared", "max_abs_err": None}
+    t0 = time.time()
+    f = op.get_op()
+
+    def call(inp, args, kwargs):
+        return f(inp, *args, **kwargs)
+
+    pristine = (sample.input, tuple(sample.args), dict(sample.kwargs))
+    tol = declared(expected.TOLERANCE_OVERRIDES, key)
+    rtol, atol = (tol[0], tol[1]) if tol else (RTOL, ATOL)
+    grad = mode == "grad"
+
+    def run(fn, s):
+        tree = _copy(pristine)
+        torch.manual_seed(s)
+        if grad:
+            out, grads = _grad_run(fn, sample, tree, cotangent_seed=1000 + index)
+            return {"out": out, "grads": grads, "inputs": tree}
+        return {"out": fn(*tree), "inputs": tree}
+
+    try:
+        ref = run(call, seed)
+        if grad and ref["grads"] is None:
+            row.update(status="skip", detail="no differentiable output or input",
+                       seconds=round(time.time() - t0, 3))
+            return row
+        probe = run(call, seed + 1)
+    except Exception as e:  # noqa: BLE001
+        row.update(status="eager_error", detail=first_line(e), seconds=round(time.time() - t0, 3))
+        return row
+    unchecked = declared(expected.VALUES_UNCHECKED, key)
+    rng = unchecked is None and bool(compare(probe, ref)[0])     # eager's values change with the seed
+
+    torch._dynamo.reset()
+    torch._dynamo.utils.counters.clear()
+    stats.reset()
+    compiled = torch.compile(call, backend="tuner")
+    try:
+        got = run(compiled, seed)
+    except Exception as e:  # noqa: BLE001
+        row.update(_graph_info())
+        row.update(status="error", detail=first_line(e), seconds=round(time.time() - t0, 3))
+        torch._dynamo.reset()
+        return row
+    info = _graph_info()
+    torch._dynamo.reset()
+    row.update(info)
+    why, err = compare(got, ref, rtol, atol, values=not unchecked)
+    if unchecked:
+        row["values"] = "unchecked"
+    elif rng and why:
+        # a random op whose compiled draws differ from eager's (same seed): structure, shapes
+        # and dtypes only; one that draws eager's numbers (ATen's RNG) is compared as any other
+        why, err = compare(got, ref, values=False)
+        row["values"] = "rng"
+    if why:
+        row.update(status="mismatch", detail=why, max_abs_err=err)
+        known = declared(expected.KNOWN_INTERPRETER_MISMATCHES, key)
+        if known:
+            row["declared"] = known
+    elif info["graph_fallbacks"]:
+        row.update(status="graph_fallback", detail=info["graph_fallbacks"][0])
+        known = declared(expected.EXPECTED_GRAPH_FALLBACKS, key)
+        if known:
+            row["declared"] = known
+    elif info["graphs"] == 0:
+        row.update(status="no_graph", detail=(info["graph_breaks"] or ["dynamo compiled no graph"])[0])
+    elif info["fallbacks"]:
+        row.update(status="pass_op_fallback", detail=", ".join(sorted(info["fallbacks"])))
+        reasons = [declared(expected.ATEN_ON_PURPOSE, name) for name in info["fallbacks"]]
+        if all(reasons):
+            row["declared"] = "; ".join(sorted(set(reasons)))
+    elif info["externs"]:
+        row.update(status="extern", detail=", ".join(sorted(info["externs"])))
+    else:
+        row["status"] = "pass_kernels_only"
+    row["seconds"] = round(time.time() - t0, 3)
+    return row
+
+
+def is_failure(row: dict) -> bool:
+    """An error, a timeout, an undeclared mismatch or an undeclared graph fallback."""
+    s = row["status"]
+    return s in ("error", "timeout") or (s in ("mismatch", "graph_fallback") and not row.get("declared"))
+
+
+# --------------------------------------------------------------------------- one op
+
+class _PlainSeeding:
+    """While a sweep runs, the OpInfo database's wrapper_set_seed (random ops, dropout,
+    attention) just calls the op: the original saves and restores the RNG state in a way dynamo
+    cannot trace, so those ops would never reach the compiler. The sweep seeds each run itself."""
+
+    def __enter__(self):
+        import torch.testing._internal.common_methods_invocations as cmi
+        self.cmi, self.saved = cmi, cmi.wrapper_set_seed
+        cmi.wrapper_set_seed = _call_op
+
+    def __exit__(self, *exc):
+        self.cmi.wrapper_set_seed = self.saved
+
+
+def _call_op(op, *args, **kwargs):
+    return op(*args, **kwargs)
+
+
+def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, key=None):
+    """Yields one result row per sample of one OpInfo (at most `samples`, float32, CPU),
+    skipping sample indices in `skip`; an op-level row (sample -1) when it has nothing to run."""
+    import torch
+    expected = expected or load_expected()
+    key = key or op_key(op)
+    grad = mode == "grad"
+    if torch.float32 not in op.supported_dtypes("cpu"):
+        yield {"op": key, "mode": mode, "sample": -1, "status": "skip", "detail": "no float32 on CPU"}
+        return
+    if grad and not op.supports_autograd:
+        yield {"op": key, "mode": mode, "sample": -1, "status": "skip", "detail": "not differentiable"}
+        return
+    torch.manual_seed(0)                       # sample inputs are random: the same every run
+    try:
+        it = op.sample_inputs("cpu", torch.float32, requires_grad=grad)
+        got = list(itertools.islice(it, samples))
+    except Exception as e:  # noqa: BLE001
+        yield {"op": key, "mode": mode, "sample": -1, "status": "skip",
+               "detail": "sample_inputs raised: " + first_line(e)}
+        return
+    if not got:
+        yield {"op": key, "mode": mode, "sample": -1, "status": "skip", "detail": "no sample inputs"}
+        return
+    for i, sample in enumerate(got):
+        if i in skip:
+            continue
+        with _PlainSeeding():
+            row = run_sample(op, key, i, sample, mode, expected)
+        yield row
+
+
+# --------------------------------------------------------------------------- workers
+
+def worker_main():
+    """Reads one JSON request per line ({"op", "mode", "samples", "skip"}), writes a row line per
+    sample and a done line per op."""
+    import warnings
+    warnings.simplefilter("ignore")
+    ops = all_ops()
+    expected = load_expected()
+    print(READY, flush=True)
+    for line in sys.stdin:
+        req = json.loads(line)
+        key = req["op"]
+        try:
+            for row in run_op(ops[key], samples=req["samples"], mode=req["mode"],
+                              skip=set(req["skip"]), expected=expected, key=key):
+                print(ROW_PREFIX + json.dumps(row), flush=True)
+        except Exception as e:  # noqa: BLE001  (a bug of the sweep itself: recorded, not fatal)
+            print(ROW_PREFIX + json.dumps({"op": key, "mode": req["mode"], "sample": -1, "status": "error",
+                                           "detail": "sweep: " + first_line(e)}), flush=True)
+        print(DONE_PREFIX + key, flush=True)
+
+
+class Worker:
+    """One worker process; run() sends it an op and returns its rows, or raises TimeoutError."""
+
+    def __init__(self, log):
+        env = {**os.environ, "TRITON_INTERPRET": os.environ.get("TRITON_INTERPRET", "1")}
+        # this process's import path: the worker imports the tuner package this process did
+        env["PYTHONPATH"] = os.pathsep.join(p for p in sys.path if p and os.path.isdir(p))
+        self.p = subprocess.Popen([sys.executable, os.path.abspath(__file__), "--worker"], cwd=REPO,
+                                  stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=log,
+                                  text=True, bufsize=1, env=env, start_new_session=True)
+        self.fd = self.p.stdout.fileno()
+        self.sel = selectors.DefaultSelector()
+        self.sel.register(self.fd, selectors.EVENT_READ)
+        self.buf = b""
+        self.ops = 0
+        try:
+            self._readline(time.monotonic() + 600, until=READY)
+        except BaseException:
+            self.close(kill=True)
+            raise
+
+    def _readline(self, deadline, until=None):
+        # raw reads of the pipe (a buffered readline would hide lines already read from select)
+        while True:
+            while b"\n" in self.buf:
+                raw, self.buf = self.buf.split(b"\n", 1)
+                line = raw.decode(errors="replace")
+                if until is None or line == until:
+                    return line
+            left = deadline - time.monotonic()
+            if left <= 0 or not self.sel.select(timeout=left):
+                raise TimeoutError
+            chunk = os.read(self.fd, 1 << 16)
+            if not chunk:
+                raise EOFError(f"worker exited (rc {self.p.wait()})")
+            self.buf += chunk
+
+    def run(self, req, timeout, on_row):
+        self.ops += 1
+        self.p.stdin.write(json.dumps(req) + "\n")
+        self.p.stdin.flush()
+        deadline = time.monotonic() + timeout
+        while True:
+            line = self._readline(deadline)
+            if line.startswith(ROW_PREFIX):
+                on_row(json.loads(line[len(ROW_PREFIX):]))
+            elif line.startswith(DONE_PREFIX):
+                return
+
+    def close(self, kill=False):
+        """Ends the worker: closing its input lets it finish; kill ends its whole session."""
+        if not kill:
+            try:
+                self.p.stdin.close()
+                self.p.wait(timeout=30)
+            except (OSError, subprocess.TimeoutExpired):
+                kill = True
+        if kill:
+            try:
+                os.killpg(self.p.pid, 9)
+            except ProcessLookupError:
+                pass
+            self.p.wait()
+        self.sel.close()
+        for f in (self.p.stdin, self.p.stdout):
+            try:
+                f.close()
+            except OSError:
+                pass
+
+
+def read_rows(path):
+    """The rows of a results file; a torn last line (a killed run) is dropped, any other line
+    that is not a row is a ValueError."""
+    rows = []
+    if not os.path.exists(path):
+        return rows
+    with open(path) as f:
+        lines = f.read().split("\n")
+    for n, line in enumerate(lines, 1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+            assert isinstance(row, dict) and {"op", "mode", "sample", "status"} <= set(row)
+        except (ValueError, AssertionError):
+            if n == len(lines) or (n == len(lines) - 1 and not lines[-1]):
+                continue
+            raise ValueError(f"{path}:{n} is not a row of an OpInfo sweep") from None
+        rows.append(row)
+    return rows
+
+
+def sweep(keys, out, *, samples=2, mode="fwd", op_timeout=300.0, jobs=1, resume=False,
+          recycle=100, progress=True):
+    """Runs the ops in worker processes, appending each row to `out` as it comes; returns the
+    rows of these ops in `out` (earlier ones too with resume)."""
+    old = read_rows(out) if resume else []
+    done = collections.defaultdict(set)
+    for r in old:
+        if r["mode"] == mode:
+            done[r["op"]].add(r["sample"])
+    todo = [k for k in keys if -1 not in done[k] and not set(range(samples)) <= done[k]]
+    if not resume and os.path.exists(out):
+        open(out, "w").close()
+    if os.path.exists(out) and os.path.getsize(out):
+        with open(out, "rb") as f:
+            f.seek(-1, 2)
+            torn = f.read(1) != b"\n"
+        if torn:
+            with open(out, "a") as f:
+                f.write("\n")
+    lock = threading.Lock()
+    fh = open(out, "a")
+    log = open(out + ".log", "a")
+    work = queue.Queue()
+    for k in todo:
+        work.put(k)
+    finished = [0]
+    t_start = time.time()
+
+    def write(row):
+        with lock:
+            fh.write(json.dumps(row) + "\n")
+            fh.flush()
+
+    def loop():
+        worker = None
+        while True:
+            try:
+                key = work.get_nowait()
+            except queue.Empty:
+                break
+            seen = set(done[key])
+            req = {"op": key, "mode": mode, "samples": samples, "skip": sorted(seen)}
+
+            def on_row(row, seen=seen):
+                seen.add(row["sample"])
+                write(row)
+            started = False
+            try:
+                if worker is None or worker.ops >= recycle:
+                    if worker:
+                        worker.close()
+                    worker = None
+                    worker = Worker(log)
+                started = True
+                t0 = time.time()
+                worker.run(req, op_timeout, on_row)
+            except (TimeoutError, EOFError, OSError) as e:
+                if worker:
+                    worker.close(kill=True)
+                worker = None
+                nxt = next((i for i in range(samples) if i not in seen), -1)
+                if not started:
+                    status, detail = "error", f"worker did not start ({type(e).__name__}: {e}); see {out}.log"
+                elif isinstance(e, TimeoutError):
+                    status, detail = "timeout", f"op ran past --op-timeout {op_timeout:g} s"
+                else:
+                    status, detail = "error", f"worker died ({type(e).__name__}: {e}); see {out}.log"
+                write({"op": key, "mode": mode, "sample": nxt, "status": status, "detail": detail[:300],
+                       "seconds": round(time.time() - t0, 1) if started else 0})
+            with lock:
+                finished[0] += 1
+                if progress:
+                    print(f"[{finished[0]}/{len(todo)} {time.time() - t_start:.0f}s] {key}",
+                          file=sys.stderr, flush=True)
+        if worker:
+            worker.close()
+
+    threads = [threading.Thread(target=loop, daemon=True) for _ in range(max(1, jobs))]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    fh.close()
+    log.close()
+    wanted = set(keys)
+    return [r for r in read_rows(out) if r["op"] in wanted and r["mode"] == mode]
+
+
+# --------------------------------------------------------------------------- summary
+
+def op_status(rows) -> str:
+    """The worst status of an op's rows, computing samples first."""
+    statuses = [r["status"] for r in rows]
+    computing = [s for s in statuses if s not in NOT_COMPUTING]
+    return min(computing or statuses, key=RANK.__getitem__)
+
+
+def summarize(rows, header=None, expected=None) -> dict:
+    expected = expected or load_expected()
+    by_op = collections.defaultdict(list)
+    for r in rows:
+        by_op[r["op"]].append(r)
+    sample_counts = collections.Counter(r["status"] for r in rows if r["sample"] >= 0)
+    ops, by_status = {}, collections.defaultdict(list)
+    for key, rs in by_op.items():
+        s = op_status(rs)
+        worst = next(r for r in rs if r["status"] == s)
+        ops[key] = {"status": s, "detail": worst.get("detail", ""), "samples": sum(r["sample"] >= 0 for r in rs)}
+        if worst.get("declared"):
+            ops[key]["declared"] = worst["declared"]
+        by_status[s].append(key)
+    computing = [k for k, v in ops.items() if v["status"] not in NOT_COMPUTING]
+    kernels_only = by_status.get("pass_kernels_only", [])
+    fb = collections.defaultdict(lambda: {"samples": 0, "ops": set()})
+    lowering_errors = {}
+    for r in rows:
+        for name in r.get("fallbacks", {}):
+            fb[name]["samples"] += 1
+            fb[name]["ops"].add(r["op"])
+        for name, why in r.get("lowering_errors", {}).items():
+            lowering_errors.setdefault(name, why)
+    fallbacks = sorted(({"aten": name, "samples": v["samples"], "ops": len(v["ops"]),
+                         "opinfos": sorted(v["ops"]),
+                         "on_purpose": declared(expected.ATEN_ON_PURPOSE, name) or ""}
+                        for name, v in fb.items()), key=lambda d: (-d["samples"], d["aten"]))
+    failures = [{"op": r["op"], "sample": r["sample"], "status": r["status"], "detail": r.get("detail", ""),
+                 "max_abs_err": r.get("max_abs_err"), "desc": r.get("desc", "")}
+                for r in rows if is_failure(r)]
+    declared_rows = [{"op": r["op"], "sample": r["sample"], "status": r["status"], "declared": r["declared"]}
+                     for r in rows if r.get("declared") and r["status"] in ("mismatch", "graph_fallback")]
+    return {
+        "header": header or {},
+        "sample_counts": {s: sample_counts[s] for s in ORDER if sample_counts[s]},
+        "op_counts": {s: len(by_status[s]) for s in ORDER if by_status.get(s)},
+        "ops_selected": len(by_op),
+        "sample_seconds": round(sum(r.get("seconds") or 0 for r in rows), 1),
+        "computing_ops": len(computing),
+        "kernels_only_ops": len(kernels_only),
+        "kernels_only_pct": round(100 * len(kernels_only) / len(computing), 1) if computing else None,
+        "kernels_or_extern_pct": (round(100 * (len(kernels_only) + len(by_status.get("extern", [])))
+                                        / len(computing), 1) if computing else None),
+        "failures": failures,
+        "failed_ops": sorted({f["op"] for f in failures}),
+        "declared_outcomes": declared_rows,
+        "aten_fallbacks": fallbacks,
+        "lowering_errors": lowering_errors,
+        "values_unchecked": sorted({r["op"] for r in rows if r.get("values", "compared") != "compared"}),
+        "graph_breaks": sorted({r["op"] for r in rows if r.get("graph_breaks")}),
+        "ops_by_status": {s: sorted(by_status[s]) for s in ORDER if by_status.get(s)},
+        "ops": dict(sorted(ops.items())),
+    }
+
+
+def table(summary, top=15) -> str:
+    s = summary
+    lines = [f"{'status':<18} {'ops':>5} {'samples':>8}"]
+    for st in ORDER:
+        if st in s["op_counts"] or st in s["sample_counts"]:
+            lines.append(f"{st:<18} {s['op_counts'].get(st, 0):>5} {s['sample_counts'].get(st, 0):>8}")
+    lines.append(f"ops that compute: {s['computing_ops']}; entirely generated kernels: "
+                 f"{s['kernels_only_ops']} ({s['kernels_only_pct']}%), with deliberate externs "
+                 f"{s['kernels_or_extern_pct']}%")
+    if s["aten_fallbacks"]:
+        lines.append("ATen fallbacks (samples, ops): " + ", ".join(
+            f"{f['aten']} {f['samples']}/{f['ops']}{'*' if f['on_purpose'] else ''}"
+            for f in s["aten_fallbacks"][:top]) + ("  (* on purpose)" if any(f["on_purpose"] for f in s["aten_fallbacks"][:top]) else ""))
+    seen = set()
+    fails = [f for f in s["failures"] if not (f["op"] in seen or seen.add(f["op"]))]
+    lines.append(f"failures: {len(fails)} op(s)" + (":" if fails else ""))
+    for f in fails:
+        err = f" (max abs err {f['max_abs_err']:.3g})" if f.get("max_abs_err") is not None else ""
+        lines.append(f"  {f['op']:<34} {f['status']:<15} {f['detail'][:110]}{err}")
+    return "\n".join(lines)
+
+
+def header(argv, args) -> dict:
+    import torch
+    import triton
+    try:
+        commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=REPO, capture_output=True,
+                                text=True, timeout=10).stdout.strip()
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO,
+                               capture_output=True, text=True, timeout=10).stdout.strip()
+        commit += "+dirty" if commit and dirty else ""
+    except Exception:  # noqa: BLE001
+        commit = ""
+    return {"torch": torch.__version__, "triton": triton.__version__, "python": platform.python_version(),
+            "platform": platform.platform(), "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+            "command": "python3 scripts/opinfo_sweep.py " + shlex.join(argv), "commit": commit,
+            "device": "cpu", "dtype": "float32", "triton_interpret": os.environ.get("TRITON_INTERPRET", ""),
+            "mode": "grad" if args.grad else "fwd", "samples": args.samples, "op_timeout_s": args.op_timeout,
+            "rtol": RTOL, "atol": ATOL}
+
+
+# --------------------------------------------------------------------------- CLI
+
+def main(argv=None):
+    argv = sys.argv[1:] if argv is None else argv
+    doc = __doc__.split("\n\n")
+    ap = argparse.ArgumentParser(prog="opinfo_sweep.py", description=doc[0],
+                                 formatter_class=argparse.RawDescriptionHelpFormatter,
+                                 epilog="examples:\n" + doc[1] + "\n\n" + "\n\n".join(doc[2:]))
+    ap.add_argument("--ops", action="append", metavar="NAMES",
+                    help="comma-separated OpInfo keys or globs (name or name.variant); repeatable (default: all)")
+    ap.add_argument("--limit", type=int, help="at most this many ops (after --ops)")
+    ap.add_argument("--samples", type=int, default=2, help="sample inputs per op (default 2)")
+    ap.add_argument("--grad", action="store_true", help="gradient mode: requires_grad samples, backward compared")
+    ap.add_argument("--out", help="results file, one JSON line per sample (required unless --list)")
+    ap.add_argument("--summary", help="summary JSON (default: OUT with .summary.json)")
+    ap.add_argument("--resume", action="store_true", help="keep OUT's rows and skip the samples already there")
+    ap.add_argument("--op-timeout", type=float, default=300, help="seconds one op may take (default 300)")
+    ap.add_argument("-j", "--jobs", type=int, default=1, help="worker processes (default 1)")
+    ap.add_argument("--list", action="store_true", help="print the selected OpInfo keys and exit")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args(argv)
+    if args.worker:
+        worker_main()
+        return 0
+    for name in ("samples", "jobs", "limit"):
+        v = getattr(args, name)
+        if v is not None and v < 1:
+            ap.error(f"--{name} must be at least 1 (got {v})")
+    if args.op_timeout <= 0:
+        ap.error(f"--op-timeout must be positive (got {args.op_timeout:g})")
+    patterns = [p.strip() for group in (args.ops or []) for p in group.split(",") if p.strip()]
+    if args.ops and not patterns:
+        ap.error("--ops names no op")
+    try:
+        keys = select(all_ops(), patterns, args.limit)
+    except ValueError as e:
+        ap.error(f"--ops: {e}")
+    if args.list:
+        print("\n".join(keys))
+        return 0
+    if not args.out:
+        ap.error("--out is required (the results file)")
+    out_dir = os.path.dirname(os.path.abspath(args.out))
+    if not os.path.isdir(out_dir):
+        ap.error(f"--out: folder {out_dir} does not exist")
+    try:
+        if args.resume:
+            read_rows(args.out)
+    except ValueError as e:
+        ap.error(f"--resume: {e}")
+    summary_path = args.summary or (args.out[:-len(".jsonl")] if args.out.endswith(".jsonl") else args.out) + ".summary.json"
+    if not os.path.isdir(os.path.dirname(os.path.abspath(summary_path))):
+        ap.error(f"--summary: folder {os.path.dirname(os.path.abspath(summary_path))} does not exist")
+    t0 = time.time()
+    rows = sweep(keys, args.out, samples=args.samples, mode="grad" if args.grad else "fwd",
+                 op_timeout=args.op_timeout, jobs=args.jobs, resume=args.resume)
+    head = header(argv, args)
+    head["ops_selected"] = len(keys)
+    head["seconds"] = round(time.time() - t0, 1)
+    summary = summarize(rows, head)
+    with open(summary_path, "w") as f:
+        json.dump(summary, f, indent=1)
+        f.write("\n")
+    print(f"rows: {args.out}\nsummary: {summary_path}", file=sys.stderr)
+    print(table(summary))
+    return 1 if summary["failures"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
