@@ -1,36 +1,14 @@
 #!/usr/bin/env python3
 """Side-by-side benchmark of eager, stock torch.compile and `backend="tuner"`.
 
-One run compares, per case, every requested variant (eager, stock inductor in some modes, the
-tuner backend in some modes) on memory-bound kernels (with a device copy measured in the same
-run as the bandwidth ceiling), matmul+epilogue cases and whole models with random weights.
-For each case and variant: correctness against an fp32 reference on fresh random inputs
-first (a variant that errors or mismatches is reported as such and not timed), then compile
-time (first call, synchronized), median time and speedup over eager.
-
-Each (case, variant) runs in its own Python subprocess with fresh compiler caches, so nothing
-compiled for one variant leaks into another and a hung compile is cut off by a timeout, and is
-timed once. With --rounds N (N > 1) each case runs in one subprocess instead: the case is built
-once, every variant compiled and checked, then the variants are timed interleaved, N rounds of
-each timing every variant once, so drift of the machine reaches all alike; a row's ms is the
-median over the rounds and ms_rounds the list (the table adds their min-max). With cold
-caches each variant still compiles into fresh cache folders of its own (no kernels or tuning
-decisions reused from an earlier variant; in-memory caches of torch and Triton are shared).
-A variant that hangs or crashes the worker loses the case's other rows too.
-Results are written as JSON under --out after every variant (every case with --rounds > 1),
-so a run cut short keeps what it measured. The table printed last compares every variant with
-eager and with stock default.
-
-On the GPU machine:
-    source scripts/device/env.sh && python3 scripts/bench_compiler.py --out $OUT
-    python3 scripts/bench_compiler.py --cases models --variants eager,inductor,tuner --budget-s 500
-Side by side, interleaved, median of 3 rounds (the way to compare variants):
-    python3 scripts/bench_compiler.py --cases convnextv2_nano,maxvit_tiny \
-        --variants eager,tuner,inductor --rounds 3 --out DIR
-On CPU (tiny shapes, Triton interpreter for the tuner backend):
-    python3 scripts/bench_compiler.py --smoke --cases pointwise,layernorm
-Re-print the table of saved runs (several split runs are merged):
-    python3 scripts/bench_compiler.py --report bench/results/compiler_*.json
+Per case (memory-bound kernels with a device copy as the bandwidth ceiling, matmul+epilogue
+cases, whole models with random weights) and variant: correctness against an fp32 reference
+on fresh inputs first (a variant that errors or mismatches is reported, not timed), then the
+first call's seconds and the median time. Each (case, variant) runs in its own subprocess with
+fresh compiler caches and a timeout; with --rounds N a case's variants share one process and
+are timed interleaved, N rounds, median kept (the way to compare variants: the GPU drifts).
+JSON goes to --out after every job, so a run cut short keeps what it measured; the table
+printed last compares every variant with eager and with stock default.
 """
 from __future__ import annotations
 
@@ -56,6 +34,13 @@ import traceback
 from pathlib import Path
 from typing import Any, Callable
 
+EPILOG = """examples:
+  source scripts/device/env.sh && python3 scripts/bench_compiler.py --out $OUT
+  python3 scripts/bench_compiler.py --cases convnextv2_nano,maxvit_tiny \\
+      --variants eager,tuner,inductor --rounds 3 --kernel-times 20 --out DIR
+  python3 scripts/bench_compiler.py --smoke --cases pointwise,layernorm     # CPU, tiny shapes
+  python3 scripts/bench_compiler.py --diff-kernels DIR/compiler_X.json tuner inductor"""
+
 SCHEMA = 1
 MODES = ("default", "max-autotune", "max-autotune-no-cudagraphs", "reduce-overhead")
 DEFAULT_VARIANTS = "eager,inductor,inductor-max-autotune-no-cudagraphs,tuner,tuner-max-autotune"
@@ -64,10 +49,8 @@ STOCK_REFERENCE = "inductor"          # the variant the "vs stock" column compar
 COPY_CASE = "copy"
 
 
-# ----------------------------------------------------------------------------------------
-# Cases. A case's build(smoke, device) runs inside the worker and returns a Built: the
-# function to compile, an input maker, an fp32 reference and the traffic / work it implies.
-# ----------------------------------------------------------------------------------------
+# Cases: build(smoke, device) runs in the worker and returns a Built (function, inputs, fp32
+# reference, the traffic / work it implies).
 
 @dataclasses.dataclass
 class Built:
@@ -237,10 +220,8 @@ def _model_build(make_model, make_input, *, channels_last=False, warmup_ms=200, 
 
 
 def _train_build(make_model, make_input, grad_of, *, warmup_ms=200, rep_ms=1000, note=""):
-    """A training step: fp32 weights under bf16 autocast, forward (the loss) and backward; the
-    result is one parameter's gradient (`grad_of(model)`), the reference the same step in
-    strict fp32 on a copy. The harness runs under no_grad: the step enables grad itself; the
-    compiler sees the forward (its backward compiled by AOTAutograd at the first backward)."""
+    """A training step under bf16 autocast (fp32 weights); its result is `grad_of(model)`, the
+    reference the same step in strict fp32 on a copy."""
     def build(smoke: bool, device: str) -> Built:
         torch = _torch()
         torch.manual_seed(0)
@@ -272,13 +253,22 @@ def _train_build(make_model, make_input, grad_of, *, warmup_ms=200, rep_ms=1000,
     return build
 
 
-def _gpt2_6l_train(smoke):
-    import transformers
-    kw = dict(resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
-    cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256, n_positions=64, **kw)
-           if smoke else transformers.GPT2Config(n_layer=6, **kw))
-    cfg.use_cache = False
-    return transformers.GPT2LMHeadModel(cfg)
+def _hf(config: str, model: str, smoke_kw: dict, full_kw: dict | None = None, wrap=None, **common):
+    """A Hugging Face model of random weights: its config class's defaults or full_kw, tiny
+    (smoke_kw) with --smoke; `wrap(model, smoke)` adapts its call (encoder-decoders)."""
+    def make(smoke):
+        import transformers
+        cfg = getattr(transformers, config)(**(smoke_kw if smoke else full_kw or {}), **common)
+        m = getattr(transformers, model)(cfg)
+        return wrap(m, smoke) if wrap else m
+    return make
+
+
+_GPT2_TINY = dict(n_layer=2, n_embd=64, n_head=2, vocab_size=256, n_positions=64)
+_NO_DROPOUT = dict(resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
+# the training row: GPT-2 small's first 6 layers (use_cache off: no KV-cache objects in a graph)
+_gpt2_6l_train = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, dict(n_layer=6), use_cache=False,
+                     **_NO_DROPOUT)
 
 
 def _wte_grad(model):
@@ -327,21 +317,10 @@ def _images(batch, size, smoke_batch, smoke_size):
     return make
 
 
-def _gpt2(smoke):
-    import transformers
-    cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256,
-                                   n_positions=64) if smoke else transformers.GPT2Config())
-    cfg.use_cache = False      # no KV-cache objects in the traced graph
-    return transformers.GPT2LMHeadModel(cfg)
-
-
-def _bert(smoke):
-    import transformers
-    cfg = (transformers.BertConfig(num_hidden_layers=2, hidden_size=64, num_attention_heads=2,
-                                   intermediate_size=128, vocab_size=256,
-                                   max_position_embeddings=64) if smoke
-           else transformers.BertConfig())
-    return transformers.BertModel(cfg)
+_gpt2 = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, use_cache=False)
+_bert = _hf("BertConfig", "BertModel", dict(num_hidden_layers=2, hidden_size=64, num_attention_heads=2,
+                                            intermediate_size=128, vocab_size=256,
+                                            max_position_embeddings=64))
 
 
 def _resnet50(smoke):
@@ -350,38 +329,20 @@ def _resnet50(smoke):
 
 
 def _vit(smoke):
-    if importlib.util.find_spec("torchvision") is not None:
-        import torchvision
-        if smoke:
-            return torchvision.models.VisionTransformer(
-                image_size=32, patch_size=16, num_layers=2, num_heads=2, hidden_dim=64,
-                mlp_dim=128)
-        return torchvision.models.vit_b_16(weights=None)
-    import timm
+    import torchvision
     if smoke:
-        return timm.models.vision_transformer.VisionTransformer(
-            img_size=32, patch_size=16, depth=2, num_heads=2, embed_dim=64)
-    return timm.create_model("vit_base_patch16_224", pretrained=False)
+        return torchvision.models.VisionTransformer(
+            image_size=32, patch_size=16, num_layers=2, num_heads=2, hidden_dim=64, mlp_dim=128)
+    return torchvision.models.vit_b_16(weights=None)
 
 
-def _gpt2_defaults(smoke):
-    """GPT-2 small with its default settings (KV cache on: the legacy empty tensor in cat)."""
-    import transformers
-    cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256,
-                                   n_positions=64) if smoke else transformers.GPT2Config())
-    return transformers.GPT2LMHeadModel(cfg)
-
-
-def _llama8(smoke):
-    import transformers
-    if smoke:
-        cfg = transformers.LlamaConfig(hidden_size=64, intermediate_size=128, num_hidden_layers=2,
-                                       num_attention_heads=4, num_key_value_heads=2, vocab_size=256)
-    else:
-        cfg = transformers.LlamaConfig(hidden_size=2048, intermediate_size=5632, num_hidden_layers=8,
-                                       num_attention_heads=16, num_key_value_heads=16,
-                                       vocab_size=32000, max_position_embeddings=2048)
-    return transformers.LlamaForCausalLM(cfg)
+# GPT-2 small with its default settings (KV cache on: the legacy empty tensor in cat)
+_gpt2_defaults = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY)
+_llama8 = _hf("LlamaConfig", "LlamaForCausalLM",
+              dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                   num_key_value_heads=2, vocab_size=256),
+              dict(hidden_size=2048, intermediate_size=5632, num_hidden_layers=8, num_attention_heads=16,
+                   num_key_value_heads=16, vocab_size=32000, max_position_embeddings=2048))
 
 
 def _with_decoder(model, dec_len, start_id):
@@ -401,26 +362,22 @@ def _with_decoder(model, dec_len, start_id):
     return EncDec()
 
 
-def _t5_small(smoke):
-    import transformers
-    cfg = (transformers.T5Config(d_model=64, d_ff=128, num_layers=2, num_heads=2, d_kv=32,
-                                 vocab_size=256) if smoke
-           else transformers.T5Config.from_dict(dict(d_model=512, d_ff=2048, num_layers=6,
-                                                     num_heads=8, d_kv=64, vocab_size=32128)))
-    return _with_decoder(transformers.T5ForConditionalGeneration(cfg), 8 if smoke else 128, 5)
+def _decoder(dec_len, smoke_dec_len):
+    return lambda model, smoke: _with_decoder(model, smoke_dec_len if smoke else dec_len, 5)
 
 
-def _whisper_small(smoke):
-    import transformers
-    cfg = (transformers.WhisperConfig(d_model=64, encoder_layers=2, decoder_layers=2,
-                                      encoder_attention_heads=2, decoder_attention_heads=2,
-                                      encoder_ffn_dim=128, decoder_ffn_dim=128, vocab_size=256,
-                                      num_mel_bins=80, max_source_positions=32, pad_token_id=1,
-                                      bos_token_id=2, eos_token_id=3, decoder_start_token_id=2) if smoke
-           else transformers.WhisperConfig(d_model=768, encoder_layers=12, decoder_layers=12,
-                                           encoder_attention_heads=12, decoder_attention_heads=12,
-                                           encoder_ffn_dim=3072, decoder_ffn_dim=3072))
-    return _with_decoder(transformers.WhisperForConditionalGeneration(cfg), 8 if smoke else 64, 5)
+_t5_small = _hf("T5Config", "T5ForConditionalGeneration",
+                dict(d_model=64, d_ff=128, num_layers=2, num_heads=2, d_kv=32, vocab_size=256),
+                dict(d_model=512, d_ff=2048, num_layers=6, num_heads=8, d_kv=64, vocab_size=32128),
+                wrap=_decoder(128, 8))
+_whisper_small = _hf("WhisperConfig", "WhisperForConditionalGeneration",
+                     dict(d_model=64, encoder_layers=2, decoder_layers=2, encoder_attention_heads=2,
+                          decoder_attention_heads=2, encoder_ffn_dim=128, decoder_ffn_dim=128,
+                          vocab_size=256, num_mel_bins=80, max_source_positions=32, pad_token_id=1,
+                          bos_token_id=2, eos_token_id=3, decoder_start_token_id=2),
+                     dict(d_model=768, encoder_layers=12, decoder_layers=12, encoder_attention_heads=12,
+                          decoder_attention_heads=12, encoder_ffn_dim=3072, decoder_ffn_dim=3072),
+                     wrap=_decoder(64, 8))
 
 
 def _audio(batch, frames, smoke_batch, smoke_frames):
@@ -430,11 +387,6 @@ def _audio(batch, frames, smoke_batch, smoke_frames):
         g = torch.Generator(device=device).manual_seed(seed)
         return torch.randn(b, 80, n, generator=g, device=device)
     return make
-
-
-def _efficientnet_b0(smoke):
-    import timm
-    return timm.create_model("efficientnet_b0", pretrained=False)
 
 
 def _timm(name, **kw):
@@ -490,7 +442,7 @@ CASES: tuple[Case, ...] = (
          needs=("torchvision",)),
     Case("vit_b16", "model", "ViT-B/16, batch 32, 224x224",
          _model_build(_vit, _images(32, 224, 2, 32), note="ViT-B/16"),
-         needs=("torchvision|timm",)),
+         needs=("torchvision",)),
     # issue 15's training row (scripts/ma_compile_split.py times its compile)
     Case("gpt2_train", "model", "GPT-2 6 layers, AMP training step (forward + backward), batch 8, seq 512, "
          "the embedding's gradient",
@@ -510,7 +462,7 @@ CASES: tuple[Case, ...] = (
          _model_build(_whisper_small, _audio(4, 3000, 1, 64), note="Whisper-small"),
          needs=("transformers",)),
     Case("efficientnet_b0", "zoo", "EfficientNet-B0 (timm), batch 128, 224x224, channels-last",
-         _model_build(_efficientnet_b0, _images(128, 224, 2, 64), channels_last=True,
+         _model_build(_timm("efficientnet_b0"), _images(128, 224, 2, 64), channels_last=True,
                       note="EfficientNet-B0"),
          needs=("timm",)),
     # the vision models of issue 16 (bf16 inference, channels-last for the conv nets)
@@ -534,29 +486,14 @@ GROUPS = ("memory", "matmul", "model", "zoo", "vision")
 
 
 def _missing(needs: tuple[str, ...]) -> list[str]:
-    return [n for n in needs
-            if not any(importlib.util.find_spec(alt) is not None for alt in n.split("|"))]
+    return [n for n in needs if importlib.util.find_spec(n) is None]
 
 
-# ----------------------------------------------------------------------------------------
-# Variants.
-# ----------------------------------------------------------------------------------------
+# -- Variants.
 
-# variant suffixes: "tuner@no-heuristics" compiles (and tunes, on its first call) with
-# TUNER_HEURISTICS=off: no learned module answers (not the mm point's, not a kernel config's);
-# "tuner-max-autotune@mm-extern" with TUNER_MM=extern.
-# Only the compile and the check's two calls see it: a graph rebuilt later (a new shape) would
-# compile with the process's setting; the cases here call with one shape.
-SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"},
-            # every matmul on ATen: what the mm point's template answers are worth in the model
-            "mm-extern": {"TUNER_MM": "extern"},
-            # one descent sweep after a shipped config module's shortlist is timed
-            "shortlist-descent": {"TUNER_SHORTLIST_SWEEPS": "1"},
-            # tuning candidates built ahead in the background while the first call tunes
-            "prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "1"},
-            "no-prebuild-background": {"TUNER_PREBUILD_BACKGROUND": "0"},
-            # kernels larger than a shipped shortlist's problems searched as without a module
-            "shortlist-search": {"TUNER_SHORTLIST_BEYOND": "search"}}
+# variant suffixes, an environment while it compiles and takes its first calls:
+# "tuner@no-heuristics" (no learned module answers), "@mm-extern" (every matmul on ATen)
+SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}, "mm-extern": {"TUNER_MM": "extern"}}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -569,34 +506,27 @@ class Variant:
     @staticmethod
     def parse(name: str) -> "Variant":
         base, _, suffix = name.strip().partition("@")
+        backend, _, mode = base.partition("-")
+        mode = mode or "default"
         if suffix and suffix not in SUFFIXES:
             raise ValueError(f"variant {name!r}: unknown suffix @{suffix}; valid: "
                              + ", ".join(f"@{k}" for k in SUFFIXES))
-        v = Variant._parse(base)
-        return Variant(name.strip(), v.backend, v.mode, tuple(SUFFIXES.get(suffix, {}).items()))
-
-    @staticmethod
-    def _parse(name: str) -> "Variant":
-        backend, _, mode = name.strip().partition("-")
-        mode = mode or "default"
         if not backend:
             raise ValueError(f"empty variant name in {name!r}")
         if mode not in MODES:
             raise ValueError(f"variant {name!r}: mode {mode!r} is not one of {', '.join(MODES)}")
         if backend == "eager" and mode != "default":
             raise ValueError(f"variant {name!r}: eager has no modes")
-        return Variant(name.strip(), backend, mode)
+        return Variant(name.strip(), backend, mode, tuple(SUFFIXES.get(suffix, {}).items()))
 
 
 def _compile(fn, variant: Variant):
     torch = _torch()
     if variant.backend == "eager":
         return fn
-    # mode=None is torch.compile's default; a backend receives `mode` only when one is named.
-    mode = None if variant.mode == "default" else variant.mode
+    mode = None if variant.mode == "default" else variant.mode    # None: torch.compile's default
     if variant.env and variant.backend == "tuner":
-        # a backend object of its own: dynamo would otherwise reuse the code it compiled for
-        # the same backend and mode without the suffix (one process runs every variant)
+        # a backend object of its own, or dynamo reuses the code of the variant without the suffix
         from tuner.compiler.backend import tuner_backend
 
         def backend(gm, example_inputs):
@@ -611,57 +541,25 @@ def _unknown_backends(variants: list[str]) -> list[str]:
     return sorted({Variant.parse(v).backend for v in variants} - known)
 
 
-def _tuner_stats_module():
-    """The compiler's optional stats (kernels generated, externs...), wherever it lives."""
-    for name in ("tuner.compiler.stats",):
-        try:
-            return importlib.import_module(name)
-        except ImportError:
-            pass
+def _stats():
+    """The compiler's stats module (kernels generated, externs, ...), or None without it."""
     try:
-        compiler = importlib.import_module("tuner.compiler")
+        return importlib.import_module("tuner.compiler.stats")
     except ImportError:
         return None
-    return getattr(compiler, "stats", None)
 
 
 def _read_stats(stats) -> Any:
-    if stats is None:
-        return None
-    totals = getattr(stats, "totals", None)        # tuner.compiler.stats: summed over graphs
-    if callable(totals):
-        try:
-            t = totals()
-            d = t.as_dict() if callable(getattr(t, "as_dict", None)) else dict(t)
-            if callable(getattr(stats, "graphs", None)):
-                d["graphs"] = len(stats.graphs())
-            return json.loads(json.dumps(d, default=str))
-        except Exception as e:   # stats are a bonus; never fail a measurement over them
-            return {"error": f"{type(e).__name__}: {e}"}
-    for attr in ("snapshot", "as_dict", "to_dict", "summary", "get_stats", "get"):
-        f = getattr(stats, attr, None)
-        if callable(f):
-            try:
-                return json.loads(json.dumps(f(), default=str))
-            except Exception as e:   # stats are a bonus; never fail a measurement over them
-                return {"error": f"{type(e).__name__}: {e}"}
-    if isinstance(stats, dict):
-        return json.loads(json.dumps(stats, default=str))
-    return None
+    """Stats summed over the graphs compiled since the last reset, as plain JSON."""
+    try:
+        d = stats.totals().as_dict()
+        d["graphs"] = len(stats.graphs())
+        return json.loads(json.dumps(d, default=str))
+    except Exception as e:   # stats are a bonus; never fail a measurement over them
+        return {"error": f"{type(e).__name__}: {e}"}
 
 
-def _reset_stats(stats) -> None:
-    f = getattr(stats, "reset", None) if stats is not None else None
-    if callable(f):
-        try:
-            f()
-        except Exception:
-            pass
-
-
-# ----------------------------------------------------------------------------------------
-# Worker: variants of one case in this process.
-# ----------------------------------------------------------------------------------------
+# -- Worker: variants of one case in this process.
 
 def _sync(device: str) -> None:
     if device == "cuda":
@@ -683,11 +581,8 @@ def _median_ms(fn, device: str, warmup_ms: int, rep_ms: int, smoke: bool) -> flo
 
 
 def kernel_times(fn, calls: int = 10, top: int = 60, labels: dict | None = None) -> list:
-    """GPU microseconds per call of each kernel `fn` launches, by kernel name, the `top` largest
-    first ([name, us per call, launches per call, what it computes]: the tuner's label of a
-    generated kernel, from `labels`, else ""); from torch.profiler over `calls` calls.
-    Variants of one model launch mostly the same generated kernels, so two rows' lists say which
-    kernels one of them runs slower (bench_compiler.py --kernel-times; diff_kernel_times)."""
+    """[name, GPU us per call, launches per call, the tuner's label or ""] of each kernel `fn`
+    launches, the `top` largest first, from torch.profiler over `calls` calls."""
     torch = _torch()
     from torch.profiler import ProfilerActivity, profile
     fn()
@@ -760,7 +655,7 @@ def _variant_record(case: Case, variant: Variant) -> dict:
     missing = _missing(case.needs)
     if missing:
         return {**rec, "status": "skipped",
-                "note": "missing package: " + ", ".join(m.replace("|", " or ") for m in missing)}
+                "note": "missing package: " + ", ".join(missing)}
     if variant.backend == "tuner" and importlib.util.find_spec("tuner.compiler.backend") is None:
         return {**rec, "status": "skipped", "note": "tuner.compiler.backend does not exist yet"}
     if variant.backend == "tuner":
@@ -780,12 +675,11 @@ def _variant_env(variant: Variant):
 
 def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple, inputs1: tuple,
                        eager_rel: float, device: str):
-    """Compiles one variant (its first call, on inputs0, is compile_s) and checks its output on
-    inputs1. Returns the compiled function and what its generated kernels compute (the tuner's
-    labels by function name, for --kernel-times: the stats reset per variant), or None with
-    rec's status set to mismatch; raises what the compile or the check raised."""
-    stats = _tuner_stats_module() if variant.backend == "tuner" else None
-    _reset_stats(stats)
+    """Compiles one variant (its first call is compile_s) and checks it on inputs1: (compiled
+    function, the tuner's kernel labels), or None with rec's status set to mismatch."""
+    stats = _stats() if variant.backend == "tuner" else None
+    if stats is not None:
+        stats.reset()
     with _variant_env(variant):
         compiled = _compile(built.fn, variant)
         _sync(device)
@@ -795,10 +689,10 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
         rec["compile_s"] = time.perf_counter() - t0
         out = compiled(*inputs1)
         _sync(device)
-    st = _read_stats(stats)
-    if st is not None:
-        rec["tuner_stats"] = st
-    labels = dict(getattr(stats.totals(), "kernel_labels", {})) if stats is not None else {}
+    labels = {}
+    if stats is not None:
+        rec["tuner_stats"] = _read_stats(stats)
+        labels = dict(stats.totals().kernel_labels)
 
     ref = built.reference(inputs1)
     max_abs, rel = _errors(out, ref)
@@ -813,16 +707,10 @@ def _compile_and_check(rec: dict, built: Built, variant: Variant, inputs0: tuple
 
 def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
              rounds: int = 1, progress=None, kernel_calls: int = 0) -> list[dict]:
-    """Variants of one case in this process, one row each: the case is built once, every variant
-    compiled and checked, then the ones that passed are timed in `rounds` interleaved rounds
-    (each round times every variant once); ms is the median over the rounds. progress(recs),
-    when given, is called after each variant's compile and each round (the worker saves the
-    rows so far: a later variant that hangs or crashes does not lose the earlier ones).
-
-    No torch._dynamo.reset() between variants: it would drop the compiled code of the ones
-    compiled before. Variants of different backends or modes keep their own cache entries on
-    the same code objects, and eager is the plain function, which dynamo never sees.
-    """
+    """Variants of one case in this process, a row each: built once, every variant compiled and
+    checked, then timed in `rounds` interleaved rounds (ms: the median). progress(recs) runs
+    after each compile and round, so a worker that dies later keeps the rows so far. No
+    dynamo reset between variants: it would drop the code compiled for the earlier ones."""
     case = CASE_BY_NAME[case_name]
     variants = [Variant.parse(v) for v in variant_names]
     recs = [_variant_record(case, v) for v in variants]
@@ -906,25 +794,17 @@ def _short_error(e: BaseException, limit: int = 300) -> str:
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
 
-# ----------------------------------------------------------------------------------------
-# Parent: runs the workers, derives the comparisons, writes JSON, prints the table.
-# ----------------------------------------------------------------------------------------
+# -- Parent: runs the workers, derives the comparisons, writes JSON, prints the table.
 
 def _env_info(device: str, smoke: bool) -> dict:
+    import torch
+    cuda = device == "cuda"
     info: dict[str, Any] = {"date": _dt.datetime.now(_dt.timezone.utc).isoformat(timespec="seconds"),
                             "host": platform.node(), "python": platform.python_version(),
-                            "device": device, "smoke": smoke}
-    try:
-        import torch
-        info["torch"] = torch.__version__
-        info["cuda"] = torch.version.cuda
-        if device == "cuda":
-            info["gpu"] = torch.cuda.get_device_name()
-            info["capability"] = ".".join(map(str, torch.cuda.get_device_capability()))
-        else:
-            info["gpu"] = None
-    except Exception as e:
-        info["torch"] = f"unavailable: {e}"
+                            "device": device, "smoke": smoke, "torch": torch.__version__,
+                            "cuda": torch.version.cuda, "gpu": torch.cuda.get_device_name() if cuda else None}
+    if cuda:
+        info["capability"] = ".".join(map(str, torch.cuda.get_device_capability()))
     for mod in ("triton", "tuner", "transformers", "torchvision", "timm"):
         try:
             info[mod] = importlib.import_module(mod).__version__
@@ -937,12 +817,8 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def lay_out_checkout(dest: Path) -> Path:
-    """Makes the checkout importable as one `tuner` package under dest, entry point included.
-
-    Workers then measure the code as it is in this checkout, not a wheel built earlier, and
-    the checkout's bare tuner/ folder (which lacks the mapped subpackages) cannot shadow it.
-    The folder mapping and the entry points are read from setup.py and pyproject.toml.
-    """
+    """Makes the checkout importable as one `tuner` package under dest, entry point included
+    (setup.py's folder mapping, pyproject.toml's entry points): workers measure this code."""
     import ast
     folders = {"tuner": "tuner"}
     for node in ast.parse((ROOT / "setup.py").read_text()).body:
@@ -971,9 +847,7 @@ def lay_out_checkout(dest: Path) -> Path:
 
 
 def _git_commit() -> str | None:
-    """HEAD's short hash, with "-dirty" when the tracked files differ from it (the device
-    machine's copy of a checkout carries the files but may keep an older .git: its HEAD alone
-    named a commit the measured code was not)."""
+    """HEAD's short hash, "-dirty" when the tracked files differ from it."""
     try:
         out = subprocess.run(["git", "describe", "--always", "--dirty", "--abbrev=7"], cwd=ROOT,
                              text=True, capture_output=True, timeout=10)
@@ -1004,12 +878,8 @@ _CACHE_VARS = (("TORCHINDUCTOR_CACHE_DIR", "inductor"), ("TRITON_CACHE_DIR", "tr
 
 
 def _fresh_caches(variant: str) -> str | None:
-    """With cold caches, points the compilers' cache folders at new ones for this variant of a
-    case (several variants compile in one worker with --rounds): a later variant neither
-    reuses an earlier one's compiled kernels (its compile seconds stay cold) nor reads its
-    tuning decisions (default mode asks the tuner's cache for matmul choices). The tuner's
-    in-process memory of template configs is dropped too. Returns the folder, or None with
-    warm caches."""
+    """With cold caches, new cache folders (and no in-process template memory) for this variant
+    of a case, so it reuses no kernel or decision of an earlier one; the folder, or None."""
     root = os.environ.get("BENCH_COMPILER_COLD_ROOT")
     if not root:
         return None
@@ -1075,8 +945,7 @@ def _run_job(args, case: Case, variants: list[str], timeout_s: float, log) -> li
 
 
 def _finish_partial(rec: dict, status: str, note: str) -> dict:
-    """A row the worker saved before it was cut off (--rounds > 1): a variant timed in some
-    rounds keeps the median of those (and says so), one not yet timed or compiled gets the
+    """A row saved before the worker was cut off: timed rounds keep their median, else the
     worker's fate."""
     if "status" in rec:
         return rec
@@ -1187,73 +1056,39 @@ def _select(spec: str) -> list[Case]:
     return [CASE_BY_NAME[n] for n in dict.fromkeys(names)]
 
 
-def _progress(total: int):
-    """A rich progress bar on a terminal, plain lines otherwise (device logs, pipes)."""
-    if sys.stderr.isatty():
-        try:
-            from rich.progress import Progress
-            p = Progress(transient=True)
-            p.start()
-            task = p.add_task("bench", total=total)
-            return (lambda msg: p.update(task, description=msg),
-                    lambda: p.advance(task), p.stop)
-        except ImportError:
-            pass
-    return (lambda msg: print(msg, file=sys.stderr, flush=True), lambda: None, lambda: None)
+def _say(msg: str) -> None:
+    print(msg, file=sys.stderr, flush=True)
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(
-        description=__doc__.split("\n\n")[0] + " Cases: " + ", ".join(
-            f"{c.name} ({c.doc})" for c in CASES) + ".",
-        formatter_class=argparse.ArgumentDefaultsHelpFormatter)
-    ap.add_argument("--cases", default="all",
-                    help="comma list of case names or groups (all, memory, matmul, model, zoo, vision); "
-                         "the copy reference is added when a memory case runs")
-    ap.add_argument("--variants", default=None,
-                    help="comma list: eager, or BACKEND[-MODE] with MODE in " + ", ".join(MODES)
-                         + f" (default {DEFAULT_VARIANTS}; with --smoke {SMOKE_VARIANTS})")
-    ap.add_argument("--out", default="bench/results", help="folder for the JSON results")
-    ap.add_argument("--budget-s", type=float, default=None,
-                    help="stop starting new variants when this many seconds have passed")
-    ap.add_argument("--timeout-s", type=float, default=420.0,
-                    help="per (case, variant) limit; a worker past it is killed and reported "
-                         "(with --rounds > 1 a case's worker has this times its variants)")
-    ap.add_argument("--rounds", type=int, default=1,
-                    help="1: each (case, variant) alone, timed once. N > 1: each case's variants "
-                         "in one process (see --isolation), all compiled and checked first, then "
-                         "timed in N interleaved rounds; ms is the median over the rounds, "
-                         "ms_rounds the list; with cold caches each variant gets fresh cache folders. "
-                         "E.g. --cases convnextv2_nano,maxvit_tiny --variants "
-                         "eager,tuner,inductor --rounds 3 --out DIR")
-    ap.add_argument("--kernel-times", type=int, default=0, metavar="CALLS",
-                    help="after timing, profile CALLS calls of each variant (CUDA only) and keep "
-                         "its kernels' GPU us per call by name (row key kernel_us; "
-                         "--diff-kernels compares two rows)")
-    ap.add_argument("--diff-kernels", nargs=3, metavar=("JSON", "VARIANT_A", "VARIANT_B"),
-                    help="print the kernels whose GPU time per call differs most between two "
-                         "variants' kernel_us in a saved result file (per case) and exit")
-    ap.add_argument("--smoke", action="store_true",
-                    help="tiny shapes, on CPU unless --device cuda (a quick GPU sanity run)")
-    ap.add_argument("--device", choices=("cuda", "cpu"), default=None,
-                    help="default cuda, or cpu with --smoke; on cpu the tuner backend's "
-                         "kernels run in the Triton interpreter (TRITON_INTERPRET=1)")
-    ap.add_argument("--caches", choices=("cold", "keep"), default="cold",
-                    help="cold: fresh inductor/Triton/tuner cache folders per worker; "
-                         "keep: the environment's (warm-cache compile times)")
-    ap.add_argument("--isolation", choices=("subprocess", "inprocess"), default="subprocess",
-                    help="subprocess: one fresh process per variant, per case with --rounds > 1 "
-                         "(timeouts enforced); inprocess: torch._dynamo.reset() between "
-                         "variants, between cases with --rounds > 1 (no timeouts)")
-    ap.add_argument("--code", choices=("checkout", "installed"), default="checkout",
-                    help="checkout: workers import this checkout's code (laid out as the "
-                         "`tuner` package); installed: whatever `tuner` the environment has")
-    ap.add_argument("--json", action="store_true", help="print the result JSON on stdout, the table on stderr")
-    ap.add_argument("--list", action="store_true", help="list the cases and exit")
-    ap.add_argument("--report", nargs="+", metavar="JSON",
-                    help="print the table of saved result files (merged) and exit")
-    ap.add_argument("--_worker", nargs=2, help=argparse.SUPPRESS)
-    ap.add_argument("--_result", help=argparse.SUPPRESS)
+    ap = argparse.ArgumentParser(description=__doc__, epilog=EPILOG,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    arg = ap.add_argument
+    arg("--cases", default="all", help="comma list of case names (--list) or groups: all, "
+        + ", ".join(GROUPS) + "; a memory case brings the copy reference (default all)")
+    arg("--variants", help=f"comma list: eager, or BACKEND[-MODE][@SUFFIX], MODE one of {', '.join(MODES)}, "
+        f"SUFFIX one of {', '.join(SUFFIXES)} (default {DEFAULT_VARIANTS}; --smoke: {SMOKE_VARIANTS})")
+    arg("--out", default="bench/results", help="folder for the JSON results (default bench/results)")
+    arg("--budget-s", type=float, help="start no job after this many seconds")
+    arg("--timeout-s", type=float, default=420.0, help="per (case, variant); a worker past it is "
+        "killed and reported (default 420)")
+    arg("--rounds", type=int, default=1, help="N > 1: a case's variants in one process, compiled "
+        "and checked first, then timed in N interleaved rounds (median; ms_rounds the list)")
+    arg("--kernel-times", type=int, default=0, metavar="CALLS", help="after timing, profile CALLS "
+        "calls (CUDA) and keep each kernel's GPU us per call (row key kernel_us)")
+    arg("--diff-kernels", nargs=3, metavar=("JSON", "VARIANT_A", "VARIANT_B"), help="print the "
+        "kernels whose time per call differs most between two variants of a saved run, and exit")
+    arg("--smoke", action="store_true", help="tiny shapes, on CPU unless --device cuda")
+    arg("--device", choices=("cuda", "cpu"), help="default cuda, or cpu with --smoke (generated "
+        "kernels in the Triton interpreter)")
+    arg("--caches", choices=("cold", "keep"), default="cold", help="cold: fresh inductor/Triton/"
+        "tuner cache folders per worker (default); keep: the environment's")
+    arg("--isolation", choices=("subprocess", "inprocess"), default="subprocess", help="inprocess: "
+        "torch._dynamo.reset() between jobs instead of a process each (no timeouts)")
+    arg("--json", action="store_true", help="print the result JSON on stdout, the table on stderr")
+    arg("--list", action="store_true", help="list the cases and exit")
+    arg("--_worker", nargs=2, help=argparse.SUPPRESS)
+    arg("--_result", help=argparse.SUPPRESS)
     args = ap.parse_args(argv)
     args.device = args.device or ("cpu" if args.smoke else "cuda")
     if args.rounds < 1:
@@ -1279,8 +1114,6 @@ def main(argv: list[str] | None = None) -> int:
         for c in CASES:
             print(f"{c.name:30s} {c.group:9s} {c.doc}")
         return 0
-    if args.report:
-        return _report(args.report)
 
     try:
         cases = _select(args.cases)
@@ -1312,7 +1145,7 @@ def main(argv: list[str] | None = None) -> int:
     log_path = out_dir / f"compiler_{'smoke_' if args.smoke else ''}{stamp}.log"
     code_tmp = None
     args.code_dir = None
-    if args.code == "checkout" and args.isolation == "subprocess":
+    if args.isolation == "subprocess":     # workers import this checkout, not an installed copy
         code_tmp = tempfile.TemporaryDirectory(prefix="bench_compiler_code_")
         args.code_dir = lay_out_checkout(Path(code_tmp.name))
     doc = {"schema": SCHEMA, "script": "bench_compiler", **_env_info(args.device, args.smoke),
@@ -1328,7 +1161,6 @@ def main(argv: list[str] | None = None) -> int:
         jobs = [(c, [v]) for c, vs in per_case for v in vs]
     else:                    # a case's variants together, timed in interleaved rounds
         jobs = per_case
-    describe, advance, stop = _progress(sum(len(vs) for _, vs in jobs))
     with open(log_path, "w") as log:
         try:
             for case, names in jobs:
@@ -1340,7 +1172,7 @@ def main(argv: list[str] | None = None) -> int:
                 else:
                     timeout = args.timeout_s * len(names)
                     timeout = timeout if left is None else min(timeout, left)
-                    describe(f"{label} ...")
+                    _say(f"{label} ...")
                     log.write(f"==== {label}\n")
                     log.flush()
                     recs = _run_job(args, case, names, timeout, log)
@@ -1349,11 +1181,9 @@ def main(argv: list[str] | None = None) -> int:
                 derive(results)
                 _write_json(path, doc)
                 for rec in recs:
-                    describe(f"{case.name} / {rec['variant']}: {rec['status']}"
-                             + (f" {rec['ms']:.3f} ms" if rec.get("ms") is not None else ""))
-                    advance()
+                    _say(f"{case.name} / {rec['variant']}: {rec['status']}"
+                         + (f" {rec['ms']:.3f} ms" if rec.get("ms") is not None else ""))
         finally:
-            stop()
             if code_tmp is not None:
                 code_tmp.cleanup()
     doc["wall_s"] = time.perf_counter() - start
@@ -1366,27 +1196,6 @@ def main(argv: list[str] | None = None) -> int:
     print(f"\n{doc.get('gpu') or doc['device']}  torch {doc.get('torch')}  triton {doc.get('triton')}"
           f"  results: {path}", file=shown)
     print(table(results), file=shown)
-    return 0
-
-
-def _report(paths: list[str]) -> int:
-    results, heads = [], []
-    for p in paths:
-        try:
-            doc = json.loads(Path(p).read_text())
-        except (OSError, ValueError) as e:
-            print(f"bench_compiler: cannot read {p}: {e}", file=sys.stderr)
-            return 2
-        heads.append(f"{p}: {doc.get('gpu') or doc.get('device')} torch {doc.get('torch')} "
-                     f"triton {doc.get('triton')} {doc.get('date')}")
-        results += doc.get("results", [])
-    # Later files win for the same (case, variant); the derived columns are recomputed, so a
-    # copy or eager timing from another run is used across runs (noted in the header).
-    merged = {(r["case"], r["variant"]): r for r in results}
-    results = list(merged.values())
-    derive(results)
-    print("\n".join(heads))
-    print(table(results))
     return 0
 
 

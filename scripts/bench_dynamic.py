@@ -32,10 +32,8 @@ On CPU (tiny models, Triton's interpreter):
 from __future__ import annotations
 
 import argparse
-import datetime as _dt
 import json
 import os
-import platform
 import statistics
 import subprocess
 import sys
@@ -56,26 +54,18 @@ def shapes(smoke):
 
 
 def build(model, smoke):
+    """bench_compiler.py's GPT-2 small (default settings) or BERT-base, tiny with --smoke."""
     import torch
-    import transformers
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    import bench_compiler as bc
     torch.manual_seed(0)
-    if model == "gpt2":
-        cfg = (transformers.GPT2Config(n_layer=2, n_embd=64, n_head=2, vocab_size=256, n_positions=64)
-               if smoke else transformers.GPT2Config())
-        m = transformers.GPT2LMHeadModel(cfg)
-    else:
-        cfg = (transformers.BertConfig(num_hidden_layers=2, hidden_size=64, num_attention_heads=2,
-                                       intermediate_size=128, vocab_size=256, max_position_embeddings=64)
-               if smoke else transformers.BertConfig())
-        m = transformers.BertModel(cfg)
-    return m.eval(), cfg.vocab_size
+    m = (bc._gpt2_defaults if model == "gpt2" else bc._bert)(smoke)
+    return m.eval(), m.config.vocab_size
 
 
 def _first(out):
-    for attr in ("logits", "last_hidden_state"):
-        if getattr(out, attr, None) is not None:
-            return getattr(out, attr)
-    return out[0]
+    import bench_compiler as bc    # (build put it on the path)
+    return bc._first_tensor(out)
 
 
 def _median_ms(fn, device, reps):
@@ -215,7 +205,9 @@ def paired(model_name, smoke, rounds=5):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    desc, _, ex = __doc__.partition("On the GPU machine:")
+    p = argparse.ArgumentParser(description=desc, epilog="examples, on the GPU machine:" + ex,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--models", default=",".join(MODELS), help=f"comma-separated, of {', '.join(MODELS)}")
     p.add_argument("--variants", default=",".join(VARIANTS), help=f"comma-separated, of {', '.join(VARIANTS)}")
     p.add_argument("--smoke", action="store_true", help="tiny models on CPU (Triton interpreter)")
@@ -244,16 +236,11 @@ def main(argv=None):
         p.error(f"unknown model or variant {', '.join(bad)}; models: {', '.join(MODELS)}; "
                 f"variants: {', '.join(VARIANTS)}")
     import torch
-    import triton
-    out_dir = Path(a.out)
-    out_dir.mkdir(parents=True, exist_ok=True)
-    stamp = _dt.datetime.now().strftime("%Y%m%d-%H%M%S")
-    doc = {"command": " ".join([Path(sys.argv[0]).name] + (argv or sys.argv[1:])),
-           "date": stamp, "python": platform.python_version(), "torch": torch.__version__,
-           "triton": triton.__version__,
-           "gpu": torch.cuda.get_device_name() if torch.cuda.is_available() else None,
-           "shapes": shapes(a.smoke), "results": []}
-    path = out_dir / f"dynamic_{stamp}.json"
+    sys.path.insert(0, str(Path(__file__).resolve().parent))
+    from _results_doc import new_document
+    doc, path = new_document("dynamic", argv, "cuda" if torch.cuda.is_available() else "cpu", a.out)
+    del doc["cases"]
+    doc.update(shapes=shapes(a.smoke), results=[])
     for model in models:
         for variant in variants:
             env = dict(os.environ)

@@ -15,9 +15,6 @@ a long K). Variants:
                              measures ATen + epilogue against the tuned template per problem
   tuner-max-autotune-padded  as tuner-max-autotune with TUNER_MM_PADDED=measure: where the pad_mm
                              point pads, the mm point also times the template against the padded ATen call
-  tuner-splitk-max-autotune  ours, TUNER_MM=splitk, max-autotune-no-cudagraphs: 2-D matmuls as the
-                             tuned template over 4 K slices + a reduction taking the epilogue
-  tuner-splitk8-max-autotune the same over 8 slices
 Per case every variant is compiled first (compile seconds recorded), checked against an fp32
 reference on fresh inputs, then all are timed round-robin, three rounds, median of the
 medians (the GPU's clocks drift between calls: only variants of one run compare), by
@@ -44,10 +41,7 @@ import time
 from pathlib import Path
 
 VARIANTS = ("eager", "stock", "stock-max-autotune", "tuner", "tuner-template",
-            "tuner-template-max-autotune", "tuner-max-autotune", "tuner-max-autotune-padded",
-            "tuner-splitk-max-autotune", "tuner-splitk8-max-autotune")
-# the K slices of each split-K variant (compile option mm_split_k)
-SPLIT_K = {"tuner-splitk-max-autotune": 4, "tuner-splitk8-max-autotune": 8}
+            "tuner-template-max-autotune", "tuner-max-autotune", "tuner-max-autotune-padded")
 
 
 def _linear(act):
@@ -132,13 +126,7 @@ def _compile(fn, variant):
     if variant == "tuner-template":
         return torch.compile(fn, backend="tuner", options={"mm": "template"})
     # a mode and options cannot both be given: the setting carries the matmul mode
-    os.environ["TUNER_MM"] = "template" if variant == "tuner-template-max-autotune" else \
-        "splitk" if variant in SPLIT_K else "auto"
-    if variant in SPLIT_K:   # (the caller restores the setting after each variant)
-        user = json.loads(os.environ.get("TUNER_COMPILE_OPTIONS") or "{}")
-        # (mm too: an "mm" among the user's options would win over TUNER_MM)
-        os.environ["TUNER_COMPILE_OPTIONS"] = json.dumps({**user, "mm": "splitk",
-                                                          "mm_split_k": SPLIT_K[variant]})
+    os.environ["TUNER_MM"] = "template" if variant == "tuner-template-max-autotune" else "auto"
     if variant == "tuner-max-autotune-padded":
         os.environ["TUNER_MM_PADDED"] = "measure"
     # a backend object of its own: dynamo keeps compiled code per (backend, mode), so two
@@ -268,7 +256,9 @@ def _consistent(name, shapes):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    desc, _, ex = __doc__.partition("On the GPU machine:")
+    p = argparse.ArgumentParser(description=desc, epilog="examples, on the GPU machine:" + ex,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--cases", default="all", help="comma-separated case names, or all")
     p.add_argument("--variants", default=None,
                    help=f"comma-separated, of {', '.join(VARIANTS)} (default: all; with --smoke: "
@@ -291,7 +281,7 @@ def main(argv=None):
     import torch
     device = "cuda" if torch.cuda.is_available() and not a.smoke else "cpu"
     sys.path.insert(0, str(Path(__file__).resolve().parent))   # run with python3 -P too
-    from results_doc import new_document
+    from _results_doc import new_document
     doc, path = new_document("mm", argv, device, a.out)
     for name in names:
         doc["cases"].append(run_case(name, variants, a.smoke, device, a.timer))

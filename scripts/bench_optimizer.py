@@ -209,7 +209,9 @@ def run_case(params, dtype_name, opt_name, variants, smoke, device, lr="float"):
 
 
 def main(argv=None):
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    desc, _, ex = __doc__.partition("On the GPU machine:")
+    p = argparse.ArgumentParser(description=desc, epilog="examples, on the GPU machine:" + ex,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--params", default=",".join(PARAMS), help=f"comma-separated, of {', '.join(PARAMS)}")
     p.add_argument("--dtypes", default="fp32,bf16", help=f"comma-separated, of {', '.join(DTYPES)}")
     p.add_argument("--optimizers", default=",".join(OPTIMIZERS), help=f"comma-separated, of {', '.join(OPTIMIZERS)}")
@@ -233,7 +235,7 @@ def main(argv=None):
     import torch
     device = "cuda" if torch.cuda.is_available() and not a.smoke else "cpu"
     sys.path.insert(0, str(Path(__file__).resolve().parent))   # run with python3 -P too
-    from results_doc import new_document
+    from _results_doc import new_document
     doc, path = new_document("optimizer", argv, device, a.out)
     for params in sel["params"]:
         for dt in sel["dtypes"]:

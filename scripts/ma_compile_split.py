@@ -18,7 +18,7 @@ import tempfile
 import time
 from pathlib import Path
 
-EPILOG = """example (GPU):
+EPILOG = """examples (GPU):
   source scripts/device/env.sh && python3 -P scripts/ma_compile_split.py gpt2 max-autotune-no-cudagraphs
   (case gpt2_train: a GPT-2 6-layer AMP training step, forward and backward)"""
 
@@ -39,32 +39,28 @@ def main(argv=None) -> int:
     from tuner import bench, compile_workers, engine
     from tuner.compiler import stats
 
-    acc = {"compile_all_wall": 0.0, "compile_all_sum": 0.0, "compiled": 0, "bench_wall": 0.0,
-           "benchmarks": 0}
+    acc = dict(compile_all_wall=0.0, compile_all_sum=0.0, compiled=0, bench_wall=0.0, benchmarks=0)
     batches, real_compile_all, real_benchmark = [], bench.compile_all, bench.benchmark
 
-    def compile_all(fn, cands, **kw):
-        def timed(c):
-            t = time.perf_counter()
-            try:
-                return fn(c)
-            finally:
-                acc["compile_all_sum"] += time.perf_counter() - t
+    def timed(key, fn, *a, **kw):
         t = time.perf_counter()
         try:
-            return real_compile_all(timed, cands, **kw)
+            return fn(*a, **kw)
         finally:
-            acc["compile_all_wall"] += time.perf_counter() - t
+            acc[key] += time.perf_counter() - t
+
+    def compile_all(fn, cands, **kw):
+        t = time.perf_counter()
+        try:
+            return timed("compile_all_wall", real_compile_all,
+                         lambda c: timed("compile_all_sum", fn, c), cands, **kw)
+        finally:
             acc["compiled"] += len(cands)
             batches.append((len(cands), round(time.perf_counter() - t, 2), kw.get("jobs") is not None))
 
     def benchmark(*a, **kw):
-        t = time.perf_counter()
-        try:
-            return real_benchmark(*a, **kw)
-        finally:       # a failed candidate was run too
-            acc["bench_wall"] += time.perf_counter() - t
-            acc["benchmarks"] += 1
+        acc["benchmarks"] += 1     # a failed candidate was run too
+        return timed("bench_wall", real_benchmark, *a, **kw)
 
     bench.compile_all, bench.benchmark = compile_all, benchmark
     mode = None if args.mode == "default" else args.mode

@@ -1,10 +1,6 @@
 #!/usr/bin/env python3
-"""OpInfo sweep (CPU, Triton's interpreter): PyTorch's OpInfo samples compiled with
-backend="tuner" and compared with eager. The runner is tests/compiler/opinfo_runner.py (the
-tests import it); `--help` lists the options, statuses and examples, e.g.
-
-    python3 scripts/opinfo_sweep.py --ops 'abs,add' --samples 1 --out /tmp/o.jsonl
-"""
+"""OpInfo sweep (CPU): the command line of tests/compiler/opinfo_runner.py (see --help), e.g.
+python3 scripts/opinfo_sweep.py --ops 'abs,add' --samples 1 --out /tmp/o.jsonl"""
 import importlib.util
 import os
 import sys

@@ -5,13 +5,6 @@
 #   default, ma    cold caches, the shipped heuristics
 #   ma-off         cold caches, TUNER_HEURISTICS=off
 #   ma-p16         as ma, with 16 compile worker processes (TUNER_COMPILE_PROCESSES=16)
-#   ma-sd          as ma, one descent sweep after a shipped shortlist is timed (TUNER_SHORTLIST_SWEEPS=1)
-#   ma-nowarm      as ma, compile workers not warmed up when they start (TUNER_COMPILE_WARMUP=0)
-#   ma-noload      as ma, compile workers do not load what they build (TUNER_WORKER_LOAD=0)
-#   ma-bg          as ma, tuning candidates built ahead in the background (TUNER_PREBUILD_BACKGROUND=1,
-#                  the default since 2026-11-27)
-#   ma-nobg        as ma, the graph waits for every candidate built ahead (TUNER_PREBUILD_BACKGROUND=0)
-#   ma-beyond      as ma, kernels larger than a shortlist's problems searched (TUNER_SHORTLIST_BEYOND=search)
 #   ma-prof        as ma, the first call under cProfile (slower: for where the time goes, not
 #                  for its seconds); a "profile_own"/"profile_cum" line follows its row
 #   default-warm, ma-warm   two processes over the same fresh cache folders (Triton's and the
@@ -21,12 +14,13 @@
 #                  the first process (recorded as ma-remoteup) tunes with fresh local folders
 #                  and fills an empty Redis; the second starts from other fresh local folders
 #                  (nothing compiled, nothing tuned on this "machine") with the same Redis
-# Rows (one JSON line each: first-call seconds, benchmarks, decisions by source, each measured
+# Any other setting (TUNER_COMPILE_WARMUP=0, TUNER_PREBUILD_BACKGROUND=0, ...): export it for the
+# call. Rows (one JSON line each: first-call seconds, benchmarks, decisions by source, each measured
 # decision) go to $OUT/ma_compile_table.jsonl as they finish.
 #
 #   CASES="gpt2 bert" ROUNDS=1 bash scripts/device/ma_compile_table.sh
 #   CASES=llama8 VARIANTS="ma ma-off" bash scripts/device/ma_compile_table.sh
-case "${1:-}" in -h|--help) sed -n '2,/^[^#]/{/^#/s/^# \{0,1\}//p}' "$0"; exit 0 ;; esac
+case "${1:-}" in -h|--help) sed -n '1,/^[^#]/{/^#!/d;/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; return 0 2>/dev/null || exit 0 ;; esac
 set -uo pipefail
 source scripts/device/env.sh >/dev/null 2>&1 || exit 2   # (the checkout's code first on PYTHONPATH)
 [[ " ${VARIANTS:-} " == *" ma-remote "* ]] && source scripts/device/redis.sh
@@ -55,13 +49,7 @@ for r in $(seq ${ROUNDS:-1}); do
         default|ma) one $v $case $mode use ;;
         ma-off) one $v $case $mode off ;;
         ma-p16) TUNER_COMPILE_PROCESSES=16 one $v $case $mode use ;;
-        ma-nowarm) TUNER_COMPILE_WARMUP=0 one $v $case $mode use ;;
-        ma-noload) TUNER_WORKER_LOAD=0 one $v $case $mode use ;;
-        ma-bg) TUNER_PREBUILD_BACKGROUND=1 one $v $case $mode use ;;
-        ma-nobg) TUNER_PREBUILD_BACKGROUND=0 one $v $case $mode use ;;
-        ma-beyond) TUNER_SHORTLIST_BEYOND=search one $v $case $mode use ;;
         ma-prof) PROFILE=--profile one $v $case $mode use ;;
-        ma-sd) TUNER_SHORTLIST_SWEEPS=1 one $v $case $mode use ;;
         default-warm|ma-warm)
           d=$(mktemp -d)
           one ${v}up $case $mode use $d

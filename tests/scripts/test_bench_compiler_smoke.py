@@ -143,22 +143,6 @@ def test_derived_columns_compare_with_eager_stock_default_and_copy():
     assert "+25%" in text and "softmax/tuner-max-autotune: mismatch" in text
 
 
-def test_report_merges_saved_runs(tmp_path):
-    bc = _load()
-    common = {"schema": 1, "gpu": "GPU-X", "torch": "t", "triton": "tr", "date": "d"}
-    a = {**common, "results": [{"case": "gpt2", "group": "model", "variant": "eager",
-                                "status": "ok", "ms": 10.0}]}
-    b = {**common, "results": [{"case": "gpt2", "group": "model", "variant": "tuner",
-                                "status": "ok", "ms": 4.0}]}
-    (tmp_path / "a.json").write_text(json.dumps(a))
-    (tmp_path / "b.json").write_text(json.dumps(b))
-    proc = _run("--report", str(tmp_path / "a.json"), str(tmp_path / "b.json"))
-    assert proc.returncode == 0, proc.stderr
-    line = next(l for l in proc.stdout.splitlines() if l.startswith("gpt2") and "tuner" in l)
-    assert "2.50" in line                                    # speedup over the other run's eager
-    assert _run("--report", str(tmp_path / "missing.json")).returncode == 2
-
-
 @pytest.mark.skipif(importlib.util.find_spec("tuner.compiler.backend") is None,
                     reason="tuner.compiler.backend does not exist yet")
 def test_smoke_runs_the_tuner_backend_through_the_interpreter(tmp_path):
@@ -271,30 +255,6 @@ def test_checkout_layout_is_the_tuner_package_with_its_backend_entry_point(tmp_p
         cwd=ROOT, capture_output=True, text=True, env={**os.environ, "PYTHONPATH": str(tmp_path)})
     assert probe.returncode == 0, probe.stderr
     assert str(tmp_path) in probe.stdout and "tuner.compiler.backend:tuner_backend" in probe.stdout
-
-
-def test_profile_compiler_smoke_writes_its_json(tmp_path):
-    # scripts/profile_compiler.py on CPU (interpreter): the run completes, prints its table and
-    # writes one results document with the environment and the row.
-    script = ROOT / "scripts" / "profile_compiler.py"
-    env = dict(os.environ, TRITON_INTERPRET="1")
-    p = subprocess.run([sys.executable, str(script), "softmax", "--variants", "tuner", "--smoke",
-                        "--iters", "1", "--cprofile", "3", "--out", str(tmp_path)],
-                       capture_output=True, text=True, timeout=240, cwd=ROOT, env=env)
-    assert p.returncode == 0, p.stderr[-2000:]
-    assert "== softmax / tuner" in p.stdout
-    files = list(tmp_path.glob("profile_compiler_*.json"))
-    assert len(files) == 1
-    doc = json.loads(files[0].read_text())
-    assert doc["script"] == "profile_compiler" and "torch" in doc and doc["gpu"] == "cpu"
-    (row,) = doc["results"]
-    assert row["case"] == "softmax" and row["stats"]["kernels"] == 1 and len(row["host_profile"]) == 3
-
-
-def test_profile_compiler_rejects_unknown_cases():
-    p = subprocess.run([sys.executable, str(ROOT / "scripts" / "profile_compiler.py"), "nosuchcase"],
-                       capture_output=True, text=True, timeout=120, cwd=ROOT)
-    assert p.returncode == 2 and "unknown case" in p.stderr
 
 
 def test_rows_of_a_worker_cut_off_mid_case_keep_what_was_measured():
