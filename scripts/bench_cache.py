@@ -181,7 +181,9 @@ def start_redis(workdir: Path) -> tuple[subprocess.Popen, str]:
 
 
 def main() -> None:
-    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    desc, _, ex = __doc__.partition("\n\n")
+    ap = argparse.ArgumentParser(description=desc, epilog="examples:\n" + ex,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--out", default="bench/results", help="folder for cache_bench.json")
     ap.add_argument("--redis-url", help="measure this Redis instead of starting one")
     ap.add_argument("--n", type=int, default=5000, help="entries per latency run")

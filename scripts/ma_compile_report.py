@@ -85,7 +85,9 @@ def table(rows: list[dict]) -> list[dict]:
 
 
 def main(argv=None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    desc, _, ex = __doc__.rpartition("\n\n")
+    ap = argparse.ArgumentParser(description=desc, epilog="examples:\n" + ex,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("inputs", nargs="+", type=Path, help="ma_compile_table.jsonl files or merged JSON documents")
     ap.add_argument("--merge-into", type=Path, help="append the inputs' rows to this JSON document's rows")
     a = ap.parse_args(argv)

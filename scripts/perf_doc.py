@@ -103,7 +103,9 @@ def rebuild(text: str, root: Path = ROOT) -> str:
 
 
 def main(argv=None) -> int:
-    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    desc, _, ex = __doc__.rpartition("\n\n")
+    p = argparse.ArgumentParser(description=desc, epilog="examples:\n" + ex,
+                                formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--doc", default=str(ROOT / "docs" / "PERFORMANCE.md"), help="the document to rebuild")
     p.add_argument("--check", action="store_true", help="exit 1 if a generated table is stale; write nothing")
     a = p.parse_args(argv)

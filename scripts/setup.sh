@@ -2,6 +2,9 @@
 # Sets up a fresh machine for development and tests: a Redis server (the remote-cache tests
 # start their own on a free loopback port), PyTorch, and this package with its test extras
 # (and timm for the model zoo).
+#
+#   bash scripts/setup.sh
+case "${1:-}" in -h|--help) sed -n '1,/^[^#]/{/^#!/d;/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; return 0 2>/dev/null || exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/.."
 

@@ -2,6 +2,9 @@
 # One device call: `tuner collect triton_kernel` for each kind, SECONDS_PER_KIND each, into
 # $OUT/kernels/<kind>_<gpu>_s<seed>.jsonl.gz (<gpu>: the board lent, h100 or h200; seed $SEED),
 # with compile jobs overlapping and timings serialized.
+#
+#   KINDS=reduction SEED=2 SECONDS_PER_KIND=300 bash scripts/device/collect_kernels.sh
+case "${1:-}" in -h|--help) sed -n '1,/^[^#]/{/^#!/d;/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; return 0 2>/dev/null || exit 0 ;; esac
 set -uo pipefail
 source scripts/device/env.sh >/dev/null 2>&1
 mkdir -p $OUT/kernels

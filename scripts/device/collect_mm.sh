@@ -6,6 +6,7 @@
 # (copied in, then --resume; only a file of the same board resumes).
 #
 #   FOCI="bare costly" SECONDS_PER_FOCUS=280 bash scripts/device/collect_mm.sh
+case "${1:-}" in -h|--help) sed -n '1,/^[^#]/{/^#!/d;/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; return 0 2>/dev/null || exit 0 ;; esac
 set -uo pipefail
 source scripts/device/env.sh >/dev/null 2>&1
 mkdir -p $OUT/mm

@@ -1,6 +1,7 @@
 # Sourced at the start of every device command: installs this project's wheel (its `tuner` command) and only those
 # carried wheels (.whl/, from scripts/device/fetch_wheels.sh) whose module the GPU machine lacks, into
 # /tmp/site, puts it on PYTHONPATH, and the checkout itself before it (laid out as the package). Usage: `source scripts/device/env.sh`.
+case "${1:-}" in -h|--help) sed -n '1,/^[^#]/{/^#!/d;/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; return 0 2>/dev/null || exit 0 ;; esac
 _want=$(python3 - <<'PY'
 import glob, importlib.util, os
 modules = {"click": "click", "click_default_group": "click_default_group",

@@ -1,6 +1,9 @@
 #!/usr/bin/env bash
 # Downloads the pure-Python wheels the GPU machine lacks (it has no registry) into .whl/,
 # plus a wheel of this project, so a device command can begin with scripts/device/env.sh.
+#
+#   bash scripts/device/fetch_wheels.sh     # here, before a device call that carries .whl
+case "${1:-}" in -h|--help) sed -n '1,/^[^#]/{/^#!/d;/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; return 0 2>/dev/null || exit 0 ;; esac
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 mkdir -p .whl

@@ -8,6 +8,7 @@
 # GPU_TESTS_TOTAL_S (default 510) ends the run with SIGINT before a 9-minute device call is
 # cut off, so pytest still prints its summary and writes the XML; GPU_TESTS_TIMEOUT_S (default
 # 420) is the per-test limit when pytest-timeout is installed.
+case "${1:-}" in -h|--help) sed -n '1,/^[^#]/{/^#!/d;/^#/s/^# \{0,1\}//p}' "${BASH_SOURCE[0]}"; return 0 2>/dev/null || exit 0 ;; esac
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 
