@@ -1,14 +1,13 @@
-"""The JSON results document bench_mm.py and bench_optimizer.py fill (a helper module, not a
+"""The JSON results document bench_mm.py, bench_optimizer.py and bench_dynamic.py fill (a helper module, not a
 script: the leading underscore keeps it out of the scripts' --help smoke test)."""
 from __future__ import annotations
 
 import datetime
-import json
 from pathlib import Path
 
 
 def new_document(stem: str, argv, device: str, out: str | Path) -> tuple[dict, Path]:
-    """The JSON document a bench script fills case by case (bench_mm, bench_optimizer): the
+    """The JSON document a bench script fills case by case: the
     command as given, local date stamp, Python, torch, Triton and GPU, an empty "cases" list;
     and its path, <out>/<stem>_<stamp>.json (the folder is made)."""
     import platform
