@@ -45,7 +45,7 @@ log = logging.getLogger("tuner.compiler")
 MODES = ("default", "reduce-overhead", "max-autotune", "max-autotune-no-cudagraphs")
 # CUDA graphs only for graphs with at most this many tensor inputs per launch: a replay saves
 # a few microseconds of host time per launch but checks each input's address, which costs
-# more than it saves on an optimizer step over hundreds of tensors (figures: docs/PERF_NOTES.md, "Figures behind constants").
+# more than it saves on an optimizer step over hundreds of tensors (docs/PERF_NOTES.md).
 CUDAGRAPH_INPUTS_PER_LAUNCH = 25
 
 
@@ -75,7 +75,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         _prestart_compile_workers()
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
     # one-kernel graphs run directly and multi-kernel ones replay on the caller's tensors, so a
-    # memory-bound graph pays no copies in and out (figures: docs/PERF_NOTES.md, "Figures behind constants")
+    # memory-bound graph pays no copies in and out (docs/PERF_NOTES.md)
     min_launches = int(options.get("cudagraph_min_launches", 2))
     address_replay = bool(options.get("cudagraph_address_replay", True))
 

@@ -50,7 +50,7 @@ def load_source(source, stem):
 
 
 # The public torch function for the hottest externs: the same kernel, a cheaper call than the
-# OpOverload's schema-driven argument parsing (figures: docs/PERF_NOTES.md, "Figures behind constants").
+# OpOverload's schema-driven argument parsing (docs/PERF_NOTES.md).
 _PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
                torch.ops.aten.mm.default: torch.mm,
                torch.ops.aten.addmm.default: torch.addmm,

@@ -2,10 +2,10 @@
 
 A benchmark sweep (the former scripts/bench_search.py, see docs/PERF_NOTES.md) recorded the
 time of every config of a space on a real GPU. `RecordedTimings` turns such a table into a
-`measure(config) -> ms`: a config that was not recorded, or that failed when it was, scores inf. A strategy replayed over the table
-makes exactly the choices it would have made on that GPU (up to the noise of one recording),
-so strategies can be compared and regression-tested on the CPU in milliseconds: the idea of
-KernelTuner's simulation mode.
+`measure(config) -> ms`: a config that was not recorded, or that failed when it was, scores
+inf. A strategy replayed over the table makes exactly the choices it would have made on that
+GPU (up to the noise of one recording), so strategies can be compared and regression-tested
+on the CPU in milliseconds: the idea of KernelTuner's simulation mode.
 
 `load_recorded(path)` reads a bench_search result: per kernel the space (its spec and device
 limits, when the file records them), the starting candidates and the exhaustive timings.
