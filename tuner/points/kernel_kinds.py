@@ -339,18 +339,10 @@ _TEMPLATE_SKINNY_M = ((16, 32, 128, 4, 4), (16, 64, 128, 4, 4))
 
 
 # Hopper's variant of the template (compiler/codegen/template.py, the TMA constexpr): a
-# persistent loop over the tiles, one program per SM, operands loaded through TMA descriptors.
-# On the H200 (scripts/probes/template_tma_persistent.py, bf16 F.linear + bias + GELU, one
-# kernel with each variant switched on, L2 flushed): 8-18% faster than the plain template on
-# 4096^3, 4096 x 3072 x 768, 2048 x 12288 x 4096 and 8192 x 4096 x 1024, 1.00-1.04x of cuBLAS
-# + the GELU kernel where the plain one reached 0.85-0.93x; (128, 256, 64) w8 s3 fastest on all
-# four. Offered (timed beside the shortlist or the seeds) where the output has at least
-# TMA_MIN_TILES tiles of 128 x 128 and K at least 64; tile count vs SMs is what a persistent
-# loop pays off on. (128, 128, 64) w8 s3 was offered too until its figures came in: 1.06-1.43x
-# of (128, 256, 64) s3 on the probe's four shapes, and never among the three fastest configs of
-# the 21 template searches of GPT-2, BERT and ViT-B/16 in max-autotune where it was timed
-# (bench/results/compiler/ma_compile_table_20261127_sm90_costly_r3.json), where s4 won one
-# (BERT's MLP down, 6% over s3).
+# persistent loop over the tiles, one program per SM, operands loaded through TMA descriptors,
+# at cuBLAS's speed where the plain template was 7-15% behind (docs/PERF_NOTES.md). Offered
+# (timed beside the shortlist or the seeds) where the output has at least TMA_MIN_TILES tiles
+# of 128 x 128 and K at least 64: tile count vs SMs is what a persistent loop pays off on.
 _TEMPLATE_TMA = ((128, 256, 64, 8, 3), (128, 256, 64, 8, 4))
 TMA_MIN_TILES = 64
 # Tiles smaller than 64 x 64 (the shortlist's and the seeds' skinny configs) are not timed for
