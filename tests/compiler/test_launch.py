@@ -272,7 +272,7 @@ def test_precompile_builds_every_kernel_before_the_first_call():
         return (x.sin() + y).sum(1), torch.softmax(x * y, -1), x.t().contiguous() * 2
 
     def cached(call):
-        fns = {id(v.fn): v.fn for v in call.__globals__.values() if isinstance(v, Launcher)}
+        fns = {id(v.fn): v.fn for v in call.fn.__globals__.values() if isinstance(v, Launcher)}
         assert len(fns) >= 2
         caches = [getattr(fn, "device_caches", None) for fn in fns.values()]
         if any(c is None for c in caches):
