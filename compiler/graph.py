@@ -76,9 +76,10 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         self._written_inputs = None   # and the names of the graph inputs among them
 
     # -- buffers and nodes ------------------------------------------------------------
-    def new_buffer(self, dtype, device, size, stride=None):
+    def new_buffer(self, dtype, device, size, stride=None, extern_out=False):
         b = ir.Buffer(f"buf{next(self._names)}", dtype, device, tuple(size),
-                      tuple(stride) if stride is not None else S.contiguous_strides(size))
+                      tuple(stride) if stride is not None else S.contiguous_strides(size),
+                      extern_out=extern_out)
         self.buffers[b.name] = b
         return b
 
@@ -148,7 +149,8 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         outs = []
         for m in flat:
             if isinstance(m, torch.Tensor):
-                outs.append(self.new_buffer(m.dtype, self._device(m), self.shape(m), self.stride(m)))
+                outs.append(self.new_buffer(m.dtype, self._device(m), self.shape(m), self.stride(m),
+                                            extern_out=True))
             else:
                 outs.append(None)
         node = ir.Extern(self.node_name(), op, args, kwargs, outs,

@@ -94,8 +94,7 @@ class WrapperCodegen:
                     if b is not None:
                         if not (dense and tuple(b.stride) == S.contiguous_strides(b.size)):
                             self.emit(f"{b.name} = ensure_layout({b.name}, {tuple(b.size)}, {tuple(b.stride)})")
-                        allocated.add(b.name)
-                        self.g.buffers[b.name].extern_out = True
+                        allocated.add(b.name)   # (an extern output: never reused)
             for name, last in list(last_use.items()):
                 if last == i and name in allocated and name not in keep:
                     b = g.buffers[name]

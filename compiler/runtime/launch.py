@@ -184,6 +184,7 @@ class Launcher:
             (self.meta, self.default, self.config, self._compiled, self._grid, self._consts,
              self.decision) = saved
             return
+        # a new bucket: the point's default (or learned) config for this call's extents
         self.meta = dataclasses.replace(self.meta, xnumel=xn, ynumel=yn)
         self.default = point.default_config(self.meta)
         self.learned = None if self.autotune else point.learned_config(self.meta)
@@ -252,8 +253,6 @@ class Launcher:
         if k is None:
             self._grid = None   # (a new alignment pattern: launched, and kept, by the JIT path)
             return self(*args)
-        if self._tma:
-            tma_allocator()
         k.run(self.grid(self.config, args)[0], 1, 1, self._stream_of(self._device), k.function,
               k.packed_metadata, None, None, None, *ptrs, *sizes, *self._consts)
 
