@@ -44,9 +44,9 @@ def test_fifty_sequence_lengths_compile_no_more_kernel_sources_than_two():
     assert all(g.symbolic for g in graphs) and not stats.symbolic_fallbacks, stats.symbolic_fallbacks
     assert not any(g.graph_fallback for g in graphs)
     assert kernel_sources() == first_two
-    # variants only where a guard asks (the softmax over the growing cache: its row in a
-    # persistent block, one variant per power of two of the row)
-    assert len(graphs) <= 6, [g.guards for g in graphs]
+    # variants only where a guard asks: the softmax over the growing cache keeps its row in
+    # one block, about a variant per power of two of the row (3..52 + 3 cached: 8 to 64)
+    assert len(graphs) <= 5, [g.guards for g in graphs]
 
 
 def test_a_new_size_in_a_known_bucket_compiles_nothing():
