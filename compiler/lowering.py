@@ -120,8 +120,7 @@ def device_of(*args):
 
 def _round_intermediates():
     g = getattr(_local, "graph", None)
-    opts = getattr(g, "options", None) or {}
-    return bool(opts.get("round_intermediates", False))
+    return g is not None and bool(g.ctx.options.get("round_intermediates", False))
 
 
 def make_pointwise(fn, args, out_dtype, compute_dtype=None, shape=None):
