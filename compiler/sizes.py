@@ -14,6 +14,7 @@ wrapper reads them from the inputs, so one generated source serves every size.
 from __future__ import annotations
 
 import sympy
+import torch
 
 from . import sym as S
 
@@ -44,7 +45,7 @@ class SizeVars:
         """An int for a constant, a SymSize for a symbolic expression (sympy or torch.SymInt)."""
         if isinstance(value, SymSize):
             return value
-        if isinstance(value, torch_SymInt()):
+        if isinstance(value, torch.SymInt):
             expr = value.node.expr
             for s in expr.free_symbols:
                 if s not in self.hints:
@@ -76,13 +77,11 @@ class SizeVars:
         """args -> whether a call with these inputs satisfies every guard (None: no guard)."""
         if not self.guards:
             return None
-        reads = {s.name: (f"args[{i}]" if what == "value" else f"args[{i}].{what}({d})")
-                 for s, (i, what, d) in self._reads.items()}
-        body = self.guard_source().replace("v[", "_v[")
-        for name, src in reads.items():
-            body = body.replace(f"_v[{name!r}]", src)
-        if "_v[" in body:
+        if any(s not in self._reads for g in self.guards for s in g.free_symbols):
             raise Unsupported("a guard on a size no input holds")
+        reads = {s: sympy.Symbol(f"args[{i}]" if what == "value" else f"args[{i}].{what}({d})")
+                 for s, (i, what, d) in self._reads.items()}
+        body = " and ".join(f"({_pysrc(g.xreplace(reads))})" for g in self.guards)
         return eval(f"lambda args: {body}")   # noqa: S307 (source built here from sympy)
 
     # -- decisions -------------------------------------------------------------------
@@ -111,14 +110,6 @@ class SizeVars:
         equality guard would be sound, but it mixes pinned and symbolic forms of one size in a
         graph, which the lowering has not been checked against.)"""
         raise Unsupported(f"a concrete value of the size {expr} is needed")
-
-    def guard_source(self, values_name="v") -> str:
-        """Python source of one expression that is True when every guard holds, over a dict
-        `values_name` from symbol name to value."""
-        if not self.guards:
-            return "True"
-        subs = {s: sympy.Symbol(f"{values_name}[{s.name!r}]") for s in self.hints}
-        return " and ".join(f"({_pysrc(g.xreplace(subs))})" for g in self.guards)
 
 
 def _decide_by_bounds(rel, lower):
@@ -164,43 +155,16 @@ def _pysrc(e) -> str:
            sympy.Ge: ">="}
     for cls, op in ops.items():
         if isinstance(e, cls):
-            return f"{_expr_src(e.lhs)} {op} {_expr_src(e.rhs)}"
+            return f"{expr_source(e.lhs)} {op} {expr_source(e.rhs)}"
     raise Unsupported(f"guard {e}")
-
-
-def _expr_src(e) -> str:
-    e = sympy.sympify(e)
-    if e.is_Integer:
-        return str(int(e))
-    if e.is_Symbol:
-        return e.name
-    if e.is_Add:
-        return "(" + " + ".join(_expr_src(a) for a in e.args) + ")"
-    if e.is_Mul:
-        return "(" + " * ".join(_expr_src(a) for a in e.args) + ")"
-    if isinstance(e, S.FloorDiv) or (type(e).__name__ == "FloorDiv" and len(e.args) == 2):
-        return f"({_expr_src(e.args[0])} // {_expr_src(e.args[1])})"   # (torch's FloorDiv too)
-    if isinstance(e, S.ModIdx) or isinstance(e, sympy.Mod):
-        return f"({_expr_src(e.args[0])} % {_expr_src(e.args[1])})"
-    if e.is_Pow and e.exp.is_Integer and e.exp > 0:
-        return "(" + " * ".join([_expr_src(e.base)] * int(e.exp)) + ")"
-    raise Unsupported(f"size expression {e}")
 
 
 def expr_source(e) -> str:
     """Python/Triton source of a size expression (symbols by name)."""
-    return _expr_src(e.expr if isinstance(e, SymSize) else e)
-
-
-_SYMINT = None
-
-
-def torch_SymInt():
-    global _SYMINT
-    if _SYMINT is None:
-        import torch
-        _SYMINT = torch.SymInt
-    return _SYMINT
+    try:
+        return S.texpr(e.expr if isinstance(e, SymSize) else e)
+    except NotImplementedError as err:
+        raise Unsupported(f"size expression: {err}") from None
 
 
 def _other(o):
@@ -381,7 +345,6 @@ def concrete(values) -> bool:
 def bind(example_inputs, args) -> SizeVars:
     """The size symbols of a graph's symbolic example inputs, each read from the first input
     that holds it alone (a scalar, a size or a stride), with this call's values as hints."""
-    import torch
     sv = SizeVars()
 
     def lower_bound(n):
@@ -422,7 +385,6 @@ def bind(example_inputs, args) -> SizeVars:
 
 def shape_env_of(example_inputs):
     """The ShapeEnv behind a graph's symbolic inputs (None without one)."""
-    import torch
     for ex in example_inputs:
         vals = [ex] if isinstance(ex, torch.SymInt) else \
             list(ex.shape) if isinstance(ex, torch.Tensor) else []

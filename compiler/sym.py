@@ -216,9 +216,9 @@ def texpr(expr) -> str:
         return str(int(expr))
     if expr.is_Symbol:
         return expr.name
-    if isinstance(expr, FloorDiv):
+    if isinstance(expr, FloorDiv) or type(expr).__name__ == "FloorDiv":   # (torch's sizes' too)
         return f"({texpr(expr.args[0])} // {texpr(expr.args[1])})"
-    if isinstance(expr, ModIdx):
+    if isinstance(expr, (ModIdx, sympy.Mod)):
         return f"({texpr(expr.args[0])} % {texpr(expr.args[1])})"
     if expr.is_Add:
         parts = sorted((texpr(a) for a in expr.args), key=lambda s: (s[0].isdigit(), s))
