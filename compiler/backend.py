@@ -37,7 +37,7 @@ from tuner.search.base import first_line
 
 from . import stats as stats_mod
 from .context import CompileContext
-from .specialize import ShapeSpecialized, eager, is_symbolic
+from .specialize import ShapeSpecialized, eager, is_symbolic, shape_key, symbolic_positions
 from .torch_compat import aot_backend, data_dependent_errors, decomposition_table
 
 log = logging.getLogger("tuner.compiler")
@@ -102,9 +102,12 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         if env is not None and len(env.guards) != before:
             raise Unsupported("the lowering decided on dynamo's own size symbols")
         compiled.stats.symbolic, compiled.stats.guards = True, len(sv.guards)
-        return sv.checker(), wrap(compiled, gm_, args)
+        positions = symbolic_positions(inputs_)
+        return sv.checker(), wrap(compiled, gm_, args, lambda a: shape_key(a, positions))
 
-    def wrap(compiled, gm_, inputs_):
+    def wrap(compiled, gm_, inputs_, shape_of=None):
+        """compiled, CUDA-graphed where the mode asks for it and it pays; `shape_of` (a graph
+        with symbolic sizes): args -> the call's sizes, one recording per recurring shape."""
         call, st, mutated = compiled, compiled.stats, compiled.mutated_inputs
         launches = st.kernels + sum(st.externs.values())
         # A graph of one launch saves a few microseconds of host time but may cost copies of
@@ -115,8 +118,11 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         tensors = sum(isinstance(t, torch.Tensor) for t in inputs_)
         if (use_graphs and launches >= min_launches and tensors <= CUDAGRAPH_INPUTS_PER_LAUNCH * launches
                 and any(getattr(t, "is_cuda", False) for t in inputs_)):
+            from tuner.settings import settings
+
             from .cudagraphs import CUDAGraphed
-            call = CUDAGraphed(call, address_replay)
+            call = CUDAGraphed(call, address_replay, shape_key=shape_of,
+                               max_shapes=settings.cudagraph_shapes)
         return FirstCallGuard(call, gm_, st, mutated)
 
     def compiler(gm_, inputs_, inference=False):

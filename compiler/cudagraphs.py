@@ -31,6 +31,13 @@ by a recording captured after it in that pool is held (_Pool.replayable); the tw
 ring never share a pool (else the `out = f(x)` loop could never alternate); spares share one
 pool of their own (nothing in it is handed out); the copy-in ring's slots get private pools,
 since a layout change drops that ring while results it handed out may still be held.
+
+Dynamic sizes. A graph compiled with symbolic sizes (compiler/sizes.py) is called with many
+shapes, and a recording serves one. Such a graph (`shape_key` given: the call's symbolic sizes)
+records a shape only when it comes a second time, for up to `max_shapes` shapes (the setting
+TUNER_CUDAGRAPH_SHAPES), each with its own copy-in ring; other shapes run the compiled graph
+directly (DIRECT_CALLS). So a decode loop whose KV cache grows a row per step, each length
+seen once, pays no recording per step, and a server's recurring shapes replay.
 """
 from __future__ import annotations
 
@@ -43,6 +50,8 @@ RING = 2               # zero-copy recordings per input pattern
 RECORDINGS = 0         # graphs captured in this process (tests read these counters)
 OUTPUT_COPIES = 0      # outputs returned as copies
 ZERO_COPY_REPLAYS = 0  # replays that handed out the static outputs themselves
+DIRECT_CALLS = 0       # calls of a dynamic-size graph run without a recording (see above)
+SIGHTINGS = 4096       # shapes of one dynamic-size graph remembered as seen once
 
 
 def storage_handle(t: torch.Tensor) -> int:
@@ -160,52 +169,84 @@ def _layout(a):
 
 
 class CUDAGraphed:
-    def __init__(self, call, address_replay: bool = False):
+    def __init__(self, call, address_replay: bool = False, shape_key=None, max_shapes: int = 8):
         self.call = call   # a CompiledGraph
+        # dynamic sizes: args -> the call's symbolic sizes (None: a graph of fixed sizes)
+        self.shape_key = shape_key
+        self.max_shapes = max_shapes
+        self.sightings: dict = {}    # shape -> calls so far, for shapes not yet recorded
+        self.admitted: set = set()   # shapes that record (at most max_shapes)
+        self.copy_rings: dict = {}   # layout key -> (static inputs, _Ring)
         self.address_replay = address_replay
         self.mutated_inputs = tuple(call.mutated_inputs)
         self.mutates = bool(self.mutated_inputs)
         self.by_address: dict = {}    # data_ptr (a non-tensor: its value) per input -> _Address
         self.address_pools: list[_Pool] = []   # pool i holds slot i of every address ring
         self.spare_pool: _Pool | None = None
-        self.copy_ring: _Ring | None = None     # recorded on static_inputs
-        self.key = None
-        self.static_inputs = None
         self.calls = 0
 
     def _key(self, args):
         return tuple(_layout(a) for a in args)
 
+    def _direct(self, args) -> bool:
+        """Whether this call of a dynamic-size graph runs without a recording: its shape is
+        new (seen once so far) or the recorded shapes reached max_shapes."""
+        global DIRECT_CALLS
+        if self.shape_key is None:
+            return False
+        shape = self.shape_key(args)
+        if shape in self.admitted:
+            return False
+        seen = self.sightings.get(shape, 0) + 1
+        if seen < 2 or len(self.admitted) >= self.max_shapes:
+            if shape in self.sightings or len(self.sightings) < SIGHTINGS:
+                self.sightings[shape] = seen
+            DIRECT_CALLS += 1
+            return True
+        self.sightings.pop(shape, None)
+        self.admitted.add(shape)
+        return False
+
+    def _copy_ring(self, args):
+        """(static inputs, ring) recorded on our own copies of inputs of args' layout: one
+        layout at a time for a graph of fixed sizes, one per recorded shape otherwise."""
+        key = self._key(args)
+        entry = self.copy_rings.get(key)
+        if entry is None:
+            if self.shape_key is None:
+                self.copy_rings.clear()
+            static = [torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+                      if isinstance(a, torch.Tensor) else a for a in args]
+            entry = self.copy_rings[key] = (static, _Ring())
+        return entry
+
     def __call__(self, args):
         global ZERO_COPY_REPLAYS
         args = list(args)
-        if self.calls == 0 or not all(not isinstance(a, torch.Tensor) or a.is_cuda for a in args):
+        if self.calls == 0 or not all(not isinstance(a, torch.Tensor) or a.is_cuda for a in args) \
+                or self._direct(args):
             self.calls += 1
             return self.call(list(args))
         ring = inputs = None
+        copy_in = False
         if self.address_replay:
             ring = self._address_ring(args)
             inputs = args
         if ring is None:
-            key = self._key(args)
-            if key != self.key:
-                self.static_inputs = [torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
-                                      if isinstance(a, torch.Tensor) else a for a in args]
-                self.copy_ring = _Ring()
-                self.key = key
-            ring, inputs = self.copy_ring, self.static_inputs
+            inputs, ring = self._copy_ring(args)
+            copy_in = True
         # Pick (or record) before copying inputs in: recording runs a warm-up on `inputs`,
         # which for a mutating graph changes the static inputs.
-        rec, zero_copy = self._pick(ring, inputs, address=ring is not self.copy_ring)
-        if inputs is self.static_inputs:
-            for s, a in zip(self.static_inputs, args):
+        rec, zero_copy = self._pick(ring, inputs, address=not copy_in)
+        if copy_in:
+            for s, a in zip(inputs, args):
                 if isinstance(a, torch.Tensor) and s.data_ptr() != a.data_ptr():
                     s.copy_(a)
         rec.graph.replay()
-        if inputs is self.static_inputs:
+        if copy_in:
             for i in self.mutated_inputs:
-                if args[i].data_ptr() != self.static_inputs[i].data_ptr():
-                    args[i].copy_(self.static_inputs[i])
+                if args[i].data_ptr() != inputs[i].data_ptr():
+                    args[i].copy_(inputs[i])
         if zero_copy:
             ZERO_COPY_REPLAYS += 1
             return rec.outputs.hand_out()

@@ -297,6 +297,11 @@ SETTINGS: tuple[Setting, ...] = (
             "epilogue fused) against it. \"measure\" is not yet timed on GPU models (it probes "
             "every padded matmul, GPT-2's 50257-wide head among them).",
             choices=("extern", "measure")),
+    Setting("TUNER_CUDAGRAPH_SHAPES", int, 8,
+            "Shapes a graph with dynamic sizes records as CUDA graphs (reduce-overhead, "
+            "max-autotune): a shape records when it comes a second time; shapes seen once and "
+            "those past the limit run without a graph (a decode loop's growing KV cache pays no "
+            "recording per step).", minimum=0),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
             "Compiles one graph with dynamic sizes gets: symbolic variants (each serving every "
             "size its guards admit), or, for a graph that cannot stay symbolic, distinct input "

@@ -107,4 +107,18 @@ def test_cpu_inputs_run_directly_without_recording():
     x = torch.randn(4)
     for _ in range(3):
         torch.testing.assert_close(g([x])[0], x * 2)
-    assert cg.RECORDINGS == before and not g.by_address and g.copy_ring is None
+    assert cg.RECORDINGS == before and not g.by_address and not g.copy_rings
+
+
+def test_dynamic_sizes_admit_a_shape_on_its_second_call_up_to_the_limit():
+    # the bookkeeping behind reduce-overhead with dynamic sizes (the replay is in the _gpu file)
+    from tuner.compiler.context import CompiledGraph
+    g = cg.CUDAGraphed(CompiledGraph(lambda args: [args[0]], None), shape_key=lambda a: (a[0],),
+                       max_shapes=2)
+    direct = cg.DIRECT_CALLS
+    seq = [1, 2, 3, 1, 2, 3, 1, 4, 4]
+    recorded = [not g._direct([n]) for n in seq]
+    assert recorded == [False, False, False, True, True, False, True, False, False]
+    assert g.admitted == {(1,), (2,)} and cg.DIRECT_CALLS - direct == 6
+    fixed = cg.CUDAGraphed(CompiledGraph(lambda args: [args[0]], None))
+    assert not fixed._direct([1]) and not fixed._direct([2])    # fixed sizes: always recorded

@@ -15,10 +15,10 @@ pytestmark = pytest.mark.gpu
 TOL = dict(rtol=1e-4, atol=1e-4)
 
 
-def _graphed(fn, mutated=(), address_replay=True):
+def _graphed(fn, mutated=(), address_replay=True, **kw):
     from tuner.compiler.context import CompiledGraph
     return cg.CUDAGraphed(CompiledGraph(lambda args: fn(*args), None, tuple(mutated)),
-                          address_replay=address_replay)
+                          address_replay=address_replay, **kw)
 
 
 def _counters():
@@ -37,13 +37,13 @@ def test_address_graphs_replay_new_values_in_place_then_fall_back_to_copy_in():
     out2 = g([x, w])[0]                            # out1 is held: the ring's second recording
     torch.testing.assert_close(out2, ref(x))
     torch.testing.assert_close(out1, ref(x1))
-    assert len(g.by_address) == 1 and g.copy_ring is None and g.static_inputs is None
+    assert len(g.by_address) == 1 and not g.copy_rings
     assert out1.data_ptr() != out2.data_ptr()
     xs = [torch.randn(8, 33, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 2)]
     outs = [g([xi, w])[0] for xi in xs]
     for xi, o in zip(xs, outs):
         torch.testing.assert_close(o, ref(xi))
-    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and g.copy_ring is not None
+    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and len(g.copy_rings) == 1
 
 
 def test_same_addresses_with_another_layout_never_replay_the_first_layouts_graph():
@@ -53,7 +53,7 @@ def test_same_addresses_with_another_layout_never_replay_the_first_layouts_graph
         for view in (base.view(8, 8), base.view(4, 16), base.view(16, 4).t()):
             out = g([view])[0]
             torch.testing.assert_close(out, view * 2 + view[0].sum(), **TOL)
-    assert len(g.by_address) == 1 and g.copy_ring is not None
+    assert len(g.by_address) == 1 and len(g.copy_rings) == 1
 
 
 def test_mutated_inputs_update_in_place_once_per_call_at_any_address():
@@ -70,7 +70,7 @@ def test_mutated_inputs_update_in_place_once_per_call_at_any_address():
         out = g([x, y])[0]
         torch.testing.assert_close(x, torch.full_like(x, float(i)))
         torch.testing.assert_close(out, x * y)
-    assert len(g.by_address) == 1 and g.copy_ring is None
+    assert len(g.by_address) == 1 and not g.copy_rings
     xs = [torch.zeros(16, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 1)]
     for _ in range(3):
         for xi in xs:
@@ -78,7 +78,7 @@ def test_mutated_inputs_update_in_place_once_per_call_at_any_address():
             torch.testing.assert_close(out, xi * y)
     for xi in xs:
         torch.testing.assert_close(xi, torch.full_like(xi, 3.0))
-    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and g.copy_ring is not None
+    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and len(g.copy_rings) == 1
 
 
 def test_one_launch_graphs_run_directly_longer_ones_replay(monkeypatch):
@@ -139,7 +139,8 @@ def test_results_kept_in_a_list_all_stay_equal_to_eager(address_replay):
     for xi, (a, b) in kept:
         torch.testing.assert_close(a, torch.tanh(xi @ w), **TOL)
         torch.testing.assert_close(b, xi.sum(-1), **TOL)
-    ring = g.by_address[next(iter(g.by_address))].ring if address_replay else g.copy_ring
+    ring = g.by_address[next(iter(g.by_address))].ring if address_replay else \
+        next(iter(g.copy_rings.values()))[1]
     assert len(ring.slots) == cg.RING and ring.spare is not None   # 2 zero-copy, then copies
 
 
@@ -272,3 +273,53 @@ def test_reduce_overhead_training_steps_match_eager_gradients():
         ref_opt.step()
     # the forward (activations saved until backward) and backward graphs replayed zero-copy
     assert cg.ZERO_COPY_REPLAYS - zero >= 8
+
+
+@pytest.mark.parametrize("address_replay", [False, True])
+def test_dynamic_sizes_record_a_shape_when_it_recurs_up_to_the_limit(address_replay):
+    # a growing KV cache: every length comes once, so nothing records; recurring lengths record
+    # (one recording each per ring slot), up to max_shapes of them; the rest run directly
+    g = _graphed(lambda q, k: [torch.softmax(q @ k.t(), -1) @ k], address_replay=address_replay,
+                 shape_key=lambda args: (args[1].shape[0],), max_shapes=2)
+    q = torch.randn(4, 16, device="cuda")
+    rec, direct = cg.RECORDINGS, cg.DIRECT_CALLS
+
+    def run(n):
+        k = torch.randn(n, 16, device="cuda")
+        out = g([q, k])[0]
+        torch.testing.assert_close(out, torch.softmax(q @ k.t(), -1) @ k, **TOL)
+        return out
+    g([q, torch.randn(3, 16, device="cuda")])   # the eager first call
+    for n in range(4, 20):
+        run(n)
+    assert cg.RECORDINGS == rec and cg.DIRECT_CALLS - direct == 16
+    for _ in range(3):
+        for n in (5, 6, 7):
+            run(n)
+    assert g.admitted == {(5,), (6,)}
+    assert 2 <= cg.RECORDINGS - rec <= (cg.MAX_ADDRESS_GRAPHS + 2) * cg.RING
+    assert cg.DIRECT_CALLS - direct == 16 + 3     # length 7 stays direct past the limit
+
+
+def test_reduce_overhead_decode_with_a_growing_cache_records_nothing_per_step():
+    torch._dynamo.reset()
+    w = torch.randn(32, 32, device="cuda")
+
+    def step(x, cache):
+        cache = torch.cat([cache, x @ w], 0)
+        att = torch.softmax(x @ cache.t() / 4.0, -1)
+        return att @ cache, cache
+    cf = torch.compile(step, backend="tuner", mode="reduce-overhead", dynamic=True)
+    rec = cg.RECORDINGS
+    for _ in range(2):
+        cache = torch.randn(2, 32, device="cuda")
+        for _ in range(12):
+            x = torch.randn(1, 32, device="cuda")
+            out, new = cf(x, cache)
+            ref, ref_cache = step(x, cache)
+            torch.testing.assert_close(out, ref, **TOL)
+            torch.testing.assert_close(new, ref_cache, **TOL)
+            cache = new
+    # the first pass over the lengths records nothing; the second records at most the limit
+    from tuner.settings import settings
+    assert cg.RECORDINGS - rec <= settings.cudagraph_shapes * cg.RING
