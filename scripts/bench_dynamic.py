@@ -15,6 +15,12 @@ benchmarker's run-ahead: host launch speed drops out). Variants:
   inductor       stock torch.compile, automatic dynamic
 Writes JSON under --out after every variant and prints a table last.
 
+--serving N (a server's traffic): per model and variant, one compiled model called once at each
+of N distinct (batch, sequence) pairs in a fixed pseudo-random order (batch 1-16, sequence
+16-512); per variant the total first-call seconds (compiles included), the kernels generated
+(ours: kernels in the compiled graphs; stock: Triton kernels it generated), and afterwards the
+median ms per call at 8 of those shapes (GPU time on CUDA), every output checked against eager.
+
 --paired (the "within 5% of static shapes" check): per model, in one process, ours with
 automatic dynamic and ours with dynamic=False (each its own model copy and counting
 backend) are called at every shape; per shape both are timed round-robin, --rounds rounds (5) of
@@ -25,6 +31,7 @@ the host inside a call.
 On the GPU machine:
     source scripts/device/env.sh && python3 scripts/bench_dynamic.py --out $OUT
     python3 scripts/bench_dynamic.py --paired --models gpt2,bert --out $OUT
+    python3 scripts/bench_dynamic.py --serving 50 --models gpt2 --variants tuner,inductor-dynamic --out $OUT
 On CPU (tiny models, Triton's interpreter):
     python3 scripts/bench_dynamic.py --smoke --variants tuner,tuner-static
     python3 scripts/bench_dynamic.py --smoke --paired --models bert
@@ -134,6 +141,89 @@ def worker(model_name, variant, smoke):
     return rows
 
 
+def serving_shapes(n, smoke):
+    """n distinct (batch, sequence) pairs in a fixed pseudo-random order."""
+    import random
+    rng = random.Random(0)
+    bmax, smin, smax = (4, 4, 32) if smoke else (16, 16, 512)
+    out = []
+    while len(out) < min(n, bmax * (smax - smin + 1)):
+        pair = (rng.randint(1, bmax), rng.randint(smin, smax))
+        if pair not in out:
+            out.append(pair)
+    return out
+
+
+def serving(model_name, variant, smoke, n):
+    """One compiled model called once at each of n shapes, then timed at 8 of them."""
+    import torch
+    device = "cuda" if torch.cuda.is_available() and not smoke else "cpu"
+    m, vocab = build(model_name, smoke)
+    dtype = torch.bfloat16 if device == "cuda" else torch.float32
+    m = m.to(device=device, dtype=dtype)
+    for name in ("cache_size_limit", "recompile_limit"):
+        if hasattr(torch._dynamo.config, name):
+            setattr(torch._dynamo.config, name, 64)
+    frames = [0]
+    ours = variant.startswith("tuner")
+
+    def counting(gm, example_inputs):
+        frames[0] += 1
+        if ours:
+            from tuner.compiler.backend import tuner_backend
+            return tuner_backend(gm, example_inputs)
+        from torch._inductor.compile_fx import compile_fx
+        return compile_fx(gm, example_inputs)
+
+    dynamic = {"tuner-static": False, "inductor-dynamic": True}.get(variant)
+    cm = torch.compile(m, backend=counting, dynamic=dynamic)
+
+    def kernels():
+        if ours:
+            from tuner.compiler import stats
+            return stats.totals().kernels
+        from torch._inductor import metrics
+        return metrics.generated_kernel_count
+
+    pairs = serving_shapes(n, smoke)
+    inputs = {}
+    res = {"shapes": len(pairs), "first_call_s": [], "bad": [], "errors": []}
+    for b, s in pairs:
+        g = torch.Generator(device=device).manual_seed(b * 1000 + s)
+        x = inputs[(b, s)] = torch.randint(0, vocab, (b, s), generator=g, device=device)
+        try:
+            with torch.no_grad():
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                t = time.perf_counter()
+                out = _first(cm(x))
+                if device == "cuda":
+                    torch.cuda.synchronize()
+                res["first_call_s"].append(time.perf_counter() - t)
+                ref = _first(m(x)).float()
+                err = ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
+                if not err < 5e-2:
+                    res["bad"].append([b, s, err])
+        except Exception as e:
+            res["errors"].append([b, s, f"{type(e).__name__}: {str(e).splitlines()[0][:200] if str(e) else ''}"])
+        print(json.dumps({"batch": b, "seq": s, "first_call_s": res["first_call_s"][-1:],
+                          "frames": frames[0]}), flush=True)
+    res["total_first_call_s"] = sum(res["first_call_s"])
+    res["frames"], res["kernels"] = frames[0], kernels()
+    res["steady_ms"] = {}
+    with torch.no_grad():
+        for b, s in pairs[::max(1, len(pairs) // 8)][:8]:
+            x = inputs[(b, s)]
+            if device == "cuda":
+                from tuner.bench import benchmark
+                ms = benchmark(lambda: cm(x), device="cuda", warmup=3, reps=20)
+            else:
+                ms = _median_ms(lambda: cm(x), device, 3)
+            res["steady_ms"][f"{b}x{s}"] = ms
+    res["frames_after_steady"] = frames[0]
+    return res
+
+
 def paired(model_name, smoke, rounds=5):
     """Ours dynamic vs ours static at every shape, in this process, timed interleaved."""
     import copy
@@ -218,11 +308,18 @@ def main(argv=None):
                         "(--variants is ignored)")
     p.add_argument("--rounds", type=int, default=5,
                    help="--paired: interleaved timing rounds per shape (median; default 5)")
+    p.add_argument("--serving", type=int, default=0, metavar="N",
+                   help="call each model once at N distinct (batch, sequence) pairs: total "
+                        "first-call seconds, kernels generated, then steady ms at 8 of them")
     p.add_argument("--worker", nargs=2, metavar=("MODEL", "VARIANT"), help=argparse.SUPPRESS)
     a = p.parse_args(argv)
     if a.worker:
-        rows = paired(a.worker[0], a.smoke, a.rounds) if a.worker[1] == "paired" else \
-            worker(a.worker[0], a.worker[1], a.smoke)
+        if a.serving:
+            rows = serving(a.worker[0], a.worker[1], a.smoke, a.serving)
+        elif a.worker[1] == "paired":
+            rows = paired(a.worker[0], a.smoke, a.rounds)
+        else:
+            rows = worker(a.worker[0], a.worker[1], a.smoke)
         print("RESULT " + json.dumps(rows), flush=True)
         return 0
     models = [m.strip() for m in a.models.split(",") if m.strip()]
@@ -230,6 +327,8 @@ def main(argv=None):
     bad = [m for m in models if m not in MODELS] + [v for v in variants if v not in VARIANTS]
     if a.paired:
         variants = ["paired"]
+    if a.serving < 0 or (a.serving and a.paired):
+        p.error(f"--serving takes a positive count and not --paired, got {a.serving}")
     if a.rounds < 1:
         p.error(f"--rounds must be >= 1, got {a.rounds}")
     if bad:
@@ -240,7 +339,7 @@ def main(argv=None):
     from _results_doc import new_document
     doc, path = new_document("dynamic", argv, "cuda" if torch.cuda.is_available() else "cpu", a.out)
     del doc["cases"]
-    doc.update(shapes=shapes(a.smoke), results=[])
+    doc.update(shapes=serving_shapes(a.serving, a.smoke) if a.serving else shapes(a.smoke), results=[])
     for model in models:
         for variant in variants:
             env = dict(os.environ)
@@ -250,8 +349,8 @@ def main(argv=None):
                            TRITON_CACHE_DIR=os.path.join(tmp, "triton"))
                 if a.smoke:
                     env["TRITON_INTERPRET"] = "1"
-                cmd = [sys.executable, __file__, "--worker", model, variant, "--rounds", str(a.rounds)] \
-                    + (["--smoke"] if a.smoke else [])
+                cmd = [sys.executable, __file__, "--worker", model, variant, "--rounds", str(a.rounds),
+                       "--serving", str(a.serving)] + (["--smoke"] if a.smoke else [])
                 print(f"== {model} {variant}", file=sys.stderr, flush=True)
                 try:
                     r = subprocess.run(cmd, env=env, capture_output=True, text=True, timeout=a.timeout_s)
@@ -268,6 +367,22 @@ def main(argv=None):
 
 
 def table(doc):
+    if doc["results"] and isinstance(doc["results"][0]["rows"], dict):   # --serving
+        lines = [f"{'model':6} {'variant':17} {'shapes':>6} {'compile s':>9} {'kernels':>7} {'frames':>6} "
+                 f"{'steady ms (median of 8 shapes)':>30}"]
+        for r in doc["results"]:
+            row = r["rows"]
+            if not row:
+                lines.append(f"{r['model']:6} {r['variant']:17} error: {r['error']}")
+                continue
+            steady = statistics.median(row["steady_ms"].values()) if row["steady_ms"] else float("nan")
+            lines.append(f"{r['model']:6} {r['variant']:17} {row['shapes']:6} {row['total_first_call_s']:9.1f} "
+                         f"{row['kernels']:7} {row['frames']:6} {steady:30.3f}"
+                         + (f"  {len(row['bad'])} differ from eager" if row["bad"] else "")
+                         + (f"  {len(row['errors'])} errors" if row["errors"] else ""))
+        lines.append("compile s: the first calls' seconds summed; kernels: ours in compiled graphs, stock "
+                     "Triton kernels generated")
+        return "\n".join(lines)
     if doc["results"] and doc["results"][0]["variant"] == "paired":
         lines = [f"{'model':6} {'shape':>8} {'dynamic ms':>11} {'static ms':>10} {'dyn/static':>10} "
                  f"{'wall dyn/st':>11} frames"]
