@@ -345,6 +345,61 @@ _llama8 = _hf("LlamaConfig", "LlamaForCausalLM",
                    num_key_value_heads=16, vocab_size=32000, max_position_embeddings=2048))
 
 
+def _static_decode(make, batch, prompt, smoke_batch, smoke_prompt):
+    """One decode step of a decoder LLM with Hugging Face's static KV cache (issue 48): the
+    model reads one new token per row at position `prompt` of a cache prefilled with random
+    keys and values, the step `generate(cache_implementation="static")` compiles. The cache
+    moves with the model (.to). A step writes its keys and values at each layer's
+    `cumulative_length` and advances it (transformers 5): the step moves it back after, so every
+    call rewrites the same position (8 one-element updates, the same for every compiler)."""
+    def make_model(smoke):
+        import torch
+        from torch import nn
+        from transformers import StaticCache
+        model = make(smoke)
+        b, p = (smoke_batch, smoke_prompt) if smoke else (batch, prompt)
+
+        class DecodeStep(nn.Module):
+            def __init__(self):
+                super().__init__()
+                self.model = model
+                self.cache = StaticCache(config=model.config, max_cache_len=2 * p)
+                with torch.no_grad():   # a prefill creates the cache tensors
+                    model(input_ids=torch.zeros(b, 1, dtype=torch.long), past_key_values=self.cache,
+                          cache_position=torch.arange(1), use_cache=True)
+                g = torch.Generator().manual_seed(1)
+                for layer in self.cache.layers:
+                    for t in (layer.keys, layer.values):
+                        t.copy_(torch.randn(t.shape, generator=g))
+                    if hasattr(layer, "cumulative_length"):
+                        layer.cumulative_length.fill_(p)
+                self.register_buffer("position", torch.tensor([p]))
+
+            def _apply(self, fn, recurse=True):
+                super()._apply(fn, recurse)
+                for layer in self.cache.layers:
+                    layer.keys, layer.values = fn(layer.keys), fn(layer.values)
+                    if hasattr(layer, "cumulative_length"):   # (an int64 tensor: only moved)
+                        layer.cumulative_length = layer.cumulative_length.to(layer.keys.device)
+                return self
+
+            def forward(self, ids):
+                out = self.model(input_ids=ids, past_key_values=self.cache, cache_position=self.position,
+                                 use_cache=True).logits
+                for layer in self.cache.layers:
+                    if hasattr(layer, "cumulative_length"):
+                        layer.cumulative_length.sub_(ids.shape[1])
+                return out
+        return DecodeStep()
+    return make_model
+
+_llama_decode = _hf("LlamaConfig", "LlamaForCausalLM",
+                    dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                         num_key_value_heads=2, vocab_size=256),
+                    dict(hidden_size=1024, intermediate_size=2816, num_hidden_layers=8, num_attention_heads=16,
+                         num_key_value_heads=4, vocab_size=32000, max_position_embeddings=2048))
+
+
 def _with_decoder(model, dec_len, start_id):
     """An encoder-decoder model as a function of its encoder input: the decoder reads a fixed
     prompt of dec_len tokens (built inside the graph)."""
@@ -455,6 +510,11 @@ CASES: tuple[Case, ...] = (
     Case("llama8", "zoo", "LLaMA-style, 8 layers, hidden 2048, batch 4, seq 512, logits",
          _model_build(_llama8, _tokens(32000, 4, 512, 256, 2, 16), note="LLaMA 8L"),
          needs=("transformers",)),
+    # issue 48: one decode step with a static KV cache (LLaMA-style 8 layers, hidden 1024, GQA)
+    *(Case(f"llama_decode_b{b}", "decode", f"LLaMA-style 8L h1024 GQA, one decode step, static cache, "
+           f"batch {b}, position 128", _model_build(_static_decode(_llama_decode, b, 128, 2, 8),
+                                                    _tokens(32000, b, 1, 256, 2, 1), note="LLaMA 8L decode"),
+           needs=("transformers",)) for b in (1, 8, 32)),
     Case("t5_small", "zoo", "T5-small encoder (b8, s512) and decoder (128 tokens), logits",
          _model_build(_t5_small, _tokens(32128, 8, 512, 256, 2, 16), note="T5-small"),
          needs=("transformers",)),
@@ -482,7 +542,7 @@ CASES: tuple[Case, ...] = (
          needs=("timm",)),
 )
 CASE_BY_NAME = {c.name: c for c in CASES}
-GROUPS = ("memory", "matmul", "model", "zoo", "vision")
+GROUPS = ("memory", "matmul", "model", "zoo", "vision", "decode")
 
 
 def _missing(needs: tuple[str, ...]) -> list[str]:
