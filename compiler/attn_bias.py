@@ -17,8 +17,8 @@ def aligned_strides(size, align):
     strides, step = [], 1
     for i in range(len(size) - 1, -1, -1):
         strides.append(step)
-        n = max(int(size[i]), 1)
-        step *= -(-n // align) * align if i == len(size) - 1 else n
+        n = max(size[i], 1) if isinstance(size[i], int) else size[i]   # (a symbolic size: >= 2)
+        step *= (n + align - 1) // align * align if i == len(size) - 1 else n
     return tuple(reversed(strides))
 
 

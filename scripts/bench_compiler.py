@@ -379,6 +379,7 @@ def _static_decode(make, batch, prompt, smoke_batch, smoke_prompt):
                 super()._apply(fn, recurse)
                 for layer in self.cache.layers:
                     layer.keys, layer.values = fn(layer.keys), fn(layer.values)
+                    layer.device = layer.keys.device   # (where the layer makes its positions)
                     if hasattr(layer, "cumulative_length"):   # (an int64 tensor: only moved)
                         layer.cumulative_length = layer.cumulative_length.to(layer.keys.device)
                 return self

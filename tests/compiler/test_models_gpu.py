@@ -193,3 +193,29 @@ def test_sdpa_with_a_computed_49x49_bias_runs_compiled():
     ref = attn(*(t.float() if t.is_floating_point() else t for t in (q, k, v, table, idx)))
     assert not any(g.graph_fallback for g in stats.graphs()), [g.graph_fallback for g in stats.graphs()]
     torch.testing.assert_close(out.float(), ref, atol=2e-2, rtol=2e-2)
+
+
+def test_sdpa_with_a_computed_mask_stays_symbolic_over_sequence_lengths():
+    # GPT-2's padded causal mask at a dynamic length: the efficient-attention kernel's aligned
+    # bias was laid out with int() sizes, which sent every new length to a per-shape compile
+    import torch.nn.functional as F
+    import tuner.compiler.stats as stats
+    torch.manual_seed(0)
+
+    def attn(q, k, v, keep):
+        n = q.shape[2]
+        causal = torch.ones(n, n, device=q.device, dtype=torch.bool).tril()
+        mask = torch.where(causal & keep[:, None, None, :], 0.0, -1e4).to(q.dtype)
+        return F.scaled_dot_product_attention(q, k, v, attn_mask=mask)
+    cf = torch.compile(attn, backend="tuner")
+    stats.reset()
+    for n in (37, 50, 61, 70):
+        q, k, v = (torch.randn(2, 4, n, 32, device="cuda", dtype=torch.bfloat16) for _ in range(3))
+        keep = torch.rand(2, n, device="cuda") > 0.2
+        keep[:, 0] = True
+        out = cf(q, k, v, keep)
+        ref = attn(q.float(), k.float(), v.float(), keep)
+        torch.testing.assert_close(out.float(), ref, atol=2e-2, rtol=2e-2)
+    graphs = stats.graphs()
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert graphs[-1].symbolic and not any(g.graph_fallback for g in graphs)

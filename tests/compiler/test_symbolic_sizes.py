@@ -151,3 +151,19 @@ def test_guards_are_recorded_only_where_the_bounds_cannot_decide():
     assert check([6, 9]) and not check([9, 6]) and not check([600, 700])
     with pytest.raises(Unsupported):   # a concrete int: the graph compiles per shape
         int(a)
+
+
+def test_an_attention_bias_is_aligned_with_symbolic_sizes():
+    # the fused CUDA attention kernels' bias rows are padded to 8 elements; with a dynamic
+    # sequence length the padded stride is an expression, not a refusal (GPT-2's mask on GPU)
+    from tuner.compiler.attn_bias import aligned_strides
+    sv = SizeVars()
+    s = sympy.Symbol("s0", integer=True, positive=True)
+    sv.bind(s, 13)
+    n = sv.wrap(s)
+    strides = aligned_strides((2, 1, n, n), 8)
+    assert [sv.hint(st) for st in strides] == list(aligned_strides((2, 1, 13, 13), 8)) == [208, 208, 16, 1]
+    for length in (8, 9, 16, 17):
+        want = aligned_strides((2, 1, length, length), 8)
+        assert [int(sympy.sympify(st.expr if hasattr(st, "expr") else st).subs(s, length))
+                for st in strides] == list(want)
