@@ -38,7 +38,7 @@ from tuner.search.base import first_line
 from . import stats as stats_mod
 from .context import CompileContext
 from .specialize import ShapeSpecialized, eager, is_symbolic, shape_key, symbolic_positions
-from .torch_compat import aot_backend, data_dependent_errors, decomposition_table
+from .torch_compat import aot_backend, data_dependent_errors, decomposition_table, has_unbacked
 
 log = logging.getLogger("tuner.compiler")
 
@@ -103,11 +103,14 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             raise Unsupported("the lowering decided on dynamo's own size symbols")
         compiled.stats.symbolic, compiled.stats.guards = True, len(sv.guards)
         positions = symbolic_positions(inputs_)
-        return sv.checker(), wrap(compiled, gm_, args, lambda a: shape_key(a, positions))
+        # (no CUDA graph replays a graph whose allocations depend on data: sv.unbacked)
+        return sv.checker(), wrap(compiled, gm_, args, lambda a: shape_key(a, positions),
+                                  replay=not sv.unbacked)
 
-    def wrap(compiled, gm_, inputs_, shape_of=None):
+    def wrap(compiled, gm_, inputs_, shape_of=None, replay=True):
         """compiled, CUDA-graphed where the mode asks for it and it pays; `shape_of` (a graph
-        with symbolic sizes): args -> the call's sizes, one recording per recurring shape."""
+        with symbolic sizes): args -> the call's sizes, one recording per recurring shape;
+        never for a graph with data-dependent sizes (`replay` False)."""
         call, st, mutated = compiled, compiled.stats, compiled.mutated_inputs
         launches = st.kernels + sum(st.externs.values())
         # A graph of one launch saves a few microseconds of host time but may cost copies of
@@ -116,7 +119,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # optimizer step (2 launches, 5 tensors per parameter) spent more host time on that
         # than its GPU step took.
         tensors = sum(isinstance(t, torch.Tensor) for t in inputs_)
-        if (use_graphs and launches >= min_launches and tensors <= CUDAGRAPH_INPUTS_PER_LAUNCH * launches
+        if (use_graphs and replay and launches >= min_launches and tensors <= CUDAGRAPH_INPUTS_PER_LAUNCH * launches
                 and any(getattr(t, "is_cuda", False) for t in inputs_)):
             from tuner.settings import settings
 
@@ -125,8 +128,22 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
                                max_shapes=settings.cudagraph_shapes)
         return FirstCallGuard(call, gm_, st, mutated)
 
+    def build_unbacked(gm_, inputs_, ctx):
+        """A graph of concrete input sizes holding data-dependent ones (nonzero's count): it
+        can only compile with those kept symbolic; where it cannot, ATen runs it (counted in
+        stats.symbolic_fallbacks and the graph's graph_fallback)."""
+        try:
+            check, call = build_symbolic(gm_, inputs_, inputs_, ctx)
+        except Exception as e:   # a model never fails to compile because of us: ATen runs it
+            stats_mod.note_symbolic_fallback(first_line(e, 200))
+            return graph_fallback(gm_, e)
+        assert check is None, "a guard on a graph whose inputs hold no size symbol"
+        return call
+
     def compiler(gm_, inputs_, inference=False):
         ctx = CompileContext(mode, options, inference=inference)
+        if not is_symbolic(inputs_) and has_unbacked(gm_):
+            return build_unbacked(gm_, inputs_, ctx.with_(dynamic=True))
         if is_symbolic(inputs_):
             from tuner.settings import settings
             dyn = ctx.with_(dynamic=True)   # tuning decisions shared per size bucket

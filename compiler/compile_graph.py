@@ -27,7 +27,7 @@ from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_rein
 from .runtime.modules import GeneratedModules
 from .torch_compat import empty_strided_fast
 from .scheduler import Scheduler
-from .sizes import Unsupported
+from .sizes import SymSize, Unsupported, expr_source
 
 log = logging.getLogger("tuner.compiler")
 # the process's generated modules: the kernel folder and an LRU of loaded kernels
@@ -244,7 +244,13 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
                                            rnumel=None if meta.rnumel is None else g.sizes.hint(meta.rnumel))
             ns[kname] = Launcher(fn, meta, outs, tune, stats=stats, budget_s=budget_s, extents=extents)
             stored = [arg_names[j] for j in outs]
-        steps.append(("kernel", grp, kname, arg_names + list(size_args), stored))
+        # a kernel over a data-dependent number of rows launches only when there is one (u0 may
+        # be 0 this call; a reduction over no element still runs); other sizes are never 0
+        # (dynamo specializes sizes 0 and 1)
+        rows = grp.space()[0] if g.sizes is not None and kind not in ("foreach", "combo") else 0
+        when = (f"{expr_source(rows)} > 0" if isinstance(rows, SymSize) and
+                rows.expr.free_symbols & g.sizes.unbacked else None)
+        steps.append(("kernel", grp, kname, arg_names + list(size_args), stored, when))
         kernel_sources.append(f"# {kname}: {label}\n" + src)
         stats.kernels += 1
         stats.kernel_names.append(kname)

@@ -149,8 +149,7 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         outs = []
         for m in flat:
             if isinstance(m, torch.Tensor):
-                outs.append(self.new_buffer(m.dtype, self._device(m), self.shape(m), self.stride(m),
-                                            extern_out=True))
+                outs.append(self.extern_buffer(m.dtype, self._device(m), m.shape, m.stride()))
             else:
                 outs.append(None)
         node = ir.Extern(self.node_name(), op, args, kwargs, outs,
@@ -159,6 +158,16 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         self.stats.count_extern(op)
         views = [ir.View(b, b.size, b.stride, 0) if b is not None else m for b, m in zip(outs, flat)]
         return tuple(views) if isinstance(meta, (list, tuple)) else views[0]
+
+    def extern_buffer(self, dtype, device, shape, stride):
+        """An ATen call's output buffer of FX meta sizes; a data-dependent size first met here
+        (nonzero's count) is defined as read from this buffer (compiler/sizes.py)."""
+        fresh = self.sizes.define_sizes(shape) if self.sizes is not None else ()
+        wrap = (lambda v: tuple(v)) if self.sizes is None else (lambda v: tuple(map(self.sizes.wrap, v)))
+        b = self.new_buffer(dtype, device, wrap(shape), wrap(stride), extern_out=True)
+        for d, symbol in fresh:
+            self.sizes.read_after(b.name, d, symbol)
+        return b
 
     def _device(self, m):
         return self.device if m.device.type == "meta" else m.device

@@ -30,7 +30,7 @@ import itertools
 
 from . import ir
 from . import sym as S
-from .sizes import hint
+from .sizes import hint, or_else
 
 
 def split_prefix(ranges, x):
@@ -216,6 +216,11 @@ class Scheduler:
 
     # -- legality --------------------------------------------------------------------
     def can_fuse(self, a: Group, b: Group) -> bool:
+        """Whether a and b may run as one kernel. A question on a data-dependent size its range
+        does not settle (is u0 == 16?) answers no: not fusing is always correct."""
+        return or_else(lambda: self._can_fuse(a, b), False)
+
+    def _can_fuse(self, a: Group, b: Group) -> bool:
         if a.kind in ("extern", "scatter") or b.kind in ("extern", "scatter"):
             return False
         if "template" in (a.kind, b.kind) and not self._epilogue_fits(a, b):

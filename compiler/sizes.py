@@ -10,6 +10,15 @@ whose sizes satisfy the guards (compiler/specialize.py checks them per call). A 
 must become a concrete int (int(), a C function taking it) raises `Unsupported`: that graph
 compiles per concrete shape instead. Kernels take the symbols they use as arguments and the
 wrapper reads them from the inputs, so one generated source serves every size.
+
+Unbacked (data-dependent) sizes: a symbol (`u0`) whose value exists only once an op of the
+graph ran (nonzero, a boolean-mask index). `SizeVars.define` binds it to that op's output
+buffer (the wrapper reads `u0 = buf3.size(0)` right after the call); its hint is a fixed
+fallback (`UNBACKED_HINT`, or the symbol's upper bound when smaller) used only for choices
+about speed. No guard is ever recorded on it (nothing could check one before the call): a
+decision on it is taken from its value range (a nonzero count lies in 0..numel), else
+size-obliviously (see `SizeVars.decide`), else it raises `Undecided`, which a caller with a
+choice correct either way catches (`or_else`) and any other lets fall back the graph.
 """
 from __future__ import annotations
 
@@ -24,6 +33,24 @@ class Unsupported(Exception):
     it from): it is compiled per concrete shape instead."""
 
 
+class Undecided(Unsupported):
+    """A decision on a data-dependent size that its value range does not settle."""
+
+
+# the hint of a data-dependent size (for speed choices only: kernel configs, size buckets)
+UNBACKED_HINT = 8192
+
+
+def or_else(decision, default: bool) -> bool:
+    """decision() where it can be made; `default` where it depends on a data-dependent size
+    its range does not settle (for choices correct either way: a looped reduction instead of
+    a persistent one, 64-bit indexing)."""
+    try:
+        return bool(decision())
+    except Undecided:
+        return default
+
+
 class SizeVars:
     """The size symbols of one graph compile: their hints, lower bounds, where the wrapper
     reads each one, and the guards recorded while lowering."""
@@ -35,11 +62,44 @@ class SizeVars:
         self._reads: dict = {}   # symbol -> (input index, "value" | "size" | "stride", dim)
         self.guards: list = []
         self._seen: set = set()
+        # data-dependent symbols: their upper bounds (None: unbounded), and per buffer the
+        # symbols the wrapper reads from its sizes right after the op producing it ran
+        self.unbacked: set = set()
+        self.upper: dict = {}
+        self.defined_by: dict[str, list] = {}
 
     # -- symbols ---------------------------------------------------------------------
     def bind(self, symbol, hint: int, lower: int = 2):
         self.hints.setdefault(symbol, int(hint))
         self.lower.setdefault(symbol, int(lower))
+
+    def define(self, symbol, lower: int = 0, upper=None):
+        """A data-dependent symbol, within lower..upper (None: unbounded); where the wrapper
+        reads it is given by `read_after`."""
+        if symbol in self.hints:
+            return
+        self.unbacked.add(symbol)
+        self.hints[symbol] = UNBACKED_HINT if upper is None else min(UNBACKED_HINT, int(upper))
+        self.lower[symbol], self.upper[symbol] = int(lower), upper
+
+    def read_after(self, buffer: str, d: int, symbol):
+        """A data-dependent symbol read as size d of `buffer`, right after the op making it."""
+        self.defined_by.setdefault(buffer, []).append((symbol, f"{buffer}.size({d})"))
+
+    def define_sizes(self, shape) -> list:
+        """Defines the data-dependent symbols first met as sizes in `shape` (an op's output,
+        FX meta SymInts); returns [(dim, symbol)] of those, for `read_after`."""
+        from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+        new = []
+        for d, n in enumerate(shape):
+            if not isinstance(n, torch.SymInt):
+                continue
+            expr = n.node.expr
+            if isinstance(expr, sympy.Symbol) and expr not in self.hints and free_unbacked_symbols(n):
+                lo, hi = _value_range(n)
+                self.define(expr, lo, hi)
+                new.append((d, expr))
+        return new
 
     def wrap(self, value):
         """An int for a constant, a SymSize for a symbolic expression (sympy or torch.SymInt)."""
@@ -91,6 +151,8 @@ class SizeVars:
         rel = sympy.sympify(rel)
         if rel in (sympy.true, sympy.false):
             return bool(rel)
+        if rel.free_symbols & self.unbacked:
+            return self._decide_unbacked(rel)
         known = _decide_by_bounds(rel, {s: self.lower.get(s, 0) for s in rel.free_symbols
                                          if s in self.hints})
         if known is not None:
@@ -103,6 +165,20 @@ class SizeVars:
             self._seen.add(guard)
             self.guards.append(guard)
         return bool(value)
+
+    def _decide_unbacked(self, rel) -> bool:
+        """A relation over data-dependent sizes: by the symbols' ranges; else size-obliviously,
+        as if each data-dependent size were at least 2 (a choice that treats it as a general
+        size, not a special 0 or 1, gives code that also serves 0 and 1: kernels mask every
+        element and an empty launch is skipped), as PyTorch's own tracing does; else
+        Undecided. Never a guard."""
+        for oblivious in (False, True):
+            ranges = {s: (max(self.lower.get(s, 0), 2) if oblivious and s in self.unbacked
+                          else self.lower.get(s, 0), self.upper.get(s)) for s in rel.free_symbols}
+            known = _decide_by_ranges(rel, ranges)
+            if known is not None:
+                return known
+        raise Undecided(f"cannot decide {rel} on a data-dependent size")
 
     def specialize(self, expr) -> int:
         """Where code needs a size as a concrete int (int(), a C function taking it): refused,
@@ -141,6 +217,48 @@ def _decide_by_bounds(rel, lower):
     if isinstance(rel, sympy.Gt):
         return True if pos else (False if nonpos else None)
     return True if nonneg else (False if neg else None)   # Ge
+
+
+def _decide_by_ranges(rel, ranges):
+    """True/False when a relation holds or fails for every value of its symbols in their
+    ranges ({symbol: (lower, upper or None)}), by interval arithmetic; else None."""
+    if not isinstance(rel, (sympy.Eq, sympy.Ne, sympy.Lt, sympy.Le, sympy.Gt, sympy.Ge)):
+        return None
+    if any(s not in ranges for s in rel.free_symbols):
+        return None
+    try:
+        diff = sympy.expand(rel.lhs - rel.rhs).xreplace(
+            {s: sympy.AccumBounds(lo, sympy.oo if hi is None else hi) for s, (lo, hi) in ranges.items()})
+    except (TypeError, ValueError):
+        return None
+    if isinstance(diff, sympy.AccumBounds):
+        lo, hi = diff.min, diff.max
+    elif diff.is_number:
+        lo = hi = diff
+    else:
+        return None   # (an integer division or modulo: not interval-evaluated)
+    if isinstance(rel, sympy.Eq):
+        return False if (lo > 0 or hi < 0) else (True if lo == hi == 0 else None)
+    if isinstance(rel, sympy.Ne):
+        return True if (lo > 0 or hi < 0) else (False if lo == hi == 0 else None)
+    if isinstance(rel, sympy.Lt):
+        return True if hi < 0 else (False if lo >= 0 else None)
+    if isinstance(rel, sympy.Le):
+        return True if hi <= 0 else (False if lo > 0 else None)
+    if isinstance(rel, sympy.Gt):
+        return True if lo > 0 else (False if hi <= 0 else None)
+    return True if lo >= 0 else (False if hi < 0 else None)   # Ge
+
+
+def _value_range(n):
+    """(lower, upper or None) of a SymInt's symbol in its ShapeEnv (sizes are >= 0)."""
+    try:
+        r = n.node.shape_env.var_to_range[n.node.expr]
+    except (AttributeError, KeyError):
+        return 0, None
+    lo = max(0, int(r.lower)) if r.lower.is_Integer else 0
+    hi = int(r.upper) if r.upper.is_Integer else None   # (PyTorch's int_oo is no Integer)
+    return lo, hi
 
 
 def _pysrc(e) -> str:

@@ -95,6 +95,17 @@ def data_dependent_errors() -> tuple:
                  if hasattr(ft, n))
 
 
+def has_unbacked(gm) -> bool:
+    """Whether an FX graph's values hold data-dependent (unbacked) size symbols: an op whose
+    result size depends on data (nonzero, a boolean-mask index, .item()) kept in the graph
+    (dynamo's capture_dynamic_output_shape_ops / capture_scalar_outputs)."""
+    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    for n in gm.graph.nodes:
+        val = n.meta.get("val")
+        if val is not None and free_unbacked_symbols(val):
+            return True
+    return False
+
 
 def promote(args, kind: str):
     """(compute dtype, result dtype) of an elementwise op under eager's rules."""

@@ -29,7 +29,8 @@ def _view_expr(v: ir.View, own: frozenset = frozenset()):
 
 class WrapperCodegen:
     def __init__(self, graph, scheduler, steps):
-        """steps: list of ("kernel", group, kernel_name, arg_buffer_names, stored_names),
+        """steps: list of ("kernel", group, kernel_name, arg_buffer_names, stored_names, launch
+        condition or None),
         ("extern", node) or ("alloc", names): buffers of a kernel with nothing to compute
         (zero elements), allocated and never launched."""
         self.g, self.s, self.steps = graph, scheduler, steps
@@ -76,8 +77,9 @@ class WrapperCodegen:
                     if name not in allocated and name in g.buffers and not isinstance(g.buffers[name], ir.InputBuffer):
                         self._alloc(g.buffers[name], pool)
                         allocated.add(name)
-                if st[0] == "kernel":
-                    self.emit(f"{st[2]}({', '.join(st[3])})")
+                if st[0] == "kernel":   # (under its condition: a data-dependent extent not 0)
+                    call = f"{st[2]}({', '.join(st[3])})"
+                    self.emit(f"if {st[5]}: {call}" if st[5] else call)
             else:
                 node = st[1]
                 parts = [self._extern_args(a) for a in node.args]
@@ -89,6 +91,10 @@ class WrapperCodegen:
                     self.emit(f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = {call}")
                 else:
                     self.emit(f"{outs[0].name if outs[0] is not None else '_'} = {call}")
+                if g.sizes is not None:   # the data-dependent sizes this call's results carry
+                    for b in outs:
+                        for symbol, src in g.sizes.defined_by.get(b.name if b is not None else None, ()):
+                            self.emit(f"{symbol.name} = {src}")
                 dense = node.op in _DENSE_OUT
                 for b in outs:
                     if b is not None:

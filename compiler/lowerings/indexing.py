@@ -107,9 +107,39 @@ def _has_bool(indices):
     return any(t is not None and t.dtype in (torch.bool, torch.uint8) for t in indices)
 
 
+def _mask_index(x, indices):
+    """x[mask] in a symbolic compile (one bool mask, only Nones before it): the mask's nonzero
+    as an ATen call, whose row count is the data-dependent size of the result (defined as read
+    from its output: compiler/sizes.py), then the selected elements gathered by a kernel.
+    None where it does not apply (the ATen call then computes the whole index)."""
+    g = graph()
+    pos = [i for i, t in enumerate(indices) if t is not None]
+    val = g.current.meta.get("val") if g.current is not None else None
+    if g.sizes is None or len(pos) != 1 or indices[pos[0]].dtype != torch.bool \
+            or not isinstance(val, torch.Tensor) or getattr(val, "fake_mode", None) is None:
+        return None
+    k, mask = pos[0], indices[pos[0]]
+    m = len(mask.size)
+    with val.fake_mode:   # nonzero's result: (count, mask dims), count the result's size k
+        meta = torch.empty_strided((val.shape[k], m), (m, 1), dtype=torch.int64, device=val.device)
+    rows = g.extern(aten.nonzero.default, (mask,), {}, meta)
+    rl = rows.loader()
+    size = tuple(x.size[:k]) + (rows.size[0],) + tuple(x.size[k + m:])
+    xl = x.loader()
+
+    def inner(idx):
+        j = idx[k]
+        at = [ops.indirect_indexing(rl([j, c]), x.size[k + c], wrap_negative=False) for c in range(m)]
+        return xl(list(idx[:k]) + at + list(idx[k + 1:]))
+    return ir.Lazy(size, x.dtype, x.device, inner)
+
+
 @register(aten.index.Tensor, aten.index)
 def index(x, indices):
     if _has_bool(indices) or all(t is None for t in indices):
+        masked = _mask_index(x, indices) if _has_bool(indices) else None
+        if masked is not None:
+            return masked
         return fallback(aten.index.Tensor, (x, indices))
     size, src = _index_plan(x, indices)
     xl = x.loader()
@@ -260,3 +290,13 @@ def index_add(x, dim, index, source, alpha=1):
                          lambda idx: ops.mul(ops.to_dtype(sl(idx), x.dtype), ops.constant(alpha, x.dtype)))
     return _index_into(x, dim, index, source, tuple(source.size), "atomic_add")
 
+
+
+@register(aten._assert_scalar.default)
+def assert_scalar(cond, msg):
+    """A runtime assertion on sizes (dynamo's, on a data-dependent size: `u0 <= numel`) that
+    the symbolic compile decided from the sizes' ranges: true, nothing to run. (Static
+    compiles and conditions left open keep the ATen call.)"""
+    if graph().sizes is None or cond is not True:
+        raise NotImplementedError
+    return None
