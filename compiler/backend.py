@@ -82,6 +82,10 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     def build(gm_, inputs_, ctx):
         """One graph of concrete sizes -> a boxed callable (compiled; CUDA-graphed per mode)."""
         from .compile_graph import compile_graph
+        if has_unbacked(gm_):   # (data-dependent sizes compile only with sizes kept symbolic)
+            from .sizes import Unsupported
+            return graph_fallback(gm_, Unsupported("data-dependent sizes, symbolic sizes off"
+                                                   " or refused (stats.symbolic_fallbacks)"))
         try:
             compiled = compile_graph(gm_, inputs_, ctx=ctx)
         except Exception as e:   # a model never fails to compile because of us: ATen runs it
@@ -142,10 +146,10 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
 
     def compiler(gm_, inputs_, inference=False):
         ctx = CompileContext(mode, options, inference=inference)
-        if not is_symbolic(inputs_) and has_unbacked(gm_):
+        from tuner.settings import settings
+        if not is_symbolic(inputs_) and settings.symbolic_sizes and has_unbacked(gm_):
             return build_unbacked(gm_, inputs_, ctx.with_(dynamic=True))
         if is_symbolic(inputs_):
-            from tuner.settings import settings
             dyn = ctx.with_(dynamic=True)   # tuning decisions shared per size bucket
             symbolic = None
             if settings.symbolic_sizes:

@@ -10,7 +10,7 @@ from . import ir, lowering
 from . import sym as S
 from .op_tables import ATEN_CALLS, INDEXED_ONCE, REDUCTIONS, SHAPE_ONLY, VIEWS
 from .ops import use
-from .sizes import hint
+from .sizes import Undecided, hint
 
 _aten = torch.ops.aten
 
@@ -155,7 +155,10 @@ class Recompute:
         it, instead of being stored once and read back by each (see RECOMPUTE_MAX_OPS).
         Consumers are counted as the kernels they can end in (`_consumers`): users that are
         single-user pointwise chains into one node count once."""
-        sinks = self._consumers(n, value.numel)
+        try:
+            sinks = self._consumers(n, value.numel)
+        except Undecided:   # a consumer's data-dependent size (unknown yet): stored, as always safe
+            return False
         if sinks is None or n in self._written_fx():
             return False
         cost = _Cost()

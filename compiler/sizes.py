@@ -41,12 +41,12 @@ class Undecided(Unsupported):
 UNBACKED_HINT = 8192
 
 
-def or_else(decision, default: bool) -> bool:
+def or_else(decision, default):
     """decision() where it can be made; `default` where it depends on a data-dependent size
     its range does not settle (for choices correct either way: a looped reduction instead of
-    a persistent one, 64-bit indexing)."""
+    a persistent one, no split, no fusion)."""
     try:
-        return bool(decision())
+        return decision()
     except Undecided:
         return default
 
@@ -109,6 +109,9 @@ class SizeVars:
             expr = value.node.expr
             for s in expr.free_symbols:
                 if s not in self.hints:
+                    from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+                    if free_unbacked_symbols(value):   # (one the graph defines further on)
+                        raise Undecided(f"data-dependent size {s} not defined yet")
                     raise Unsupported(f"size symbol {s} has no hint (data-dependent size)")
             value = expr
         if isinstance(value, sympy.Basic):

@@ -31,7 +31,7 @@ from .. import ir
 from .. import sym as S
 from ..ops import use
 from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index, split_prefix
-from ..sizes import SymSize, Unsupported, hint
+from ..sizes import SymSize, Unsupported, hint, or_else
 
 Y, XX = S.sym("y"), S.sym("xx")
 
@@ -122,8 +122,9 @@ class TritonKernel:
         # A reduction whose loads are contiguous along x (over a leading dim) uses x-major
         # tiles: wide in x, short in r, looped unless r is tiny.
         self.outer = self.reduction and self._outer()
-        self.persistent = self.reduction and self.rnumel <= (min(max_persistent_r, 64) if self.outer
-                                                             else max_persistent_r)
+        # (a data-dependent row its range does not bound: looped, which serves every length)
+        self.persistent = self.reduction and or_else(
+            lambda: self.rnumel <= (min(max_persistent_r, 64) if self.outer else max_persistent_r), False)
         if self.persistent and isinstance(self.rnumel, SymSize):
             # its RBLOCK (chosen from the size it is compiled for) must cover every row: a
             # variant serves the rows up to that power of two (a guard)
@@ -140,7 +141,7 @@ class TritonKernel:
         self.in_epilogue = False
         self.streaming = False    # a reduction reading its inputs in one pass (set in _reduction)
         self.indirect = False
-        self.int64 = self._needs_int64()
+        self.int64 = or_else(self._needs_int64, True)   # (64-bit where a data-dependent size may need it)
         self.pid_base = None   # combo sub-kernels: the name of the first program of their range
         self.table_part = False   # a foreach table kernel's body: x and xmask come from its header
         self.bounds = bounds(self.space)

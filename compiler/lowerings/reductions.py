@@ -10,6 +10,7 @@ from .. import ir
 from .. import sym as S
 from ..lowering import full_value, graph, make_pointwise, realize, register
 from ..ops import Recorder, ops, use
+from ..sizes import or_else
 from ..torch_compat import aten, prims
 from .views import squeeze, view
 
@@ -65,7 +66,8 @@ def reduce(x, dims, keepdim, rtype, out_dtype, src_dtype=None):
     if rnumel == 1:
         return full_value(out_size, 0, out_dtype, x.device)
     g = graph()
-    split = split_factor(ranges, rranges, rtype, body)
+    # (unsplit where a data-dependent row length decides it: compiler/sizes.py)
+    split = or_else(lambda: split_factor(ranges, rranges, rtype, body), 1)
     if split > 1:
         return _reshape_keep(_split_reduce(ranges, rranges, rtype, body, out_dtype, src_dtype,
                                            x.device, split, tuple(x.size), full_index), out_size)
