@@ -82,10 +82,6 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     def build(gm_, inputs_, ctx):
         """One graph of concrete sizes -> a boxed callable (compiled; CUDA-graphed per mode)."""
         from .compile_graph import compile_graph
-        if has_unbacked(gm_):   # (data-dependent sizes compile only with sizes kept symbolic)
-            from .sizes import Unsupported
-            return graph_fallback(gm_, Unsupported("data-dependent sizes, symbolic sizes off"
-                                                   " or refused (stats.symbolic_fallbacks)"))
         try:
             compiled = compile_graph(gm_, inputs_, ctx=ctx)
         except Exception as e:   # a model never fails to compile because of us: ATen runs it
@@ -123,7 +119,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # optimizer step (2 launches, 5 tensors per parameter) spent more host time on that
         # than its GPU step took.
         tensors = sum(isinstance(t, torch.Tensor) for t in inputs_)
-        if (use_graphs and replay and launches >= min_launches and tensors <= CUDAGRAPH_INPUTS_PER_LAUNCH * launches
+        if (use_graphs and replay and launches >= min_launches
+                and tensors <= CUDAGRAPH_INPUTS_PER_LAUNCH * launches
                 and any(getattr(t, "is_cuda", False) for t in inputs_)):
             from tuner.settings import settings
 
@@ -136,6 +133,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         """A graph of concrete input sizes holding data-dependent ones (nonzero's count): it
         can only compile with those kept symbolic; where it cannot, ATen runs it (counted in
         stats.symbolic_fallbacks and the graph's graph_fallback)."""
+        from tuner.settings import settings
+        if not settings.symbolic_sizes:
+            return unbacked_in_aten(gm_)
         try:
             check, call = build_symbolic(gm_, inputs_, inputs_, ctx)
         except Exception as e:   # a model never fails to compile because of us: ATen runs it
@@ -144,10 +144,16 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         assert check is None, "a guard on a graph whose inputs hold no size symbol"
         return call
 
+    def unbacked_in_aten(gm_):
+        from .sizes import Unsupported
+        return graph_fallback(gm_, Unsupported("data-dependent sizes, symbolic sizes off or "
+                                               "refused (stats.symbolic_fallbacks)"))
+
     def compiler(gm_, inputs_, inference=False):
-        ctx = CompileContext(mode, options, inference=inference)
         from tuner.settings import settings
-        if not is_symbolic(inputs_) and settings.symbolic_sizes and has_unbacked(gm_):
+        ctx = CompileContext(mode, options, inference=inference)
+        unbacked = has_unbacked(gm_)
+        if unbacked and not is_symbolic(inputs_):
             return build_unbacked(gm_, inputs_, ctx.with_(dynamic=True))
         if is_symbolic(inputs_):
             dyn = ctx.with_(dynamic=True)   # tuning decisions shared per size bucket
@@ -155,8 +161,10 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             if settings.symbolic_sizes:
                 def symbolic(g, ins, args):
                     return build_symbolic(g, ins, args, dyn)
-            return ShapeSpecialized(gm_, inputs_, lambda g, ins: build(g, ins, dyn), settings.shape_limit,
-                                    symbolic)
+            # (per shape: a graph with data-dependent sizes keeps them, so ATen runs it)
+            per_shape = ((lambda g, ins: unbacked_in_aten(g)) if unbacked
+                         else (lambda g, ins: build(g, ins, dyn)))
+            return ShapeSpecialized(gm_, inputs_, per_shape, settings.shape_limit, symbolic)
         return build(gm_, inputs_, ctx)
 
     def inference_compiler(gm_, inputs_):

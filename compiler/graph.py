@@ -148,6 +148,10 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         flat = meta if isinstance(meta, (list, tuple)) else [meta]
         outs = []
         for m in flat:
+            if self.sizes is not None and isinstance(m, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+                # (.item() under capture_scalar_outputs: a value, maybe negative, not a size;
+                # the size-oblivious decisions of compiler/sizes.py would not hold for it)
+                raise Unsupported(f"a data-dependent scalar result ({op})")
             if isinstance(m, torch.Tensor):
                 outs.append(self.extern_buffer(m.dtype, self._device(m), m.shape, m.stride()))
             else:
@@ -163,8 +167,7 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         """An ATen call's output buffer of FX meta sizes; a data-dependent size first met here
         (nonzero's count) is defined as read from this buffer (compiler/sizes.py)."""
         fresh = self.sizes.define_sizes(shape) if self.sizes is not None else ()
-        wrap = (lambda v: tuple(v)) if self.sizes is None else (lambda v: tuple(map(self.sizes.wrap, v)))
-        b = self.new_buffer(dtype, device, wrap(shape), wrap(stride), extern_out=True)
+        b = self.new_buffer(dtype, device, self.shape(shape), self.stride(stride), extern_out=True)
         for d, symbol in fresh:
             self.sizes.read_after(b.name, d, symbol)
         return b
@@ -186,11 +189,13 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         return op(*meta(args), **{k: meta(v) for k, v in kwargs.items()})
 
     # -- sizes of FX meta values (symbolic in a symbolic compile: compiler/sizes.py) -------
-    def shape(self, t) -> tuple:
-        return tuple(t.shape) if self.sizes is None else tuple(self.sizes.wrap(n) for n in t.shape)
+    def shape(self, t) -> tuple:   # (t: a tensor, or its sizes)
+        t = t.shape if isinstance(t, torch.Tensor) else t
+        return tuple(t) if self.sizes is None else tuple(self.sizes.wrap(n) for n in t)
 
-    def stride(self, t) -> tuple:
-        return tuple(t.stride()) if self.sizes is None else tuple(self.sizes.wrap(n) for n in t.stride())
+    def stride(self, t) -> tuple:   # (t: a tensor, or its strides)
+        t = t if not isinstance(t, torch.Tensor) else t.stride()
+        return tuple(t) if self.sizes is None else tuple(map(self.sizes.wrap_stride, t))
 
     def numel(self, t):
         return t.numel() if self.sizes is None else math.prod(self.shape(t))

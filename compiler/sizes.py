@@ -121,6 +121,17 @@ class SizeVars:
             return SymSize(value, self)
         return value
 
+    def wrap_stride(self, value):
+        """A stride as `wrap` gives it, PyTorch's Max(1, n) of a dense stride over sizes that
+        may be 0 (data-dependent ones) taken as n: where n is 0 the tensor has no element, so
+        no stride of it is ever used."""
+        out = self.wrap(value)
+        if not isinstance(out, SymSize) or not out.expr.free_symbols & self.unbacked:
+            return out
+        return self.wrap(_sympy_minmax(out.expr).replace(
+            lambda e: isinstance(e, sympy.Max) and len(e.args) == 2 and sympy.S.One in e.args,
+            lambda e: e.args[0] if e.args[1] == 1 else e.args[1]))
+
     def hint(self, value) -> int:
         """The value at the sizes the graph was compiled for (no guard: for choices that are
         only about speed, such as a kernel's config)."""
@@ -229,10 +240,22 @@ def _decide_by_ranges(rel, ranges):
         return None
     if any(s not in ranges for s in rel.free_symbols):
         return None
+    box = {s: sympy.AccumBounds(lo, sympy.oo if hi is None else hi) for s, (lo, hi) in ranges.items()}
+
+    def fold(m):   # Max(1, u0) is u0 where u0 >= 1: one argument bounds the other
+        a, b = m.args
+        d = (a - b).xreplace(box)
+        lo, hi = (d.min, d.max) if isinstance(d, sympy.AccumBounds) else (d, d)
+        if lo.is_number and lo >= 0:
+            return a if isinstance(m, sympy.Max) else b
+        if hi.is_number and hi <= 0:
+            return b if isinstance(m, sympy.Max) else a
+        return m
     try:
-        diff = sympy.expand(rel.lhs - rel.rhs).xreplace(
-            {s: sympy.AccumBounds(lo, sympy.oo if hi is None else hi) for s, (lo, hi) in ranges.items()})
-    except (TypeError, ValueError):
+        diff = _sympy_minmax(rel.lhs - rel.rhs).replace(
+            lambda e: isinstance(e, (sympy.Max, sympy.Min)) and len(e.args) == 2, fold)
+        diff = sympy.expand(diff).xreplace(box)
+    except Exception:   # noqa: BLE001 - a function interval arithmetic does not take: open
         return None
     if isinstance(diff, sympy.AccumBounds):
         lo, hi = diff.min, diff.max
@@ -251,6 +274,16 @@ def _decide_by_ranges(rel, ranges):
     if isinstance(rel, sympy.Gt):
         return True if lo > 0 else (False if hi <= 0 else None)
     return True if lo >= 0 else (False if hi < 0 else None)   # Ge
+
+
+def _sympy_minmax(e):
+    """e with PyTorch's Max/Min (stride expressions such as Max(1, u0)) as sympy's, which
+    evaluate over intervals."""
+    try:
+        from torch.utils._sympy.functions import Max, Min
+    except ImportError:
+        return e
+    return e.replace(Max, sympy.Max).replace(Min, sympy.Min)
 
 
 def _value_range(n):

@@ -139,3 +139,34 @@ def test_dynamic_true_with_a_mask():
     assert all(g.symbolic for g in graphs)
     assert len(graphs) == 1 and graphs[0].kernels >= 2
     assert _externs(graphs) == {"aten.nonzero.default": 1}, _externs(graphs)
+
+
+def test_column_mask_and_a_reduction_over_the_selection():
+    fns = [lambda x: x[:, x[0] > 0].exp(),            # a mask over a later dim
+           lambda x: x[x > 0].sum() + x.amax()]       # a reduction over u0 elements
+    for fn in fns:
+        torch._dynamo.reset()
+        stats.reset()
+        cf = torch.compile(fn, backend="tuner")
+        for x in (torch.randn(4, 6), -torch.rand(4, 6)):   # (the second selects nothing)
+            assert_close(cf(x), fn(x))
+        graphs = _no_fallback()
+        assert graphs[0].symbolic and graphs[0].kernels >= 2
+
+
+def test_item_falls_back_whole_and_counted():
+    # .item()'s value may be negative: no size reasoning holds for it (compiler/sizes.py)
+    fn = lambda x: x[: (x > 0).sum().item()] * 2  # noqa: E731
+    cf = torch.compile(fn, backend="tuner")
+    x = torch.randn(16)
+    assert_close(cf(x), fn(x))
+    assert any("data-dependent scalar" in r for r in stats.symbolic_fallbacks), stats.symbolic_fallbacks
+    assert any(g.graph_fallback for g in stats.graphs())
+
+
+def test_symbolic_sizes_off_runs_data_dependent_graphs_in_aten(monkeypatch):
+    monkeypatch.setenv("TUNER_SYMBOLIC_SIZES", "0")
+    cf = torch.compile(_masked, backend="tuner")
+    x = torch.randn(16)
+    assert_close(cf(x), _masked(x))
+    assert [g.graph_fallback.split(":")[0] for g in stats.graphs()] == ["Unsupported"]
