@@ -100,10 +100,17 @@ def has_unbacked(gm) -> bool:
     result size depends on data (nonzero, a boolean-mask index, .item()) kept in the graph
     (dynamo's capture_dynamic_output_shape_ops / capture_scalar_outputs)."""
     from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
+    sym = (torch.SymInt, torch.SymFloat, torch.SymBool)
     for n in gm.graph.nodes:
         val = n.meta.get("val")
-        if val is not None and free_unbacked_symbols(val):
-            return True
+        for v in val if isinstance(val, (list, tuple)) else (val,):
+            # (a static graph's sizes are ints: the cheap isinstance test passes them over)
+            if isinstance(v, torch.Tensor):
+                if any(isinstance(d, torch.SymInt) for d in (*v.shape, *v.stride())) \
+                        and free_unbacked_symbols(v):
+                    return True
+            elif isinstance(v, sym) and free_unbacked_symbols(v):
+                return True
     return False
 
 
