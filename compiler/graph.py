@@ -146,14 +146,16 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         if meta is None:
             meta = self._meta_run(op, args, kwargs)
         flat = meta if isinstance(meta, (list, tuple)) else [meta]
-        outs = []
+        outs, upper = [], None
+        if op is torch.ops.aten.nonzero.default and isinstance(args[0], ir.View) and concrete(args[0].size):
+            upper = math.prod(args[0].size)   # (its count of rows: at most the input's numel)
         for m in flat:
             if self.sizes is not None and isinstance(m, (torch.SymInt, torch.SymFloat, torch.SymBool)):
                 # (.item() under capture_scalar_outputs: a value, maybe negative, not a size;
                 # the size-oblivious decisions of compiler/sizes.py would not hold for it)
                 raise Unsupported(f"a data-dependent scalar result ({op})")
             if isinstance(m, torch.Tensor):
-                outs.append(self.extern_buffer(m.dtype, self._device(m), m.shape, m.stride()))
+                outs.append(self.extern_buffer(m.dtype, self._device(m), m.shape, m.stride(), upper))
             else:
                 outs.append(None)
         node = ir.Extern(self.node_name(), op, args, kwargs, outs,
@@ -163,10 +165,11 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         views = [ir.View(b, b.size, b.stride, 0) if b is not None else m for b, m in zip(outs, flat)]
         return tuple(views) if isinstance(meta, (list, tuple)) else views[0]
 
-    def extern_buffer(self, dtype, device, shape, stride):
+    def extern_buffer(self, dtype, device, shape, stride, upper=None):
         """An ATen call's output buffer of FX meta sizes; a data-dependent size first met here
-        (nonzero's count) is defined as read from this buffer (compiler/sizes.py)."""
-        fresh = self.sizes.define_sizes(shape) if self.sizes is not None else ()
+        (nonzero's count, at most `upper`) is defined as read from this buffer
+        (compiler/sizes.py)."""
+        fresh = self.sizes.define_sizes(shape, upper) if self.sizes is not None else ()
         b = self.new_buffer(dtype, device, self.shape(shape), self.stride(stride), extern_out=True)
         for d, symbol in fresh:
             self.sizes.read_after(b.name, d, symbol)

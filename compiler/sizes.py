@@ -86,9 +86,12 @@ class SizeVars:
         """A data-dependent symbol read as size d of `buffer`, right after the op making it."""
         self.defined_by.setdefault(buffer, []).append((symbol, f"{buffer}.size({d})"))
 
-    def define_sizes(self, shape) -> list:
+    def define_sizes(self, shape, upper=None) -> list:
         """Defines the data-dependent symbols first met as sizes in `shape` (an op's output,
-        FX meta SymInts); returns [(dim, symbol)] of those, for `read_after`."""
+        FX meta SymInts), each in 0..upper; returns [(dim, symbol)] of those, for
+        `read_after`. The range is what the op itself implies (a nonzero count is at most its
+        input's numel), not the ShapeEnv's: that one also holds the user's torch._check
+        bounds, which only the runtime assertions the graph carries make true."""
         from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
         new = []
         for d, n in enumerate(shape):
@@ -96,8 +99,7 @@ class SizeVars:
                 continue
             expr = n.node.expr
             if isinstance(expr, sympy.Symbol) and expr not in self.hints and free_unbacked_symbols(n):
-                lo, hi = _value_range(n)
-                self.define(expr, lo, hi)
+                self.define(expr, 0, upper)
                 new.append((d, expr))
         return new
 
@@ -284,17 +286,6 @@ def _sympy_minmax(e):
     except ImportError:
         return e
     return e.replace(Max, sympy.Max).replace(Min, sympy.Min)
-
-
-def _value_range(n):
-    """(lower, upper or None) of a SymInt's symbol in its ShapeEnv (sizes are >= 0)."""
-    try:
-        r = n.node.shape_env.var_to_range[n.node.expr]
-    except (AttributeError, KeyError):
-        return 0, None
-    lo = max(0, int(r.lower)) if r.lower.is_Integer else 0
-    hi = int(r.upper) if r.upper.is_Integer else None   # (PyTorch's int_oo is no Integer)
-    return lo, hi
 
 
 def _pysrc(e) -> str:

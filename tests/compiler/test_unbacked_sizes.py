@@ -170,3 +170,18 @@ def test_symbolic_sizes_off_runs_data_dependent_graphs_in_aten(monkeypatch):
     x = torch.randn(16)
     assert_close(cf(x), _masked(x))
     assert [g.graph_fallback.split(":")[0] for g in stats.graphs()] == ["Unsupported"]
+
+
+def test_a_user_bound_on_a_data_dependent_size_stays_checked():
+    # torch._check narrows the ShapeEnv's range of u0; only the graph's runtime assertion makes
+    # it true, so the compile never takes it as known (here: the graph runs in ATen, asserting)
+    def fn(x):
+        y = x[x > 0]
+        torch._check(y.shape[0] <= 3)
+        return y * 2
+    cf = torch.compile(fn, backend="tuner")
+    x = -torch.rand(16)
+    x[:2] = 1.0
+    assert_close(cf(x), fn(x))
+    with pytest.raises(RuntimeError):
+        cf(torch.rand(16) + 0.5)
