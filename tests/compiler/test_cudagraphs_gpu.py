@@ -323,3 +323,33 @@ def test_reduce_overhead_decode_with_a_growing_cache_records_nothing_per_step():
     # the first pass over the lengths records nothing; the second records at most the limit
     from tuner.settings import settings
     assert cg.RECORDINGS - rec <= settings.cudagraph_shapes * cg.RING
+
+
+def test_copy_in_recordings_read_parameters_and_static_buffers_in_place():
+    # past MAX_ADDRESS_GRAPHS input addresses (a generate loop's fresh token tensors), the
+    # copy-in ring copies only the inputs that move: weights and a static KV cache (marked
+    # with mark_static_address, updated in place by the graph) stay where they are
+    w = torch.nn.Parameter(torch.randn(16, 16, device="cuda"), requires_grad=False)
+    cache = torch.zeros(8, 16, device="cuda")
+    torch._dynamo.mark_static_address(cache)
+
+    def step(x, pos, w, cache):
+        cache.index_copy_(0, pos, x @ w)
+        return [cache.sum(0) * 2]
+    g = _graphed(step, mutated=(3,))
+    xs = [torch.randn(1, 16, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 4)]
+    ref_cache = cache.clone()
+    for i, x in enumerate(xs):
+        pos = torch.tensor([i % 8], device="cuda")
+        out = g([x, pos, w, cache])[0]
+        ref_cache.index_copy_(0, pos, x @ w)
+        torch.testing.assert_close(cache, ref_cache, **TOL)   # updated once per call, in place
+        torch.testing.assert_close(out, ref_cache.sum(0) * 2, **TOL)
+    (inputs, _ring), = g.copy_rings.values()
+    assert inputs[2] is w and inputs[3] is cache and inputs[0] is not xs[-1]
+    with torch.no_grad():
+        w.mul_(0.5)                    # a weight changed in place is read at its address
+    x, pos = torch.randn(1, 16, device="cuda"), torch.tensor([3], device="cuda")
+    out = g([x, pos, w, cache])[0]
+    ref_cache.index_copy_(0, pos, x @ w)
+    torch.testing.assert_close(out, ref_cache.sum(0) * 2, **TOL)
