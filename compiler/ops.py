@@ -7,7 +7,8 @@ Handler methods used by lowerings:
   masked(mask, body, other) indirect_indexing(value, size, check=True, wrap_negative=True)
   (an index below 0 counts from the end, as x[-1], unless wrap_negative is False: then it
   fails the bounds check, as index_select's does in eager)
-  and the elementwise functions named in POINTWISE (unary and binary), plus where(c, a, b).
+  and the elementwise functions named in POINTWISE (unary and binary), plus where(c, a, b)
+  and polygamma(n, x) (n >= 1, an int).
 """
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from .sym import sym
 UNARY = ["neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt", "rsqrt",
          "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
          "asinh", "acosh", "atanh", "erf", "erfc", "sigmoid", "floor", "ceil", "round", "trunc",
-         "isnan", "isinf", "logical_not", "bitwise_not", "sign", "signbit", "erfinv", "lgamma"]
+         "isnan", "isinf", "logical_not", "bitwise_not", "sign", "signbit", "erfinv", "lgamma",
+         "digamma"]
 BINARY = ["add", "sub", "mul", "truediv", "floordiv", "truncdiv", "remainder", "fmod", "pow",
           "atan2", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
           "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",

@@ -28,8 +28,9 @@ RECOMPUTE_MAX_READS = 6     # distinct buffers read (a BatchNorm affine reads 5:
                             # weight, bias): each is a pointer and a load per consumer kernel
 # Ops that are slow on a GPU (a libdevice series or loop, not a single instruction): never
 # recomputed. tanh, erf, exp, rsqrt and the like are one or a few instructions.
-RECOMPUTE_EXPENSIVE = frozenset({"pow", "lgamma", "erfinv", "atan2", "hypot", "fmod",
-                                 "remainder", "nextafter", "acosh", "asinh", "atanh"})
+RECOMPUTE_EXPENSIVE = frozenset({"pow", "lgamma", "digamma", "polygamma", "erfinv", "atan2",
+                                 "hypot", "fmod", "remainder", "nextafter", "acosh", "asinh",
+                                 "atanh"})
 
 
 # A window op (max/avg pooling) unrolls its window: a lazy input (its single-user producer,

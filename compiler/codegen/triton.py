@@ -88,7 +88,8 @@ UNARY_FLOAT = {"exp": "tl.exp({0})", "exp2": "tl.exp2({0})", "log": "tl.log({0})
                "atan": "th.atan({0})", "sinh": "th.sinh({0})", "cosh": "th.cosh({0})",
                "asinh": "th.asinh({0})", "acosh": "th.acosh({0})", "atanh": "th.atanh({0})",
                "log10": "th.log10({0})", "erfc": "th.erfc({0})", "lgamma": "th.lgamma({0})",
-               "erfinv": "th.erfinv({0})", "isinf": "(tl.abs({0}) == float('inf'))",
+               "erfinv": "th.erfinv({0})", "digamma": "th.digamma({0})",
+               "isinf": "(tl.abs({0}) == float('inf'))",
                "isnan": "({0} != {0})", "signbit": "({0} < 0)"}
 BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
                "truediv": "({0} / {1})", "bitwise_and": "({0} & {1})",
@@ -397,6 +398,10 @@ class TritonKernel:
         if a.dtype.is_floating_point:
             return self.cse(f"th.minimum_nan({a}, {b})", a.dtype)
         return self.cse(f"tl.minimum({a}, {b})", a.dtype)
+
+    def polygamma(self, n, a):
+        scale = (1.0 if n % 2 else -1.0) * math.factorial(n)   # (-1)^(n+1) n!
+        return self.cse(f"th.polygamma({a}, {int(n)}, {scale!r})", a.dtype)
 
     def floordiv(self, a, b):
         return self.cse(f"th.floordiv_int({a}, {b})", a.dtype)

@@ -269,7 +269,7 @@ _COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2"
                                   "log1p", "log2", "log10", "sigmoid", "gelu", "silu", "mish",
                                   "softplus", "sin", "cos", "tan", "sinh", "cosh", "asin",
                                   "acos", "atan", "atan2", "asinh", "acosh", "atanh", "lgamma",
-                                  "digamma", "pow", "elu", "selu", "celu", "logit"})
+                                  "digamma", "polygamma", "pow", "elu", "selu", "celu", "logit"})
 _EPILOGUE_WALK_MAX = 32   # nodes of the consumer chain looked at
 
 

@@ -31,6 +31,19 @@ _FLOAT_UNARY = ["exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
 for _name in _FLOAT_UNARY:
     _reg(getattr(aten, _name), "INT_TO_FLOAT", (lambda n: lambda x: getattr(ops, n)(x))(_name))
 
+_reg(aten.digamma, "INT_TO_FLOAT", lambda x: ops.digamma(x))
+
+
+@register(aten.polygamma.default)
+def _polygamma(n, x):
+    """psi^(n): digamma for n = 0, else the helper's zeta series (runtime/helpers.py)."""
+    compute, result = dtypes([x], "INT_TO_FLOAT")
+    if n < 0:
+        raise NotImplementedError("polygamma(n < 0): eager refuses it")
+    fn = (lambda v: ops.digamma(v)) if n == 0 else (lambda v: ops.polygamma(int(n), v))
+    return make_pointwise(fn, [x], result, compute)
+
+
 _reg(aten.neg, "DEFAULT", lambda x: ops.neg(x))
 _reg(aten.abs, "COMPLEX_TO_FLOAT", lambda x: ops.abs(x))
 for _name in ("floor", "ceil", "round", "trunc"):

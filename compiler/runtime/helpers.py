@@ -84,6 +84,91 @@ def tanh_sigmoid(x):
     return tl.where(tl.abs(x) < 0.0009765625, x, 2.0 * tl.sigmoid(2.0 * x) - 1.0)
 
 
+# Digamma and polygamma: no libdevice function exists, so a series in float64 (a float32
+# argument is widened, the result narrowed back): recurrence up to a large argument, then the
+# asymptotic expansion there, which is exact to float64 rounding from 15 on.
+
+@triton.jit
+def digamma(x):
+    """psi(x): for x < 0 the reflection psi(1 - x) - pi / tan(pi x) (tan of pi times x's
+    distance to the nearest integer, exact for any magnitude), then psi(t) = psi(t + k) - sum 1/(t + i) up to t >= 15,
+    and log t - 1/(2t) - sum B_2k / (2k t^2k) there. Poles as eager: -inf at +0, inf at -0,
+    NaN at the negative integers and -inf."""
+    y = x.to(tl.float64)
+    one = tl.full([], 1.0, tl.float64)   # a float literal would be a float32 constant
+    pi = tl.full([], 3.141592653589793, tl.float64)
+    neg = y < 0.0
+    r = y - tl.floor(y + 0.5)   # exact (the nearest integer's distance); tan has period 1
+    acc = tl.where(neg, -pi * tl.cos(pi * r) / tl.sin(pi * r), 0.0)
+    t = tl.where(neg, 1.0 - y, y)
+    for _i in tl.static_range(16):
+        small = t < 15.0
+        acc = tl.where(small, acc - 1.0 / t, acc)
+        t = tl.where(small, t + 1.0, t)
+    r = one / (t * t)
+    series = r * (one / 12 - r * (one / 120 - r * (one / 252 - r * (one / 240 - r * (
+        one / 132 - r * (691 * one / 32760 - r * (one / 12)))))))
+    out = acc + tl.log(t) - 0.5 / t - series
+    out = tl.where(neg & (y == tl.floor(y)), float("nan"), out)
+    out = tl.where(y == 0.0, tl.where(1.0 / y < 0.0, float("inf"), float("-inf")), out)
+    return out.to(x.dtype)
+
+
+@triton.jit
+def polygamma(x, n: tl.constexpr, scale: tl.constexpr):
+    """psi^(n)(x) for n >= 1 as scale * zeta(n + 1, x), scale = (-1)^(n+1) n!: the Hurwitz
+    zeta's terms (x + i)^-(n+1) summed while x + i < 15 (up to 40 of them: exact for
+    x >= -25), then its Euler-Maclaurin tail there (seven Bernoulli terms). At x = 0 and the
+    negative integers the pole: zeta is inf. Trigamma (n = 1) reflects x < 0.5 as eager does,
+    pi^2 / sin^2(pi x) - psi'(1 - x) with the product pi x rounded to x's dtype: that rounding
+    is most of eager's float32 error (2e-5 relative at x = -8.5), which a tolerance of 1e-6
+    cannot absorb, so it is reproduced (the sine itself and the rest are in float64)."""
+    y = x.to(tl.float64)
+    if n == 1:
+        pi = tl.full([], 3.141592653589793, tl.float64)
+        sp = tl.sin((x * tl.full([], 3.141592653589793, x.dtype)).to(tl.float64))
+        reflect = y < 0.5
+        y = tl.where(reflect, 1.0 - y, y)
+    w = y
+    acc = tl.zeros_like(y)
+    for _i in tl.static_range(40):
+        small = w < 15.0
+        inv = 1.0 / w
+        p = inv
+        for _j in tl.static_range(n):
+            p = p * inv
+        acc = tl.where(small, acc + p, acc)
+        w = tl.where(small, w + 1.0, w)
+    inv = 1.0 / w
+    r = inv * inv
+    pn = inv                                   # w^-n
+    for _j in tl.static_range(n - 1):
+        pn = pn * inv
+    s = n + 1.0
+    tail = pn / n + 0.5 * pn * inv
+    a = 0.5 * s * pn * r                       # B_2k/(2k)! (s)_(2k-1) w^-(s+2k-1), k = 1
+    tail += a / 6
+    a = a * (s + 1.0) * (s + 2.0) * r / 12
+    tail -= a / 30
+    a = a * (s + 3.0) * (s + 4.0) * r / 30
+    tail += a / 42
+    a = a * (s + 5.0) * (s + 6.0) * r / 56
+    tail -= a / 30
+    a = a * (s + 7.0) * (s + 8.0) * r / 90
+    tail += a * 5 / 66
+    a = a * (s + 9.0) * (s + 10.0) * r / 132
+    tail -= a * 691 / 2730
+    a = a * (s + 11.0) * (s + 12.0) * r / 182
+    tail += a * 7 / 6
+    z = acc + tail
+    if n == 1:   # the reflection's poles come out as eager's (inf at 0, NaN at -inf)
+        z = tl.where(reflect, pi * pi / (sp * sp) - z, z)
+    else:        # the poles; and eager's zeta gives NaN at inf (0 * inf in its tail)
+        z = tl.where((y <= 0.0) & (y == tl.floor(y)), float("inf"), z)
+        z = tl.where(y == float("inf"), float("nan"), z)
+    return (scale * z).to(x.dtype)
+
+
 # Scans (compiler/codegen/scan.py): combine functions for tl.associative_scan, `a` the earlier
 # part of the row and `b` the later one (a scan keeps their order; a chunk's prefix is combined
 # into the next chunk with the same function, the carry as `a`).
