@@ -8,6 +8,7 @@ import torch
 from .. import ir
 from .. import sym as S
 from ..lowering import broadcast_shapes, fallback, graph, loader_for, register
+from ..sizes import hint
 from ..ops import ops
 from ..torch_compat import aten
 
@@ -215,8 +216,12 @@ _SCATTER_REDUCE = {"sum": "atomic_add", "mean": "atomic_add", "amax": "atomic_ma
 
 @register(aten.scatter_reduce.two)
 def scatter_reduce(x, dim, index, src, reduce, include_self=True):
-    """x with src reduced into it at index along dim by atomics (sum, mean, amax, amin); prod
-    (no atomic) and bool stay ATen calls."""
+    """x with src reduced into it at index along dim by atomics (sum, mean, amax, amin), prod
+    (no atomic) as a product over index's positions (_prod_into); bool stays an ATen call."""
+    if reduce == "prod" and x.dtype != torch.bool and isinstance(src, ir.TensorValue) \
+            and len(index.size) == len(x.size) \
+            and _prod_small(x, index.size[dim] if index.size else 1):
+        return _scatter_prod(x, dim, index, src, include_self)
     if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
         return fallback(aten.scatter_reduce.two, (x, dim, index, src, reduce),
                         {"include_self": include_self})
@@ -227,7 +232,11 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
 @register(aten.index_reduce.default)
 def index_reduce(x, dim, index, source, reduce, include_self=True):
     """x with source's slices reduced into x's slices at index along dim (index_add with
-    another reduction), by atomics as scatter_reduce; prod and bool stay ATen calls."""
+    another reduction), by atomics as scatter_reduce, prod as its product; bool stays an ATen
+    call."""
+    if reduce == "prod" and x.dtype != torch.bool and len(index.size) <= 1 \
+            and _prod_small(x, index.numel):
+        return _index_prod(x, dim, index, source, include_self)
     if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
         return fallback(aten.index_reduce.default, (x, dim, index, source, reduce),
                         {"include_self": include_self})
@@ -300,3 +309,96 @@ def assert_scalar(cond, msg):
     if graph().sizes is None or cond is not True:
         raise NotImplementedError
     return None
+
+
+# A product has no atomic: each element of x multiplies, in a reduction over index's extent
+# along dim, the values whose index points at it (the others count as 1). That reads the index
+# once per element of x: past this many (x's elements times that extent) it stays ATen's.
+PROD_MAX_WORK = 1 << 24
+
+
+def _prod_small(x, extent):
+    return hint(x.numel) * hint(extent) <= PROD_MAX_WORK
+
+
+def _prod_into(x, extent, match, include_self):
+    """x (at least 1-d) times the product over t < extent of match(idx, t) = (hit, value):
+    the values that land on idx; without include_self a position hit by none keeps x's value,
+    one hit takes the product alone (as eager)."""
+    from .reductions import _acc_dtype, reduce
+    n, size = len(x.size), tuple(x.size)
+    acc = _acc_dtype(x.dtype) if x.dtype.is_floating_point else torch.int64
+
+    def factor(idx):
+        hit, value = match(idx[:n], idx[n])
+        return ops.where(hit, ops.to_dtype(value, acc), ops.constant(1, acc))
+
+    def hits(idx):
+        return match(idx[:n], idx[n])[0]
+    grid = size + (extent,)
+    prod = reduce(ir.Lazy(grid, acc, x.device, factor), [n], False, "prod", acc)
+    xl, pl = x.loader(), prod.loader()
+    if include_self:
+        return ir.Lazy(size, x.dtype, x.device,
+                       lambda idx: ops.to_dtype(ops.mul(ops.to_dtype(xl(idx), acc), pl(idx)), x.dtype))
+    hit = reduce(ir.Lazy(grid, torch.bool, x.device, hits), [n], False, "any", torch.bool)
+    hl = hit.loader()
+    return ir.Lazy(size, x.dtype, x.device,
+                   lambda idx: ops.where(hl(idx), ops.to_dtype(pl(idx), x.dtype), xl(idx)))
+
+
+def _at_least_1d(v):
+    if v.size:
+        return v
+    load = v.loader()
+    return ir.Lazy((1,), v.dtype, v.device, lambda idx: load([]))
+
+
+def _scatter_prod(x, dim, index, src, include_self):
+    """scatter_reduce(prod): x[.., j, ..] times src[p] for every p of index's shape with
+    index[p] = j (p equal to the element elsewhere: positions beyond index's size, masked,
+    take none)."""
+    x0, x, index, src = x, _at_least_1d(x), _at_least_1d(index), _at_least_1d(src)
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    il, sl = index.loader(), src.loader()
+    limited = [d for d in range(n) if d != dim and index.size[d] != x.size[d]]
+
+    def match(idx, t):
+        p = list(idx)
+        p[dim] = t
+
+        def hit_value():
+            j = _indirect(il, p, x.size[dim], wrap_negative=False)   # as eager: no wrap
+            return ops.eq(ops.index_expr(j, torch.int64), ops.index_expr(idx[dim], torch.int64))
+        inside = None
+        for d in limited:
+            c = ops.lt(ops.index_expr(idx[d], torch.int64), ops.constant(index.size[d], torch.int64))
+            inside = c if inside is None else ops.logical_and(inside, c)
+        if inside is None:
+            return hit_value(), sl(p)
+        return (ops.masked(inside, hit_value, False),
+                ops.masked(inside, lambda: sl(p), 1))
+    return _back_to(x0, _prod_into(x, index.size[dim], match, include_self))
+
+
+def _index_prod(x, dim, index, source, include_self):
+    """index_reduce(prod): x's slice index[t] along dim times source's slice t, for each t."""
+    x0, x, index, source = x, _at_least_1d(x), _at_least_1d(index), _at_least_1d(source)
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    il, sl = index.loader(), source.loader()
+
+    def match(idx, t):
+        j = _indirect(il, [t], x.size[dim], wrap_negative=False)   # eager refuses one below 0
+        p = list(idx)
+        p[dim] = t
+        return ops.eq(ops.index_expr(j, torch.int64), ops.index_expr(idx[dim], torch.int64)), sl(p)
+    return _back_to(x0, _prod_into(x, index.size[0], match, include_self))
+
+
+def _back_to(x0, v):
+    if x0.size:
+        return v
+    load = v.loader()
+    return ir.Lazy((), v.dtype, v.device, lambda idx: load([0]))

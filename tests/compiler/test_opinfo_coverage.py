@@ -76,3 +76,53 @@ def test_digamma_of_integers_and_half():
     check(torch.digamma, torch.arange(-3, 40), generated=POLYGAMMA)
     check(lambda t: torch.special.digamma(t) * 2, torch.randn(64, dtype=torch.float16) * 4,
           generated=POLYGAMMA, dtype=torch.float16)
+
+
+# -- scatter_reduce and index_reduce: prod as a reduction over the index (no atomic) --------
+
+REDUCE_INTO = ("aten.scatter_reduce.two", "aten.index_reduce.default")
+
+
+@pytest.mark.parametrize("name,reduce", [("scatter_reduce", r) for r in ("sum", "prod", "mean", "amax", "amin")]
+                         + [("index_reduce", r) for r in ("prod", "mean", "amax", "amin")])
+def test_reduce_into_opinfo(name, reduce):
+    check_opinfo(name, reduce, REDUCE_INTO)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_scatter_reduce_prod(include_self):
+    def fn(dim):
+        return lambda a, i, b: torch.scatter_reduce(a, dim, i, b, "prod", include_self=include_self)
+    check(fn(0), torch.randn(6, 5), torch.randint(0, 6, (9, 5)), torch.randn(9, 5),
+          generated=REDUCE_INTO)
+    # an index smaller than x beside dim, src larger than the index: only index's positions
+    check(fn(1), torch.randn(6, 5), torch.randint(0, 5, (4, 3)), torch.randn(7, 8),
+          generated=REDUCE_INTO)
+    check(fn(0), torch.randint(-3, 4, (6,)), torch.randint(0, 6, (9,)), torch.randint(-3, 4, (9,)),
+          generated=REDUCE_INTO)
+    check(fn(0), torch.randn(()), torch.tensor(0), torch.randn(()), generated=REDUCE_INTO)
+
+
+@pytest.mark.parametrize("include_self", [True, False])
+def test_index_reduce_prod(include_self):
+    def fn(dim):
+        return lambda a, i, b: a.index_reduce(dim, i, b, "prod", include_self=include_self)
+    check(fn(1), torch.randn(4, 6), torch.tensor([2, 0, 2, 5]), torch.randn(4, 4),
+          generated=REDUCE_INTO)
+    check(fn(0), torch.randn(5, 3, dtype=torch.float64), torch.tensor([4, 0, 3, 4]),
+          torch.randn(4, 3, dtype=torch.float64), generated=REDUCE_INTO, dtype=torch.float64)
+    check(fn(0), torch.randn(()), torch.tensor([0]), torch.randn(()), generated=REDUCE_INTO)
+
+
+@pytest.mark.parametrize("case", ["scatter", "index"])
+def test_reduce_prod_out_of_range_index_raises(case):
+    # eager refuses an index below 0 or past the end; the kernel's bounds check does too
+    x, src = torch.randn(3), torch.randn(2)
+    idx = torch.tensor([1, -1])
+    fn = {"scatter": lambda a, i, b: torch.scatter_reduce(a, 0, i, b, "prod"),
+          "index": lambda a, i, b: a.index_reduce(0, i, b, "prod")}[case]
+    with pytest.raises(Exception):
+        fn(x, idx, src)
+    torch._dynamo.reset()
+    with pytest.raises(Exception, match="out of bounds"):
+        torch.compile(fn, backend="tuner")(x, idx, src)
