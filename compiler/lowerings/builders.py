@@ -71,6 +71,12 @@ def empty_strided(size, stride, dtype=None, layout=None, device=None, pin_memory
     return full_value(tuple(size), 0, _dt(dtype), _dev(device))
 
 
+@register(aten.new_empty_strided)
+def new_empty_strided(x, size, stride, dtype=None, layout=None, device=None, pin_memory=None):
+    # (as empty_strided: the output's layout comes from the graph's meta where it is stored)
+    return full_value(tuple(size), 0, dtype or x.dtype, _dev(device) if device else x.device)
+
+
 @register(aten.empty_permuted)
 def empty_permuted(size, physical_layout, dtype=None, layout=None, device=None, pin_memory=None):
     # (empty_like decomposes to it; the layout is the output's, applied where it is stored)

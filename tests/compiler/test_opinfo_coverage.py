@@ -126,3 +126,19 @@ def test_reduce_prod_out_of_range_index_raises(case):
     torch._dynamo.reset()
     with pytest.raises(Exception, match="out of bounds"):
         torch.compile(fn, backend="tuner")(x, idx, src)
+
+
+# -- allocations with a layout: empty_permuted, new_empty_strided ----------------------------
+
+@pytest.mark.parametrize("case", ["empty_permuted", "new_empty_strided"])
+def test_empty_with_layout(case):
+    # the values are uninitialized: shape, dtype and strides compared, then a fill through it
+    fn = {"empty_permuted": lambda x: torch.empty_permuted((2, 3, 4), (2, 0, 1)),
+          "new_empty_strided": lambda x: x.new_empty_strided((2, 3, 4), (1, 2, 6))}[case]
+    x = torch.randn(2, 3, 4)
+    stats.reset()
+    torch._dynamo.reset()
+    out, ref = torch.compile(fn, backend="tuner")(x), fn(x)
+    assert (out.shape, out.stride(), out.dtype) == (ref.shape, ref.stride(), ref.dtype)
+    assert f"aten.{case}.default" not in stats.last().fallbacks
+    check(lambda t: fn(t).fill_(1.5) * t, x, generated=(f"aten.{case}.default",))
