@@ -41,6 +41,8 @@ _EXTRA_DECOMPOSE = [
     # expand + copy: a broadcast load fused into its consumer (Bloom's alibi, GPT-J's rotary
     # embedding, Whisper's attention bias), not an ATen call
     "repeat",
+    # into ops that lower (mv, linalg_vector_norm, as_strided and clone)
+    "addmv", "dist", "as_strided_copy",
 ]
 
 
@@ -54,6 +56,8 @@ def decomposition_table():
         if packet is not None:
             ops.append(packet)
     table.update(get_decompositions(ops))
+    from .decompositions import DECOMPOSITIONS   # ours, for ops PyTorch's table lacks
+    table.update(DECOMPOSITIONS)
     # Keep matmuls whole (extern calls now, templates later) and dropout's RNG in ATen.
     for keep in (aten.addmm.default, aten.native_dropout.default):
         table.pop(keep, None)

@@ -289,6 +289,20 @@ def _index_into(x, dim, index, src, size, mode):
     return graph().scatter_into(out, size, where, value, mode)
 
 
+@register(aten.as_strided_scatter.default)
+def as_strided_scatter(x, src, size, stride, storage_offset=None):
+    """A copy of x with src (broadcast to size) stored at the as_strided view of the copy's
+    storage, as eager's clone, as_strided and copy_. The strides address the copy's storage,
+    which is contiguous: x of another layout stays an ATen call."""
+    xv = graph().realize(x)
+    if tuple(xv.stride) != S.contiguous_strides(tuple(xv.size)):
+        return fallback(aten.as_strided_scatter.default, (xv, src, size, stride, storage_offset))
+    out = _fresh_copy(xv)
+    base = out.offset + (storage_offset or 0)
+    return graph().scatter_into(out, tuple(size), lambda idx: S.linear(list(idx), tuple(stride), base),
+                                loader_for(src, tuple(size), x.dtype), None)
+
+
 @register(aten.index_add.default)
 def index_add(x, dim, index, source, alpha=1):
     n = len(x.size)

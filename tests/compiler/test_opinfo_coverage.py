@@ -142,3 +142,71 @@ def test_empty_with_layout(case):
     assert (out.shape, out.stride(), out.dtype) == (ref.shape, ref.stride(), ref.dtype)
     assert f"aten.{case}.default" not in stats.last().fallbacks
     check(lambda t: fn(t).fill_(1.5) * t, x, generated=(f"aten.{case}.default",))
+
+
+# -- decompositions into lowered ops (compiler/decompositions.py, torch_compat's table) ------
+
+DECOMPOSED = {
+    "ldexp": ("aten.ldexp.Tensor",),
+    "frexp": ("aten.frexp.Tensor",),
+    "angle": ("aten.angle.default",),
+    "addmv": ("aten.addmv.default",),
+    "addbmm": ("aten.addbmm.default",),
+    "dist": ("aten.dist.default",),
+    "as_strided_copy": ("aten.as_strided_copy.default",),
+    "as_strided_scatter": ("aten.as_strided_scatter.default", "prims.as_strided_scatter.default"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(DECOMPOSED))
+def test_decomposed_opinfo(name):
+    check_opinfo(name, "", DECOMPOSED[name])
+
+
+SPECIAL_FLOATS = [0.0, -0.0, float("inf"), float("-inf"), float("nan"), 1e-45, 1.2e-38, 3e38,
+                  0.5, 1.0, -0.75, 2.0 ** 20, -(2.0 ** -20), 0.9999999, 1.0000001, -3.0]
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64, torch.float16])
+def test_frexp_edges(dtype):
+    x = torch.cat([torch.tensor(SPECIAL_FLOATS).to(dtype), torch.randn(200, dtype=dtype) * 1e3])
+    if dtype == torch.float64:
+        x = torch.cat([x, torch.tensor([5e-324, 1.7e308, 2.0 ** -1022], dtype=dtype)])
+    check(lambda t: torch.frexp(t), x, generated=DECOMPOSED["frexp"], dtype=dtype)
+
+
+def test_angle_and_ldexp_edges():
+    x = torch.tensor(SPECIAL_FLOATS)
+    check(torch.angle, x, generated=DECOMPOSED["angle"])
+    check(torch.angle, torch.tensor([3, -2, 0]), generated=DECOMPOSED["angle"])
+    check(torch.angle, x.double(), generated=DECOMPOSED["angle"], dtype=torch.float64)
+    # exact scaling (2^200 alone overflows float32), 0 * 2^big, NaN, inf, subnormals
+    e = torch.tensor([0, 1, -1, 127, -149, 200, -200, 3, 5, -7, 2, 0, 1, 1, 4, -2])
+    check(torch.ldexp, x, e, generated=DECOMPOSED["ldexp"])
+    check(torch.ldexp, x, e * 40, generated=DECOMPOSED["ldexp"])
+    check(torch.ldexp, x.double(), e * 70, generated=DECOMPOSED["ldexp"], dtype=torch.float64)
+    check(torch.ldexp, x.half(), e, generated=DECOMPOSED["ldexp"], dtype=torch.float16)
+    check(torch.ldexp, torch.tensor([3, -5, 7]), torch.tensor([2, -1, 30], dtype=torch.int32),
+          generated=DECOMPOSED["ldexp"])
+    check(torch.ldexp, x, torch.linspace(-3, 3, 16), generated=DECOMPOSED["ldexp"])
+
+
+def test_addmv_addbmm_dist():
+    check(lambda s, a, v: torch.addmv(s, a, v, beta=0.5, alpha=-2.0), torch.randn(7),
+          torch.randn(7, 33), torch.randn(33), generated=DECOMPOSED["addmv"])
+    check(lambda s, a, b: torch.addbmm(s, a, b, beta=0.0, alpha=1.5),
+          torch.full((4, 6), float("nan")), torch.randn(3, 4, 5), torch.randn(3, 5, 6),
+          generated=DECOMPOSED["addbmm"])   # beta=0 ignores self (its NaNs too)
+    for p in (0, 1, 2, 3.5, float("inf"), float("-inf")):
+        check(lambda a, b: torch.dist(a, b, p), torch.randn(4, 5), torch.randn(5),
+              generated=DECOMPOSED["dist"])
+
+
+def test_as_strided_copy_and_scatter():
+    x = torch.randn(4, 5)
+    check(lambda t: torch.as_strided_copy(t * 2, (2, 3), (1, 4), 2),
+          x, generated=DECOMPOSED["as_strided_copy"])
+    check(lambda t, s: torch.as_strided_scatter(t + 1, s, (2, 3), (5, 2), 1), x, torch.randn(2, 3),
+          generated=DECOMPOSED["as_strided_scatter"])
+    check(lambda t, s: torch.as_strided_scatter(t, s, (3,), (6,)), x, torch.randn(3),
+          generated=DECOMPOSED["as_strided_scatter"])

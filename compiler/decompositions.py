@@ -1,0 +1,92 @@
+"""Decompositions of our own, merged into PyTorch's (torch_compat.decomposition_table): ATen
+ops without one in PyTorch's table, written as ATen ops the compiler lowers, with eager's
+results (each says how it meets eager's edge cases). A function returns NotImplemented for an
+input it does not handle (the op then stays whole, an ATen call)."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+aten = torch.ops.aten
+
+
+def _addbmm(self, batch1, batch2, *, beta=1, alpha=1):
+    """beta * self + alpha * sum_b batch1[b] @ batch2[b] as one addmm: the batch folded into
+    the reduced dim, (n, b*m) @ (b*m, p); a matmul stays on the matmul path (extern or
+    template), as addmm and bmm do."""
+    b, n, m = batch1.shape
+    p = batch2.shape[2]
+    a = aten.reshape(aten.permute(batch1, [1, 0, 2]), [n, b * m])
+    c = aten.reshape(batch2, [b * m, p])
+    return aten.addmm(self, a, c, beta=beta, alpha=alpha)
+
+
+def _angle(x):
+    """The argument of a real number: pi below 0 (not at -0.0), 0 otherwise, NaN kept; an
+    integer input gives the default float dtype, as eager."""
+    if x.is_complex():
+        return NotImplemented
+    if not x.dtype.is_floating_point:
+        x = aten._to_copy(x, dtype=torch.get_default_dtype())
+    return aten.where(aten.isnan(x), x, aten.where(aten.lt(x, 0), math.pi, 0.0))
+
+
+def _frexp(x):
+    """(mantissa, exponent) with x = m * 2^e, 0.5 <= |m| < 1: e from log2 (off by at most one
+    at a power of two, which one step either way fixes), m = x / 2^e in two exact halvings
+    (2^e alone overflows at e = 128 and is subnormal below -126). 0, inf and NaN give (x, 0),
+    as eager. Half precision is computed in float32."""
+    if not x.dtype.is_floating_point:
+        return NotImplemented
+    xc = aten._to_copy(x, dtype=torch.float32) if x.element_size() < 4 else x
+    a = aten.abs(xc)
+    ok = aten.logical_and(aten.ne(a, 0), aten.lt(a, math.inf))
+    e = aten.add(aten.floor(aten.log2(aten.where(ok, a, 1.0))), 1)
+    h = aten.floor(aten.div(e, 2))
+    m = aten.div(aten.div(xc, aten.pow(2.0, h)), aten.pow(2.0, aten.sub(e, h)))
+    am = aten.abs(m)
+    up, down = aten.ge(am, 1.0), aten.lt(am, 0.5)
+    m = aten.where(up, aten.mul(m, 0.5), aten.where(down, aten.mul(m, 2.0), m))
+    e = aten.where(up, aten.add(e, 1), aten.where(down, aten.sub(e, 1), e))
+    m = aten.where(ok, m, xc)
+    e = aten.where(ok, e, 0.0)
+    return aten._to_copy(m, dtype=x.dtype), aten._to_copy(e, dtype=torch.int32)
+
+
+def _ldexp(x, other):
+    """x * 2^other. An integer exponent scales exactly, rounded once, as eager (PyTorch's own
+    decomposition, x * pow(2, other) in x's dtype, overflows 2^e first: ldexp(1e-45, 200)
+    came out inf, eager's is 2.3e15): below float64 in float64, where the product is exact,
+    with e clamped to +-1000 (beyond, every result is 0 or inf there too); float64 by three
+    factors of at most 2^734 (a result below float64's normals may round twice). A
+    floating exponent is x * pow(2, other) in the result dtype, as eager."""
+    if x.is_complex() or other.is_complex():
+        return NotImplemented
+    out = torch.result_type(x, other)
+    if not out.is_floating_point:
+        out = torch.get_default_dtype()
+    xo = aten._to_copy(x, dtype=out) if x.dtype != out else x
+    if other.dtype.is_floating_point:
+        return aten.mul(xo, aten.pow(aten.full([], 2.0, dtype=out, device=x.device), other))
+    f64 = torch.float64
+
+    def scale(e):
+        return aten.pow(2.0, aten._to_copy(e, dtype=f64))
+    if out != f64:
+        e = aten.clamp(aten._to_copy(other, dtype=torch.int64), -1000, 1000)
+        y = aten.mul(aten._to_copy(xo, dtype=f64), scale(e))
+        return aten._to_copy(y, dtype=out)
+    e = aten.clamp(aten._to_copy(other, dtype=torch.int64), -2200, 2200)
+    a = aten.div(e, 3, rounding_mode="floor")
+    b = aten.div(aten.sub(e, a), 2, rounding_mode="floor")
+    c = aten.sub(aten.sub(e, a), b)
+    return aten.mul(aten.mul(aten.mul(xo, scale(a)), scale(b)), scale(c))
+
+
+DECOMPOSITIONS = {
+    aten.ldexp.Tensor: _ldexp,
+    aten.addbmm.default: _addbmm,
+    aten.angle.default: _angle,
+    aten.frexp.Tensor: _frexp,
+}
