@@ -22,7 +22,7 @@ UNARY = ["neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", 
          "reciprocal", "sin", "cos", "tan", "asin", "acos", "atan", "sinh", "cosh", "tanh",
          "asinh", "acosh", "atanh", "erf", "erfc", "sigmoid", "floor", "ceil", "round", "trunc",
          "isnan", "isinf", "logical_not", "bitwise_not", "sign", "signbit", "erfinv", "lgamma",
-         "digamma"]
+         "digamma", "erfcx", "i0", "i0e", "i1", "i1e"]
 BINARY = ["add", "sub", "mul", "truediv", "floordiv", "truncdiv", "remainder", "fmod", "pow",
           "atan2", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
           "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",

@@ -30,7 +30,7 @@ RECOMPUTE_MAX_READS = 6     # distinct buffers read (a BatchNorm affine reads 5:
 # recomputed. tanh, erf, exp, rsqrt and the like are one or a few instructions.
 RECOMPUTE_EXPENSIVE = frozenset({"pow", "lgamma", "digamma", "polygamma", "erfinv", "atan2",
                                  "hypot", "fmod", "remainder", "nextafter", "acosh", "asinh",
-                                 "atanh"})
+                                 "atanh", "erfcx", "i0", "i0e", "i1", "i1e"})
 
 
 # A window op (max/avg pooling) unrolls its window: a lazy input (its single-user producer,

@@ -89,6 +89,9 @@ UNARY_FLOAT = {"exp": "tl.exp({0})", "exp2": "tl.exp2({0})", "log": "tl.log({0})
                "asinh": "th.asinh({0})", "acosh": "th.acosh({0})", "atanh": "th.atanh({0})",
                "log10": "th.log10({0})", "erfc": "th.erfc({0})", "lgamma": "th.lgamma({0})",
                "erfinv": "th.erfinv({0})", "digamma": "th.digamma({0})",
+               "erfcx": "th.erfcx({0})", "i0": "th.bessel_i({0}, 0, False)",
+               "i0e": "th.bessel_i({0}, 0, True)", "i1": "th.bessel_i({0}, 1, False)",
+               "i1e": "th.bessel_i({0}, 1, True)",
                "isinf": "(tl.abs({0}) == float('inf'))",
                "isnan": "({0} != {0})", "signbit": "({0} < 0)"}
 BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",

@@ -269,7 +269,10 @@ _COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2"
                                   "log1p", "log2", "log10", "sigmoid", "gelu", "silu", "mish",
                                   "softplus", "sin", "cos", "tan", "sinh", "cosh", "asin",
                                   "acos", "atan", "atan2", "asinh", "acosh", "atanh", "lgamma",
-                                  "digamma", "polygamma", "pow", "elu", "selu", "celu", "logit"})
+                                  "digamma", "polygamma", "special_erfcx", "i0", "special_i0e",
+                                  "special_i1", "special_i1e", "special_modified_bessel_i0",
+                                  "special_modified_bessel_i1", "pow", "elu", "selu", "celu",
+                                  "logit"})
 _EPILOGUE_WALK_MAX = 32   # nodes of the consumer chain looked at
 
 

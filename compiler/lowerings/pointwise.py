@@ -32,6 +32,12 @@ for _name in _FLOAT_UNARY:
     _reg(getattr(aten, _name), "INT_TO_FLOAT", (lambda n: lambda x: getattr(ops, n)(x))(_name))
 
 _reg(aten.digamma, "INT_TO_FLOAT", lambda x: ops.digamma(x))
+# special functions evaluated by series in the runtime helpers (th.erfcx, th.bessel_i)
+for _target, _name in [(aten.special_erfcx, "erfcx"), (aten.i0, "i0"),
+                       (aten.special_modified_bessel_i0, "i0"), (aten.special_i0e, "i0e"),
+                       (aten.special_i1, "i1"), (aten.special_modified_bessel_i1, "i1"),
+                       (aten.special_i1e, "i1e")]:
+    _reg(_target, "INT_TO_FLOAT", (lambda n: lambda x: getattr(ops, n)(x))(_name))
 
 
 @register(aten.polygamma.default)

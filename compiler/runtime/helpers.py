@@ -169,6 +169,65 @@ def polygamma(x, n: tl.constexpr, scale: tl.constexpr):
     return (scale * z).to(x.dtype)
 
 
+@triton.jit
+def bessel_i(x, nu: tl.constexpr, scaled: tl.constexpr):
+    """The modified Bessel function I_nu(x), nu 0 or 1 (times exp(-|x|) if scaled), in
+    float64: the power series sum (x/2)^(2k+nu) / (k! (k+nu)!) for |x| <= 20 (45 terms, all
+    positive), beyond it e^|x| / sqrt(2 pi |x|) sum_k c_k / |x|^k (30 terms; the next is
+    below 1e-17 relative there). I_1 is odd. Unscaled, eager's overflow is kept: inf once
+    e^|x| overflows x's dtype (|x| > 88.7 in float32, where I_0 itself is finite up to 91.9),
+    NaN at inf; scaled, 0 at inf."""
+    y = x.to(tl.float64)
+    a = tl.abs(y)
+    q = a * a * 0.25
+    if nu == 1:
+        term = a * 0.5
+    else:
+        term = tl.full(a.shape, 1.0, tl.float64)
+    series = term
+    for k in tl.static_range(1, 45):
+        term = term * q / (k * (k + nu))
+        series += term
+    t = tl.full(a.shape, 1.0, tl.float64)
+    asym = t
+    for k in tl.static_range(1, 31):
+        t = t * ((2 * k - 1) * (2 * k - 1) - 4 * nu * nu) / (8 * k * a)
+        asym += t
+    half_log = 0.5 * tl.log(2 * tl.full([], 3.141592653589793, tl.float64) * a)
+    if scaled:
+        series = series * tl.exp(-a)
+        asym = asym * tl.exp(-half_log)
+        at_inf = 0.0
+    else:
+        asym = asym * tl.exp(a - half_log)
+        at_inf = float("nan")
+    out = tl.where(a <= 20.0, series, tl.where(a == float("inf"), at_inf, asym))
+    if not scaled:   # eager's e^|x| overflows in x's dtype first: inf from there, NaN at inf
+        if x.dtype == tl.float64:
+            out = tl.where((a > 709.782712893384) & (a < float("inf")), float("inf"), out)
+        else:
+            out = tl.where((a > 88.72283905206835) & (a < float("inf")), float("inf"), out)
+    if nu == 1:
+        out = tl.where(y < 0.0, -out, out)
+    return out.to(x.dtype)
+
+
+@triton.jit
+def erfcx(x):
+    """exp(x^2) erfc(x) in float64: directly up to 25 (x^2 is exact for a float32 x; erfc
+    stays above float64's normals), then the asymptotic 1/(x sqrt(pi)) sum (-1)^k
+    (2k-1)!! / (2x^2)^k (six terms: 3e-13 relative at 25). inf at -inf, 0 at inf."""
+    y = x.to(tl.float64)
+    # below 0 eager takes exp of x*x rounded to x's dtype: that rounding (5e-6 relative at
+    # x = -9.3 in float32) is reproduced; above 0 it has no exp of x^2
+    sq = tl.where(y < 0.0, (x * x).to(tl.float64), y * y)
+    direct = tl.exp(sq) * erfc(y)
+    r = 0.5 / (y * y)
+    s = 1.0 - r * (1.0 - 3.0 * r * (1.0 - 5.0 * r * (1.0 - 7.0 * r * (1.0 - 9.0 * r))))
+    asym = s / (y * tl.sqrt(tl.full([], 3.141592653589793, tl.float64)))
+    return tl.where(y > 25.0, asym, direct).to(x.dtype)
+
+
 # Scans (compiler/codegen/scan.py): combine functions for tl.associative_scan, `a` the earlier
 # part of the row and `b` the later one (a scan keeps their order; a chunk's prefix is combined
 # into the next chunk with the same function, the carry as `a`).

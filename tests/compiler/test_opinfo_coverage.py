@@ -210,3 +210,35 @@ def test_as_strided_copy_and_scatter():
           generated=DECOMPOSED["as_strided_scatter"])
     check(lambda t, s: torch.as_strided_scatter(t, s, (3,), (6,)), x, torch.randn(3),
           generated=DECOMPOSED["as_strided_scatter"])
+
+
+# -- Bessel I0/I1 (scaled too) and erfcx (runtime helpers th.bessel_i, th.erfcx) ------------
+
+SPECIAL = {
+    "i0": (torch.i0, "aten.i0.default"),
+    "special.i0e": (torch.special.i0e, "aten.special_i0e.default"),
+    "special.i1": (torch.special.i1, "aten.special_i1.default"),
+    "special.i1e": (torch.special.i1e, "aten.special_i1e.default"),
+    "special.modified_bessel_i0": (torch.special.modified_bessel_i0,
+                                   "aten.special_modified_bessel_i0.default"),
+    "special.modified_bessel_i1": (torch.special.modified_bessel_i1,
+                                   "aten.special_modified_bessel_i1.default"),
+    "special.erfcx": (torch.special.erfcx, "aten.special_erfcx.default"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SPECIAL))
+def test_special_opinfo(name):
+    check_opinfo(name, "", (SPECIAL[name][1],))
+
+
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float64])
+@pytest.mark.parametrize("name", sorted(SPECIAL))
+def test_special_range_and_edges(name, dtype):
+    # both sides of the series/asymptotic switch (20; erfcx's 25), eager's overflow of e^|x|
+    # (88.7 in float32, 709.8 in float64), infinities, NaN, zeros
+    fn, aten_name = SPECIAL[name]
+    x = torch.cat([torch.linspace(-40, 40, 801), torch.linspace(-750, 750, 61),
+                   torch.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 19.999,
+                                 20.0, 20.001, 25.0, 25.001, 88.5, 89.0, 91.0, -9.3, 1e-30])])
+    check(fn, x.to(dtype), generated=(aten_name,), dtype=dtype)
