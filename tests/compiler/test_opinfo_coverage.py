@@ -242,3 +242,53 @@ def test_special_range_and_edges(name, dtype):
                    torch.tensor([0.0, -0.0, float("inf"), float("-inf"), float("nan"), 19.999,
                                  20.0, 20.001, 25.0, 25.001, 88.5, 89.0, 91.0, -9.3, 1e-30])])
     check(fn, x.to(dtype), generated=(aten_name,), dtype=dtype)
+
+
+# -- kthvalue and nanmedian as ranks (compiler/lowerings/selection.py) -----------------------
+
+SELECTION = ("aten.kthvalue.default", "aten.nanmedian.dim", "aten.nanmedian.default")
+
+
+@pytest.mark.parametrize("name", ["kthvalue", "nanmedian"])
+def test_selection_opinfo(name):
+    check_opinfo(name, "", SELECTION)
+
+
+def test_kthvalue_and_nanmedian_without_ties():
+    x = torch.randn(5, 7, 3)
+    check(lambda t: torch.kthvalue(t, 3, 1), x, generated=SELECTION)
+    check(lambda t: torch.kthvalue(t, 2, -1, keepdim=True), x, generated=SELECTION)
+    check(lambda t: torch.kthvalue(t, 5, 0), x.double(), generated=SELECTION, dtype=torch.float64)
+    check(lambda t: torch.kthvalue(t, 1, 0), torch.randn(()), generated=SELECTION)
+    check(lambda t: torch.nanmedian(t, 1), x, generated=SELECTION)
+    check(lambda t: torch.nanmedian(t), x, generated=SELECTION)
+
+
+def test_kthvalue_and_nanmedian_with_nans():
+    # NaN sorts last (nanmedian leaves it out); among equal values (NaNs) eager's quickselect
+    # returns some index of the value, so the index is checked to hold the value
+    y = torch.randn(5, 7, 3)
+    y[0, 2, 1] = float("nan")
+    y[1, :, 0] = float("nan")
+    y[2, 1:5, 2] = float("nan")
+    cases = [lambda t: torch.kthvalue(t, 7, 1), lambda t: torch.kthvalue(t, 2, 1),
+             lambda t: torch.nanmedian(t, 1), lambda t: torch.nanmedian(t, 0, keepdim=True)]
+    for fn in cases:
+        stats.reset()
+        torch._dynamo.reset()
+        (v, i), (rv, _) = torch.compile(fn, backend="tuner")(y), fn(y)
+        torch.testing.assert_close(v, rv, equal_nan=True)
+        dim = 1 if v.dim() == 2 else 0
+        picked = torch.gather(y, dim, i if v.dim() == 3 else i.unsqueeze(dim)).squeeze(dim)
+        torch.testing.assert_close(picked, v.squeeze(dim) if v.dim() == 3 else v, equal_nan=True)
+        assert not set(SELECTION) & set(stats.last().fallbacks)
+    check(lambda t: torch.nanmedian(t), y, generated=SELECTION)
+    check(lambda t: torch.nanmedian(t), torch.full((4,), float("nan")), generated=SELECTION)
+
+
+def test_kthvalue_out_of_range_raises_as_eager():
+    with pytest.raises(Exception):
+        torch.kthvalue(torch.randn(3), 4)
+    torch._dynamo.reset()
+    with pytest.raises(Exception):
+        torch.compile(lambda t: torch.kthvalue(t, 4), backend="tuner")(torch.randn(3))
