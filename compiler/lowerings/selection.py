@@ -1,4 +1,4 @@
-"""Order statistics without a sort: kthvalue and nanmedian as ranks. Within a row, element i
+"""Order statistics without a sort: kthvalue, median and nanmedian as ranks. Within a row, element i
 is the k-th smallest when fewer than k elements sort before it and at least k sort before it
 or equal it (NaN sorting last, as eager's); the ranks are two counting reductions over the
 row's pairs, the pick a max (its value) and a min (the first such index) over the row. Among
@@ -112,18 +112,36 @@ def nanmedian_dim(x, dim, keepdim=False):
     return (view(v, []), view(i, [])) if not x.size else (v, i)
 
 
-@register(aten.nanmedian.default)
-def nanmedian(x):
-    """nanmedian over all elements (the value only)."""
-    flat = view(x, [-1]) if x.size else _as_1d(x)
-    if not _fits(flat, 0):
-        return fallback(aten.nanmedian.default, (x,))
-    v, _ = _select(flat, 0, False, lambda at: _median_rank(flat, 0, at))
-    return view(v, [])
+@register(aten.median.dim)
+def median_dim(x, dim, keepdim=False):
+    """The lower median along dim; NaN (and a NaN's index) where the row holds one."""
+    n = max(len(x.size), 1)
+    d = dim + n if dim < 0 else dim
+    if not _fits(x, d if x.size else 0):
+        return fallback(aten.median.dim, (x, dim, keepdim))
+    x1 = x if x.size else _as_1d(x)
+    v, i = _select(x1, d, keepdim and bool(x.size), lambda at: _median_rank(x1, d, at, True))
+    return (view(v, []), view(i, [])) if not x.size else (v, i)
 
 
-def _median_rank(x, dim, at):
-    """(numbers in the row - 1) // 2 + 1, at least 1 (a row of NaNs: its first element)."""
+def _whole(op, nan_wins):
+    def lower(x):
+        """The median over all elements (the value only)."""
+        flat = view(x, [-1]) if x.size else _as_1d(x)
+        if not _fits(flat, 0):
+            return fallback(op, (x,))
+        v, _ = _select(flat, 0, False, lambda at: _median_rank(flat, 0, at, nan_wins))
+        return view(v, [])
+    return lower
+
+
+register(aten.nanmedian.default)(_whole(aten.nanmedian.default, False))
+register(aten.median.default)(_whole(aten.median.default, True))
+
+
+def _median_rank(x, dim, at, nan_wins=False):
+    """(numbers in the row - 1) // 2 + 1, at least 1 (a row of NaNs: its first element); with
+    nan_wins (median) a row holding a NaN ranks its first NaN instead: the median is NaN."""
     size = tuple(x.size)
     nr = len(size) - 1
     count = reduce(ir.Lazy(size[:dim] + size[dim + 1:] + (size[dim],), torch.int64, x.device,
@@ -135,5 +153,9 @@ def _median_rank(x, dim, at):
     def k(idx):
         c = cl(idx)
         half = ops.floordiv(ops.sub(c, ops.constant(1, torch.int64)), ops.constant(2, torch.int64))
-        return ops.maximum(ops.add(half, ops.constant(1, torch.int64)), ops.constant(1, torch.int64))
+        k = ops.maximum(ops.add(half, ops.constant(1, torch.int64)), ops.constant(1, torch.int64))
+        if nan_wins:
+            n = ops.constant(size[dim], torch.int64)
+            k = ops.where(ops.lt(c, n), ops.add(c, ops.constant(1, torch.int64)), k)
+        return k
     return ir.Lazy(size[:dim] + size[dim + 1:], torch.int64, x.device, k)

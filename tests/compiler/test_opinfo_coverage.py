@@ -292,3 +292,20 @@ def test_kthvalue_out_of_range_raises_as_eager():
     torch._dynamo.reset()
     with pytest.raises(Exception):
         torch.compile(lambda t: torch.kthvalue(t, 4), backend="tuner")(torch.randn(3))
+
+
+MEDIAN = ("aten.median.dim", "aten.median.default")
+
+
+def test_median():
+    check_opinfo("median", "", MEDIAN)
+    x = torch.randn(5, 7, 3)
+    check(lambda t: torch.median(t, 1), x, generated=MEDIAN)
+    check(lambda t: torch.median(t, 0, keepdim=True), x, generated=MEDIAN)
+    check(lambda t: torch.median(t), x, generated=MEDIAN)
+    check(lambda t: torch.median(t, 0), torch.randn(()), generated=MEDIAN)
+    # a NaN in the row makes the median NaN, indexed at the row's first NaN (as eager's)
+    y = torch.tensor([[1.0, float("nan"), 0.0, float("nan")], [3.0, 1.0, 2.0, 5.0],
+                      [float("nan")] * 4])
+    check(lambda t: torch.median(t, 1), y, generated=MEDIAN)
+    check(lambda t: torch.median(t), y, generated=MEDIAN)
