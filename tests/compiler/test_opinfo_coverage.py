@@ -309,3 +309,29 @@ def test_median():
                       [float("nan")] * 4])
     check(lambda t: torch.median(t, 1), y, generated=MEDIAN)
     check(lambda t: torch.median(t), y, generated=MEDIAN)
+
+
+# -- the same helpers through Triton's compiler on a GPU (libdevice, float64 inside) ---------
+
+_GRID = torch.cat([torch.linspace(-30.3, 40.7, 511), torch.tensor(EDGES)])
+GPU_CASES = {
+    "digamma": lambda: (torch.digamma, (_GRID,)),
+    "trigamma": lambda: (lambda t: torch.polygamma(1, t), (_GRID,)),
+    "polygamma_3_f64": lambda: (lambda t: torch.polygamma(3, t), (_GRID.double(),)),
+    "i0": lambda: (torch.i0, (torch.linspace(-95, 95, 381),)),
+    "i1e_f64": lambda: (torch.special.i1e, (torch.linspace(-750, 750, 301).double(),)),
+    "erfcx": lambda: (torch.special.erfcx, (torch.linspace(-10, 40, 501),)),
+    "frexp": lambda: (torch.frexp, (torch.tensor(SPECIAL_FLOATS),)),
+    "ldexp": lambda: (torch.ldexp, (torch.tensor(SPECIAL_FLOATS), torch.arange(-75, 85, 10))),
+    "kthvalue": lambda: (lambda t: torch.kthvalue(t, 3, 1), (torch.randn(6, 9, 2),)),
+    "scatter_reduce_prod": lambda: (lambda a, i, b: torch.scatter_reduce(a, 0, i, b, "prod"),
+                                    (torch.randn(6, 5), torch.randint(0, 6, (9, 5)), torch.randn(9, 5))),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(GPU_CASES))
+def test_on_gpu(name):
+    fn, args = GPU_CASES[name]()
+    dtype = args[0].dtype
+    check(fn, *[a.cuda() for a in args], dtype=dtype)
