@@ -8,7 +8,7 @@ import torch
 from .. import ir
 from .. import sym as S
 from ..lowering import broadcast_shapes, fallback, graph, loader_for, register
-from ..sizes import hint
+from ..sizes import SymSize, hint
 from ..ops import ops
 from ..torch_compat import aten
 
@@ -220,7 +220,7 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     (no atomic) as a product over index's positions (_prod_into); bool stays an ATen call."""
     if reduce == "prod" and x.dtype != torch.bool and isinstance(src, ir.TensorValue) \
             and len(index.size) == len(x.size) \
-            and _prod_small(x, index.size[dim] if index.size else 1):
+            and _prod_small(x, index.size[dim] if index.size else 1, index, src):
         return _scatter_prod(x, dim, index, src, include_self)
     if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
         return fallback(aten.scatter_reduce.two, (x, dim, index, src, reduce),
@@ -235,7 +235,7 @@ def index_reduce(x, dim, index, source, reduce, include_self=True):
     another reduction), by atomics as scatter_reduce, prod as its product; bool stays an ATen
     call."""
     if reduce == "prod" and x.dtype != torch.bool and len(index.size) <= 1 \
-            and _prod_small(x, index.numel):
+            and _prod_small(x, index.numel, index, source):
         return _index_prod(x, dim, index, source, include_self)
     if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
         return fallback(aten.index_reduce.default, (x, dim, index, source, reduce),
@@ -331,7 +331,10 @@ def assert_scalar(cond, msg):
 PROD_MAX_WORK = 1 << 24
 
 
-def _prod_small(x, extent):
+def _prod_small(x, extent, *others):
+    """Few enough products, and static sizes (the masks compare index's and x's sizes)."""
+    if any(isinstance(d, SymSize) for v in (x, *others) for d in v.size):
+        return False
     return hint(x.numel) * hint(extent) <= PROD_MAX_WORK
 
 
