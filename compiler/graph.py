@@ -11,6 +11,7 @@ import math
 import operator
 
 import torch
+from torch.fx.experimental.symbolic_shapes import free_unbacked_symbols
 import torch.fx
 
 from . import ir, lowering
@@ -150,9 +151,11 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         if op is torch.ops.aten.nonzero.default and isinstance(args[0], ir.View) and concrete(args[0].size):
             upper = math.prod(args[0].size)   # (its count of rows: at most the input's numel)
         for m in flat:
-            if self.sizes is not None and isinstance(m, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+            if self.sizes is not None and isinstance(m, (torch.SymInt, torch.SymFloat, torch.SymBool)) \
+                    and free_unbacked_symbols(m):
                 # (.item() under capture_scalar_outputs: a value, maybe negative, not a size;
-                # the size-oblivious decisions of compiler/sizes.py would not hold for it)
+                # the size-oblivious decisions of compiler/sizes.py would not hold for it. A
+                # size expression, as cuDNN attention's max_q, is not data-dependent)
                 raise Unsupported(f"a data-dependent scalar result ({op})")
             if isinstance(m, torch.Tensor):
                 outs.append(self.extern_buffer(m.dtype, self._device(m), m.shape, m.stride(), upper))
