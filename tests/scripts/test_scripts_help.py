@@ -10,7 +10,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
-MAX_LINES = 3000
+MAX_LINES = 3400
 
 
 def _files():
