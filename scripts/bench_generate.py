@@ -13,8 +13,8 @@ of about the same size); bf16 on CUDA. Prompts are random token ids, attention m
            inductor / tuner (mode="default"), inductor-ro / tuner-ro (mode="reduce-overhead",
            CompileConfig's default)
 Per (family, cache) one subprocess (fresh compiler caches, --timeout-s) builds every variant
-(its own model copy; each compiled callable gets a frame of its own, so dynamo's recompile
-limit and automatic-dynamic state are per variant), then per (batch, prompt length): each
+(its own model copy; dynamo's automatic-dynamic record swapped per variant, its recompile
+limit raised: the variants share the model's code), then per (batch, prompt length): each
 variant's first generate (compile included), one more untimed, then --rounds rounds over the
 variants in turn (GPU drift hits all alike; CUDA synced around each timing). A row per
 variant: first-call seconds, median tokens/s, whether its ids equal `inductor`'s and eager's
@@ -23,12 +23,14 @@ we compiled, those that ran whole in ATen (graph fallbacks) and the ATen op fall
 (tuner.compiler.stats). A variant that raises records the error's first line. JSON goes to
 --out after every row; a table is printed last.
 
-On the GPU machine:
+On the GPU machine (one job, a (family, cache), per command: a job compiles about 6-16
+graphs, stock ones 30-60 s each on an 8-layer model, so the default run of all four is ~30 min):
     source scripts/device/env.sh
-    python3 -P scripts/bench_generate.py --cache dynamic --out $OUT        # issue 46
-    python3 -P scripts/bench_generate.py --cache static --out $OUT         # issue 48
-    python3 -P scripts/bench_generate.py --families llama --batches 1,8,32 --prompts 32,128 \\
-        --variants eager,inductor,tuner --out $OUT
+    python3 -P scripts/bench_generate.py --families llama --cache static --out $OUT    # issue 48
+    python3 -P scripts/bench_generate.py --families llama --cache dynamic --out $OUT   # issue 46
+    python3 -P scripts/bench_generate.py --families neox --cache dynamic --batches 8 --out $OUT
+    python3 -P scripts/bench_generate.py --families llama --cache static --batches 1,8,32 \\
+        --prompts 32,128 --variants eager,inductor,tuner-ro --out $OUT
 On CPU (tiny configs, 8 new tokens, Triton's interpreter):
     python3 scripts/bench_generate.py --smoke --out /tmp/gen
 """
@@ -36,6 +38,7 @@ from __future__ import annotations
 
 import argparse
 import collections
+import contextlib
 import copy
 import json
 import os
@@ -44,7 +47,6 @@ import subprocess
 import sys
 import tempfile
 import time
-import types
 from pathlib import Path
 
 FAMILIES = ("llama", "neox")
@@ -73,15 +75,23 @@ def build(family, smoke):
     return model.eval()
 
 
-def _own_frame(fn, tag):
-    """fn behind a function whose code object is this variant's own: dynamo keeps compiled
-    code, the recompile count and automatic-dynamic sizes per code (by name), so variants
-    compiling the same model class do not share them."""
-    def call(*args, **kwargs):
-        return fn(*args, **kwargs)
-    name = "call_" + tag.replace("-", "_")
-    code = call.__code__.replace(co_name=name, co_qualname=name)
-    return types.FunctionType(code, call.__globals__, name, None, call.__closure__)
+@contextlib.contextmanager
+def own_dynamo_state(states, variant):
+    """Dynamo's automatic-dynamic record (the sizes it saw per frame; a size that changes
+    compiles the frame again with that size symbolic) swapped to this variant's own while it
+    runs: it is kept per code location, so the variants, compiling the same model code, would
+    otherwise start from each other's sizes. A no-op where torch has no pgo module."""
+    try:
+        from torch._dynamo import pgo
+        saved = pgo._CODE_STATE
+        pgo._CODE_STATE = states.setdefault(variant, collections.defaultdict(pgo.CodeState))
+    except (ImportError, AttributeError):
+        yield
+        return
+    try:
+        yield
+    finally:
+        states[variant], pgo._CODE_STATE = pgo._CODE_STATE, saved
 
 
 def make_variant(base, cache, variant, device):
@@ -94,15 +104,13 @@ def make_variant(base, cache, variant, device):
     if cache == "dynamic":
         if variant != "eager":
             kw = {"dynamic": True} if variant == "inductor-dynamic" else {"mode": mode}
-            m.forward = torch.compile(_own_frame(m.forward, variant), backend=backend, **kw)
+            m.forward = torch.compile(m.forward, backend=backend, **kw)
         return m, {}
     if variant == "eager":
         return m, {"cache_implementation": "static", "disable_compile": True}
     cc = CompileConfig(backend=backend, mode=mode)
     if device != "cuda":
         cc._compile_all_devices = True   # generate compiles on CUDA only, unless told (tests do)
-    # HF compiles `self.__call__`: an instance attribute of our own frame (see _own_frame)
-    m.__call__ = _own_frame(type(m).__call__.__get__(m), variant)
     return m, {"cache_implementation": "static", "compile_config": cc}
 
 
@@ -116,11 +124,13 @@ def worker(family, cache, variants, a, doc_path):
     from torch._dynamo.utils import counters
     device = "cuda" if torch.cuda.is_available() and not a.smoke else "cpu"
     dtype = torch.bfloat16 if device == "cuda" else torch.float32
-    # a variant recompiles per new shape (and once for dynamic sizes); ours are per-variant
-    # frames, so these limits bound one variant
-    for name, value in (("recompile_limit", 64), ("cache_size_limit", 64), ("accumulated_recompile_limit", 4096)):
+    # every variant's frames hang on the same model code, each new shape recompiles: past
+    # dynamo's recompile limit (8 per code object) a variant would silently run eagerly
+    for name, value in (("recompile_limit", 256), ("cache_size_limit", 256), ("accumulated_recompile_limit", 4096)):
         if hasattr(torch._dynamo.config, name):
             setattr(torch._dynamo.config, name, value)
+    torch._dynamo.config.automatic_dynamic_local_pgo = False   # nothing read from or left on disk
+    states = {}
     stats.KEEP_GRAPHS = max(stats.KEEP_GRAPHS, 256)
     base = build(family, a.smoke).to(device=device, dtype=dtype)
     built, broken = {}, {}
@@ -140,7 +150,7 @@ def worker(family, cache, variants, a, doc_path):
         m, kw = built[v]
         sync()
         t = time.perf_counter()
-        with torch.no_grad():
+        with torch.no_grad(), own_dynamo_state(states, v):
             out = m.generate(ids, attention_mask=torch.ones_like(ids), max_new_tokens=new_tokens,
                              do_sample=False, **kw)
         sync()
@@ -212,8 +222,8 @@ def _csv(text, cast=str):
 
 
 def main(argv=None):
-    desc, _, ex = __doc__.partition("On the GPU machine:")
-    p = argparse.ArgumentParser(description=desc, epilog="examples, on the GPU machine:" + ex,
+    desc, _, ex = __doc__.partition("On the GPU machine")
+    p = argparse.ArgumentParser(description=desc, epilog="examples, on the GPU machine" + ex,
                                 formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--families", default=",".join(FAMILIES), help=f"comma-separated, of {', '.join(FAMILIES)}")
     p.add_argument("--cache", default=",".join(CACHES), help="comma-separated, of dynamic, static")
