@@ -21,7 +21,9 @@ variant: first-call seconds, median tokens/s, whether its ids equal `inductor`'s
 (else the first differing new-token index), dynamo frames, and for backend="tuner" the graphs
 we compiled, those that ran whole in ATen (graph fallbacks) and the ATen op fallbacks
 (tuner.compiler.stats). A variant that raises records the error's first line. JSON goes to
---out after every row; a table is printed last.
+--out after every row; a table is printed last. Compiler caches are fresh per job but shared
+by its variants: the first of each backend (`inductor`, `tuner`) compiles cold, a later one
+(-dynamic, -ro) may reuse its kernels, so compare first-call seconds between those two.
 
 On the GPU machine (one job, a (family, cache), per command: a job compiles about 6-16
 graphs, stock ones 30-60 s each on an 8-layer model, so the default run of all four is ~30 min):
