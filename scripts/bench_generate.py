@@ -25,11 +25,12 @@ we compiled, those that ran whole in ATen (graph fallbacks) and the ATen op fall
 by its variants: the first of each backend (`inductor`, `tuner`) compiles cold, a later one
 (-dynamic, -ro) may reuse its kernels, so compare first-call seconds between those two.
 
-On the GPU machine (one job, a (family, cache), per command: a job compiles about 6-16
-graphs, stock ones 30-60 s each on an 8-layer model, so the default run of all four is ~30 min):
+On the GPU machine (one (family, cache) job per command, under the device's 10 minutes: a
+dynamic job compiles ~12 stock graphs at batches 1,8 (30-60 s each on 8 layers), a static one
+~4; rows already measured stay in the JSON when --timeout-s stops a job):
     source scripts/device/env.sh
-    python3 -P scripts/bench_generate.py --families llama --cache static --out $OUT    # issue 48
-    python3 -P scripts/bench_generate.py --families llama --cache dynamic --out $OUT   # issue 46
+    python3 -P scripts/bench_generate.py --families llama --cache static --timeout-s 540 --out $OUT
+    python3 -P scripts/bench_generate.py --families llama --cache dynamic --timeout-s 540 --out $OUT
     python3 -P scripts/bench_generate.py --families neox --cache dynamic --batches 8 --out $OUT
     python3 -P scripts/bench_generate.py --families llama --cache static --batches 1,8,32 \\
         --prompts 32,128 --variants eager,inductor,tuner-ro --out $OUT
