@@ -1,6 +1,7 @@
 """`torch.compile(fn, backend="tuner", mode=..., options=...)`.
 
-Capture: dynamo hands us an FX graph; AOTAutograd (with PyTorch's own decompositions)
+Capture: dynamo hands us an FX graph, whose constant attention masks are folded away first
+(compiler/fold.py); AOTAutograd (with PyTorch's own decompositions)
 splits it into forward/backward ATen graphs, each compiled by `compile_graph`. Modes:
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
@@ -173,6 +174,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
 
     backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler)
     with gc_paused():
+        # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
+        _fold_masks(gm, settings.fold_max_elements)
         fast = _inplace_update(gm, example_inputs,
                                lambda g, ins: build(g, ins, CompileContext(mode, options, inference=True)))
         if fast is not None:
@@ -187,6 +190,17 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             graph_fallback(gm, e, when=" (AOTAutograd)")
             return lambda *args: _run_gm(gm, args)
         return AOTFirstCallGuard(compiled, gm)
+
+
+def _fold_masks(gm, max_elements):
+    """gm's constant attention masks folded (compiler/fold.py); a failure leaves gm as it is."""
+    from .fold import fold_constant_masks, note_folds
+    try:
+        folds = fold_constant_masks(gm, max_elements)
+    except Exception as e:   # noqa: BLE001 - the graph compiles with its masks
+        log.debug("attention mask folding failed: %s", e)
+        return
+    note_folds(folds)
 
 
 def _run_gm(gm, args):

@@ -31,6 +31,7 @@
     s.source                  # the generated code: kernels (commented out) and the wrapper
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
+    stats.mask_folds          # {"dropped"/"causal": count} constant attention masks folded away
     stats.reset()
 
 Only the last KEEP_GRAPHS (64) graphs are kept, sources included: a long-running process that
@@ -174,6 +175,9 @@ _warned: set = set()
 _count = 0              # graphs compiled in this process (GraphStats.graph)
 # why graphs with symbolic sizes were compiled per shape instead (reason -> graphs)
 symbolic_fallbacks: collections.Counter = collections.Counter()
+# attention masks folded before AOTAutograd (compiler/fold.py): "dropped" (all true / all
+# zero) or "causal" (now is_causal=True) -> SDPA calls
+mask_folds: collections.Counter = collections.Counter()
 
 
 def note_symbolic_fallback(reason: str) -> None:
@@ -252,4 +256,5 @@ def reset():
     global _older
     _graphs.clear()
     symbolic_fallbacks.clear()
+    mask_folds.clear()
     _older = GraphStats()

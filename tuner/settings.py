@@ -310,6 +310,11 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_SYMBOLIC_SIZES", _bool, True,
             "Compile graphs with dynamic sizes keeping the sizes symbolic (kernels take them as "
             "arguments: one compile serves every size); 0: compile per concrete shape."),
+    Setting("TUNER_FOLD_MAX_ELEMENTS", int, 1 << 24,
+            "Largest attention mask (elements of any tensor it is computed from) the compiler "
+            "evaluates at compile time when it depends on constants and sizes only: an all-true "
+            "or all-zero mask is dropped from scaled_dot_product_attention, a causal one becomes "
+            "is_causal=True (0: never).", minimum=0),
     Setting("TUNER_TUNE_BUDGET_S", float, 0,
             "Seconds of kernel tuning per compiled graph in max-autotune (0: unlimited); beyond "
             "it, kernels keep the best config measured so far or their default (cache and "
