@@ -322,6 +322,12 @@ _bert = _hf("BertConfig", "BertModel", dict(num_hidden_layers=2, hidden_size=64,
                                             intermediate_size=128, vocab_size=256,
                                             max_position_embeddings=64))
 
+# DistilBERT-base (the config's defaults): called with input_ids only, it builds its own
+# all-ones mask in transformers 4 (issue 52)
+_distilbert = _hf("DistilBertConfig", "DistilBertModel",
+                  dict(n_layers=2, dim=64, n_heads=2, hidden_dim=128, vocab_size=256,
+                       max_position_embeddings=64))
+
 
 def _resnet50(smoke):
     import torchvision
@@ -491,6 +497,10 @@ CASES: tuple[Case, ...] = (
          needs=("transformers",)),
     Case("bert", "model", "BERT-base (BertModel), batch 8, seq 512, last hidden state",
          _model_build(_bert, _tokens(30522, 8, 512, 256, 2, 16), note="BERT-base"),
+         needs=("transformers",)),
+    Case("distilbert_nomask", "model", "DistilBERT-base (DistilBertModel), batch 16, seq 512, input_ids "
+         "only (no attention mask), last hidden state",
+         _model_build(_distilbert, _tokens(30522, 16, 512, 256, 2, 16), note="DistilBERT-base"),
          needs=("transformers",)),
     Case("resnet50", "model", "ResNet-50, batch 64, 224x224, channels-last",
          _model_build(_resnet50, _images(64, 224, 1, 64), channels_last=True,
