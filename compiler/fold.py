@@ -13,6 +13,10 @@ both agree), and rewrites the call: an all-True boolean or all-zero additive mas
 an exactly lower-triangular one (True / 0 on and below the diagonal, False / -inf / the
 dtype's min above, query and key of one length) becomes `is_causal=True`. Masks larger than
 TUNER_FOLD_MAX_ELEMENTS (any tensor of their subgraph) are left alone.
+
+Open: with symbolic sizes, two assignments are a sample, not a proof: a mask whose pattern
+changes past a constant threshold of the sizes (a sliding window wider than both samples)
+would be folded as what it is at those two sizes.
 """
 from __future__ import annotations
 
@@ -296,6 +300,8 @@ def _evaluate(gm, region, mask, sizes, max_elements):
                 env[node] = getattr(args[0], node.target)(*args[1:], **kwargs)
             else:
                 env[node] = node.target(*args, **kwargs)
+            if isinstance(env[node], torch.Tensor) and env[node].numel() > max_elements:
+                raise NotConstant(f"{node.name}: over TUNER_FOLD_MAX_ELEMENTS")   # (no meta)
     value = env[mask]
     if not isinstance(value, torch.Tensor) or value.device.type == "meta":
         raise NotConstant("the mask did not evaluate to a tensor")
