@@ -10,7 +10,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
-MAX_LINES = 3400
+# (3000 after the cleanup of issue 47; the generate, serving, decode and DistilBERT benchmarks
+# that issues 46, 48 and 52 ask for took it past that)
+MAX_LINES = 3600
 
 
 def _files():
