@@ -87,3 +87,5 @@ for _name in ("sym_max", "sym_min", "sym_not", "sym_float", "sym_int", "sym_sqrt
     if _fn is not None:
         PYTHON_SCALAR_FNS[_fn] = _fn
 
+if hasattr(torch, "sym_sum"):   # a sum of sizes (dynamo writes a KV cache's length so)
+    PYTHON_SCALAR_FNS[torch.sym_sum] = lambda xs: sum(xs[1:], xs[0]) if xs else 0

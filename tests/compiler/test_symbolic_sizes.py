@@ -167,3 +167,25 @@ def test_an_attention_bias_is_aligned_with_symbolic_sizes():
         want = aligned_strides((2, 1, length, length), 8)
         assert [int(sympy.sympify(st.expr if hasattr(st, "expr") else st).subs(s, length))
                 for st in strides] == list(want)
+
+
+def test_a_sum_of_sizes_stays_symbolic():
+    # torch.sym_sum over sizes (dynamo writes a KV cache's new length so, as in Hugging Face
+    # generate with a wrapped forward): a raw SymInt reached the lowerings, which failed
+    # (clone, view) and the graph then ran in ATen from its first call
+    def f(past, new):
+        n = torch.sym_sum([past.shape[1], new.shape[1]])
+        kv = torch.cat([past, new], 1)
+        return (kv.reshape(kv.shape[0], n, -1) * 2).clone(), torch.arange(n) + 1
+    cf = torch.compile(f, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (3, 5, 9):
+        past, new = torch.randn(2, n, 4), torch.randn(2, 1, 4)
+        out, pos = cf(past, new)
+        want, want_pos = f(past, new)
+        assert_close(out, want)
+        assert torch.equal(pos, want_pos)
+    graphs = stats.graphs()
+    assert graphs and all(g.symbolic for g in graphs) and not stats.symbolic_fallbacks
+    assert not any(g.graph_fallback or g.lowering_errors for g in graphs), \
+        [(g.graph_fallback, g.lowering_errors) for g in graphs]
