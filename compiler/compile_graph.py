@@ -238,7 +238,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
             meta = k.meta(src, dynamic)
             extents = None
             if size_args:   # launched over extents computed per call from the sizes
-                extents = (size_args, meta.xnumel, meta.ynumel)
+                extents = (size_args, meta.xnumel, meta.ynumel, meta.rnumel)
                 meta = dataclasses.replace(meta, xnumel=g.sizes.hint(meta.xnumel),
                                            ynumel=None if meta.ynumel is None else g.sizes.hint(meta.ynumel),
                                            rnumel=None if meta.rnumel is None else g.sizes.hint(meta.rnumel))

@@ -31,7 +31,7 @@ from .. import ir
 from .. import sym as S
 from ..ops import use
 from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index, split_prefix
-from ..sizes import SymSize, Unsupported, hint, or_else
+from ..sizes import SymSize, or_else
 
 Y, XX = S.sym("y"), S.sym("xx")
 
@@ -129,11 +129,10 @@ class TritonKernel:
         # (a data-dependent row its range does not bound: looped, which serves every length)
         self.persistent = self.reduction and or_else(
             lambda: self.rnumel <= (min(max_persistent_r, 64) if self.outer else max_persistent_r), False)
-        if self.persistent and isinstance(self.rnumel, SymSize):
-            # its RBLOCK (chosen from the size it is compiled for) must cover every row: a
-            # variant serves the rows up to that power of two (a guard)
-            if not self.rnumel <= max(next_pow2(hint(self.rnumel)), 2):   # (true at the hint)
-                raise Unsupported("a persistent reduction's row beyond its block")
+        # a persistent reduction over a row of symbolic length holds a looped body too, run
+        # where the launch's RBLOCK (its size bucket's) does not cover the row: one kernel
+        # serves every length, with no guard on it
+        self.dual = self.persistent and isinstance(self.rnumel, SymSize)
         self.args: dict[str, str] = {}
         self.arg_kind: dict[str, str] = {}
         self.lines: list[str] = []
@@ -521,6 +520,26 @@ class TritonKernel:
     def _reduction(self):
         self._header_x("[:, None]")
         self.emit("rbase = tl.arange(0, RBLOCK)[None, :]")
+        if not self.dual:
+            self._reduction_body()
+            return
+        saved = (dict(self.cache), dict(self.values))
+        self.emit(f"if {self.rnumel} <= RBLOCK:")
+        self.indent += 1
+        self._reduction_body()
+        self.indent -= 1
+        self.emit("else:")
+        self.indent += 1
+        self.persistent = False
+        (self.cache, self.values), self.red_result, self.in_epilogue = saved, {}, False
+        try:
+            self._reduction_body()
+        finally:
+            self.persistent = True
+            self.indent -= 1
+
+    def _reduction_body(self):
+        """The reduction's loops (none when persistent) and its epilogue's stores."""
         ph = self._phases()
         loop_nodes = [n for n in self.group.nodes if not is_rowwise(n, self.space)]
         nloops = max((ph[n.name] for n in loop_nodes), default=0) + 1

@@ -135,13 +135,12 @@ class Launcher:
                  budget_s=None, extents=None):
         self.fn = fn
         # a kernel of a symbolic graph: its last `nsizes` arguments are size symbols, and its
-        # launch extents are computed from them per call (`extents`: names, xnumel, ynumel)
+        # launch extents are computed from them per call (`extents`: names, x/y/r numel)
         self.nsizes, self._extents = 0, None
         if extents is not None:
             from ..sizes import expr_source
-            names, xn, yn = extents
-            self.nsizes = len(names)
-            body = f"({expr_source(xn)}, {'None' if yn is None else expr_source(yn)})"
+            self.nsizes = len(names := extents[0])
+            body = "(" + ", ".join("None" if e is None else expr_source(e) for e in extents[1:]) + ")"
             self._extents = eval(f"lambda {', '.join(names)}: {body}")   # noqa: S307 (our source)
         self.meta = meta
         self.kind = meta.kind
@@ -168,12 +167,12 @@ class Launcher:
         # a kernel with size arguments keeps a config per size bucket (the power of two of
         # each launch extent), asked of the point once per bucket
         self._buckets: dict = {}
-        self._bucket = _bucket_of(meta.xnumel, meta.ynumel) if self.nsizes else None
+        self._bucket = _bucket_of(meta.xnumel, meta.ynumel, meta.rnumel) if self.nsizes else None
 
     def _to_bucket(self, args):
         """Switch to the config (and compiled kernels) of this call's size bucket."""
-        xn, yn = self._extents(*args[-self.nsizes:])
-        b = _bucket_of(xn, yn)
+        xn, yn, rn = self._extents(*args[-self.nsizes:])
+        b = _bucket_of(xn, yn, rn)
         if b == self._bucket:
             return
         self._buckets[self._bucket] = (self.meta, self.default, self.config, self._compiled,
@@ -185,7 +184,8 @@ class Launcher:
              self.decision) = saved
             return
         # a new bucket: the point's default (or learned) config for this call's extents
-        self.meta = dataclasses.replace(self.meta, xnumel=xn, ynumel=yn)
+        self.meta = dataclasses.replace(self.meta, xnumel=xn, ynumel=yn,
+                                        rnumel=self.meta.rnumel if rn is None else rn)
         self.default = point.default_config(self.meta)
         self.learned = None if self.autotune else point.learned_config(self.meta)
         self.config = None if self.autotune else dict(self.learned or self.default)
@@ -291,7 +291,7 @@ class Launcher:
             return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in m.parts),)
         xn, yn = m.xnumel, m.ynumel
         if self.nsizes and args is not None and len(args) >= self.nsizes:
-            xn, yn = self._extents(*args[-self.nsizes:])
+            xn, yn, _ = self._extents(*args[-self.nsizes:])
         n = triton.cdiv(xn, cfg["XBLOCK"])
         if yn is not None:
             n *= triton.cdiv(yn, cfg["YBLOCK"])
@@ -359,9 +359,9 @@ class Launcher:
         return point.config_dict(d.choice)
 
 
-def _bucket_of(xnumel, ynumel):
-    return (1 << max(0, int(xnumel) - 1).bit_length(),
-            None if ynumel is None else 1 << max(0, int(ynumel) - 1).bit_length())
+def _bucket_of(*extents):
+    """The power of two at or above each extent (None stays None)."""
+    return tuple(None if n is None else 1 << max(0, int(n) - 1).bit_length() for n in extents)
 
 
 def reinterpret(t, size, stride, offset):

@@ -44,9 +44,10 @@ def test_fifty_sequence_lengths_compile_no_more_kernel_sources_than_two():
     assert all(g.symbolic for g in graphs) and not stats.symbolic_fallbacks, stats.symbolic_fallbacks
     assert not any(g.graph_fallback for g in graphs)
     assert kernel_sources() == first_two
-    # variants only where a guard asks: the softmax over the growing cache keeps its row in
-    # one block, about a variant per power of two of the row (3..52 + 3 cached: 8 to 64)
-    assert len(graphs) <= 5, [g.guards for g in graphs]
+    # the softmax over the growing cache is one kernel for every row length (persistent where
+    # the launch's block covers the row, else looped): no variant per power of two of the row,
+    # one graph per dynamo frame (it recompiles once, at 4: at 3 the cache's 3 was the same size)
+    assert len(graphs) == 2, [g.guards for g in graphs]
 
 
 def test_a_new_size_in_a_known_bucket_compiles_nothing():
@@ -189,3 +190,44 @@ def test_a_sum_of_sizes_stays_symbolic():
     assert graphs and all(g.symbolic for g in graphs) and not stats.symbolic_fallbacks
     assert not any(g.graph_fallback or g.lowering_errors for g in graphs), \
         [(g.graph_fallback, g.lowering_errors) for g in graphs]
+
+
+def test_a_persistent_reduction_serves_every_row_length_from_one_source():
+    # rows from 3 to 500: the row's block is its size bucket's (a config per bucket at launch);
+    # where a launch's block does not cover the row, the same kernel loops over it
+    def f(x):
+        return torch.softmax(x * 2, -1) + x.sum(-1, keepdim=True)
+    cf = torch.compile(f, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (5, 7, 9, 17, 33, 70, 300, 500, 3, 64):
+        x = torch.randn(4, n)
+        assert_close(cf(x), f(x))
+    graphs = stats.graphs()
+    assert len(graphs) == 1 and graphs[0].symbolic and graphs[0].kernel_kinds == ["persistent_reduction"]
+    assert "<= RBLOCK:" in graphs[0].source
+
+
+def test_a_launch_whose_block_misses_the_row_runs_the_looped_body():
+    # the launcher's config for a bucket covers it; a config of a smaller bucket (as a tuned
+    # or cached answer may be) must still reduce the whole row
+    from tuner.compiler.runtime import launch
+    cf = torch.compile(lambda x: x.sum(-1) * 2, backend="tuner", dynamic=True)
+    for n in (5, 6):
+        cf(torch.randn(3, n))
+    seen = []
+    orig = launch.Launcher._to_bucket
+
+    def small_block(self, args):
+        orig(self, args)
+        if self.config is not None and "RBLOCK" in self.config:
+            self.config = dict(self.config, RBLOCK=8)   # rows up to 300 below: looped
+            self._compiled, self._grid = {}, None
+            seen.append(self.config["RBLOCK"])
+    launch.Launcher._to_bucket = small_block
+    try:
+        for n in (40, 300):
+            x = torch.randn(3, n)
+            assert_close(cf(x), x.sum(-1) * 2)
+    finally:
+        launch.Launcher._to_bucket = orig
+    assert seen
