@@ -14,9 +14,10 @@ an exactly lower-triangular one (True / 0 on and below the diagonal, False / -in
 dtype's min above, query and key of one length) becomes `is_causal=True`. Masks larger than
 TUNER_FOLD_MAX_ELEMENTS (any tensor of their subgraph) are left alone.
 
-Open: with symbolic sizes, two assignments are a sample, not a proof: a mask whose pattern
-changes past a constant threshold of the sizes (a sliding window wider than both samples)
-would be folded as what it is at those two sizes.
+With symbolic sizes, two assignments are a sample, not a proof (a sliding window wider than
+both samples would look causal), so such a graph's mask is folded only where its values cannot
+depend on the sizes (no positional op, no size arithmetic: `_check_size_independent`); a
+causal mask built with tril is folded only in a graph of static sizes.
 """
 from __future__ import annotations
 
@@ -112,6 +113,8 @@ def _classify(gm, args, mask, max_elements, values):
     region = _constant_region(mask)
     _check_no_outside_writes(region)
     symbols = _free_symbols([*region, args["query"], args["key"]])
+    if symbols:
+        _check_size_independent(region)
     assignments = [_hints(symbols, 0)]
     if symbols:
         assignments.append(_hints(symbols, 1))
@@ -123,6 +126,40 @@ def _classify(gm, args, mask, max_elements, values):
         q, k = (_concrete(_meta(args[n]), sizes) for n in ("query", "key"))
         kinds.add(_kind(values[key], tuple(q.shape), tuple(k.shape)))
     return (kinds.pop() if len(kinds) == 1 else None), region
+
+
+# ops whose values depend on the sizes (positions, or sizes used as values)
+POSITIONAL_WORDS = ("arange", "range", "tril", "triu", "eye", "diag", "linspace", "logspace",
+                    "indices", "cumsum", "cumprod")
+SIZE_ARITHMETIC = {operator.add, operator.sub, operator.mul, operator.floordiv, operator.truediv,
+                   operator.mod, operator.pow, operator.neg, operator.lt, operator.le, operator.gt,
+                   operator.ge, operator.eq, operator.ne}
+
+
+# ops that take sizes as shapes (their values do not depend on them): a size operand is fine
+SHAPE_TAKING = ("ones", "zeros", "full", "expand", "view", "reshape", "broadcast_to", "repeat",
+                "new_ones", "new_zeros", "new_full", "unsqueeze", "getitem", "size")
+SYM = (torch.SymInt, torch.SymFloat, torch.SymBool)
+
+
+def _check_size_independent(region):
+    """With symbolic sizes, a mask is folded only where its values cannot depend on the sizes
+    (ones, zeros and constant fills, pointwise math, views): sampling two sizes cannot prove
+    a positional pattern (a sliding window wider than both samples looks causal), so a mask
+    built from positions (arange, tril, ...), size arithmetic or a size used as a value is
+    kept."""
+    for node in region:
+        if node.op not in ("call_function", "call_method") or _is_size_read(node):
+            continue
+        name = _target_name(node).lower()
+        if any(w in name for w in POSITIONAL_WORDS) or \
+                (node.target in SIZE_ARITHMETIC and isinstance(_meta_or_none(node), SYM)):
+            raise NotConstant(f"{node.name} ({name}) may depend on the sizes")
+        fill = node.args[1:2] if name in ("full", "new_full") else ()
+        sized = [a for a in (*node.args, *node.kwargs.values(), *fill)
+                 if isinstance(a, torch.fx.Node) and isinstance(_meta_or_none(a), SYM)]
+        if sized and (fill and any(a in sized for a in fill) or not any(w in name for w in SHAPE_TAKING)):
+            raise NotConstant(f"{node.name} ({name}) takes a size as a value")
 
 
 def _meta(node):

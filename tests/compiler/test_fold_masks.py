@@ -202,11 +202,27 @@ def test_symbolic_sizes_fold_where_both_assignments_agree(aten_graphs):
         x = torch.randn(b, n, 32)
         assert_close(f(x), model(x))
     assert stats.mask_folds == {"dropped": 2}
+    # a positional mask is kept with symbolic sizes: two sampled sizes cannot prove it
+    # causal at every size (see the sliding window below)
     g = torch.compile(causal_attention, backend="tuner", dynamic=True)
     for n in (8, 11):
         x = torch.randn(2, 3, n, 16)
         assert_close(g(x), causal_attention(x))
-    assert stats.mask_folds["causal"] == 1
+    assert "causal" not in stats.mask_folds
+
+
+def test_symbolic_sliding_window_wider_than_the_samples_is_kept(aten_graphs):
+    # causal at every length up to the window (both sampled sizes), not past it: a fold to
+    # is_causal would attend beyond the window at longer lengths
+    def fn(x):
+        n = x.shape[-2]
+        mask = torch.ones(n, n).tril().triu(-12).bool()
+        return F.scaled_dot_product_attention(x, x, x, mask)
+    f = torch.compile(fn, backend="tuner", dynamic=True)
+    for n in (8, 9, 20):
+        x = torch.randn(2, 2, n, 16)
+        assert_close(f(x), fn(x))
+    assert not stats.mask_folds
 
 
 def test_symbolic_mask_causal_at_one_size_only_is_kept(aten_graphs):
@@ -267,3 +283,16 @@ def test_distilbert_with_padding_mask_is_not_folded(aten_graphs):
     assert_close(out.last_hidden_state, ref.last_hidden_state)
     assert not stats.mask_folds
     assert all(mask is not None for mask, _ in sdpa_calls(aten_graphs))
+
+
+def test_symbolic_mask_using_a_size_as_a_value_is_kept(aten_graphs):
+    # all zero at both sampled lengths (8 and 9), not at 12: the size is a value of the mask
+    def fn(x):
+        n = x.shape[-2]
+        mask = torch.zeros(n, n) + torch.clamp(torch.ones(n, n) * n - 11, min=0)
+        return F.scaled_dot_product_attention(x, x, x, mask)
+    f = torch.compile(fn, backend="tuner", dynamic=True)
+    for n in (8, 9, 12):
+        x = torch.randn(2, 2, n, 16)
+        assert_close(f(x), fn(x))
+    assert not stats.mask_folds
