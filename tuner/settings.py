@@ -113,10 +113,12 @@ def _csv(raw: str) -> frozenset[str]:
 LOG_NAMES = ("autotune", "decisions", "output_code")
 # TUNER_MM's values, and options={"mm": ...}'s (compiler/lowerings/matmul.py)
 MM_MODE_CHOICES = ("auto", "template", "extern", "splitk")
+# TUNER_LAYOUT's values, and options={"layout": ...}'s (tuner/points/layout.py)
+LAYOUT_CHOICES = ("auto", "channels_last", "keep")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
                    "combo_max_args", "foreach_kernels", "mm", "mm_split_k", "precompile",
-                   "round_intermediates")
+                   "round_intermediates", "layout")
 
 
 def unknown_names(given, valid, what: str) -> str | None:
@@ -139,7 +141,7 @@ def _logs(raw: str) -> frozenset[str]:
     return names
 
 
-# The options whose value is a flag or a count (the others, pad_mm, mm and mm_split_k, the
+# The options whose value is a flag or a count (the others, pad_mm, mm, mm_split_k and layout, the
 # backend checks against their choices): (type, least value of a count)
 OPTION_TYPES = {"max_persistent_r": (int, 1), "max_autotune": (bool, None),
                 "cudagraphs": (bool, None), "cudagraph_min_launches": (int, 0),
@@ -277,6 +279,13 @@ SETTINGS: tuple[Setting, ...] = (
             "Pad unaligned mm/addmm/bmm when compiling: decide each (heuristic, cache, benchmark), "
             "always, or never; torch.compile's options={\"pad_mm\": ...} wins.",
             choices=("auto", "always", "never")),
+    Setting("TUNER_LAYOUT", _str, "auto",
+            "Memory layout of graphs with 2-D convolutions: auto (the layout point: its cache, "
+            "else channels_last on CUDA for inputs not channels-last already, keep on CPU), "
+            "channels_last (inputs reaching a convolution and conv weights converted at the "
+            "graph's entry, outputs returned with eager's strides), or keep the caller's "
+            "layout; torch.compile's options={\"layout\": ...} wins.",
+            choices=LAYOUT_CHOICES),
     Setting("TUNER_COMPILE_OPTIONS", _compile_options, dict,
             "A JSON object of default options for torch.compile(backend=\"tuner\"), e.g. "
             "{\"max_persistent_r\": 4096}; options given in code win (torch.compile takes a mode "

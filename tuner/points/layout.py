@@ -1,0 +1,100 @@
+"""The layout autotuning point: run a graph's convolutions channels-last, or keep its layout.
+
+Users pass conv nets NCHW; 2-D convolutions (and the pointwise, normalization and pooling ops
+around them) run faster on channels-last tensors on GPUs. The compiler's layout pass
+(compiler/channels_last.py) describes a graph's convolutions as a `LayoutProblem` and asks
+`layout_decision` whether to convert: "keep" (the user's layout) or "channels_last" (inputs
+that reach a convolution and the convolution weights converted once at the graph's entry,
+outputs given back the strides eager would give them).
+
+The answer comes, in order, from what the user forces (torch.compile's options={"layout": ...},
+else the TUNER_LAYOUT setting, when either is not "auto"), the cache (an answer stored under
+the problem's signature, read through the engine's `plan`, which measures nothing), and
+otherwise a rule: channels_last for a graph with at least one 2-D convolution on CUDA whose
+activation inputs are not already channels-last; keep on any other device. This part answers
+by the rule: max-autotune does not measure the whole graph under both layouts yet, nothing
+stores an answer, and no learned heuristic exists for the point, so the cache step finds only
+answers written by hand or by a later version.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tuner.settings import LAYOUT_CHOICES
+
+NAMESPACE = "layout"
+# "keep" first: the engine treats candidates[0] as the default it reports speedups against.
+CANDIDATES = ("keep", "channels_last")
+
+
+@dataclass(frozen=True)
+class ConvSignature:
+    """One 2-D convolution of a graph: what its speed under either layout depends on."""
+    c_in: int
+    c_out: int
+    kernel: tuple[int, int]
+    groups: int
+    stride: tuple[int, int]
+    h: int            # the input's height and width
+    w: int
+    dtype: str        # "float32", "bfloat16", ...
+
+    def key(self) -> str:
+        return (f"{self.c_in}x{self.c_out}k{self.kernel[0]}x{self.kernel[1]}g{self.groups}"
+                f"s{self.stride[0]}x{self.stride[1]}@{self.h}x{self.w}:{self.dtype}")
+
+
+@dataclass(frozen=True)
+class LayoutProblem:
+    """A graph's convolutions, the device it runs on ("cuda", "cpu") and whether its
+    activation inputs that reach a convolution are all channels-last already."""
+    convs: tuple[ConvSignature, ...]
+    device: str
+    inputs_channels_last: bool = False
+
+    def signature(self) -> str:
+        """The cache key: device, input layout, convolution count and each convolution."""
+        cl = "cl" if self.inputs_channels_last else "nchw"
+        return f"{self.device}/{cl}/{len(self.convs)}conv/" + ",".join(c.key() for c in self.convs)
+
+
+@dataclass(frozen=True)
+class LayoutAnswer:
+    """The choice and what gave it: "forced" (option or setting), "heuristic" or "cache"
+    (through the engine), or "rule"."""
+    choice: str
+    source: str
+
+
+def rule(problem: LayoutProblem) -> str:
+    """The default answer: channels_last for convolutions on CUDA on inputs that are not
+    channels-last already; keep otherwise (CPU, or nothing to convert)."""
+    if problem.convs and problem.device == "cuda" and not problem.inputs_channels_last:
+        return "channels_last"
+    return "keep"
+
+
+def check_mode(mode) -> str:
+    """The layout mode given (None: "auto"); ValueError naming the valid ones otherwise."""
+    mode = "auto" if mode is None else mode
+    if mode not in LAYOUT_CHOICES:
+        raise ValueError(f"layout {mode!r}; expected one of {', '.join(LAYOUT_CHOICES)}")
+    return mode
+
+
+def layout_decision(problem: LayoutProblem, mode: str = "auto") -> LayoutAnswer:
+    """"keep" or "channels_last" for a graph's convolutions: `mode` when it forces one, else
+    the engine's heuristic or cache answer when there is one, else the rule."""
+    mode = check_mode(mode)
+    if mode != "auto":
+        return LayoutAnswer(mode, "forced")
+    if not problem.convs:
+        return LayoutAnswer("keep", "rule")
+    try:
+        from tuner.engine import plan
+        found = plan(NAMESPACE, problem.signature(), list(CANDIDATES)).decision
+    except Exception:   # noqa: BLE001 - a cache that fails is a miss: the rule answers
+        found = None
+    if found is not None and found.source != "exhaustive" and found.choice in CANDIDATES:
+        return LayoutAnswer(found.choice, found.source)
+    return LayoutAnswer(rule(problem), "rule")
