@@ -1,7 +1,8 @@
 """`torch.compile(fn, backend="tuner", mode=..., options=...)`.
 
 Capture: dynamo hands us an FX graph, whose constant attention masks are folded away first
-(compiler/fold.py); AOTAutograd (with PyTorch's own decompositions)
+(compiler/fold.py) and whose 2-D convolutions may be converted to channels-last (the layout
+point, compiler/channels_last.py); AOTAutograd (with PyTorch's own decompositions)
 splits it into forward/backward ATen graphs, each compiled by `compile_graph`. Modes:
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
 "max-autotune" replay CUDA graphs (on CUDA inputs); "max-autotune*" tunes every kernel
@@ -21,7 +22,8 @@ per launch, any number of tensors; default True), "precompile": bool (build ever
 graph in a thread pool when it is compiled, not one by one on its first call; default False,
 not yet measured), "round_intermediates": bool (round every half/bfloat16 op result to its
 dtype as eager does; default False: fused values stay in fp32 until they are stored, as the
-stock compiler keeps them; explicit casts always round)}. torch.compile takes a
+stock compiler keeps them; explicit casts always round), "layout": "auto" | "channels_last" |
+"keep" (graphs with 2-D convolutions; default: the TUNER_LAYOUT setting)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.
@@ -52,7 +54,8 @@ CUDAGRAPH_INPUTS_PER_LAUNCH = 25
 
 def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     mode = mode or "default"
-    from tuner.settings import check_all, check_compile_options, settings, unknown_names
+    from tuner.settings import (LAYOUT_CHOICES, check_all, check_compile_options, settings,
+                                unknown_names)
     if mode not in MODES:
         raise ValueError(f"tuner backend: {unknown_names([mode], MODES, 'mode')}")
     check_compile_options(options or {}, "tuner backend: torch.compile(options=...)")
@@ -68,10 +71,14 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     if (options.get("mm") or "auto") not in MM_MODES:   # (None: the TUNER_MM setting)
         raise ValueError(f"tuner backend: options['mm']={options['mm']!r}; "
                          f"expected one of {', '.join(MM_MODES)}")
+    if options.get("layout") is not None and options["layout"] not in LAYOUT_CHOICES:
+        raise ValueError(f"tuner backend: options['layout']={options['layout']!r}; "
+                         f"expected one of {', '.join(LAYOUT_CHOICES)}")
     split = options.get("mm_split_k")
     if split is not None and (isinstance(split, bool) or not isinstance(split, int) or split < 1):
         raise ValueError(f"tuner backend: options['mm_split_k']={split!r}; expected an int >= 1")
     settings.pad_mm   # a bad TUNER_PAD_MM fails here, before any graph is lowered
+    layout = options.get("layout") or settings.layout
     if should_prestart(mode, example_inputs):
         _prestart_compile_workers()
     use_graphs = options.get("cudagraphs", mode in ("reduce-overhead", "max-autotune"))
@@ -176,6 +183,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     with gc_paused():
         # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
         _fold_masks(gm, settings.fold_max_elements)
+        # the layout before AOTAutograd too: forward and backward agree (compiler/channels_last.py)
+        _channels_last(gm, example_inputs, layout)
         fast = _inplace_update(gm, example_inputs,
                                lambda g, ins: build(g, ins, CompileContext(mode, options, inference=True)))
         if fast is not None:
@@ -201,6 +210,18 @@ def _fold_masks(gm, max_elements):
         log.debug("attention mask folding failed: %s", e)
         return
     note_folds(folds)
+
+
+def _channels_last(gm, example_inputs, layout):
+    """gm's convolutions converted to channels-last where the layout point says so
+    (compiler/channels_last.py); a failure leaves gm as it is."""
+    from .channels_last import convert_graph, note_layout
+    try:
+        result = convert_graph(gm, example_inputs, layout)
+    except Exception as e:   # noqa: BLE001 - the graph compiles in its own layout
+        log.debug("layout pass failed: %s", e)
+        return
+    note_layout(result)
 
 
 def _run_gm(gm, args):

@@ -32,6 +32,8 @@
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
     stats.mask_folds          # {"dropped"/"causal": count} constant attention masks folded away
+    stats.layouts             # {"channels_last"/"keep"/"declined": count} graphs with 2-D
+                              #   convolutions by the layout their pass gave them (compiler/channels_last.py)
     stats.reset()
 
 Only the last KEEP_GRAPHS (64) graphs are kept, sources included: a long-running process that
@@ -178,6 +180,9 @@ symbolic_fallbacks: collections.Counter = collections.Counter()
 # attention masks folded before AOTAutograd (compiler/fold.py): "dropped" (all true / all
 # zero) or "causal" (now is_causal=True) -> SDPA calls
 mask_folds: collections.Counter = collections.Counter()
+# graphs with 2-D convolutions by layout (compiler/channels_last.py): "channels_last" (converted),
+# "keep" (the decision), "declined" (channels_last decided, the graph could not take it)
+layouts: collections.Counter = collections.Counter()
 
 
 def note_symbolic_fallback(reason: str) -> None:
@@ -257,4 +262,5 @@ def reset():
     _graphs.clear()
     symbolic_fallbacks.clear()
     mask_folds.clear()
+    layouts.clear()
     _older = GraphStats()
