@@ -1,0 +1,268 @@
+"""The channels-last layout pass before AOTAutograd (compiler/channels_last.py) and the layout
+point (tuner/points/layout.py): a conv net forced to channels-last matches eager forward and
+backward, its convolutions get channels-last operands, its outputs eager's strides; graphs
+without convolutions, channels-last inputs and the CPU default are left alone."""
+import copy
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.channels_last as channels_last
+import tuner.compiler.compile_graph as compile_graph_mod
+import tuner.compiler.stats as stats
+from helpers import assert_close
+from tuner.points.layout import ConvSignature, LayoutProblem, layout_decision, rule
+
+CL = torch.channels_last
+CONV = torch.ops.aten.convolution.default
+
+
+@pytest.fixture
+def aten_graphs(monkeypatch):
+    """The ATen graphs that reach our compiler, in order."""
+    seen = []
+    real = compile_graph_mod.compile_graph
+
+    def spy(gm, *args, **kwargs):
+        seen.append(gm)
+        return real(gm, *args, **kwargs)
+    monkeypatch.setattr(compile_graph_mod, "compile_graph", spy)
+    stats.reset()
+    torch._dynamo.reset()
+    return seen
+
+
+@pytest.fixture
+def results(monkeypatch):
+    """What the pass did to each graph (LayoutResult), in order."""
+    seen = []
+    real = channels_last.note_layout
+
+    def spy(result):
+        seen.append(result)
+        return real(result)
+    monkeypatch.setattr(channels_last, "note_layout", spy)
+    return seen
+
+
+class SmallNet(torch.nn.Module):
+    """conv-bn-relu-conv with a residual, pooling and a linear head; returns the logits and the
+    pooled feature map."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = torch.nn.Conv2d(3, 8, 3, padding=1)
+        self.bn = torch.nn.BatchNorm2d(8)
+        self.conv2 = torch.nn.Conv2d(8, 8, 3, padding=1, bias=False)
+        self.head = torch.nn.Linear(8, 5)
+
+    def forward(self, x):
+        y = self.conv1(x)
+        h = self.conv2(torch.relu(self.bn(y))) + y
+        h = F.max_pool2d(h, 2)
+        return self.head(h.mean((2, 3))), h
+
+
+def _net():
+    torch.manual_seed(0)
+    return SmallNet()
+
+
+def _compiled(model, layout="channels_last"):
+    return torch.compile(model, backend="tuner", options={"layout": layout})
+
+
+def _conv_operands(graphs):
+    """(input, weight) meta values of every forward convolution in `graphs`."""
+    return [(n.args[0].meta["val"], n.args[1].meta["val"])
+            for g in graphs for n in g.graph.nodes if n.op == "call_function" and n.target is CONV]
+
+
+def _same_strides(out, ref):
+    assert out.shape == ref.shape
+    for n, a, b in zip(out.shape, out.stride(), ref.stride()):
+        if n > 1:
+            assert a == b, (out.stride(), ref.stride())
+
+
+def test_forward_matches_eager_with_channels_last_convs(aten_graphs):
+    model, x = _net().eval(), torch.randn(2, 3, 8, 8)
+    ref = copy.deepcopy(model)(x)
+    out = _compiled(model)(x)
+    assert_close(out, ref)
+    for o, r in zip(out, ref):   # the logits and the 4-D feature map: eager's strides
+        _same_strides(o, r)
+    assert out[1].is_contiguous()
+    convs = _conv_operands(aten_graphs)
+    assert len(convs) == 2
+    assert all(i.is_contiguous(memory_format=CL) and w.is_contiguous(memory_format=CL)
+               for i, w in convs)
+    assert stats.layouts == {"channels_last": 1}
+
+
+def test_training_step_gradients_match_eager(aten_graphs):
+    model, x = _net(), torch.randn(2, 3, 8, 8)
+    ref_model = copy.deepcopy(model)
+    cm = _compiled(model)
+    logits, feat = cm(x)
+    (logits.square().sum() + feat.sum()).backward()
+    ref_logits, ref_feat = ref_model(x)
+    (ref_logits.square().sum() + ref_feat.sum()).backward()
+    assert_close((logits, feat), (ref_logits, ref_feat))
+    _same_strides(feat, ref_feat)
+    for (name, p), (_, q) in zip(model.named_parameters(), ref_model.named_parameters()):
+        assert_close(p.grad, q.grad)
+        assert p.grad.stride() == q.grad.stride(), name   # parameters keep their layout
+    for name, b in model.named_buffers():   # batch norm's running statistics too
+        assert_close(b, dict(ref_model.named_buffers())[name])
+    # forward and backward graphs both see channels-last convolutions
+    assert len(aten_graphs) == 2
+    convs = _conv_operands(aten_graphs[:1])
+    assert convs and all(i.is_contiguous(memory_format=CL) for i, _ in convs)
+    backward = [n for n in aten_graphs[1].graph.nodes if "convolution_backward" in str(n.target)]
+    assert backward and all(n.args[0].meta["val"].is_contiguous(memory_format=CL) for n in backward)
+
+
+def test_input_gradient_matches_eager(aten_graphs):
+    model = _net().eval()
+    x = torch.randn(2, 3, 8, 8, requires_grad=True)
+    x2 = x.detach().clone().requires_grad_()
+    out = _compiled(model)(x)
+    ref = copy.deepcopy(model)(x2)
+    out[1].sum().backward()
+    ref[1].sum().backward()
+    assert_close(x.grad, x2.grad)
+    _same_strides(x.grad, x2.grad)
+
+
+def test_graph_without_convolutions_is_left_alone(aten_graphs, results):
+    def f(x):
+        return torch.relu(x) * 2 + 1
+    x = torch.randn(2, 3, 8, 8)
+    out = torch.compile(f, backend="tuner", options={"layout": "channels_last"})(x)
+    assert_close(out, f(x))
+    assert out.is_contiguous()
+    assert not stats.layouts and results == [None]
+
+
+def test_channels_last_input_is_not_converted_again(aten_graphs, results):
+    model, x = _net().eval(), torch.randn(2, 3, 8, 8).contiguous(memory_format=CL)
+    ref = copy.deepcopy(model)(x)
+    out = _compiled(model)(x)
+    assert_close(out, ref)
+    _same_strides(out[1], ref[1])
+    assert out[1].is_contiguous(memory_format=CL)
+    (result,) = results
+    assert result.choice == "channels_last" and result.inputs == [] and len(result.weights) == 2
+    # the first convolution reads the graph's input itself, no copy of it
+    (fwd,) = aten_graphs
+    first = next(n for n in fwd.graph.nodes if n.target is CONV)
+    assert first.args[0].op == "placeholder"
+
+
+def test_cpu_default_keeps_the_layout(aten_graphs, results):
+    model, x = _net().eval(), torch.randn(2, 3, 8, 8)
+    out = torch.compile(model, backend="tuner")(x)
+    assert_close(out, copy.deepcopy(model)(x))
+    assert stats.layouts == {"keep": 1}
+    assert results[0].source == "rule"
+    assert all(i.is_contiguous() and not i.is_contiguous(memory_format=CL)
+               for i, _ in _conv_operands(aten_graphs))
+
+
+def test_setting_forces_the_layout(aten_graphs, monkeypatch):
+    monkeypatch.setenv("TUNER_LAYOUT", "channels_last")
+    model, x = _net().eval(), torch.randn(2, 3, 8, 8)
+    assert_close(torch.compile(model, backend="tuner")(x), copy.deepcopy(model)(x))
+    assert stats.layouts == {"channels_last": 1}
+    # the option wins over the setting
+    torch._dynamo.reset()
+    torch.compile(_net().eval(), backend="tuner", options={"layout": "keep"})(x)
+    assert stats.layouts == {"channels_last": 1, "keep": 1}
+
+
+def test_decision_is_logged_under_decisions(aten_graphs, monkeypatch, capsys):
+    monkeypatch.setenv("TUNER_LOGS", "decisions")
+    _compiled(_net().eval())(torch.randn(2, 3, 8, 8))
+    err = capsys.readouterr().err
+    assert "layout of a graph of 2 convolution(s): channels_last (forced)" in err
+    assert "converted 1 input(s) and 2 weight(s)" in err
+
+
+def test_output_aliasing_a_converted_input_declines(aten_graphs, results):
+    conv = torch.nn.Conv2d(3, 4, 3)
+
+    def f(x):
+        return conv(x), x[:, :2]
+    x = torch.randn(2, 3, 8, 8)
+    out = torch.compile(f, backend="tuner", options={"layout": "channels_last"})(x)
+    ref = f(x)
+    assert_close(out, ref)
+    _same_strides(out[1], ref[1])
+    assert stats.layouts == {"declined": 1} and "shares memory" in results[0].reason
+
+
+def test_input_written_in_place_is_not_converted(aten_graphs, results):
+    conv = torch.nn.Conv2d(3, 4, 3)
+
+    def f(x):
+        x.mul_(2)
+        return conv(x)
+    x, x2 = torch.randn(2, 3, 8, 8), None
+    x2 = x.clone()
+    with torch.no_grad():
+        out = torch.compile(f, backend="tuner", options={"layout": "channels_last"})(x)
+        ref = f(x2)
+    assert_close(out, ref)
+    assert_close(x, x2)   # the caller sees the write
+    assert results[0].inputs == [] and results[0].weights
+
+
+def test_unknown_layout_is_rejected_with_the_valid_names():
+    with pytest.raises(Exception, match="expected one of auto, channels_last, keep"):
+        torch._dynamo.reset()
+        _compiled(_net(), layout="nhwc")(torch.randn(1, 3, 8, 8))
+
+
+def test_unknown_layout_setting_is_rejected(monkeypatch):
+    from tuner.settings import settings
+    monkeypatch.setenv("TUNER_LAYOUT", "nhwc")
+    with pytest.raises(ValueError, match="TUNER_LAYOUT"):
+        settings.layout
+
+
+def _problem(device="cuda", cl=False, convs=1):
+    sig = ConvSignature(3, 8, (3, 3), 1, (1, 1), 32, 32, "float32")
+    return LayoutProblem((sig,) * convs, device, cl)
+
+
+def test_rule_converts_convolutions_on_cuda_only():
+    assert rule(_problem()) == "channels_last"
+    assert rule(_problem("cpu")) == "keep"
+    assert rule(_problem(cl=True)) == "keep"
+    assert rule(_problem(convs=0)) == "keep"
+    assert layout_decision(_problem(), "auto").choice == "channels_last"
+    assert layout_decision(_problem(), "auto").source == "rule"
+    assert layout_decision(_problem("cpu"), "channels_last").source == "forced"
+    with pytest.raises(ValueError, match="auto, channels_last, keep"):
+        layout_decision(_problem(), "nchw")
+
+
+def test_signature_names_every_convolution_and_the_device():
+    sig = _problem(convs=2).signature()
+    assert sig.startswith("cuda/nchw/2conv/") and sig.count("3x8k3x3g1s1x1@32x32:float32") == 2
+    assert _problem(cl=True).signature() != _problem().signature()
+
+
+def test_graph_that_fails_once_converted_is_restored(aten_graphs, results):
+    conv = torch.nn.Conv2d(3, 4, 3)
+
+    def f(x):
+        y = conv(x)
+        return y.view(y.shape[0], -1)   # a view channels-last strides do not allow
+    x = torch.randn(2, 3, 8, 8)
+    out = torch.compile(f, backend="tuner", options={"layout": "channels_last"})(x)
+    assert_close(out, f(x))
+    assert stats.layouts == {"declined": 1} and results[0].reason
+    assert all(i.is_contiguous() and w.is_contiguous() for i, w in _conv_operands(aten_graphs))
