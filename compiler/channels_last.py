@@ -14,9 +14,10 @@ inputs already channels-last are left as they are. It then runs the rewritten gr
 tensors and gives every 4-D output whose strides changed the strides eager gives it (the FX
 meta value's of the original graph), contiguous or channels-last. An input that the graph
 writes in place is not converted (the write would go to the copy); a graph whose outputs
-share memory with a converted input, or that fails on fake tensors once rewritten (a `view`
-that channels-last strides do not allow), is left as it was ("declined"). Graphs with
-symbolic sizes keep their layout.
+share memory with a converted input, or that fails on fake tensors once rewritten, is left
+as it was ("declined"); a failure is first retried with the graph's shape `view`s made
+`reshape`s (`x.view(n, -1)` before a linear head, which channels-last strides refuse), where
+no write makes the copy differ from a view. Graphs with symbolic sizes keep their layout.
 """
 from __future__ import annotations
 
@@ -75,6 +76,7 @@ class LayoutResult:
     inputs: list = field(default_factory=list)    # names of the graph inputs converted
     weights: list = field(default_factory=list)   # names of the conv weights converted
     outputs: int = 0             # outputs given back eager's strides
+    reshaped: int = 0            # shape views made reshapes (channels-last strides refused them)
     reason: str = ""             # why it was declined
 
 
@@ -108,7 +110,7 @@ def convert_graph(gm: torch.fx.GraphModule, example_inputs, mode: str = "auto") 
         _apply(gm, example_inputs, value_of, activations, weights, result)
     except Exception as e:   # noqa: BLE001 - the graph compiles in its own layout
         result.choice, result.reason = "declined", str(e).splitlines()[0][:200] if str(e) else type(e).__name__
-        result.inputs, result.weights, result.outputs = [], [], 0
+        result.inputs, result.weights, result.outputs, result.reshaped = [], [], 0, 0
     return result
 
 
@@ -125,7 +127,7 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
     if not targets:
         raise Declined("every input reaching a convolution is channels-last already or written in place")
     _check_outputs_alias(graph, targets)
-    added = []
+    added, reshaped = [], []
     try:
         last_input = [n for n in graph.nodes if n.op == "placeholder"][-1]
         for node in targets:
@@ -135,11 +137,21 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
             added.append((new, node))
         graph.lint()
         gm.recompile()
-        outs = _fake_outputs(gm, example_inputs)
+        try:
+            outs = _fake_outputs(gm, example_inputs)
+        except Exception:   # noqa: BLE001 - a view channels-last strides refuse: reshape it
+            reshaped = _views_to_reshapes(graph)
+            if not reshaped:
+                raise
+            gm.recompile()
+            outs = _fake_outputs(gm, example_inputs)
+            result.reshaped = len(reshaped)
         result.outputs = _restore_outputs(graph, outs)
         graph.lint()
         gm.recompile()
     except Exception:
+        for node in reshaped:
+            node.target = "view"
         for new, node in reversed(added):
             new.replace_all_uses_with(node)
             graph.erase_node(new)
@@ -147,6 +159,26 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
         raise
     for new, node in added:
         (result.weights if node in weights else result.inputs).append(node.name)
+
+
+def _views_to_reshapes(graph) -> list:
+    """Turns the graph's shape `view`s into `reshape`s (a copy where channels-last strides
+    allow no view, as `x.view(n, -1)` before a linear head); returns the nodes changed. A view
+    that is an output, or whose memory the graph writes after it, stays (the copy would
+    not share the write)."""
+    output = next(n for n in graph.nodes if n.op == "output")
+    returned = set(torch.utils._pytree.tree_flatten(output.args[0])[0])
+    changed = []
+    for node in list(graph.nodes):
+        if node.op != "call_method" or node.target != "view" or node in returned:
+            continue
+        if len(node.args) == 2 and isinstance(node.args[1], torch.dtype):
+            continue
+        if _written(graph, node, after=node):
+            continue
+        node.target = "reshape"
+        changed.append(node)
+    return changed
 
 
 def _restore_outputs(graph, new_values) -> int:
@@ -216,8 +248,9 @@ def _check_outputs_alias(graph, targets):
             raise Declined(f"output {node.name} shares memory with a converted input")
 
 
-def _written(graph, node) -> bool:
-    """Whether the graph writes node's memory in place (through node or a view of it)."""
+def _written(graph, node, after=None) -> bool:
+    """Whether the graph writes node's memory in place (through node or a view of it; only
+    writes after the node `after`, when given)."""
     from .fold import _mutates
     value = _example(node)
     if value is None:
@@ -226,7 +259,10 @@ def _written(graph, node) -> bool:
     aliases = {n for n in graph.nodes
                if isinstance(_example(n), torch.Tensor) and _storage(_example(n)) == storage}
     aliases.add(node)
-    for user in graph.nodes:
+    users = list(graph.nodes)
+    if after is not None:
+        users = users[users.index(after) + 1:]
+    for user in users:
         if user.op not in ("call_function", "call_method", "call_module"):
             continue
         reads = [a for a in torch.utils._pytree.tree_flatten((user.args, user.kwargs))[0]
@@ -343,6 +379,8 @@ def note_layout(result: LayoutResult | None) -> None:
     if result.choice == "channels_last":
         line += (f": converted {len(result.inputs)} input(s) and {len(result.weights)} weight(s)"
                  f", {result.outputs} output(s) given back eager's strides")
+        if result.reshaped:
+            line += f", {result.reshaped} view(s) made reshapes"
     elif result.reason:
         line += f": {result.reason}"
     print(line, file=sys.stderr, flush=True)

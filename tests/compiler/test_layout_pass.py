@@ -266,3 +266,16 @@ def test_graph_that_fails_once_converted_is_restored(aten_graphs, results):
     assert_close(out, f(x))
     assert stats.layouts == {"declined": 1} and results[0].reason
     assert all(i.is_contiguous() and w.is_contiguous() for i, w in _conv_operands(aten_graphs))
+
+
+def test_view_before_a_head_becomes_a_reshape(aten_graphs, results):
+    torch.manual_seed(0)
+    conv, head = torch.nn.Conv2d(3, 4, 3), torch.nn.Linear(144, 2)
+
+    def f(x):
+        y = torch.relu(conv(x))
+        return head(y.view(y.shape[0], -1))
+    x = torch.randn(2, 3, 8, 8)
+    out = torch.compile(f, backend="tuner", options={"layout": "channels_last"})(x)
+    assert_close(out, f(x))
+    assert stats.layouts == {"channels_last": 1} and results[0].reshaped == 1
