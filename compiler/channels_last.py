@@ -80,7 +80,8 @@ class LayoutResult:
     reason: str = ""             # why it was declined
 
 
-def convert_graph(gm: torch.fx.GraphModule, example_inputs, mode: str = "auto") -> LayoutResult | None:
+def convert_graph(gm: torch.fx.GraphModule, example_inputs,
+                  mode: str = "auto") -> LayoutResult | None:
     """Converts gm in place when the layout point says channels_last (see the module doc);
     None for a graph without 2-D convolutions or with symbolic sizes (nothing decided)."""
     placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
@@ -96,8 +97,7 @@ def convert_graph(gm: torch.fx.GraphModule, example_inputs, mode: str = "auto") 
         return None
     value_of = dict(zip(placeholders, example_inputs))
     activations = _conv_inputs(gm, [a["input"] for _, a in convs])
-    weights = [a["weight"] for _, a in convs
-               if isinstance(a["weight"], torch.fx.Node) and a["weight"].op in ("placeholder", "get_attr")]
+    weights = [a["weight"] for _, a in convs if a["weight"].op in ("placeholder", "get_attr")]
     act_values = [value_of[p] for p in activations if isinstance(value_of.get(p), torch.Tensor)]
     problem = LayoutProblem(
         tuple(_signature(n, a) for n, a in convs), _device(convs, example_inputs),
@@ -109,7 +109,8 @@ def convert_graph(gm: torch.fx.GraphModule, example_inputs, mode: str = "auto") 
     try:
         _apply(gm, example_inputs, value_of, activations, weights, result)
     except Exception as e:   # noqa: BLE001 - the graph compiles in its own layout
-        result.choice, result.reason = "declined", str(e).splitlines()[0][:200] if str(e) else type(e).__name__
+        from tuner.search.base import first_line
+        result.choice, result.reason = "declined", first_line(e, 200)
         result.inputs, result.weights, result.outputs, result.reshaped = [], [], 0, 0
     return result
 
@@ -125,7 +126,8 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
             continue
         targets.append(node)
     if not targets:
-        raise Declined("every input reaching a convolution is channels-last already or written in place")
+        raise Declined("every input reaching a convolution is channels-last already or "
+                       "written in place")
     _check_outputs_alias(graph, targets)
     added, reshaped = [], []
     try:
@@ -189,7 +191,8 @@ def _restore_outputs(graph, new_values) -> int:
     flat, spec = torch.utils._pytree.tree_flatten(output.args[0])
     wanted = {}   # output node -> contiguous()'s keyword arguments
     for node, new in zip(flat, new_values):
-        if not isinstance(node, torch.fx.Node) or not isinstance(new, torch.Tensor) or new.dim() != 4:
+        if not isinstance(node, torch.fx.Node) or not isinstance(new, torch.Tensor) \
+                or new.dim() != 4:
             continue
         old = _example(node)
         if old is None:
@@ -271,7 +274,8 @@ def _written(graph, node, after=None) -> bool:
             continue
         if _mutates(user) or user.kwargs.get("inplace") is True:
             return True
-        if user.op == "call_module" and getattr(_attr(graph.owning_module, user.target), "inplace", False):
+        if user.op == "call_module" and \
+                getattr(_attr(graph.owning_module, user.target), "inplace", False):
             return True
     return False
 
@@ -375,7 +379,8 @@ def note_layout(result: LayoutResult | None) -> None:
     stats.layouts[result.choice] += 1
     if "decisions" not in settings.logs:
         return
-    line = f"tuner: layout of a graph of {result.convs} convolution(s): {result.choice} ({result.source})"
+    line = (f"tuner: layout of a graph of {result.convs} convolution(s): {result.choice} "
+            f"({result.source})")
     if result.choice == "channels_last":
         line += (f": converted {len(result.inputs)} input(s) and {len(result.weights)} weight(s)"
                  f", {result.outputs} output(s) given back eager's strides")

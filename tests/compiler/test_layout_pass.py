@@ -1,7 +1,8 @@
 """The channels-last layout pass before AOTAutograd (compiler/channels_last.py) and the layout
 point (tuner/points/layout.py): a conv net forced to channels-last matches eager forward and
 backward, its convolutions get channels-last operands, its outputs eager's strides; graphs
-without convolutions, channels-last inputs and the CPU default are left alone."""
+without convolutions, channels-last inputs and the CPU default are left alone (the point
+itself: tests/points/test_layout_point.py)."""
 import copy
 
 import pytest
@@ -12,7 +13,6 @@ import tuner.compiler.channels_last as channels_last
 import tuner.compiler.compile_graph as compile_graph_mod
 import tuner.compiler.stats as stats
 from helpers import assert_close
-from tuner.points.layout import ConvSignature, LayoutProblem, layout_decision, rule
 
 CL = torch.channels_last
 CONV = torch.ops.aten.convolution.default
@@ -230,29 +230,6 @@ def test_unknown_layout_setting_is_rejected(monkeypatch):
     monkeypatch.setenv("TUNER_LAYOUT", "nhwc")
     with pytest.raises(ValueError, match="TUNER_LAYOUT"):
         settings.layout
-
-
-def _problem(device="cuda", cl=False, convs=1):
-    sig = ConvSignature(3, 8, (3, 3), 1, (1, 1), 32, 32, "float32")
-    return LayoutProblem((sig,) * convs, device, cl)
-
-
-def test_rule_converts_convolutions_on_cuda_only():
-    assert rule(_problem()) == "channels_last"
-    assert rule(_problem("cpu")) == "keep"
-    assert rule(_problem(cl=True)) == "keep"
-    assert rule(_problem(convs=0)) == "keep"
-    assert layout_decision(_problem(), "auto").choice == "channels_last"
-    assert layout_decision(_problem(), "auto").source == "rule"
-    assert layout_decision(_problem("cpu"), "channels_last").source == "forced"
-    with pytest.raises(ValueError, match="auto, channels_last, keep"):
-        layout_decision(_problem(), "nchw")
-
-
-def test_signature_names_every_convolution_and_the_device():
-    sig = _problem(convs=2).signature()
-    assert sig.startswith("cuda/nchw/2conv/") and sig.count("3x8k3x3g1s1x1@32x32:float32") == 2
-    assert _problem(cl=True).signature() != _problem().signature()
 
 
 def test_graph_that_fails_once_converted_is_restored(aten_graphs, results):
