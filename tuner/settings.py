@@ -281,7 +281,8 @@ SETTINGS: tuple[Setting, ...] = (
             choices=("auto", "always", "never")),
     Setting("TUNER_LAYOUT", _str, "auto",
             "Memory layout of graphs with 2-D convolutions: auto (the layout point: its cache, "
-            "else channels_last on CUDA for inputs not channels-last already, keep on CPU), "
+            "else channels_last on CUDA for two or more convolutions on inputs not channels-last "
+            "already, keep on CPU), "
             "channels_last (inputs reaching a convolution and conv weights converted at the "
             "graph's entry, outputs returned with eager's strides), or keep the caller's "
             "layout; torch.compile's options={\"layout\": ...} wins.",

@@ -12,12 +12,13 @@ def _problem(device="cuda", cl=False, convs=1):
 
 
 def test_rule_converts_convolutions_on_cuda_only():
-    assert rule(_problem()) == "channels_last"
-    assert rule(_problem("cpu")) == "keep"
-    assert rule(_problem(cl=True)) == "keep"
+    assert rule(_problem(convs=2)) == "channels_last"
+    assert rule(_problem("cpu", convs=2)) == "keep"
+    assert rule(_problem(cl=True, convs=2)) == "keep"
     assert rule(_problem(convs=0)) == "keep"
-    assert layout_decision(_problem(), "auto").choice == "channels_last"
-    assert layout_decision(_problem(), "auto").source == "rule"
+    assert rule(_problem(convs=1)) == "keep"    # a ViT's lone patch-embedding convolution
+    assert layout_decision(_problem(convs=3), "auto").choice == "channels_last"
+    assert layout_decision(_problem(convs=3), "auto").source == "rule"
     assert layout_decision(_problem("cpu"), "channels_last").source == "forced"
     with pytest.raises(ValueError, match="auto, channels_last, keep"):
         layout_decision(_problem(), "nchw")
@@ -31,10 +32,10 @@ def test_signature_names_every_convolution_and_the_device():
 
 def test_a_cached_answer_wins_over_the_rule():
     from tuner.engine import decide
-    problem = _problem()
+    problem = _problem(convs=2)
     # an answer measured once (keep faster) is stored under the problem's signature
     decide(NAMESPACE, problem.signature(), list(CANDIDATES),
            lambda choice: 1.0 if choice == "keep" else 2.0)
     answer = layout_decision(problem)
     assert (answer.choice, answer.source) == ("keep", "cache")
-    assert layout_decision(_problem(convs=2)).source == "rule"   # another graph: the rule
+    assert layout_decision(_problem(convs=3)).source == "rule"   # another graph: the rule

@@ -10,8 +10,9 @@ outputs given back the strides eager would give them).
 The answer comes, in order, from what the user forces (torch.compile's options={"layout": ...},
 else the TUNER_LAYOUT setting, when either is not "auto"), the cache (an answer stored under
 the problem's signature, read through the engine's `plan`, which measures nothing), and
-otherwise a rule: channels_last for a graph with at least one 2-D convolution on CUDA whose
-activation inputs are not already channels-last; keep on any other device. This part answers
+otherwise a rule: channels_last for a graph with at least MIN_CONVS (2) 2-D convolutions on
+CUDA whose activation inputs are not already channels-last; keep on any other device. The rule
+is not yet measured on a GPU against keeping the layout (issue 49's benchmark is next). This part answers
 by the rule: max-autotune does not measure the whole graph under both layouts yet, nothing
 stores an answer, and no learned heuristic exists for the point, so the cache step finds only
 answers written by hand or by a later version.
@@ -66,10 +67,16 @@ class LayoutAnswer:
     source: str
 
 
+# a graph with fewer 2-D convolutions keeps its layout by rule: a vision transformer's one
+# patch-embedding convolution would pay the conversions (image, weight, output) for one op
+MIN_CONVS = 2
+
+
 def rule(problem: LayoutProblem) -> str:
-    """The default answer: channels_last for convolutions on CUDA on inputs that are not
-    channels-last already; keep otherwise (CPU, or nothing to convert)."""
-    if problem.convs and problem.device == "cuda" and not problem.inputs_channels_last:
+    """The default answer: channels_last for a graph of MIN_CONVS or more convolutions on
+    CUDA on inputs that are not channels-last already; keep otherwise (CPU, a lone
+    convolution, or nothing to convert)."""
+    if len(problem.convs) >= MIN_CONVS and problem.device == "cuda" and not problem.inputs_channels_last:
         return "channels_last"
     return "keep"
 
