@@ -117,8 +117,8 @@ def digamma(x):
 @triton.jit
 def polygamma(x, n: tl.constexpr, scale: tl.constexpr):
     """psi^(n)(x) for n >= 1 as scale * zeta(n + 1, x), scale = (-1)^(n+1) n!: the Hurwitz
-    zeta's terms (x + i)^-(n+1) summed while x + i < 15 (up to 40 of them: exact for
-    x >= -25), then its Euler-Maclaurin tail there (seven Bernoulli terms). At x = 0 and the
+    zeta's terms (x + i)^-(n+1) summed while x + i < 15 (a loop until every lane is past it),
+    then its Euler-Maclaurin tail there (seven Bernoulli terms). At x = 0 and the
     negative integers the pole: zeta is inf. Trigamma (n = 1) reflects x < 0.5 as eager does,
     pi^2 / sin^2(pi x) - psi'(1 - x) with the product pi x rounded to x's dtype: that rounding
     is most of eager's float32 error (2e-5 relative at x = -8.5), which a tolerance of 1e-6
@@ -129,9 +129,11 @@ def polygamma(x, n: tl.constexpr, scale: tl.constexpr):
         sp = tl.sin((x * tl.full([], 3.141592653589793, x.dtype)).to(tl.float64))
         reflect = y < 0.5
         y = tl.where(reflect, 1.0 - y, y)
-    w = y
+    # (lanes below -2^24, -inf included, are NaN: a step of 1 would take ~2^24 turns or never
+    # move them; eager loops as long or forever there)
+    w = tl.where(y < -16777216.0, float("nan"), y)
     acc = tl.zeros_like(y)
-    for _i in tl.static_range(40):
+    while tl.max(tl.where(w < 15.0, 1, 0)) > 0:   # every term below 15, from any x
         small = w < 15.0
         inv = 1.0 / w
         p = inv

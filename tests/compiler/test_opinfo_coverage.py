@@ -72,6 +72,14 @@ def test_polygamma_edges_and_range(n, dtype):
     check(lambda t: torch.polygamma(n, t), x, generated=POLYGAMMA, dtype=dtype)
 
 
+@pytest.mark.parametrize("n", [2, 3, 5])
+def test_polygamma_far_below_zero(n):
+    # the Hurwitz zeta's terms are summed until every lane passes 15, from any x (a fixed 40
+    # terms were wrong below -25)
+    x = torch.tensor([-100.5, -40.25, -26.7, -1000.3, -3.3], dtype=torch.float64)
+    check(lambda t: torch.polygamma(n, t), x, generated=POLYGAMMA, dtype=torch.float64)
+
+
 def test_digamma_of_integers_and_half():
     check(torch.digamma, torch.arange(-3, 40), generated=POLYGAMMA)
     check(lambda t: torch.special.digamma(t) * 2, torch.randn(64, dtype=torch.float16) * 4,
