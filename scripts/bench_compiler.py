@@ -552,8 +552,14 @@ CASES: tuple[Case, ...] = (
          _model_build(_timm("maxvit_tiny_tf_224"), _images(32, 224, 1, 224), note="MaxViT-tiny"),
          needs=("timm",)),
 )
+# issue 49: conv nets as users pass them (NCHW model and input), inference, for the layout pass
+_NCHW = (("resnext50_32x4d", 64, 224), ("efficientnetv2_rw_s", 64, 288), ("mobilenetv3_large_100", 128, 224),
+         ("efficientnet_b0", 128, 224), ("regnety_016", 64, 224), ("convnextv2_nano", 64, 224),
+         ("densenet121", 64, 224), ("nf_resnet50", 64, 224))
+CASES += tuple(Case(f"nchw_{m}", "layout", f"{m} (timm), batch {b}, {r}x{r}, NCHW as users pass it",
+                    _model_build(_timm(m), _images(b, r, 2, 64), note=m), needs=("timm",)) for m, b, r in _NCHW)
 CASE_BY_NAME = {c.name: c for c in CASES}
-GROUPS = ("memory", "matmul", "model", "zoo", "vision", "decode")
+GROUPS = ("memory", "matmul", "model", "zoo", "vision", "decode", "layout")
 
 
 def _missing(needs: tuple[str, ...]) -> list[str]:
@@ -563,8 +569,10 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 # -- Variants.
 
 # variant suffixes, an environment while it compiles and takes its first calls:
-# "tuner@no-heuristics" (no learned module answers), "@mm-extern" (every matmul on ATen)
-SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}, "mm-extern": {"TUNER_MM": "extern"}}
+# "tuner@no-heuristics" (no learned module answers), "@mm-extern" (every matmul on ATen),
+# "@keep-layout" / "@channels-last" (the layout point forced: issue 49's comparison)
+SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}, "mm-extern": {"TUNER_MM": "extern"},
+            "keep-layout": {"TUNER_LAYOUT": "keep"}, "channels-last": {"TUNER_LAYOUT": "channels_last"}}
 
 
 @dataclasses.dataclass(frozen=True)
