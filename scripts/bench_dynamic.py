@@ -89,25 +89,42 @@ def _median_ms(fn, device, reps):
     return statistics.median(times)
 
 
-def worker(model_name, variant, smoke):
+def _timed_call(cm, x, device):
+    """(cm(x)'s first tensor, seconds of the call: a compile where one happens)."""
+    import torch
+    if device == "cuda":
+        torch.cuda.synchronize()
+    t = time.perf_counter()
+    out = _first(cm(x))
+    if device == "cuda":
+        torch.cuda.synchronize()
+    return out, time.perf_counter() - t
+
+
+def compiled_model(model_name, variant, smoke):
+    """(device, eager model, vocab, the variant's compiled model, its dynamo frame count: a
+    one-item list)."""
     import torch
     device = "cuda" if torch.cuda.is_available() and not smoke else "cpu"
     m, vocab = build(model_name, smoke)
-    dtype = torch.bfloat16 if device == "cuda" else torch.float32
-    m = m.to(device=device, dtype=dtype)
+    m = m.to(device=device, dtype=torch.bfloat16 if device == "cuda" else torch.float32)
     frames = [0]
-    backend_name = "tuner" if variant.startswith("tuner") else "inductor"
 
     def counting(gm, example_inputs):
         frames[0] += 1
-        if backend_name == "tuner":
+        if variant.startswith("tuner"):
             from tuner.compiler.backend import tuner_backend
             return tuner_backend(gm, example_inputs)
         from torch._inductor.compile_fx import compile_fx
         return compile_fx(gm, example_inputs)
 
     dynamic = {"tuner-static": False, "inductor-dynamic": True}.get(variant)
-    cm = torch.compile(m, backend=counting, dynamic=dynamic)
+    return device, m, vocab, torch.compile(m, backend=counting, dynamic=dynamic), frames
+
+
+def worker(model_name, variant, smoke):
+    import torch
+    device, m, vocab, cm, frames = compiled_model(model_name, variant, smoke)
     rows = []
     for b, s in shapes(smoke):
         g = torch.Generator(device=device).manual_seed(b * 1000 + s)
@@ -115,13 +132,7 @@ def worker(model_name, variant, smoke):
         row = {"batch": b, "seq": s}
         try:
             with torch.no_grad():
-                if device == "cuda":
-                    torch.cuda.synchronize()
-                t = time.perf_counter()
-                out = _first(cm(x))
-                if device == "cuda":
-                    torch.cuda.synchronize()
-                row["first_call_s"] = time.perf_counter() - t
+                out, row["first_call_s"] = _timed_call(cm, x, device)
                 ref = _first(m(x))
                 err = ((out.float() - ref.float()).abs().max() / ref.float().abs().max().clamp_min(1e-6)).item()
                 row["rel_err_vs_eager"] = err
@@ -157,26 +168,11 @@ def serving_shapes(n, smoke):
 def serving(model_name, variant, smoke, n):
     """One compiled model called once at each of n shapes, then timed at 8 of them."""
     import torch
-    device = "cuda" if torch.cuda.is_available() and not smoke else "cpu"
-    m, vocab = build(model_name, smoke)
-    dtype = torch.bfloat16 if device == "cuda" else torch.float32
-    m = m.to(device=device, dtype=dtype)
     for name in ("cache_size_limit", "recompile_limit"):
         if hasattr(torch._dynamo.config, name):
             setattr(torch._dynamo.config, name, 64)
-    frames = [0]
+    device, m, vocab, cm, frames = compiled_model(model_name, variant, smoke)
     ours = variant.startswith("tuner")
-
-    def counting(gm, example_inputs):
-        frames[0] += 1
-        if ours:
-            from tuner.compiler.backend import tuner_backend
-            return tuner_backend(gm, example_inputs)
-        from torch._inductor.compile_fx import compile_fx
-        return compile_fx(gm, example_inputs)
-
-    dynamic = {"tuner-static": False, "inductor-dynamic": True}.get(variant)
-    cm = torch.compile(m, backend=counting, dynamic=dynamic)
 
     def kernels():
         if ours:
@@ -193,13 +189,8 @@ def serving(model_name, variant, smoke, n):
         x = inputs[(b, s)] = torch.randint(0, vocab, (b, s), generator=g, device=device)
         try:
             with torch.no_grad():
-                if device == "cuda":
-                    torch.cuda.synchronize()
-                t = time.perf_counter()
-                out = _first(cm(x))
-                if device == "cuda":
-                    torch.cuda.synchronize()
-                res["first_call_s"].append(time.perf_counter() - t)
+                out, seconds = _timed_call(cm, x, device)
+                res["first_call_s"].append(seconds)
                 ref = _first(m(x)).float()
                 err = ((out.float() - ref).abs().max() / ref.abs().max().clamp_min(1e-6)).item()
                 if not err < 5e-2:

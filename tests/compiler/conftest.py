@@ -16,3 +16,20 @@ def _fresh_dynamo():
     # the rest of the process; a later test that sets one (the GPU model tests) would fail
     if torch.backends.flags_frozen():
         torch.backends.flags_frozen.__globals__["__allow_nonbracketed_mutation_flag"] = True
+
+
+@pytest.fixture
+def aten_graphs(monkeypatch):
+    """The ATen graphs that reach our compiler (compile_graph), in order."""
+    import tuner.compiler.compile_graph as compile_graph_mod
+    import tuner.compiler.stats as stats
+    seen = []
+    real = compile_graph_mod.compile_graph
+
+    def spy(gm, *args, **kwargs):
+        seen.append(gm)
+        return real(gm, *args, **kwargs)
+    monkeypatch.setattr(compile_graph_mod, "compile_graph", spy)
+    stats.reset()
+    torch._dynamo.reset()
+    return seen

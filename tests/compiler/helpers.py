@@ -31,6 +31,22 @@ def compile_and_check(fn, *args, options=None, mode=None, dtype=None):
     return stats.last()
 
 
+def check_generated(fn, *args, generated=(), min_kernels=0, **kw):
+    """fn compiled against eager; no graph ran whole in ATen, and none of the ATen ops named in
+    `generated` ("aten.digamma.default") ran in ATen or failed to lower."""
+    stats.reset()
+    s = compile_and_check(fn, *args, **kw)
+    graphs = stats.graphs()
+    assert graphs, "nothing was compiled"
+    for g in graphs:
+        assert not g.graph_fallback, g.graph_fallback
+        for name in generated:
+            assert name not in g.fallbacks and name not in g.lowering_errors, \
+                (name, dict(g.fallbacks), g.lowering_errors)
+    assert sum(g.kernels for g in graphs) >= min_kernels
+    return s
+
+
 def check_forward_and_backward(fn, x):
     """fn compiled against eager on a leaf x: the output, then x's gradient of out.square().sum()."""
     x2 = x.detach().clone().requires_grad_()

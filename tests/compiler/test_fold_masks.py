@@ -5,24 +5,10 @@ import pytest
 import torch
 import torch.nn.functional as F
 
-import tuner.compiler.compile_graph as compile_graph_mod
 import tuner.compiler.stats as stats
 
 from helpers import assert_close
 
-
-@pytest.fixture
-def aten_graphs(monkeypatch):
-    """The ATen graphs that reach our compiler, in order."""
-    seen = []
-    real = compile_graph_mod.compile_graph
-
-    def spy(gm, *args, **kwargs):
-        seen.append(gm)
-        return real(gm, *args, **kwargs)
-    monkeypatch.setattr(compile_graph_mod, "compile_graph", spy)
-    stats.reset()
-    return seen
 
 
 def sdpa_calls(graphs):

@@ -10,27 +10,12 @@ import torch
 import torch.nn.functional as F
 
 import tuner.compiler.channels_last as channels_last
-import tuner.compiler.compile_graph as compile_graph_mod
 import tuner.compiler.stats as stats
 from helpers import assert_close
 
 CL = torch.channels_last
 CONV = torch.ops.aten.convolution.default
 
-
-@pytest.fixture
-def aten_graphs(monkeypatch):
-    """The ATen graphs that reach our compiler, in order."""
-    seen = []
-    real = compile_graph_mod.compile_graph
-
-    def spy(gm, *args, **kwargs):
-        seen.append(gm)
-        return real(gm, *args, **kwargs)
-    monkeypatch.setattr(compile_graph_mod, "compile_graph", spy)
-    stats.reset()
-    torch._dynamo.reset()
-    return seen
 
 
 @pytest.fixture

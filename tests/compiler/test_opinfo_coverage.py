@@ -5,25 +5,13 @@ import pytest
 import torch
 
 import tuner.compiler.stats as stats
-from helpers import compile_and_check
+from helpers import check_generated
 
 torch.manual_seed(0)
 
 
 def check(fn, *args, generated=(), **kw):
-    """fn compiled against eager; no graph fell back whole, and none of the ATen ops named in
-    `generated` ("aten.digamma.default") ran in ATen or failed to lower."""
-    stats.reset()
-    s = compile_and_check(fn, *args, **kw)
-    graphs = stats.graphs()
-    assert graphs, "nothing was compiled"
-    for g in graphs:
-        assert not g.graph_fallback, g.graph_fallback
-        for name in generated:
-            assert name not in g.fallbacks and name not in g.lowering_errors, \
-                (name, dict(g.fallbacks), g.lowering_errors)
-    assert sum(g.kernels for g in graphs) >= 1
-    return s
+    return check_generated(fn, *args, generated=generated, min_kernels=1, **kw)
 
 
 def opinfo_samples(name, n=2, variant="", dtype=torch.float32):

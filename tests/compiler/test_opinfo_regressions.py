@@ -4,24 +4,13 @@ import pytest
 import torch
 
 import tuner.compiler.stats as stats
-from helpers import assert_close, compile_and_check
+from helpers import assert_close, check_generated, compile_and_check
 
 torch.manual_seed(0)
 
 
 def check(fn, *args, generated=(), **kw):
-    """fn compiled against eager; no graph ran whole in ATen, and none of the ops named in
-    `generated` ("aten.round.decimals") ran in ATen or failed to lower."""
-    stats.reset()
-    s = compile_and_check(fn, *args, **kw)
-    graphs = stats.graphs()
-    assert graphs, "nothing was compiled"
-    for g in graphs:
-        assert not g.graph_fallback, g.graph_fallback
-        for name in generated:
-            assert name not in g.fallbacks and name not in g.lowering_errors, \
-                (name, dict(g.fallbacks), g.lowering_errors)
-    return s
+    return check_generated(fn, *args, generated=generated, min_kernels=0, **kw)
 
 
 def check_grad(fn, *args, generated=()):

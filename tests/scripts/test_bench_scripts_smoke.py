@@ -41,6 +41,17 @@ def test_bench_dynamic_smoke(tmp_path):
     assert res["rows"][-1]["frames"] <= 3
 
 
+def test_bench_dynamic_serving_smoke(tmp_path):
+    # three distinct shapes, each called once (compiles counted), then timed; all match eager
+    doc = _run(["scripts/bench_dynamic.py", "--smoke", "--serving", "3", "--models", "bert",
+                "--variants", "tuner"], tmp_path)
+    (res,) = doc["results"]
+    row = res["rows"]
+    assert res["error"] is None and row["shapes"] == len(doc["shapes"]) == 3
+    assert not row["bad"] and not row["errors"] and row["kernels"] > 0
+    assert len(row["first_call_s"]) == 3 and row["steady_ms"]
+
+
 def test_bench_dynamic_paired_smoke(tmp_path):
     # ours dynamic vs ours static in one process: both correct at every shape, both timed
     doc = _run(["scripts/bench_dynamic.py", "--smoke", "--paired", "--models", "bert", "--rounds", "2"], tmp_path)
