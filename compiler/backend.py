@@ -130,8 +130,6 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         if (use_graphs and replay and launches >= min_launches
                 and tensors <= CUDAGRAPH_INPUTS_PER_LAUNCH * launches
                 and any(getattr(t, "is_cuda", False) for t in inputs_)):
-            from tuner.settings import settings
-
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call, address_replay, shape_key=shape_of,
                                max_shapes=settings.cudagraph_shapes)
@@ -141,7 +139,6 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         """A graph of concrete input sizes holding data-dependent ones (nonzero's count): it
         can only compile with those kept symbolic; where it cannot, ATen runs it (counted in
         stats.symbolic_fallbacks and the graph's graph_fallback)."""
-        from tuner.settings import settings
         if not settings.symbolic_sizes:
             return unbacked_in_aten(gm_)
         try:
@@ -158,7 +155,6 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
                                                "refused (stats.symbolic_fallbacks)"))
 
     def compiler(gm_, inputs_, inference=False):
-        from tuner.settings import settings
         ctx = CompileContext(mode, options, inference=inference)
         unbacked = has_unbacked(gm_)
         if unbacked and not is_symbolic(inputs_):

@@ -180,6 +180,7 @@ class CUDAGraphed:
         self.admitted: set = set()   # shapes that record (at most max_shapes)
         self.copy_rings: dict = {}   # layout key -> (static inputs, _Ring)
         self.kept = None             # positions of inputs never copied in (_kept_inputs)
+        self.kept_mutated = False
         self.address_replay = address_replay
         self.mutated_inputs = tuple(call.mutated_inputs)
         self.mutates = bool(self.mutated_inputs)
@@ -210,14 +211,16 @@ class CUDAGraphed:
         self.admitted.add(shape)
         return False
 
-    def _kept_inputs(self, args) -> frozenset:
+    def _kept_inputs(self, args) -> tuple:
         """Positions of the inputs a copy-in recording reads where they are, never copied:
         parameters, buffers and tensors marked static (torch._dynamo.mark_static_address, as
         Hugging Face's static KV cache is). Copying them in and out per call moved every
         weight and the whole cache each decode step."""
         if self.kept is None:
-            self.kept = frozenset(i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and (
+            self.kept = tuple(i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and (
                 isinstance(a, torch.nn.Parameter) or hasattr(a, "_dynamo_static_input_type")))
+            # a copy-in recording reading a mutated kept input in place skips its warm-up
+            self.kept_mutated = bool(set(self.kept) & set(self.mutated_inputs))
         return self.kept
 
     def _copy_ring(self, args):
@@ -225,14 +228,15 @@ class CUDAGraphed:
         inputs themselves, at their addresses): one layout at a time for a graph of fixed
         sizes, one per recorded shape otherwise."""
         kept = self._kept_inputs(args)
-        key = (self._key(args), tuple(args[i].data_ptr() for i in sorted(kept)))
+        key = (self._key(args), tuple(args[i].data_ptr() for i in kept))
         entry = self.copy_rings.get(key)
         if entry is None:
             if self.shape_key is None:
                 self.copy_rings.clear()
-            static = [a if i in kept or not isinstance(a, torch.Tensor) else
-                      torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
-                      for i, a in enumerate(args)]
+            static = [torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+                      if isinstance(a, torch.Tensor) else a for a in args]
+            for i in kept:
+                static[i] = args[i]
             entry = self.copy_rings[key] = (static, _Ring())
         return entry
 
@@ -254,7 +258,7 @@ class CUDAGraphed:
         # Pick (or record) before copying inputs in: recording runs a warm-up on `inputs`,
         # which for a mutating graph changes the static inputs.
         rec, zero_copy = self._pick(ring, inputs, address=not copy_in,
-                                    in_place=not copy_in or bool(self.kept and self.kept & set(self.mutated_inputs)))
+                                    in_place=not copy_in or self.kept_mutated)
         if copy_in:
             for s, a in zip(inputs, args):
                 if isinstance(a, torch.Tensor) and s.data_ptr() != a.data_ptr():
@@ -291,10 +295,10 @@ class CUDAGraphed:
         entry = self.by_address[ptrs] = _Address(self._key(args), _refs(args))
         return entry.ring
 
-    def _pick(self, ring: _Ring, inputs, address: bool, in_place: bool | None = None):
+    def _pick(self, ring: _Ring, inputs, address: bool, in_place: bool):
         """(recording to replay, whether its outputs may be handed out). in_place: the
         recording reads some caller's tensor that it mutates (no warm-up run: see _capture)."""
-        warm = not ((address if in_place is None else in_place) and self.mutates)
+        warm = not (in_place and self.mutates)
         for rec in ring.slots:
             if rec.pool.replayable(rec.outputs):
                 return rec, True

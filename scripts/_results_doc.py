@@ -1,4 +1,4 @@
-"""The JSON results document bench_mm.py, bench_optimizer.py and bench_dynamic.py fill (a helper module, not a
+"""The JSON results document bench_mm.py, bench_optimizer.py, bench_dynamic.py and bench_generate.py fill (a helper module, not a
 script: the leading underscore keeps it out of the scripts' --help smoke test)."""
 from __future__ import annotations
 
@@ -23,3 +23,15 @@ def new_document(stem: str, argv, device: str, out: str | Path) -> tuple[dict, P
            "triton": triton.__version__,
            "gpu": torch.cuda.get_device_name() if device == "cuda" else None, "cases": []}
     return doc, out / f"{stem}_{stamp}.json"
+
+
+def cold_cache_env(tmp, smoke: bool) -> dict:
+    """os.environ with fresh compiler cache folders under `tmp` (tuner, inductor, Triton: a
+    worker's compile times are cold-start numbers), and Triton's interpreter for --smoke."""
+    import os
+    env = dict(os.environ, TUNER_CACHE_DIR=os.path.join(tmp, "tuner"),
+               TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"),
+               TRITON_CACHE_DIR=os.path.join(tmp, "triton"))
+    if smoke:
+        env["TRITON_INTERPRET"] = "1"
+    return env

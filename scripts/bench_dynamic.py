@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -327,19 +326,14 @@ def main(argv=None):
                 f"variants: {', '.join(VARIANTS)}")
     import torch
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _results_doc import new_document
+    from _results_doc import cold_cache_env, new_document
     doc, path = new_document("dynamic", argv, "cuda" if torch.cuda.is_available() else "cpu", a.out)
     del doc["cases"]
     doc.update(shapes=serving_shapes(a.serving, a.smoke) if a.serving else shapes(a.smoke), results=[])
     for model in models:
         for variant in variants:
-            env = dict(os.environ)
             with tempfile.TemporaryDirectory() as tmp:   # fresh compiler caches per variant
-                env.update(TUNER_CACHE_DIR=os.path.join(tmp, "tuner"),
-                           TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"),
-                           TRITON_CACHE_DIR=os.path.join(tmp, "triton"))
-                if a.smoke:
-                    env["TRITON_INTERPRET"] = "1"
+                env = cold_cache_env(tmp, a.smoke)
                 cmd = [sys.executable, __file__, "--worker", model, variant, "--rounds", str(a.rounds),
                        "--serving", str(a.serving)] + (["--smoke"] if a.smoke else [])
                 print(f"== {model} {variant}", file=sys.stderr, flush=True)

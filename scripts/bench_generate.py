@@ -44,7 +44,6 @@ import collections
 import contextlib
 import copy
 import json
-import os
 import statistics
 import subprocess
 import sys
@@ -265,7 +264,7 @@ def main(argv=None):
     import torch
     import transformers
     sys.path.insert(0, str(Path(__file__).resolve().parent))
-    from _results_doc import new_document
+    from _results_doc import cold_cache_env, new_document
     device = "cuda" if torch.cuda.is_available() and not a.smoke else "cpu"
     doc, path = new_document("generate", argv, device, a.out)
     del doc["cases"]
@@ -274,13 +273,8 @@ def main(argv=None):
     path.write_text(json.dumps(doc, indent=1))
     for family in families:
         for cache in caches:
-            env = dict(os.environ)
             with tempfile.TemporaryDirectory() as tmp:   # fresh compiler caches per job
-                env.update(TUNER_CACHE_DIR=os.path.join(tmp, "tuner"),
-                           TORCHINDUCTOR_CACHE_DIR=os.path.join(tmp, "inductor"),
-                           TRITON_CACHE_DIR=os.path.join(tmp, "triton"))
-                if a.smoke:
-                    env["TRITON_INTERPRET"] = "1"
+                env = cold_cache_env(tmp, a.smoke)
                 cmd = [sys.executable, *(["-P"] if sys.flags.safe_path else []), __file__,
                        "--worker", family, cache, str(path)]
                 for flag in ("batches", "prompts", "max_new_tokens", "rounds", "variants"):
