@@ -14,6 +14,7 @@ import time
 import torch
 
 from . import ir, mm_probes
+from .mutation import reinplace_input_scatters
 from . import stats as stats_mod
 from .codegen import combo
 from .context import CompileContext, CompiledGraph
@@ -176,6 +177,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     # a probe (a point measuring its choices on a graph of its own) leaves the stats alone
     stats = stats_mod.new(keep=not ctx.probe)
     autotune, probe, dynamic = ctx.autotune, ctx.probe, ctx.dynamic
+    reinplace_input_scatters(gm)   # a KV cache's index_copy_ stays in place
     g = _lower(gm, example_inputs, stats, ctx)
     stats.nodes = len(g.nodes)
     sched = Scheduler(g)

@@ -183,3 +183,35 @@ def reads_elsewhere(node, name) -> bool:
     store = node.store_index(syms)
     return any(n == name and S.simplify(index - store) != 0 for n, index in node.read_index)
 
+
+
+def reinplace_input_scatters(gm: torch.fx.GraphModule) -> int:
+    """`index_put(x, idx, v)` of a graph input x whose only other reader is the copy back into
+    x at the end (AOTAutograd's functional form of `x.index_copy_(...)` / `x[idx] = v`: a static
+    KV cache's update) becomes `x.index_put_(idx, v)` and the copy goes: the update writes the
+    elements it changes instead of copying the whole input into a fresh buffer and back. Not
+    for boolean indices, nor when the updated value is a graph output. Returns how many."""
+    done = 0
+    for node in list(gm.graph.nodes):
+        if node.op != "call_function" or node.target is not torch.ops.aten.index_put.default:
+            continue
+        x = node.args[0]
+        if not isinstance(x, torch.fx.Node) or x.op != "placeholder" or len(x.users) != 2:
+            continue
+        back = next((u for u in x.users if u is not node), None)
+        if back is None or back.target is not torch.ops.aten.copy_.default or back.users \
+                or tuple(back.args) != (x, node) or back.kwargs:
+            continue
+        if any(u.op == "output" for u in node.users):
+            continue
+        indices = node.args[1]
+        vals = [i.meta.get("val") if isinstance(i, torch.fx.Node) else None for i in indices
+                if i is not None]
+        if any(not isinstance(v, torch.Tensor) or v.dtype in (torch.bool, torch.uint8) for v in vals):
+            continue
+        node.target = torch.ops.aten.index_put_.default
+        gm.graph.erase_node(back)
+        done += 1
+    if done:
+        gm.recompile()
+    return done
