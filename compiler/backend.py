@@ -175,7 +175,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # no backward will read this graph's outputs: they may keep padded layouts (pad_mm)
         return compiler(gm_, inputs_, inference=True)
 
-    backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler)
+    backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler,
+                          settings.partitioner)
     with gc_paused():
         # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
         _fold_masks(gm, settings.fold_max_elements)

@@ -287,6 +287,12 @@ SETTINGS: tuple[Setting, ...] = (
             "graph's entry, outputs returned with eager's strides), or keep the caller's "
             "layout; torch.compile's options={\"layout\": ...} wins.",
             choices=LAYOUT_CHOICES),
+    Setting("TUNER_PARTITIONER", _str, "min_cut",
+            "How a training graph is split into forward and backward: min_cut (AOTAutograd's "
+            "min-cut rematerialization: cheap values the backward needs are recomputed there "
+            "instead of saved, so less memory between the two) or default (save every value "
+            "the backward reads).",
+            choices=("min_cut", "default")),
     Setting("TUNER_COMPILE_OPTIONS", _compile_options, dict,
             "A JSON object of default options for torch.compile(backend=\"tuner\"), e.g. "
             "{\"max_persistent_r\": 4096}; options given in code win (torch.compile takes a mode "
