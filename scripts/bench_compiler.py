@@ -645,6 +645,20 @@ def _sync(device: str) -> None:
         _torch().cuda.synchronize()
 
 
+def _peak_mib(fn) -> float:
+    """MiB a warm call allocates at its peak above what was allocated before it (activations,
+    temporaries, its results; another variant's CUDA graph pools and the weights not counted)."""
+    torch = _torch()
+    torch.cuda.synchronize()
+    base = torch.cuda.memory_allocated()
+    torch.cuda.reset_peak_memory_stats()
+    out = fn()
+    torch.cuda.synchronize()
+    peak = torch.cuda.max_memory_allocated() - base
+    del out
+    return peak / 2**20
+
+
 def _median_ms(fn, device: str, warmup_ms: int, rep_ms: int, smoke: bool) -> float:
     if device == "cuda":
         from triton.testing import do_bench
@@ -844,6 +858,13 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
                     rec.update(status="error", note="while timing: " + _short_error(e))
                     continue
                 rec.setdefault("ms_rounds", []).append(ms)
+            if progress is not None:
+                progress(recs)
+
+        if device == "cuda":   # the call's own peak: above what was allocated before it
+            for rec, compiled, _ in ready:
+                if "status" not in rec:
+                    rec["peak_mib"] = _peak_mib(lambda: compiled(*inputs0))
             if progress is not None:
                 progress(recs)
 
@@ -1078,7 +1099,7 @@ def _fmt(v, spec, missing="-"):
 def table(results: list[dict]) -> str:
     rounds = any(r.get("ms_rounds") for r in results)    # --rounds > 1: their range too
     head = ["case", "variant", "status", "ms", *(["min-max"] if rounds else []), "speedup",
-            "GB/s|TF/s", "%copy", "compile s", "rel err", "vs stock", "kern/ext"]
+            "GB/s|TF/s", "%copy", "peak MiB", "compile s", "rel err", "vs stock", "kern/ext"]
     rows = []
     for r in results:
         ok = r.get("status") == "ok"
@@ -1093,6 +1114,7 @@ def table(results: list[dict]) -> str:
             _fmt(r.get("speedup"), ".2f") if ok else "-",
             thru if ok else "-",
             _fmt(r.get("frac_copy") and 100 * r["frac_copy"], ".0f") if ok else "-",
+            _fmt(r.get("peak_mib"), ".0f") if ok else "-",
             _fmt(r.get("compile_s"), ".1f"),
             _fmt(r.get("rel_err"), ".1e"),
             (f"{100 * r['vs_stock']:+.0f}%" if ok and r.get("vs_stock") is not None else "-"),
@@ -1105,6 +1127,7 @@ def table(results: list[dict]) -> str:
     legend = (("ms: median of the interleaved rounds, min-max: their range; " if rounds else "")
               + "speedup: eager ms / ms; vs stock: ms / stock default (inductor) ms - 1, "
               "negative is faster; rel err: max |out - fp32 ref| / max |ref| on fresh inputs; "
+              "peak MiB: a warm call's peak allocation above what was allocated before it; "
               "kern/ext: tuner Triton kernels / extern calls")
     return "\n".join(lines + ([legend] if rows else []) + (["notes:"] + notes if notes else []))
 
