@@ -316,6 +316,12 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
         precompile([v for v in ns.values() if isinstance(v, Launcher)], dev, strict=bool(g.mutated_inputs))
     wrapper = wrapper_gen.generate()
     ns.update(wrapper_gen.objects)
+    plan = wrapper_gen.plan
+    stats.planned_peak_bytes, stats.unplanned_bytes = plan.peak_bytes, plan.unplanned_bytes
+    if plan.peak_bytes is not None:
+        log.debug("graph %d memory plan: peak %d bytes, %d buffer(s) in a dead one's storage; "
+                  "%d bytes without reuse or frees", stats.graph, plan.peak_bytes,
+                  sum(a[0] != "alloc" for a in plan.actions.values()), plan.unplanned_bytes)
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])
     stats.source = source

@@ -29,6 +29,9 @@
     s.compile_seconds         # seconds in lowering, fusion and code generation
     s.jit_seconds             # seconds in each kernel's first (JIT-compiling) launch, tuning aside
     s.source                  # the generated code: kernels (commented out) and the wrapper
+    s.planned_peak_bytes      # the wrapper's memory plan (compiler/memory_plan.py): buffer bytes
+    s.unplanned_bytes         #   live at its worst step, and the bytes of every buffer in its own
+                              #   storage, none reused or freed; None with symbolic sizes
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
     stats.mask_folds          # {"dropped"/"causal": count} constant attention masks folded away
@@ -38,8 +41,8 @@
 
 Only the last KEEP_GRAPHS (64) graphs are kept, sources included: a long-running process that
 compiles graph after graph must not hold every generated source. An older graph's counters
-stay in totals(); its kernel_names, kernel_kinds (lists, one item per kernel) and kernel_labels
-do not, so those cover the kept graphs only. Set `stats.KEEP_GRAPHS` before compiling to keep more.
+stay in totals() (the peak bytes there: the largest graph's); its kernel_names, kernel_kinds
+(lists, one item per kernel) and kernel_labels do not, so those cover the kept graphs only. Set `stats.KEEP_GRAPHS` before compiling to keep more.
 """
 from __future__ import annotations
 
@@ -88,6 +91,8 @@ class GraphStats:
     tuning_seconds: float = 0.0
     compile_seconds: float = 0.0   # lowering, fusion and code generation (compile_graph)
     jit_seconds: float = 0.0       # first launches of each kernel: Triton compiling it (and the launch)
+    planned_peak_bytes: int | None = None    # memory plan (compiler/memory_plan.py); None:
+    unplanned_bytes: int | None = None       #   symbolic sizes (no byte counts)
     tune_pending: int = field(default=0, repr=False)   # launchers yet to tune (set by the compiler)
 
     def count_extern(self, op):
@@ -162,7 +167,8 @@ class GraphStats:
                 "decisions_budget_cut": self.decisions_budget_cut,
                 "learned_configs": self.learned_configs, "prebuilt": self.prebuilt,
                 "tuning_seconds": self.tuning_seconds, "compile_seconds": self.compile_seconds,
-                "jit_seconds": self.jit_seconds}
+                "jit_seconds": self.jit_seconds, "planned_peak_bytes": self.planned_peak_bytes,
+                "unplanned_bytes": self.unplanned_bytes}
 
 
 def _name(op):
@@ -255,6 +261,10 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.jit_seconds += g.jit_seconds
     for k, v in g.lowering_errors.items():
         t.lowering_errors.setdefault(k, v)
+    for f in ("planned_peak_bytes", "unplanned_bytes"):   # not summed: the largest graph's
+        mine, theirs = getattr(t, f), getattr(g, f)
+        if theirs is not None:
+            setattr(t, f, theirs if mine is None else max(mine, theirs))
 
 
 def reset():

@@ -1,12 +1,13 @@
-"""The generated Python module per graph: allocate buffers (reusing freed ones of the same
-layout), launch kernels, call externs, free what is dead, return the outputs."""
+"""The generated Python module per graph: allocate buffers (or reuse dead ones' storage, as
+the memory plan says: compiler/memory_plan.py), launch kernels, call externs, free what is
+dead, return the outputs."""
 from __future__ import annotations
 
 import math
 
 import torch
 
-from .. import ir
+from .. import ir, memory_plan
 from .. import sym as S
 from ..sizes import SymSize
 
@@ -36,7 +37,7 @@ class WrapperCodegen:
         self.g, self.s, self.steps = graph, scheduler, steps
         self.lines = []
         self.base = 0
-        self._extern_reads = None
+        self.plan = None   # the graph's memory plan (compiler/memory_plan.py), once generated
         self.own = set()           # buffers allocated here (storage offset 0)
         self.fast_alloc = None     # "cpu" / "cuda": the caller put a C allocator (+ guard) in ns
         self.device_index = 0
@@ -64,51 +65,18 @@ class WrapperCodegen:
         if g.sizes is not None:   # this call's value of each size symbol
             for symbol, src in g.sizes.sources.items():
                 self.emit(f"{symbol.name} = {src}")
-        keep = {o.buffer.name for o in g.outputs if isinstance(o, ir.View)}
-        last_use = {}
-        for i, st in enumerate(self.steps):
-            for name in self._uses(st):
-                last_use[name] = i
-        allocated, pool = set(), {}
+        self.plan = plan = memory_plan.plan(self.steps, g)
         for i, st in enumerate(self.steps):
             if st[0] in ("alloc", "kernel"):
-                stored = st[1] if st[0] == "alloc" else st[4]
-                for name in stored:   # a kernel's outputs, allocated before it first writes them
-                    if name not in allocated and name in g.buffers and not isinstance(g.buffers[name], ir.InputBuffer):
-                        self._alloc(g.buffers[name], pool)
-                        allocated.add(name)
+                for name in plan.defs.get(i, ()):   # allocated before the kernel first writes them
+                    self._alloc(g.buffers[name], plan.actions[name])
                 if st[0] == "kernel":   # (under its condition: a data-dependent extent not 0)
                     call = f"{st[2]}({', '.join(st[3])})"
                     self.emit(f"if {st[5]}: {call}" if st[5] else call)
             else:
-                node = st[1]
-                parts = [self._extern_args(a) for a in node.args]
-                parts += [f"{k}={self._extern_args(v)}" for k, v in node.kwargs.items()]
-                call = f"{node.name}_op({', '.join(parts)})"
-                outs = node.outputs
-                if node.out_spec == "tuple":
-                    targets = [b.name if b is not None else "_" for b in outs]
-                    self.emit(f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = {call}")
-                else:
-                    self.emit(f"{outs[0].name if outs[0] is not None else '_'} = {call}")
-                if g.sizes is not None:   # the data-dependent sizes this call's results carry
-                    for b in outs:
-                        for symbol, src in g.sizes.defined_by.get(b.name if b is not None else None, ()):
-                            self.emit(f"{symbol.name} = {src}")
-                dense = node.op in _DENSE_OUT
-                for b in outs:
-                    if b is not None:
-                        if not (dense and tuple(b.stride) == S.contiguous_strides(b.size)):
-                            self.emit(f"{b.name} = ensure_layout({b.name}, {tuple(b.size)}, {tuple(b.stride)})")
-                        allocated.add(b.name)   # (an extern output: never reused)
-            for name, last in list(last_use.items()):
-                if last == i and name in allocated and name not in keep:
-                    b = g.buffers[name]
-                    if b.extern_out or self._escapes(name):
-                        self.emit(f"del {name}")
-                    else:
-                        pool.setdefault(self._key(b), []).append(name)
-                    del last_use[name]
+                self._extern(st[1])
+            if plan.frees.get(i):
+                self.emit(f"del {', '.join(plan.frees[i])}")
         outs = []
         for o in g.outputs:
             if isinstance(o, ir.View):
@@ -118,37 +86,42 @@ class WrapperCodegen:
         self.emit(f"return ({', '.join(outs)}{',' if len(outs) == 1 else ''})")
         return "\n".join(self.lines) + "\n"
 
-    def _escapes(self, name):
-        # A buffer handed to an extern may be aliased by that extern's output: never reuse it.
-        if self._extern_reads is None:     # once per graph (was a scan of every step per buffer)
-            self._extern_reads = {r for st in self.steps if st[0] == "extern" for r in st[1].reads}
-        return name in self._extern_reads
+    def _extern(self, node):
+        g = self.g
+        parts = [self._extern_args(a) for a in node.args]
+        parts += [f"{k}={self._extern_args(v)}" for k, v in node.kwargs.items()]
+        call = f"{node.name}_op({', '.join(parts)})"
+        outs = node.outputs
+        if node.out_spec == "tuple":
+            targets = [b.name if b is not None else "_" for b in outs]
+            self.emit(f"{', '.join(targets)}{',' if len(targets) == 1 else ''} = {call}")
+        else:
+            self.emit(f"{outs[0].name if outs[0] is not None else '_'} = {call}")
+        if g.sizes is not None:   # the data-dependent sizes this call's results carry
+            for b in outs:
+                for symbol, src in g.sizes.defined_by.get(b.name if b is not None else None, ()):
+                    self.emit(f"{symbol.name} = {src}")
+        dense = node.op in _DENSE_OUT
+        for b in outs:
+            if b is not None and not (dense and tuple(b.stride) == S.contiguous_strides(b.size)):
+                self.emit(f"{b.name} = ensure_layout({b.name}, {tuple(b.size)}, {tuple(b.stride)})")
 
-    def _key(self, b):
-        return (tuple(b.size), tuple(b.stride), b.dtype, str(b.device))
-
-    def _alloc(self, b, pool):
-        free = pool.get(self._key(b))
-        if free:
-            old = free.pop()
+    def _alloc(self, b, action):
+        """b bound per the memory plan: a fresh allocation or a dead buffer's storage."""
+        self.own.add(b.name)   # (a reused storage starts at offset 0 too)
+        how, old = action
+        if how == "same":
             self.emit(f"{b.name} = {old}  # reuse")
-            self.own.add(b.name)
             return
-        self.own.add(b.name)
+        if how == "view":
+            self.emit(f"{b.name} = as_strided({old}, {tuple(b.size)}, {tuple(b.stride)}, 0)  # reuse")
+            return
         if self.fast_alloc:
             # the C allocator on the current device: a CUDA call() runs under its device guard
             self.emit(f"{b.name} = empty_strided_fast({tuple(b.size)}, {tuple(b.stride)}, {b.dtype})")
             return
         self.emit(f"{b.name} = empty_strided({tuple(b.size)}, {tuple(b.stride)}, "
                   f"dtype={b.dtype}, device='{b.device}')")
-
-    def _uses(self, st):
-        if st[0] == "alloc":
-            return list(st[1])
-        if st[0] == "kernel":
-            return list(st[3])
-        node = st[1]
-        return list(node.reads) + [b.name for b in node.outputs if b is not None]
 
     def _extern_args(self, a):
         if isinstance(a, SymSize):

@@ -1,0 +1,284 @@
+"""The memory plan of one graph's wrapper: where each buffer's storage comes from and when it
+is freed, over the whole schedule (kernels, externs, zero-size allocations).
+
+Each buffer the wrapper binds lives from its first definition (the step that first writes it,
+or the extern call returning it) to its last use. An allocated buffer takes either a fresh
+allocation or the storage of a dead buffer (`reuse`): same device and dtype, the dead storage
+holding at least the bytes the new buffer spans and at most twice as many (so reuse never
+grows memory much), the tightest fit first. A buffer whose size is symbolic has no byte count
+at compile time: it reuses only a storage whose last occupant has the same size and stride
+expressions. A storage is freed (`del` of every name bound to it) when its last occupant dies
+and no later buffer takes it.
+
+Never reused: graph inputs; graph outputs and what they view (never freed either); what an
+extern reads or returns unless the op is known to return fresh tensors (`FRESH_OUTPUTS`), since
+an extern's result may alias its arguments (a view) or an argument may be written in place.
+"""
+from __future__ import annotations
+
+import bisect
+from dataclasses import dataclass, field
+
+import torch
+
+from . import ir
+
+# ATen ops whose outputs are always new tensors, never views of (or writes into) their
+# arguments: the buffers they read may be reused after their last use, and their outputs'
+# storage may be reused once dead. name -> indices of the flattened outputs that are such
+# fresh tensors (None: all). SDPA's forward ops also return bookkeeping tensors (philox
+# seed/offset, possibly on another device or undefined): only the attention output counts.
+FRESH_OUTPUTS = {
+    "mm": None, "addmm": None, "bmm": None, "baddbmm": None,
+    "convolution": None, "convolution_backward": None,
+    "_softmax": None, "_log_softmax": None,
+    "_softmax_backward_data": None, "_log_softmax_backward_data": None,
+    "native_layer_norm": None, "native_layer_norm_backward": None,
+    "_scaled_dot_product_flash_attention": (0,),
+    "_scaled_dot_product_efficient_attention": (0,),
+    "_scaled_dot_product_cudnn_attention": (0,),
+    "_scaled_dot_product_flash_attention_for_cpu": (0,),
+    "_scaled_dot_product_flash_attention_backward": (0, 1, 2),
+    "_scaled_dot_product_efficient_attention_backward": (0, 1, 2),
+    "_scaled_dot_product_cudnn_attention_backward": (0, 1, 2),
+    "_scaled_dot_product_flash_attention_for_cpu_backward": (0, 1, 2),
+}
+_fresh_ops: dict | None = None
+
+
+def fresh_outputs(op):
+    """The output indices of `op` that are fresh tensors (None: all of them), or False where
+    the op is not known to return fresh tensors (its arguments and results may alias)."""
+    global _fresh_ops
+    if _fresh_ops is None:   # the OpOverloads, once (an op this torch lacks is left out)
+        _fresh_ops = {}
+        for name, outs in FRESH_OUTPUTS.items():
+            try:
+                _fresh_ops[getattr(torch.ops.aten, name).default] = outs
+            except (AttributeError, RuntimeError):
+                pass
+    return _fresh_ops.get(op, False)
+
+
+def uses(st) -> list:
+    """The names a wrapper step touches (kernel arguments include its size symbols)."""
+    if st[0] == "alloc":
+        return list(st[1])
+    if st[0] == "kernel":
+        return list(st[3])
+    node = st[1]
+    return list(node.reads) + [b.name for b in node.outputs if b is not None]
+
+
+def _ints(values):
+    """values as ints, or None where one is symbolic."""
+    out = []
+    for v in values:
+        e = getattr(v, "expr", v)
+        if isinstance(e, int) or getattr(e, "is_Integer", False):
+            out.append(int(e))
+        else:
+            return None
+    return out
+
+
+def nbytes(b: ir.Buffer):
+    """The bytes a buffer's size/stride span from storage offset 0, or None when symbolic."""
+    size, stride = _ints(b.size), _ints(b.stride)
+    if size is None or stride is None:
+        return None
+    if any(n == 0 for n in size):
+        return 0
+    offset = _ints([b.offset]) or [0]
+    return (offset[0] + 1 + sum((n - 1) * s for n, s in zip(size, stride))) * b.dtype.itemsize
+
+
+def _exact_key(b: ir.Buffer):
+    # sizes and strides as sympy expressions: compared structurally, never through a guard
+    return (tuple(getattr(v, "expr", v) for v in b.size), tuple(getattr(v, "expr", v) for v in b.stride))
+
+
+@dataclass
+class _Storage:
+    capacity: int | None    # bytes (None: symbolic)
+    dtype: torch.dtype
+    device: str
+    start: int              # the step it is allocated at
+    holders: list = field(default_factory=list)   # every name bound to it, oldest first
+    end: int | None = None  # the step after which it is freed (None: held to the return)
+
+
+@dataclass
+class Plan:
+    """defs: step -> names first bound there (for an extern step, its outputs); actions:
+    allocated name -> ("alloc", None) | ("same", old) (the same layout: `name = old`) |
+    ("view", old) (`as_strided(old, size, stride, 0)`); frees: step -> names to `del` after
+    it; storage: name -> the name its storage was allocated under. Bytes (None for a graph
+    with symbolic sizes): peak_bytes, live bytes at the worst step with the plan (never above
+    no_reuse_bytes: a reuse that would raise it is not made);
+    no_reuse_bytes, every buffer in its own storage freed at its last use; unplanned_bytes,
+    every buffer in its own storage, none freed."""
+    defs: dict = field(default_factory=dict)
+    actions: dict = field(default_factory=dict)
+    frees: dict = field(default_factory=dict)
+    storage: dict = field(default_factory=dict)
+    peak_bytes: int | None = None
+    unplanned_bytes: int | None = None
+    no_reuse_bytes: int | None = None
+
+
+def plan(steps, g) -> Plan:
+    """The memory plan of the wrapper steps (see WrapperCodegen) over graph g's buffers."""
+    buffers = g.buffers
+    keep = {o.buffer.name for o in g.outputs if isinstance(o, ir.View)}
+    last_use, defs, extern_defs = {}, {}, set()
+    escaped = set()   # read or returned by an extern that may alias: never reused
+    bound = set()
+    for i, st in enumerate(steps):
+        for name in uses(st):
+            last_use[name] = i
+        if st[0] == "extern":
+            node = st[1]
+            fresh = fresh_outputs(node.op)
+            if fresh is False:
+                escaped.update(node.reads)
+            for j, b in enumerate(node.outputs):
+                if b is None:
+                    continue
+                defs.setdefault(i, []).append(b.name)
+                extern_defs.add(b.name)
+                bound.add(b.name)
+                if fresh is False or (fresh is not None and j not in fresh):
+                    escaped.add(b.name)
+            continue
+        for name in (st[1] if st[0] == "alloc" else st[4]):
+            # a kernel's outputs, allocated before it first writes them
+            if name not in bound and name in buffers and not isinstance(buffers[name], ir.InputBuffer):
+                defs.setdefault(i, []).append(name)
+                bound.add(name)
+    n = len(steps)
+    # each bound buffer's last step (an output's: the schedule's last); its bytes (None: symbolic)
+    end = {name: (n - 1 if name in keep else max(last_use.get(name, i), i))
+           for i, names in defs.items() for name in names}
+    size = {name: nbytes(buffers[name]) for name in end}
+    p = Plan(defs=defs)
+    tree = None
+    if all(v is not None for v in size.values()):
+        # live bytes per step, each buffer in its own storage freed at its last use: reuse
+        # may not raise its peak (`_Pool.take`), so the plan's peak is the same
+        tree = _MaxTree(max(n, 1))
+        for i, names in defs.items():
+            for name in names:
+                tree.add(i, end[name], size[name])
+        p.no_reuse_bytes = tree.max(0, max(n, 1) - 1)
+        p.unplanned_bytes = sum(size.values())
+    dies: dict[int, list] = {}
+    for name, last in end.items():
+        if name not in keep:
+            dies.setdefault(last, []).append(name)
+    storages: dict[str, _Storage] = {}
+    pool = _Pool()   # storages whose occupant died, free for a later buffer
+    occupant: dict[str, str] = {}   # storage -> its current (last) occupant
+    for i, st in enumerate(steps):
+        for name in defs.get(i, ()):
+            b = buffers[name]
+            sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree,
+                                                             p.no_reuse_bytes)
+            if sid is None:
+                sid = name
+                storages[sid] = _Storage(size[name], b.dtype, str(b.device), i)
+                if name not in extern_defs:
+                    p.actions[name] = ("alloc", None)
+            else:
+                old = occupant[sid]
+                same = _exact_key(buffers[old]) == _exact_key(b)
+                p.actions[name] = ("same" if same else "view", old)
+            storages[sid].holders.append(name)
+            occupant[sid] = name
+            p.storage[name] = sid
+        for name in dies.get(i, ()):
+            s = storages[p.storage[name]]
+            s.end = i   # freed after this step, unless a later buffer takes it (_Pool.take)
+            if name not in escaped and s.capacity != 0:
+                # (an escaped one's memory may stay viewed by an extern's result)
+                pool.put(p.storage[name], s, buffers[name])
+    for sid in dict.fromkeys(p.storage.values()):
+        s = storages[sid]
+        if s.end is not None:
+            p.frees.setdefault(s.end, []).extend(s.holders)
+    if tree is not None:
+        p.peak_bytes = tree.max(0, tree.n - 1)
+    return p
+
+
+class _Pool:
+    """Dead storages by (dtype, device): with a byte count, sorted by it (the latest dead first
+    among equal ones); symbolic, by their last occupant's size and stride expressions."""
+
+    def __init__(self):
+        self.sized: dict = {}
+        self.exact: dict = {}
+        self.count = 0
+
+    def put(self, sid, s, occupant):
+        self.count += 1
+        if s.capacity is None:
+            self.exact.setdefault((s.dtype, s.device, _exact_key(occupant)), []).append(sid)
+        else:
+            bisect.insort(self.sized.setdefault((s.dtype, s.device), []), (s.capacity, -self.count, sid))
+
+    def take(self, b, r, e, storages, tree, peak):
+        """A dead storage for buffer b (live over steps r..e), removed from the pool, or None:
+        the tightest fit of at least b's bytes and at most twice them; with byte counts
+        (`tree`: live bytes per step so far), one whose holding from its death to step r and
+        room beyond b's bytes do not raise `peak` (the peak of freeing at last use)."""
+        need = nbytes(b)
+        if need is None:   # symbolic: the same expressions only
+            free = self.exact.get((b.dtype, str(b.device), _exact_key(b)))
+            return free.pop() if free else None
+        free = self.sized.get((b.dtype, str(b.device)), [])
+        j = bisect.bisect_left(free, (need,))
+        while need > 0 and j < len(free) and free[j][0] <= 2 * need:
+            cap, _, sid = free[j]
+            d = storages[sid].end
+            if tree is not None:
+                held = tree.max(d + 1, r - 1) + cap if d + 1 <= r - 1 else 0
+                if max(held, tree.max(r, e) + cap - need) > peak:
+                    j += 1
+                    continue
+                tree.add(d + 1, r - 1, cap)
+                tree.add(r, e, cap - need)
+            storages[sid].end = None
+            return free.pop(j)[2]
+        return None
+
+
+class _MaxTree:
+    """Range add and range max over a list of numbers (a segment tree with lazy adds)."""
+
+    def __init__(self, n):
+        self.n = n
+        self.top = [0] * (4 * self.n)
+        self.lazy = [0] * (4 * self.n)
+
+    def add(self, lo, hi, v, node=1, a=0, b=None):
+        b = self.n - 1 if b is None else b
+        if hi < a or b < lo or v == 0:
+            return
+        if lo <= a and b <= hi:
+            self.top[node] += v
+            self.lazy[node] += v
+            return
+        m = (a + b) // 2
+        self.add(lo, hi, v, 2 * node, a, m)
+        self.add(lo, hi, v, 2 * node + 1, m + 1, b)
+        self.top[node] = max(self.top[2 * node], self.top[2 * node + 1]) + self.lazy[node]
+
+    def max(self, lo, hi, node=1, a=0, b=None):
+        b = self.n - 1 if b is None else b
+        if hi < a or b < lo:
+            return float("-inf")
+        if lo <= a and b <= hi:
+            return self.top[node]
+        m = (a + b) // 2
+        return max(self.max(lo, hi, 2 * node, a, m), self.max(lo, hi, 2 * node + 1, m + 1, b)) + self.lazy[node]

@@ -1,0 +1,243 @@
+"""The wrapper's memory plan (compiler/memory_plan.py): reuse by size class, externs that may or
+may not alias what they read, outputs never on freed or reused storage, symbolic sizes, and
+the planned peak against the wrapper's rules before the plan."""
+import copy
+
+import pytest
+import torch
+
+import tuner.compiler.stats as stats
+from helpers import assert_close
+from tuner.compiler import ir, memory_plan
+from tuner.compiler.codegen import wrapper as wrapper_mod
+
+torch.manual_seed(0)
+
+
+@pytest.fixture
+def wrappers(monkeypatch):
+    """Every WrapperCodegen that generated a wrapper, in order (its plan, graph and steps)."""
+    seen = []
+    real = wrapper_mod.WrapperCodegen.generate
+
+    def spy(self):
+        src = real(self)
+        seen.append(self)
+        return src
+    monkeypatch.setattr(wrapper_mod.WrapperCodegen, "generate", spy)
+    return seen
+
+
+def _buffer_of(w, op_name):
+    """The name of the buffer an extern of `op_name` ("mm") reads first, in schedule order."""
+    for st in w.steps:
+        if st[0] == "extern" and op_name in str(st[1].op):
+            return [a.buffer.name for a in st[1].args if isinstance(a, ir.View)]
+    raise AssertionError(f"no {op_name} extern")
+
+
+def _compile(fn, *args, **kw):
+    torch._dynamo.reset()
+    return torch.compile(fn, backend="tuner", **kw)
+
+
+def test_later_buffer_of_another_shape_reuses_a_dead_one(wrappers):
+    # softmax(x) (64x64 f32, 16 KiB) is dead after the mm; softmax of the mm's 64x48 result
+    # (12 KiB) fits in it (12 <= 16 <= 24 KiB): an as_strided view of that storage
+    def f(x, w, w2):
+        a = torch.softmax(x, -1)
+        c = torch.softmax(a @ w, -1)
+        return c @ w2
+    x, w, w2 = torch.randn(64, 64), torch.randn(64, 48), torch.randn(48, 8)
+    with torch.no_grad():
+        out = _compile(f)(x, w, w2)
+    assert_close(out, f(x, w, w2))
+    w_ = wrappers[-1]
+    (a,) = [n for n in _buffer_of(w_, "mm") if n in w_.plan.actions]
+    views = {n: act for n, act in w_.plan.actions.items() if act[0] == "view"}
+    assert list(views.values()) == [("view", a)], w_.plan.actions
+    (name,) = views
+    assert w_.g.buffers[name].size == (64, 48)
+    src = stats.last().source
+    assert f"{name} = as_strided({a}, (64, 48), (48, 1), 0)  # reuse" in src, src
+
+
+def test_extern_mm_input_reused_after_it(wrappers):
+    # the mm returns a fresh tensor: softmax(x), which it reads, is reused (same layout) after it
+    def f(x, w):
+        return torch.softmax(torch.softmax(x, -1) @ w, -1) @ w
+    x, w = torch.randn(32, 32), torch.randn(32, 32)
+    with torch.no_grad():
+        out = _compile(f)(x, w)
+    assert_close(out, f(x, w))
+    w_ = wrappers[-1]
+    (a,) = [n for n in _buffer_of(w_, "mm") if n in w_.plan.actions]
+    assert ("same", a) in w_.plan.actions.values(), w_.plan.actions
+    assert f"= {a}  # reuse" in stats.last().source
+
+
+def test_aliasing_extern_input_is_not_reused(wrappers):
+    # view.dtype runs in ATen and returns a view of softmax(x)'s buffer: that buffer is never
+    # reused, though it is dead after the call and the later softmax has its exact layout
+    def f(x):
+        v = torch.softmax(x, -1).view(torch.int32)
+        b = torch.softmax((v >> 23).float(), -1)   # (the exponents: no ulp of the softmax counts)
+        return b, v
+    x = torch.randn(16, 16)
+    with torch.no_grad():
+        out = _compile(f)(x)
+    ref = f(x)
+    assert_close(out[0], ref[0])
+    assert_close(out[1].view(torch.float32), ref[1].view(torch.float32))
+    w_ = wrappers[-1]
+    assert "view" in str([st[1].op for st in w_.steps if st[0] == "extern"])
+    (a,) = _buffer_of(w_, "view")
+    assert memory_plan.fresh_outputs(torch.ops.aten.view.dtype) is False
+    assert all(act == ("alloc", None) for act in w_.plan.actions.values()), w_.plan.actions
+    assert "# reuse" not in stats.last().source
+    assert w_.plan.storage[a] == a   # (its storage: its own, freed after the view, never pooled)
+
+
+def test_outputs_never_on_freed_or_reused_storage(wrappers):
+    # several intermediates returned: each its own storage, and a second call leaves the first
+    # call's results as they were
+    def f(x, w):
+        a = torch.softmax(x, -1)
+        b = a @ w
+        c = torch.softmax(b, -1)
+        d = torch.softmax(c @ w, -1)
+        e = torch.softmax(d @ w, -1)
+        return a, c, e
+    w = torch.randn(32, 32)
+    x1, x2 = torch.randn(32, 32), torch.randn(32, 32)
+    cf = _compile(f)
+    with torch.no_grad():
+        first = cf(x1, w)
+        saved = [t.clone() for t in first]
+        second = cf(x2, w)
+    assert_close(first, f(x1, w))
+    assert_close(second, f(x2, w))
+    assert_close(first, saved)
+    ptrs = {t.untyped_storage().data_ptr() for t in first}
+    assert len(ptrs) == 3
+    plan = wrappers[-1].plan
+    outs = {o.buffer.name for o in wrappers[-1].g.outputs if isinstance(o, ir.View)}
+    freed = {n for names in plan.frees.values() for n in names}
+    order = list(plan.storage)   # bound in schedule order
+    for o in outs:   # never freed, and no later buffer put on an output's storage (it may
+        # itself take a dead buffer's)
+        assert o not in freed and plan.storage[o] not in freed
+        assert all(act[1] != o for act in plan.actions.values())
+        later = order[order.index(o) + 1:]
+        assert all(plan.storage[n] != plan.storage[o] for n in later)
+
+
+def test_symbolic_sizes_reuse_exact_expressions_only(wrappers):
+    def f(x, w):
+        a = torch.softmax(x, -1)
+        c = torch.softmax(a @ w, -1)
+        return c @ w
+    w = torch.randn(16, 16)
+    cf = _compile(f, dynamic=True)
+    with torch.no_grad():
+        for n in (5, 7, 9):
+            x = torch.randn(n, 16)
+            assert_close(cf(x, w), f(x, w))
+    w_ = wrappers[-1]
+    assert w_.g.sizes is not None and stats.last().planned_peak_bytes is None
+    acts = list(w_.plan.actions.values())
+    assert ("view" not in [a[0] for a in acts]) and any(a[0] == "same" for a in acts), acts
+
+
+def _legacy_peak(w):
+    """The live buffer bytes at the worst step under the wrapper's rules before the plan: reuse
+    of the exact (size, stride, dtype, device) only; what an extern reads or returns deleted
+    at its last use; every other dead buffer held (for a reuse) until the return."""
+    steps, g = w.steps, w.g
+    keep = {o.buffer.name for o in g.outputs if isinstance(o, ir.View)}
+    reads = {r for st in steps if st[0] == "extern" for r in st[1].reads}
+    last = {}
+    for i, st in enumerate(steps):
+        for name in memory_plan.uses(st):
+            last[name] = i
+    key = lambda b: (tuple(b.size), tuple(b.stride), b.dtype, str(b.device))   # noqa: E731
+    live = peak = 0
+    bound, pool = set(), {}
+    for i, st in enumerate(steps):
+        if st[0] == "extern":
+            new = [b.name for b in st[1].outputs if b is not None]
+        else:
+            new = [n for n in (st[1] if st[0] == "alloc" else st[4]) if n not in bound
+                   and n in g.buffers and not isinstance(g.buffers[n], ir.InputBuffer)]
+        for n in new:
+            b = g.buffers[n]
+            if st[0] != "extern" and pool.get(key(b)):
+                pool[key(b)].pop()
+            else:
+                live += memory_plan.nbytes(b)
+            bound.add(n)
+        peak = max(peak, live)
+        for n in [n for n in bound if last.get(n) == i and n not in keep]:
+            b = g.buffers[n]
+            if b.extern_out or n in reads:
+                live -= memory_plan.nbytes(b)
+            else:
+                pool.setdefault(key(b), []).append(n)
+    return peak
+
+
+def _train(model, x):
+    ref = copy.deepcopy(model)
+    cm = _compile(model)
+    out = cm(x)
+    torch.testing.assert_close(out, ref(x), atol=5e-4, rtol=1e-4)
+    out.square().mean().backward()
+    ref(x).square().mean().backward()
+    for (n, p), (_, q) in zip(model.named_parameters(), ref.named_parameters()):
+        torch.testing.assert_close(p.grad, q.grad, atol=5e-4, rtol=1e-3, msg=n)
+
+
+@pytest.mark.parametrize("name", ["mlp", "transformer_block"])
+def test_planned_peak_lower_than_without_the_plan(wrappers, name, capsys):
+    # a training step's forward and backward graphs: the plan's peak against every buffer in
+    # its own storage never freed (no plan), and not above the wrapper's rules before the plan
+    # nor above freeing each buffer at its last use (a reuse never raises the peak)
+    stats.reset()
+    if name == "mlp":
+        model = torch.nn.Sequential(torch.nn.Linear(64, 256), torch.nn.GELU(), torch.nn.LayerNorm(256),
+                                    torch.nn.Linear(256, 256), torch.nn.GELU(), torch.nn.Linear(256, 64))
+        x = torch.randn(32, 64)
+    else:
+        model = torch.nn.TransformerEncoderLayer(64, 4, 128, dropout=0.0, batch_first=True)
+        x = torch.randn(4, 16, 64)
+    _train(model, x)
+    assert len(wrappers) == 2   # forward and backward
+    planned = sum(w.plan.peak_bytes for w in wrappers)
+    unplanned = sum(w.plan.unplanned_bytes for w in wrappers)
+    before = sum(_legacy_peak(w) for w in wrappers)
+    no_reuse = sum(w.plan.no_reuse_bytes for w in wrappers)
+    kept = [g.planned_peak_bytes for g in stats.graphs()]
+    assert kept == [w.plan.peak_bytes for w in wrappers]
+    assert stats.totals().planned_peak_bytes == max(kept)
+    with capsys.disabled():
+        print(f"\n{name}: planned peak {planned} bytes; without a plan {unplanned}, the rules "
+              f"before the plan {before}, each buffer freed at its last use {no_reuse}; per graph "
+              f"{[(w.plan.peak_bytes, w.plan.unplanned_bytes, _legacy_peak(w)) for w in wrappers]}")
+    assert planned < unplanned and planned <= before and planned == no_reuse
+    assert any(act[0] != "alloc" for w in wrappers for act in w.plan.actions.values())
+
+
+def test_zero_size_buffers(wrappers):
+    # a zero-size intermediate beside reused ones: allocated, never reused nor reusing
+    def f(x, w):
+        a = torch.softmax(x, -1)
+        z = torch.softmax(x[:, :0], -1) + 1
+        return torch.softmax(a @ w, -1), z
+    x, w = torch.randn(8, 8), torch.randn(8, 8)
+    with torch.no_grad():
+        out = _compile(f)(x, w)
+    assert_close(out, f(x, w))
+    plan = wrappers[-1].plan
+    for name, act in plan.actions.items():
+        if memory_plan.nbytes(wrappers[-1].g.buffers[name]) == 0:
+            assert act == ("alloc", None)
