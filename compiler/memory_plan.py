@@ -235,7 +235,10 @@ class _Pool:
         need = nbytes(b)
         if need is None:   # symbolic: the same expressions only
             free = self.exact.get((b.dtype, str(b.device), _exact_key(b)))
-            return free.pop() if free else None
+            if not free:
+                return None
+            storages[free[-1]].end = None
+            return free.pop()
         free = self.sized.get((b.dtype, str(b.device)), [])
         j = bisect.bisect_left(free, (need,))
         while need > 0 and j < len(free) and free[j][0] <= 2 * need:

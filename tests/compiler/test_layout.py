@@ -21,9 +21,17 @@ def _same_strides(out, ref):
 
 
 def _allocations(source):
-    """(size, stride) of every buffer the wrapper allocates."""
-    return [(eval(m.group(1)), eval(m.group(2)))
-            for m in re.finditer(r"empty_strided(?:_fast)?\((\([^)]*\)), (\([^)]*\))", source)]
+    """(size, stride) of every buffer the wrapper allocates, or puts in a dead buffer's storage
+    (`as_strided(old, size, stride, 0)`, or `name = old` for the same layout: memory plan)."""
+    out, layout = [], {}
+    for m in re.finditer(r"(\w+) = (?:empty_strided(?:_fast)?\(|as_strided\(\w+, )(\([^)]*\)), "
+                         r"(\([^)]*\))|(\w+) = (\w+)  # reuse", source):
+        if m.group(4):
+            layout[m.group(4)] = layout[m.group(5)]
+        else:
+            layout[m.group(1)] = (eval(m.group(2)), eval(m.group(3)))
+        out.append(layout[m.group(1) or m.group(4)])
+    return out
 
 
 def _conv_bn_relu(c_in, c):
