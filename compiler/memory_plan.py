@@ -5,9 +5,12 @@ Each buffer the wrapper binds lives from its first definition (the step that fir
 or the extern call returning it) to its last use. An allocated buffer takes either a fresh
 allocation or the storage of a dead buffer (`reuse`): same device and dtype, the dead storage
 holding at least the bytes the new buffer spans and at most twice as many (so reuse never
-grows memory much), the tightest fit first. A buffer whose size is symbolic has no byte count
-at compile time: it reuses only a storage whose last occupant has the same size and stride
-expressions. A storage is freed (`del` of every name bound to it) when its last occupant dies
+grows memory much), the tightest fit first; with concrete sizes, only where holding it from
+its death until the new buffer's first write, and its room beyond the new buffer's bytes,
+keep the live bytes of every step within the peak of freeing each buffer at its last use (a
+reuse saves allocator calls, never raises that peak). A buffer whose size is symbolic has no
+byte count at compile time: it reuses only a storage whose last occupant has the same size
+and stride expressions. A storage is freed (`del` of every name bound to it) when its last occupant dies
 and no later buffer takes it.
 
 Never reused: graph inputs; graph outputs and what they view (never freed either); what an
