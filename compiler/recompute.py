@@ -65,10 +65,13 @@ TRANSCENDENTAL = frozenset({"exp", "exp2", "expm1", "log", "log2", "log10", "log
                             "asin", "acos", "atan", "sinh", "cosh"})
 
 
+_IND = S.sym("ind")   # what _Cost's indirect_indexing returns
+
+
 class _Cost:
     """An ops handler that measures an inner function for recomputation: distinct ops (as a
     kernel's CSE would emit them), op calls (the tree expanded), buffers read, whether it
-    gathers (indirect indexing) or uses an expensive op (`blocked`), and the weighted `work`
+    gathers (loads through an indirect index) or uses an expensive op (`blocked`), the weighted `work`
     of its distinct ops (WINDOW_RECOMPUTE_MAX): none for index arithmetic (ops on indices and
     constants alone), TRANSCENDENTAL_WORK for a special function, unbounded for an expensive
     op or a gather, 1 for any other op."""
@@ -90,6 +93,9 @@ class _Cost:
 
     def load(self, name, index):
         self.reads.add(name)
+        if _IND in getattr(index, "free_symbols", ()):
+            # a gather: its reads are not of the element being computed
+            self.blocked, self.work = True, float("inf")
         return self._token(("load", name, index))
 
     def constant(self, value, dtype):
@@ -111,12 +117,10 @@ class _Cost:
         return t
 
     def indirect_indexing(self, value, size, check=True, wrap_negative=True):
-        self.blocked = True   # a gather: its reads are not of the element being computed
-        key = ("indirect", value)
-        if key not in self.ops:
-            self.ops.add(key)
-            self.work = float("inf")
-        return S.sym("ind")
+        # an index read from a tensor: a gather when a load goes through it (`load`); only
+        # compared (scatter's one-hot, _scatter_one_per_row) it is a cheap op
+        self._op("indirect", (value,))
+        return _IND
 
     def masked(self, mask, body, other):
         return self._op("masked", (mask, body(), other))

@@ -202,7 +202,37 @@ def scatter(x, dim, index, src, reduce=None):
     if reduce is not None:
         return fallback(aten.scatter.src if isinstance(src, ir.TensorValue) else aten.scatter.value,
                         (x, dim, index, src), {"reduce": reduce})
+    if _one_per_row(x, dim, index):
+        return _scatter_one_per_row(x, dim, index, src)
     return _scatter(x, dim, index, src, None)
+
+
+def _one_per_row(x, dim, index) -> bool:
+    """index picks one position along dim in every row of x (size 1 there, x's sizes elsewhere):
+    nll_loss's backward, a one-hot."""
+    n = len(x.size)
+    if n == 0 or len(index.size) != n:
+        return False
+    dim = dim + n if dim < 0 else dim
+    return index.size[dim] == 1 and all(index.size[d] == x.size[d] for d in range(n) if d != dim)
+
+
+def _scatter_one_per_row(x, dim, index, src):
+    """scatter writing one element per row, as a pointwise: src where the position is the
+    row's index, else x. No copy of x is stored first (nll_loss's backward wrote a buffer of
+    the logits' size, float32, before any kernel read it)."""
+    n = len(x.size)
+    dim = dim + n if dim < 0 else dim
+    xl, il = x.loader(), index.loader()
+    vl = _value_loader(src, x.dtype)
+
+    def inner(idx):
+        at = list(idx)
+        at[dim] = 0
+        pos = _indirect(il, at, x.size[dim])   # (bounds-checked, negatives wrapped as _scatter)
+        hit = ops.eq(ops.index_expr(idx[dim], torch.int64), ops.index_expr(pos, torch.int64))
+        return ops.where(hit, vl(at), xl(idx))
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
 
 
 @register(aten.scatter_add.default, aten.scatter_add)
