@@ -178,6 +178,10 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler,
                           settings.partitioner)
     with gc_paused():
+        # hand-written attention becomes SDPA before AOTAutograd (compiler/attn_patterns.py),
+        # and before the fold, which may then drop the new call's constant mask
+        if settings.attention_patterns:
+            _replace_attention(gm)
         # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
         _fold_masks(gm, settings.fold_max_elements)
         # the layout before AOTAutograd too: forward and backward agree (compiler/channels_last.py)
@@ -196,6 +200,18 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             graph_fallback(gm, e, when=" (AOTAutograd)")
             return lambda *args: _run_gm(gm, args)
         return AOTFirstCallGuard(compiled, gm)
+
+
+def _replace_attention(gm):
+    """gm's attention chains replaced with SDPA calls (compiler/attn_patterns.py); a chain
+    that fails to match or to rewrite stays as written."""
+    from .attn_patterns import note_replaced, replace_attention
+    try:
+        names = replace_attention(gm)
+    except Exception as e:   # noqa: BLE001 - the graph compiles with its attention as written
+        log.debug("attention pattern replacement failed: %s", e)
+        return
+    note_replaced(names)
 
 
 def _fold_masks(gm, max_elements):

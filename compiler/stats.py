@@ -35,6 +35,8 @@
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
     stats.mask_folds          # {"dropped"/"causal": count} constant attention masks folded away
+    stats.attention_patterns  # {"graphs"/"patterns": count} hand-written attention replaced by
+                              #   scaled_dot_product_attention (compiler/attn_patterns.py)
     stats.layouts             # {"channels_last"/"keep"/"declined": count} graphs with 2-D
                               #   convolutions by the layout their pass gave them (compiler/channels_last.py)
     stats.reset()
@@ -186,6 +188,9 @@ symbolic_fallbacks: collections.Counter = collections.Counter()
 # attention masks folded before AOTAutograd (compiler/fold.py): "dropped" (all true / all
 # zero) or "causal" (now is_causal=True) -> SDPA calls
 mask_folds: collections.Counter = collections.Counter()
+# hand-written attention replaced by SDPA before AOTAutograd (compiler/attn_patterns.py):
+# "graphs" (with at least one replacement) and "patterns" (SDPA calls made) -> count
+attention_patterns: collections.Counter = collections.Counter()
 # graphs with 2-D convolutions by layout (compiler/channels_last.py): "channels_last" (converted),
 # "keep" (the decision), "declined" (channels_last decided, the graph could not take it)
 layouts: collections.Counter = collections.Counter()
@@ -272,5 +277,6 @@ def reset():
     _graphs.clear()
     symbolic_fallbacks.clear()
     mask_folds.clear()
+    attention_patterns.clear()
     layouts.clear()
     _older = GraphStats()

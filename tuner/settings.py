@@ -331,6 +331,11 @@ SETTINGS: tuple[Setting, ...] = (
             "evaluates at compile time when it depends on constants and sizes only: an all-true "
             "or all-zero mask is dropped from scaled_dot_product_attention, a causal one becomes "
             "is_causal=True (0: never).", minimum=0),
+    Setting("TUNER_ATTENTION_PATTERNS", _bool, True,
+            "Replace hand-written attention (softmax(q @ k^T * scale + mask) @ v, as in "
+            "attn_implementation=\"eager\") with scaled_dot_product_attention before "
+            "AOTAutograd, where that is exact up to rounding, so a fused attention kernel runs "
+            "(0: keep it as written)."),
     Setting("TUNER_TUNE_BUDGET_S", float, 0,
             "Seconds of kernel tuning per compiled graph in max-autotune (0: unlimited); beyond "
             "it, kernels keep the best config measured so far or their default (cache and "

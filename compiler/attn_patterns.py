@@ -1,0 +1,507 @@
+"""Hand-written attention rewritten to scaled_dot_product_attention before AOTAutograd.
+
+Models that do not call SDPA (transformers with attn_implementation="eager", timm blocks with
+fused_attn off, hand-written modules) compute
+
+    softmax((q @ k^T) * scale [+ mask], dim=-1) [dropout, eval or p=0] @ v
+
+as separate matmuls, a softmax and pointwise ops; the CUDA lowering then never sees a fused
+attention kernel. `replace_attention(gm)` finds such chains in dynamo's graph (torch-level
+call_function / call_method nodes) and replaces each with one
+`torch.nn.functional.scaled_dot_product_attention(q, k, v, attn_mask=..., scale=...)` call.
+It runs before compiler/fold.py, so a constant mask of the new call can still be folded.
+
+A chain is replaced only where SDPA computes the same thing up to rounding:
+- softmax over the last dim; every intermediate (scores, probabilities) used only by the next
+  op of the chain (a model that returns its attention probabilities keeps them);
+- scales are constant Python numbers (multiplied or divided, on the scores, on q or on k),
+  applied before any mask;
+- masks are tensors added to the scores (broadcastable to them without widening them), or
+  fills (masked_fill, where) of a very negative constant from a boolean mask, which become an
+  additive mask of that constant (rows masked entirely differ: eager's softmax gives NaN (-inf)
+  or a uniform average, SDPA gives zeros or about the same average);
+- dropout only with training False or p == 0; casts between floating dtypes (a float32
+  softmax of half-precision scores) anywhere in the chain, q, k and v of one dtype;
+- q, k and v 3-D or 4-D with the same batch dims.
+The right operand of q @ k^T is taken as k^T whatever produced it: key = its transpose (or
+the tensor it transposed, when it is a transpose of the last two dims).
+"""
+from __future__ import annotations
+
+import logging
+import math
+import operator
+import sys
+
+import torch
+import torch.fx
+
+log = logging.getLogger("tuner.compiler")
+
+SDPA = torch.nn.functional.scaled_dot_product_attention
+MATMUL_FUNCS = {torch.matmul, operator.matmul, torch.bmm}
+MATMUL_METHODS = {"matmul", "bmm", "__matmul__"}
+SOFTMAX_FUNCS = {torch.nn.functional.softmax, torch.softmax, torch.Tensor.softmax}
+DROPOUT_FUNCS = {torch.nn.functional.dropout, torch.dropout}
+CAST_METHODS = {"to", "type", "type_as", "float", "half", "bfloat16", "double"}
+ADD_FUNCS = {operator.add, operator.iadd, torch.add}
+MUL_FUNCS = {operator.mul, operator.imul, torch.mul}
+DIV_FUNCS = {operator.truediv, operator.itruediv, torch.div}
+# the most a fill value may be for an additive mask of it to give eager's softmax: exp of it
+# minus a kept score is 0 in every floating dtype
+FILL_MAX = -1e4
+
+
+class NoMatch(Exception):
+    """The nodes are not an attention chain SDPA can replace exactly."""
+
+
+def replace_attention(gm: torch.fx.GraphModule) -> list[str]:
+    """Replaces gm's attention chains with SDPA calls in place; returns the new calls' names."""
+    done, dead = [], []
+    for node in list(gm.graph.nodes):
+        if node.graph is not gm.graph or not _is_matmul(node):   # (erased by an earlier match)
+            continue
+        try:
+            match = _match(node)
+        except NoMatch as e:
+            log.debug("attention pattern at %s not replaced: %s", node.name, e)
+            continue
+        try:
+            sdpa = _rewrite(gm.graph, match)
+        except Exception as e:   # noqa: BLE001 - the chain stays as written
+            log.debug("attention pattern at %s not rewritten: %s", node.name, e)
+            continue
+        done.append(sdpa.name)
+        dead.extend(match["chain"])
+        dead.extend(match["operands"])
+        _erase_dead(gm.graph, dead)
+        dead = []
+    if done:
+        gm.graph.lint()
+        gm.recompile()
+    return done
+
+
+# --------------------------------------------------------------------------- node tests
+
+def _meta(node):
+    if not isinstance(node, torch.fx.Node):
+        return None
+    for key in ("example_value", "val"):
+        if key in node.meta:
+            return node.meta[key]
+    return None
+
+
+def _tensor(node) -> torch.Tensor:
+    v = _meta(node)
+    if not isinstance(v, torch.Tensor):
+        raise NoMatch(f"{getattr(node, 'name', node)!r} has no tensor example value")
+    return v
+
+
+def _is_matmul(node) -> bool:
+    return (node.op == "call_function" and node.target in MATMUL_FUNCS and len(node.args) == 2
+            and not node.kwargs) or \
+        (node.op == "call_method" and node.target in MATMUL_METHODS and len(node.args) == 2
+         and not node.kwargs)
+
+
+def _is_call(node, funcs=(), methods=()) -> bool:
+    if not isinstance(node, torch.fx.Node):
+        return False
+    return (node.op == "call_function" and node.target in funcs) or \
+        (node.op == "call_method" and node.target in methods)
+
+
+def _number(x) -> bool:
+    return isinstance(x, (int, float)) and not isinstance(x, bool) and math.isfinite(x) and x != 0
+
+
+def _arg(node, i, name, default=None):
+    if name in node.kwargs:
+        return node.kwargs[name]
+    return node.args[i] if i < len(node.args) else default
+
+
+def _only_user(node, user) -> bool:
+    """Whether `user` is node's one user, not counting type_as reading node's dtype."""
+    others = [u for u in node.users
+              if u is not user and not (u.op == "call_method" and u.target == "type_as"
+                                        and len(u.args) == 2 and u.args[1] is node
+                                        and u.args[0] is not node)]
+    return user in node.users and not others
+
+
+def _same_size(a, b) -> bool:
+    """Equal sizes without guarding: ints by value, symbolic ones by expression."""
+    if isinstance(a, int) and isinstance(b, int):
+        return a == b
+    if isinstance(a, torch.SymInt) and isinstance(b, torch.SymInt):
+        return a.node.expr == b.node.expr
+    ea = a.node.expr if isinstance(a, torch.SymInt) else a
+    eb = b.node.expr if isinstance(b, torch.SymInt) else b
+    try:
+        return bool(ea == eb)
+    except TypeError:
+        return False
+
+
+def _broadcasts_to(shape, target) -> bool:
+    """Whether a tensor of `shape` broadcasts to `target` without widening it."""
+    if len(shape) > len(target):
+        return False
+    for s, t in zip(reversed(shape), reversed(target)):
+        if not (isinstance(s, int) and s == 1) and not _same_size(s, t):
+            return False
+    return True
+
+
+def _scale_of(node, x):
+    """The constant factor node applies to x (node = x * c, c * x, x / c), or None."""
+    if _is_call(node, MUL_FUNCS, ("mul", "mul_")) and len(node.args) == 2 and not node.kwargs:
+        a, b = node.args
+        if a is x and _number(b):
+            return float(b)
+        if b is x and _number(a) and node.op == "call_function":
+            return float(a)
+    if _is_call(node, DIV_FUNCS, ("div", "div_", "true_divide")) and len(node.args) == 2 \
+            and node.args[0] is x and _number(node.args[1]) \
+            and node.kwargs.get("rounding_mode") is None and set(node.kwargs) <= {"rounding_mode"}:
+        return 1.0 / float(node.args[1])
+    return None
+
+
+def _is_cast(node, x) -> bool:
+    """node converts x to another floating dtype (or keeps it), on x's device and shape."""
+    if not _is_call(node, methods=CAST_METHODS) or not node.args or node.args[0] is not x:
+        return False
+    if node.target == "type_as":
+        if len(node.args) != 2 or node.kwargs:
+            return False
+    elif node.target in ("to", "type"):
+        rest = [*node.args[1:], *(v for k, v in node.kwargs.items() if k != "non_blocking")]
+        if not rest or not all(isinstance(a, torch.dtype) for a in rest):
+            return False
+    elif len(node.args) > 1 or node.kwargs:
+        return False
+    src, out = _tensor(x), _tensor(node)
+    return out.dtype.is_floating_point and out.device == src.device and out.shape == src.shape
+
+
+def _is_identity(node, x) -> bool:
+    """Dropout that does nothing (training False or p == 0), contiguous()."""
+    if node.op == "call_method" and node.target == "contiguous" and node.args == (x,) \
+            and not node.kwargs:
+        return True
+    if not _is_call(node, DROPOUT_FUNCS) or not node.args or node.args[0] is not x:
+        return False
+    if node.target is torch.dropout:
+        p, training = _arg(node, 1, "p"), _arg(node, 2, "train")
+    else:
+        p, training = _arg(node, 1, "p", 0.5), _arg(node, 2, "training", True)
+    if isinstance(p, torch.fx.Node) or isinstance(training, torch.fx.Node):
+        return False
+    return training is False or p == 0
+
+
+def _softmax_dtype(node, x):
+    """For a softmax of x over its last dim: (True, dtype kwarg or None); else (False, None)."""
+    if not _is_call(node, SOFTMAX_FUNCS, ("softmax",)) or not node.args or node.args[0] is not x:
+        return False, None
+    extra = set(node.kwargs) - {"dim", "dtype", "_stacklevel"}
+    dim, dtype = _arg(node, 1, "dim"), _arg(node, 3 if node.op == "call_function" and
+                                            node.target is torch.nn.functional.softmax else 2,
+                                            "dtype")
+    if extra or not isinstance(dim, int) or (dtype is not None and not isinstance(dtype, torch.dtype)):
+        return False, None
+    if node.target is torch.nn.functional.softmax and len(node.args) > 2 \
+            and not isinstance(node.args[2], int):
+        return False, None
+    ndim = _tensor(x).dim()
+    return dim in (-1, ndim - 1), dtype
+
+
+# --------------------------------------------------------------------------- matching
+
+def _match(mm2) -> dict:
+    """The attention chain that ends in mm2 (probabilities @ v), as a dict of what _rewrite
+    needs; raises NoMatch."""
+    probs, v = mm2.args
+    if not isinstance(probs, torch.fx.Node) or not isinstance(v, torch.fx.Node):
+        raise NoMatch("operands are not graph values")
+    chain, x, user = [mm2], probs, mm2
+    # after the softmax: casts and no-op dropouts
+    while True:
+        if not _only_user(x, user):
+            raise NoMatch(f"{x.name} has other users")
+        inner = x.args[0] if x.args else None
+        if isinstance(inner, torch.fx.Node) and (_is_cast(x, inner) or _is_identity(x, inner)):
+            chain.append(x)
+            x, user = inner, x
+            continue
+        break
+    softmax = x
+    if not softmax.args or not isinstance(softmax.args[0], torch.fx.Node):
+        raise NoMatch("no softmax before the second matmul")
+    ok, _ = _softmax_dtype(softmax, softmax.args[0])
+    if not ok:
+        raise NoMatch(f"{softmax.name} is not a softmax over the last dim")
+    chain.append(softmax)
+    # before the softmax, walking back to the first matmul: casts, scales, masks
+    ops, x, user = [], softmax.args[0], softmax
+    while True:
+        if not _only_user(x, user):
+            raise NoMatch(f"{x.name} has other users")
+        if _is_matmul(x):
+            break
+        step = _pre_softmax_op(x)
+        ops.append(step)
+        chain.append(x)
+        x, user = step[1], x
+    mm1 = x
+    chain.append(mm1)
+    scale, mask_ops, seen_mask = 1.0, [], False
+    for kind, _, arg in reversed(ops):    # in graph order
+        if kind == "scale":
+            if seen_mask:
+                raise NoMatch("a scale after a mask")
+            scale *= arg
+        elif kind in ("add", "fill"):
+            seen_mask = True
+            mask_ops.append((kind, arg))
+    q, kt = mm1.args
+    if not isinstance(q, torch.fx.Node) or not isinstance(kt, torch.fx.Node):
+        raise NoMatch("first matmul's operands are not graph values")
+    operands = [q, kt]
+    q, s = _strip_scale(q)
+    scale *= s
+    key, transposed = _untranspose(kt)
+    if key is not None:
+        operands.append(key)
+        key, s = _strip_scale(key)
+        scale *= s
+    _check_shapes(mm1, mm2, q, kt, v, chain)
+    scores = _tensor(mm1)
+    for kind, arg in mask_ops:
+        m = arg if kind == "add" else arg[0][1] if isinstance(arg[0], tuple) else arg[0]
+        mv = _tensor(m)
+        if kind == "add" and not mv.dtype.is_floating_point:
+            raise NoMatch("an added mask that is not floating point")
+        if kind == "fill" and mv.dtype != torch.bool:
+            raise NoMatch("a fill from a mask that is not boolean")
+        if not _broadcasts_to(tuple(mv.shape), tuple(scores.shape)):
+            raise NoMatch(f"mask {m.name} does not broadcast to the scores")
+    return {"mm2": mm2, "q": q, "kt": kt, "key": key, "v": v, "scale": scale,
+            "masks": mask_ops, "chain": chain, "operands": operands,
+            "dtype": _tensor(q).dtype}
+
+
+def _pre_softmax_op(x, depth=8):
+    """(kind, the chain's input, argument) for an op between the scores and the softmax:
+    ("scale", in, factor), ("add", in, mask node), ("fill", in, (bool mask, value)),
+    ("cast", in, None); raises NoMatch for anything else."""
+    args = x.args
+    for i in (0, 1):
+        if len(args) == 2 and isinstance(args[i], torch.fx.Node):
+            c = _scale_of(x, args[i])
+            if c is not None:
+                return "scale", args[i], c
+    if _is_call(x, ADD_FUNCS, ("add", "add_", "__add__", "__radd__")) and len(args) == 2 \
+            and not x.kwargs and all(isinstance(a, torch.fx.Node) for a in args):
+        a, b = args
+        # the scores are the operand that leads back to a matmul through chain ops; where
+        # both do (a bias computed with a matmul), neither is taken
+        ra, rb = _reaches_matmul(a, depth), _reaches_matmul(b, depth)
+        if ra and not rb:
+            return "add", a, b
+        if rb and not ra and x.op == "call_function" and x.target is not operator.iadd:
+            return "add", b, a
+        raise NoMatch(f"{x.name}: cannot tell the scores from the mask")
+    if _is_call(x, (torch.masked_fill,), ("masked_fill",)) and len(args) == 3 and not x.kwargs \
+            and isinstance(args[1], torch.fx.Node) and _fill_value(args[2]):
+        return "fill", args[0], (args[1], float(args[2]))
+    if _is_call(x, (torch.where,)) and len(args) == 3 and not x.kwargs \
+            and isinstance(args[0], torch.fx.Node) and isinstance(args[1], torch.fx.Node) \
+            and _fill_value(args[2]):
+        # where(keep, scores, value): a fill where keep is False
+        return "fill", args[1], (("not", args[0]), float(args[2]))
+    if args and isinstance(args[0], torch.fx.Node) and _is_cast(x, args[0]):
+        return "cast", args[0], None
+    if args and isinstance(args[0], torch.fx.Node) and _is_identity(x, args[0]):
+        return "cast", args[0], None
+    raise NoMatch(f"{x.name} ({x.target}) is not a scale, mask or cast")
+
+
+def _fill_value(v) -> bool:
+    return isinstance(v, (int, float)) and not isinstance(v, bool) and v <= FILL_MAX
+
+
+def _reaches_matmul(node, depth=8) -> bool:
+    """Whether node is computed from a matmul through single-user pre-softmax ops (the
+    scores, not a mask)."""
+    if not isinstance(node, torch.fx.Node):
+        return False
+    if _is_matmul(node):
+        return True
+    if depth <= 0 or len(node.users) != 1:
+        return False
+    try:
+        return _reaches_matmul(_pre_softmax_op(node, depth - 1)[1], depth - 1)
+    except NoMatch:
+        return False
+
+
+def _strip_scale(node):
+    """(x, c) for node = x * c (or x / 1/c) with a constant c; (node, 1.0) otherwise."""
+    if len(node.args) == 2 and not node.kwargs:
+        for x in node.args:
+            if isinstance(x, torch.fx.Node):
+                c = _scale_of(node, x)
+                if c is not None and _tensor(x).dtype == _tensor(node).dtype \
+                        and tuple(_tensor(x).shape) == tuple(_tensor(node).shape):
+                    return x, c
+    return node, 1.0
+
+
+def _untranspose(kt):
+    """(k, True) where kt is k with its last two dims swapped; (None, False) otherwise."""
+    if not kt.args or not isinstance(kt.args[0], torch.fx.Node):
+        return None, False
+    k, nd = kt.args[0], _tensor(kt).dim()
+    last = {(-1, -2), (-2, -1), (nd - 1, nd - 2), (nd - 2, nd - 1),
+            (-1, nd - 2), (nd - 2, -1), (-2, nd - 1), (nd - 1, -2)}
+    if _is_call(kt, (torch.transpose,), ("transpose",)) and len(kt.args) == 3 \
+            and not kt.kwargs and tuple(kt.args[1:]) in last:
+        return k, True
+    if _is_call(kt, (torch.permute,), ("permute",)) and not kt.kwargs:
+        dims = kt.args[1] if len(kt.args) == 2 and isinstance(kt.args[1], (list, tuple)) \
+            else kt.args[1:]
+        dims = [d % nd if isinstance(d, int) else None for d in dims]
+        if dims == [*range(nd - 2), nd - 1, nd - 2]:
+            return k, True
+    if kt.op == "call_function" and kt.target is getattr and kt.args[1:] == ("mT",):
+        return k, True
+    return None, False
+
+
+def _check_shapes(mm1, mm2, q, kt, v, chain):
+    qv, ktv, vv, out = _tensor(q), _tensor(kt), _tensor(v), _tensor(mm2)
+    nd = qv.dim()
+    if nd not in (3, 4) or ktv.dim() != nd or vv.dim() != nd:
+        raise NoMatch(f"q, k^T, v of {qv.dim()}, {ktv.dim()}, {vv.dim()} dims")
+    for a, b in [*zip(qv.shape[:-2], ktv.shape[:-2]), *zip(qv.shape[:-2], vv.shape[:-2]),
+                 (qv.shape[-1], ktv.shape[-2]), (ktv.shape[-1], vv.shape[-2])]:
+        if not _same_size(a, b):
+            raise NoMatch("q, k and v do not have matching sizes")
+    dts = {qv.dtype, ktv.dtype, vv.dtype, out.dtype}
+    if len(dts) != 1 or not qv.dtype.is_floating_point:
+        raise NoMatch(f"dtypes {sorted(map(str, dts))}")
+    if any(t.device != qv.device for t in (ktv, vv)):
+        raise NoMatch("q, k and v on different devices")
+    for node in chain:
+        if not _tensor(node).dtype.is_floating_point:
+            raise NoMatch(f"{node.name} is not floating point")
+
+
+# --------------------------------------------------------------------------- rewriting
+
+def _rewrite(graph, m):
+    """The SDPA call replacing match m (inserted before its second matmul)."""
+    mm2, made = m["mm2"], []
+    try:
+        sdpa = _build(graph, m, made)
+    except Exception:
+        for node in reversed(made):   # (used by nothing but each other, newest first)
+            graph.erase_node(node)
+        raise
+    mm2.replace_all_uses_with(sdpa)
+    for k, v in mm2.meta.items():
+        sdpa.meta.setdefault(k, v)
+    return sdpa
+
+
+def _build(graph, m, made):
+    """The new nodes for match m, before its second matmul (each appended to `made`)."""
+    mm2, dtype = m["mm2"], m["dtype"]
+
+    def _new(*args):
+        made.append(_node(graph, *args))
+        return made[-1]
+    with graph.inserting_before(mm2):
+        key = m["key"]
+        if key is None:
+            key = _new("call_method", "transpose", (m["kt"], -2, -1))
+        mask = None
+        for kind, arg in m["masks"]:
+            if kind == "add":
+                mask = arg if mask is None else _new("call_function", operator.add, (mask, arg))
+                continue
+            cond, value = arg
+            if isinstance(cond, tuple):   # where(keep, scores, value): fill where not keep
+                cond = _new("call_function", torch.logical_not, (cond[1],))
+            other = 0.0 if mask is None else mask
+            mask = _new("call_function", torch.where, (cond, value, other))
+        if mask is not None and _tensor(mask).dtype != dtype:
+            mask = _new("call_method", "to", (mask, dtype))
+        kwargs = {"scale": m["scale"]}
+        if mask is not None:
+            kwargs = {"attn_mask": mask, **kwargs}
+        return _new("call_function", SDPA, (m["q"], key, m["v"]), kwargs)
+
+
+def _node(graph, op, target, args, kwargs=None):
+    """A new node with its example value computed on the fake example values of its inputs
+    (so later passes can read its shape and dtype)."""
+    node = graph.create_node(op, target, args, kwargs or {})
+    try:
+        vals = torch.fx.node.map_arg((node.args, node.kwargs), _meta)
+        fake = _fake_mode(node)
+        with fake if fake is not None else _null():
+            a, kw = vals
+            node.meta["example_value"] = getattr(a[0], target)(*a[1:], **kw) \
+                if op == "call_method" else target(*a, **kw)
+    except Exception as e:   # noqa: BLE001 - the node works without; fold then skips its mask
+        log.debug("no example value for %s: %s", node.name, e)
+    return node
+
+
+def _fake_mode(node):
+    """The fake-tensor mode of node's inputs' example values (dynamo's), or None."""
+    for n in node.all_input_nodes:
+        mode = getattr(_meta(n), "fake_mode", None)
+        if mode is not None:
+            return mode
+    return None
+
+
+class _null:
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+def _erase_dead(graph, nodes):
+    """Erases those of `nodes` left without users, latest first (placeholders stay)."""
+    order = {n: i for i, n in enumerate(graph.nodes)}
+    for node in sorted({n for n in nodes if n in order}, key=order.__getitem__, reverse=True):
+        if node.op not in ("placeholder", "output", "get_attr") and not node.users:
+            graph.erase_node(node)
+
+
+def note_replaced(names, graph_name: str = "") -> None:
+    """Counts the replacements in the compile stats; TUNER_LOGS=decisions prints them."""
+    from tuner.settings import settings
+
+    from . import stats
+    if not names:
+        return
+    stats.attention_patterns["graphs"] += 1
+    stats.attention_patterns["patterns"] += len(names)
+    if "decisions" in settings.logs:
+        for name in names:
+            print(f"tuner: attention pattern{graph_name} -> scaled_dot_product_attention "
+                  f"({name})", file=sys.stderr, flush=True)
