@@ -1,0 +1,347 @@
+"""Hand-written attention replaced with scaled_dot_product_attention before AOTAutograd
+(compiler/attn_patterns.py): each variant becomes one SDPA call in the graph handed to
+AOTAutograd and matches eager; chains that SDPA would not compute exactly are kept."""
+import math
+
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.attn_patterns as attn_patterns
+import tuner.compiler.stats as stats
+
+from helpers import assert_close
+
+SDPA_TARGETS = {F.scaled_dot_product_attention, torch._C._nn.scaled_dot_product_attention}
+SOFTMAX = {F.softmax, torch.softmax}
+
+
+@pytest.fixture
+def dynamo_graphs(monkeypatch):
+    """The dynamo graphs the pass ran on (as handed on to AOTAutograd), in order."""
+    seen = []
+    real = attn_patterns.replace_attention
+
+    def spy(gm):
+        seen.append(gm)
+        return real(gm)
+    monkeypatch.setattr(attn_patterns, "replace_attention", spy)
+    stats.reset()
+    torch._dynamo.reset()
+    return seen
+
+
+def count(graphs):
+    """(SDPA calls, softmaxes) over `graphs`."""
+    sdpa = soft = 0
+    for gm in graphs:
+        for n in gm.graph.nodes:
+            sdpa += n.op == "call_function" and n.target in SDPA_TARGETS
+            soft += (n.op == "call_function" and n.target in SOFTMAX) or \
+                (n.op == "call_method" and n.target == "softmax")
+    return sdpa, soft
+
+
+def qkv(*shape, requires_grad=False, dtype=torch.float32, seed=0):
+    g = torch.Generator().manual_seed(seed)
+    return [torch.randn(*shape, generator=g, dtype=dtype).requires_grad_(requires_grad)
+            for _ in range(3)]
+
+
+def padding_bool(b, s):
+    """True where a key is padding (the last keys of the second batch row)."""
+    m = torch.zeros(b, s, dtype=torch.bool)
+    m[1, s - 3:] = True
+    return m
+
+
+# --------------------------------------------------------------------------- variants
+
+def scale_after(q, k, v):
+    return F.softmax((q @ k.transpose(-2, -1)) * 0.125, dim=-1) @ v
+
+
+def scale_first(q, k, v):
+    return torch.matmul(torch.softmax(torch.matmul(q * 0.125, k.transpose(2, 3)), -1), v)
+
+
+def divide_by_sqrt(q, k, v):
+    scores = torch.matmul(q, k.transpose(-1, -2)) / math.sqrt(q.size(-1))
+    return scores.softmax(dim=-1).matmul(v)
+
+
+def scale_q_and_k(q, k, v):
+    s = q.shape[-1] ** -0.25
+    return F.softmax((q * s) @ (k * s).transpose(-2, -1), dim=-1) @ v
+
+
+def permuted_key(q, k, v):
+    return F.softmax(q @ k.permute(0, 1, 3, 2) * 0.25, dim=-1) @ v
+
+
+def double_softmax_cast_back(q, k, v):
+    scores = q @ k.transpose(-2, -1) * 0.25
+    return F.softmax(scores.double(), dim=-1).to(q.dtype) @ v
+
+
+def softmax_dtype(q, k, v):
+    return F.softmax(q @ k.transpose(-2, -1) * 0.25, dim=-1, dtype=torch.float64).float() @ v
+
+
+def eval_dropout(q, k, v):
+    p = F.softmax(q @ k.transpose(-2, -1) * 0.25, dim=-1)
+    return F.dropout(p, 0.1, training=False) @ v
+
+
+def zero_dropout(q, k, v):
+    p = F.softmax(q @ k.transpose(-2, -1) * 0.25, dim=-1)
+    return F.dropout(p, p=0.0, training=True) @ v
+
+
+def bmm_3d(q, k, v):
+    q, k, v = (t.flatten(0, 1) for t in (q, k, v))
+    return torch.bmm(F.softmax(torch.bmm(q, k.transpose(1, 2)) * 0.25, dim=-1), v)
+
+
+def unscaled(q, k, v):   # T5
+    return F.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
+
+
+def causal_masked_fill(q, k, v):
+    n = q.shape[-2]
+    keep = torch.ones(n, n, dtype=torch.bool).tril()
+    s = (q @ k.transpose(-2, -1)) * 0.25
+    return F.softmax(s.masked_fill(~keep, float("-inf")), dim=-1) @ v
+
+
+def causal_where_min(q, k, v):   # GPT-2's older eager attention
+    n = q.shape[-2]
+    keep = torch.ones(n, n, dtype=torch.bool).tril()
+    s = torch.where(keep, (q @ k.transpose(-2, -1)) * 0.25, torch.finfo(q.dtype).min)
+    return F.softmax(s, dim=-1) @ v
+
+
+VARIANTS = [scale_after, scale_first, divide_by_sqrt, scale_q_and_k, permuted_key,
+            double_softmax_cast_back, softmax_dtype, eval_dropout, zero_dropout, bmm_3d,
+            unscaled, causal_masked_fill, causal_where_min]
+
+
+@pytest.mark.parametrize("fn", VARIANTS, ids=lambda f: f.__name__)
+def test_variant_is_replaced(dynamo_graphs, fn):
+    q, k, v = qkv(2, 4, 8, 16)
+    out = torch.compile(fn, backend="tuner")(q, k, v)
+    assert_close(out, fn(q, k, v))
+    assert count(dynamo_graphs) == (1, 0)
+    assert stats.attention_patterns == {"graphs": 1, "patterns": 1}
+
+
+def test_constant_causal_mask_then_folds(dynamo_graphs):
+    """The new SDPA call's constant causal mask becomes is_causal=True (compiler/fold.py)."""
+    q, k, v = qkv(2, 4, 8, 16)
+    out = torch.compile(causal_masked_fill, backend="tuner")(q, k, v)
+    assert_close(out, causal_masked_fill(q, k, v))
+    assert stats.mask_folds == {"causal": 1}
+
+
+def padding_masked_fill(q, k, v, pad):
+    s = q @ k.transpose(-2, -1) * 0.25
+    s = s.masked_fill(pad[:, None, None, :], torch.finfo(s.dtype).min)
+    return F.softmax(s, dim=-1) @ v
+
+
+def padding_additive(q, k, v, pad):
+    bias = torch.zeros(pad.shape, dtype=q.dtype).masked_fill(pad, float("-inf"))
+    s = torch.matmul(q, k.transpose(-1, -2)) * 0.25 + bias[:, None, None, :]
+    return F.softmax(s, dim=-1) @ v
+
+
+def bias_and_padding(q, k, v, pad):   # a position bias added, then a padding fill
+    n = q.shape[-2]
+    bias = torch.arange(n, dtype=q.dtype)[None, :] - torch.arange(n, dtype=q.dtype)[:, None]
+    s = bias.abs().neg() + q @ k.transpose(-2, -1)
+    s = s.masked_fill(pad[:, None, None, :], float("-inf"))
+    return F.softmax(s, dim=-1) @ v
+
+
+@pytest.mark.parametrize("fn", [padding_masked_fill, padding_additive, bias_and_padding],
+                         ids=lambda f: f.__name__)
+def test_input_mask_is_replaced(dynamo_graphs, fn):
+    q, k, v = qkv(2, 4, 8, 16)
+    pad = padding_bool(2, 8)
+    out = torch.compile(fn, backend="tuner")(q, k, v, pad)
+    assert_close(out, fn(q, k, v, pad))
+    assert count(dynamo_graphs) == (1, 0)
+    assert not stats.mask_folds   # a mask from an input is never folded
+
+
+def test_half_precision_with_float_softmax():
+    """bf16 scores, softmax in float32, cast back (HF's eager attention in mixed precision)."""
+    def fn(q, k, v):
+        s = q @ k.transpose(-2, -1) * 0.25
+        return F.softmax(s, dim=-1, dtype=torch.float32).to(q.dtype) @ v
+    stats.reset()
+    q, k, v = qkv(2, 4, 8, 16, dtype=torch.bfloat16)
+    out = torch.compile(fn, backend="tuner")(q, k, v)
+    assert_close(out, fn(q, k, v))
+    assert stats.attention_patterns["patterns"] == 1
+
+
+def test_training_gradients_match_eager(dynamo_graphs):
+    q, k, v = qkv(2, 4, 8, 16, requires_grad=True)
+    q2, k2, v2 = (t.detach().clone().requires_grad_() for t in (q, k, v))
+    pad = padding_bool(2, 8)
+    out = torch.compile(padding_additive, backend="tuner")(q, k, v, pad)
+    ref = padding_additive(q2, k2, v2, pad)
+    assert_close(out, ref)
+    out.square().sum().backward()
+    ref.square().sum().backward()
+    for a, b in ((q, q2), (k, k2), (v, v2)):
+        torch.testing.assert_close(a.grad, b.grad, rtol=1e-4, atol=1e-4)
+    assert count(dynamo_graphs) == (1, 0)
+
+
+def test_dynamic_sizes(dynamo_graphs):
+    f = torch.compile(padding_masked_fill, backend="tuner", dynamic=True)
+    for b, n in ((2, 8), (3, 12)):
+        q, k, v = qkv(b, 4, n, 16)
+        pad = padding_bool(b, n)
+        assert_close(f(q, k, v, pad), padding_masked_fill(q, k, v, pad))
+    assert count(dynamo_graphs) == (1, 0)
+
+
+# --------------------------------------------------------------------------- kept as written
+
+def returns_probabilities(q, k, v):
+    p = F.softmax(q @ k.transpose(-2, -1) * 0.25, dim=-1)
+    return p @ v, p
+
+
+def softmax_other_dim(q, k, v):
+    return F.softmax(q @ k.transpose(-2, -1) * 0.25, dim=-2) @ v
+
+
+def scores_used_twice(q, k, v):
+    s = q @ k.transpose(-2, -1) * 0.25
+    return F.softmax(s, dim=-1) @ v + s.sum()
+
+
+def scale_after_mask(q, k, v, pad):   # (s + m) * c is not SDPA's s * c + m
+    s = (q @ k.transpose(-2, -1) + pad[:, None, None, :].float()) * 0.25
+    return F.softmax(s, dim=-1) @ v
+
+
+def fill_with_zero(q, k, v, pad):   # a fill that is not a mask
+    s = (q @ k.transpose(-2, -1) * 0.25).masked_fill(pad[:, None, None, :], 0.0)
+    return F.softmax(s, dim=-1) @ v
+
+
+def mask_widens_scores(q, k, v):   # SDPA's output would have q's batch size, 1
+    q, k, v = q[:1], k[:1], v[:1]
+    s = q @ k.transpose(-2, -1) * 0.25 + torch.zeros(2, 1, 1, 8)
+    return F.softmax(s, dim=-1) @ v
+
+
+@pytest.mark.parametrize("fn", [returns_probabilities, softmax_other_dim, scores_used_twice,
+                                scale_after_mask, fill_with_zero, mask_widens_scores],
+                         ids=lambda f: f.__name__)
+def test_not_replaced(dynamo_graphs, fn):
+    q, k, v = qkv(2, 4, 8, 16)
+    args = (q, k, v, padding_bool(2, 8)) if fn in (scale_after_mask, fill_with_zero) else (q, k, v)
+    out = torch.compile(fn, backend="tuner")(*args)
+    assert_close(out, fn(*args))
+    assert count(dynamo_graphs) == (0, 1)
+    assert not stats.attention_patterns
+
+
+class Attention(torch.nn.Module):
+    def __init__(self, p=0.5, learned_scale=False):
+        super().__init__()
+        self.drop = torch.nn.Dropout(p)
+        self.scale = torch.nn.Parameter(torch.tensor(0.25)) if learned_scale else 0.25
+
+    def forward(self, q, k, v):
+        return self.drop(F.softmax(q @ k.transpose(-2, -1) * self.scale, dim=-1)) @ v
+
+
+def test_dropout_in_training_is_kept(dynamo_graphs):
+    torch.compile(Attention(0.5).train(), backend="tuner")(*qkv(2, 4, 8, 16))
+    assert count(dynamo_graphs) == (0, 1)
+
+
+def test_dropout_in_eval_is_replaced(dynamo_graphs):
+    model = Attention(0.5).eval()
+    q, k, v = qkv(2, 4, 8, 16)
+    assert_close(torch.compile(model, backend="tuner")(q, k, v), model(q, k, v))
+    assert count(dynamo_graphs) == (1, 0)
+
+
+def test_tensor_scale_is_kept(dynamo_graphs):
+    model = Attention(0.0, learned_scale=True).eval()
+    q, k, v = qkv(2, 4, 8, 16)
+    with torch.no_grad():
+        assert_close(torch.compile(model, backend="tuner")(q, k, v), model(q, k, v))
+    assert count(dynamo_graphs) == (0, 1)
+
+
+def test_setting_off(dynamo_graphs, monkeypatch):
+    monkeypatch.setenv("TUNER_ATTENTION_PATTERNS", "0")
+    q, k, v = qkv(2, 4, 8, 16)
+    assert_close(torch.compile(scale_after, backend="tuner")(q, k, v), scale_after(q, k, v))
+    assert not dynamo_graphs and not stats.attention_patterns
+
+
+def test_replacements_are_logged_under_decisions(monkeypatch, capsys):
+    monkeypatch.setenv("TUNER_LOGS", "decisions")
+    torch.compile(scale_after, backend="tuner")(*qkv(2, 4, 8, 16))
+    assert "scaled_dot_product_attention" in capsys.readouterr().err
+
+
+# --------------------------------------------------------------------------- transformers
+
+def _tiny(kind):
+    transformers = pytest.importorskip("transformers")
+    torch.manual_seed(0)
+    if kind == "gpt2":
+        cfg = transformers.GPT2Config(vocab_size=100, n_positions=64, n_embd=32, n_layer=2,
+                                      n_head=4, n_inner=64, resid_pdrop=0.0, embd_pdrop=0.0,
+                                      attn_pdrop=0.0, attn_implementation="eager")
+        model = transformers.GPT2LMHeadModel(cfg)
+    else:
+        cfg = transformers.BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
+                                      num_attention_heads=4, intermediate_size=64,
+                                      max_position_embeddings=64, hidden_dropout_prob=0.0,
+                                      attention_probs_dropout_prob=0.0,
+                                      attn_implementation="eager")
+        model = transformers.BertModel(cfg)
+    assert model.config._attn_implementation == "eager"
+    return model.eval()
+
+
+@pytest.mark.parametrize("kind", ["gpt2", "bert"])
+def test_transformers_eager_attention(dynamo_graphs, kind):
+    model = _tiny(kind)
+    ids = torch.randint(3, 100, (2, 8), generator=torch.Generator().manual_seed(1))
+    kwargs = {"input_ids": ids}
+    if kind == "bert":
+        pad = torch.ones(2, 8, dtype=torch.long)
+        pad[1, 5:] = 0
+        kwargs["attention_mask"] = pad
+    with torch.no_grad():
+        out = torch.compile(model, backend="tuner")(**kwargs)
+        ref = model(**kwargs)
+    key = "logits" if kind == "gpt2" else "last_hidden_state"
+    assert_close(out[key], ref[key])
+    assert count(dynamo_graphs) == (2, 0)   # both layers
+    assert stats.attention_patterns == {"graphs": 1, "patterns": 2}
+    if kind == "gpt2":   # the causal mask transformers builds is constant: is_causal=True
+        assert stats.mask_folds == {"causal": 2}
+
+
+def test_transformers_output_attentions_is_kept(dynamo_graphs):
+    model = _tiny("bert")
+    ids = torch.randint(3, 100, (2, 8), generator=torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        out = torch.compile(model, backend="tuner")(input_ids=ids, output_attentions=True)
+        ref = model(input_ids=ids, output_attentions=True)
+    assert_close(out.attentions, ref.attentions)
+    assert count(dynamo_graphs)[0] == 0
