@@ -59,11 +59,15 @@ class NoMatch(Exception):
 def replace_attention(gm: torch.fx.GraphModule) -> list[str]:
     """Replaces gm's attention chains with SDPA calls in place; returns the new calls' names."""
     done, dead = [], []
+    order = {}
     for node in list(gm.graph.nodes):
         if node.graph is not gm.graph or not _is_matmul(node):   # (erased by an earlier match)
             continue
         try:
             match = _match(node)
+            if any(n not in order for n in (*match["chain"], *match["operands"])):
+                order = {n: i for i, n in enumerate(gm.graph.nodes)}   # (new nodes since)
+            _check_no_writes(match, order)
         except NoMatch as e:
             log.debug("attention pattern at %s not replaced: %s", node.name, e)
             continue
@@ -353,9 +357,13 @@ def _reaches_matmul(node, depth=8) -> bool:
         return False
 
 
+INPLACE_SCALES = {operator.imul, operator.itruediv, "mul_", "div_"}
+
+
 def _strip_scale(node):
-    """(x, c) for node = x * c (or x / 1/c) with a constant c; (node, 1.0) otherwise."""
-    if len(node.args) == 2 and not node.kwargs:
+    """(x, c) for node = x * c (or x / 1/c) with a constant c; (node, 1.0) otherwise. Never
+    through an in-place op: x's other users would lose its scaling."""
+    if len(node.args) == 2 and not node.kwargs and node.target not in INPLACE_SCALES:
         for x in node.args:
             if isinstance(x, torch.fx.Node):
                 c = _scale_of(node, x)
@@ -403,6 +411,21 @@ def _check_shapes(mm1, mm2, q, kt, v, chain):
     for node in chain:
         if not _tensor(node).dtype.is_floating_point:
             raise NoMatch(f"{node.name} is not floating point")
+
+
+def _check_no_writes(m, order):
+    """Raises NoMatch where a node between the chain's first node and its last, outside the
+    chain, writes a tensor in place: SDPA reads q, k, v and the mask where the last matmul was, and q or k
+    without their scale, so a write in between (to them or to a view of them) would be seen
+    differently."""
+    from .fold import _mutates
+    nodes, chain = [*m["chain"], *m["operands"]], set(m["chain"])
+    first, last = min(order[n] for n in nodes), order[m["mm2"]]
+    for node in m["mm2"].graph.nodes:
+        i = order.get(node)
+        # (the chain's own in-place ops, `scores += bias`, write only its intermediates)
+        if i is not None and first < i < last and node not in chain and _mutates(node):
+            raise NoMatch(f"{node.name} writes a tensor in place inside the chain")
 
 
 # --------------------------------------------------------------------------- rewriting

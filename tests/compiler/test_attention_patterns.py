@@ -107,6 +107,15 @@ def unscaled(q, k, v):   # T5
     return F.softmax(q @ k.transpose(-2, -1), dim=-1) @ v
 
 
+def bias_added_in_place(q, k, v):   # T5: scores += position_bias; float softmax, type_as
+    n = q.shape[-2]
+    bias = torch.arange(n, dtype=q.dtype)[None, :] - torch.arange(n, dtype=q.dtype)[:, None]
+    scores = torch.matmul(q, k.transpose(3, 2))
+    scores += bias.abs().neg()
+    w = F.softmax(scores.float(), dim=-1).type_as(scores)
+    return torch.matmul(F.dropout(w, p=0.0, training=False), v)
+
+
 def causal_masked_fill(q, k, v):
     n = q.shape[-2]
     keep = torch.ones(n, n, dtype=torch.bool).tril()
@@ -123,7 +132,7 @@ def causal_where_min(q, k, v):   # GPT-2's older eager attention
 
 VARIANTS = [scale_after, scale_first, divide_by_sqrt, scale_q_and_k, permuted_key,
             double_softmax_cast_back, softmax_dtype, eval_dropout, zero_dropout, bmm_3d,
-            unscaled, causal_masked_fill, causal_where_min]
+            unscaled, bias_added_in_place, causal_masked_fill, causal_where_min]
 
 
 @pytest.mark.parametrize("fn", VARIANTS, ids=lambda f: f.__name__)
@@ -235,6 +244,13 @@ def fill_with_zero(q, k, v, pad):   # a fill that is not a mask
     return F.softmax(s, dim=-1) @ v
 
 
+def query_written_in_place(q, k, v):   # SDPA would read q after the write
+    q = q * 1.0
+    scores = q @ k.transpose(-2, -1)
+    q.mul_(0.25)
+    return F.softmax(scores, dim=-1) @ v + q
+
+
 def mask_widens_scores(q, k, v):   # SDPA's output would have q's batch size, 1
     q, k, v = q[:1], k[:1], v[:1]
     s = q @ k.transpose(-2, -1) * 0.25 + torch.zeros(2, 1, 1, 8)
@@ -242,7 +258,8 @@ def mask_widens_scores(q, k, v):   # SDPA's output would have q's batch size, 1
 
 
 @pytest.mark.parametrize("fn", [returns_probabilities, softmax_other_dim, scores_used_twice,
-                                scale_after_mask, fill_with_zero, mask_widens_scores],
+                                scale_after_mask, fill_with_zero, query_written_in_place,
+                                mask_widens_scores],
                          ids=lambda f: f.__name__)
 def test_not_replaced(dynamo_graphs, fn):
     q, k, v = qkv(2, 4, 8, 16)
