@@ -36,6 +36,8 @@ import sys
 import torch
 import torch.fx
 
+from .fold import _mutates
+
 log = logging.getLogger("tuner.compiler")
 
 SDPA = torch.nn.functional.scaled_dot_product_attention
@@ -59,7 +61,7 @@ class NoMatch(Exception):
 def replace_attention(gm: torch.fx.GraphModule) -> list[str]:
     """Replaces gm's attention chains with SDPA calls in place; returns the new calls' names."""
     done, dead = [], []
-    order = {}
+    order, writes = {}, []
     for node in list(gm.graph.nodes):
         if node.graph is not gm.graph or not _is_matmul(node):   # (erased by an earlier match)
             continue
@@ -67,7 +69,8 @@ def replace_attention(gm: torch.fx.GraphModule) -> list[str]:
             match = _match(node)
             if any(n not in order for n in (*match["chain"], *match["operands"])):
                 order = {n: i for i, n in enumerate(gm.graph.nodes)}   # (new nodes since)
-            _check_no_writes(match, order)
+                writes = [n for n in order if _mutates(n)]
+            _check_no_writes(match, order, writes)
         except NoMatch as e:
             log.debug("attention pattern at %s not replaced: %s", node.name, e)
             continue
@@ -214,17 +217,15 @@ def _softmax_dtype(node, x):
     """For a softmax of x over its last dim: (True, dtype kwarg or None); else (False, None)."""
     if not _is_call(node, SOFTMAX_FUNCS, ("softmax",)) or not node.args or node.args[0] is not x:
         return False, None
-    extra = set(node.kwargs) - {"dim", "dtype", "_stacklevel"}
-    dim, dtype = _arg(node, 1, "dim"), _arg(node, 3 if node.op == "call_function" and
-                                            node.target is torch.nn.functional.softmax else 2,
-                                            "dtype")
-    if extra or not isinstance(dim, int) or (dtype is not None and not isinstance(dtype, torch.dtype)):
+    functional = node.op == "call_function" and node.target is torch.nn.functional.softmax
+    # F.softmax(input, dim, _stacklevel, dtype); torch.softmax / Tensor.softmax(input, dim, dtype)
+    dim, dtype = _arg(node, 1, "dim"), _arg(node, 3 if functional else 2, "dtype")
+    if set(node.kwargs) - {"dim", "dtype", "_stacklevel"} or not isinstance(dim, int) \
+            or (dtype is not None and not isinstance(dtype, torch.dtype)):
         return False, None
-    if node.target is torch.nn.functional.softmax and len(node.args) > 2 \
-            and not isinstance(node.args[2], int):
+    if functional and len(node.args) > 2 and not isinstance(node.args[2], int):
         return False, None
-    ndim = _tensor(x).dim()
-    return dim in (-1, ndim - 1), dtype
+    return dim in (-1, _tensor(x).dim() - 1), dtype
 
 
 # --------------------------------------------------------------------------- matching
@@ -413,18 +414,17 @@ def _check_shapes(mm1, mm2, q, kt, v, chain):
             raise NoMatch(f"{node.name} is not floating point")
 
 
-def _check_no_writes(m, order):
+def _check_no_writes(m, order, writes):
     """Raises NoMatch where a node between the chain's first node and its last, outside the
-    chain, writes a tensor in place: SDPA reads q, k, v and the mask where the last matmul was, and q or k
-    without their scale, so a write in between (to them or to a view of them) would be seen
-    differently."""
-    from .fold import _mutates
+    chain, writes a tensor in place: SDPA reads q, k, v and the mask where the last matmul
+    was, and q or k without their scale, so a write in between (to them or to a view of
+    them) would be seen differently."""
     nodes, chain = [*m["chain"], *m["operands"]], set(m["chain"])
     first, last = min(order[n] for n in nodes), order[m["mm2"]]
-    for node in m["mm2"].graph.nodes:
-        i = order.get(node)
+    for node in writes:   # (the graph's in-place ops, `writes`, as of `order`)
         # (the chain's own in-place ops, `scores += bias`, write only its intermediates)
-        if i is not None and first < i < last and node not in chain and _mutates(node):
+        if not getattr(node, "_erased", False) and first < order[node] < last \
+                and node not in chain:
             raise NoMatch(f"{node.name} writes a tensor in place inside the chain")
 
 
