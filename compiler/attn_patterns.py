@@ -15,7 +15,7 @@ A chain is replaced only where SDPA computes the same thing up to rounding:
 - softmax over the last dim; every intermediate (scores, probabilities) used only by the next
   op of the chain (a model that returns its attention probabilities keeps them);
 - scales are constant Python numbers (multiplied or divided, on the scores, on q or on k),
-  applied before any mask;
+  or 1 / sqrt(q's last size) from a symbolic size, applied to the scores before any mask;
 - masks are tensors added to the scores (broadcastable to them without widening them), or
   fills (masked_fill, where) of a very negative constant from a boolean mask, which become an
   additive mask of that constant (rows masked entirely differ: eager's softmax gives NaN (-inf)
@@ -165,19 +165,49 @@ def _broadcasts_to(shape, target) -> bool:
     return True
 
 
-def _scale_of(node, x):
-    """The constant factor node applies to x (node = x * c, c * x, x / c), or None."""
+class SizeScale:
+    """A factor of 1 / sqrt(a size), the size symbolic (a graph with dynamic sizes): SDPA's
+    default scale where the size is the query's last."""
+
+    def __init__(self, expr):
+        self.expr = expr
+
+
+def _scale_of(node, x, sizes=False):
+    """The constant factor node applies to x (node = x * c, c * x, x / c), or None; with
+    `sizes`, a SizeScale for x * size ** -0.5 or x / sqrt(size)."""
     if _is_call(node, MUL_FUNCS, ("mul", "mul_")) and len(node.args) == 2 and not node.kwargs:
         a, b = node.args
         if a is x and _number(b):
             return float(b)
         if b is x and _number(a) and node.op == "call_function":
             return float(a)
+        c = b if a is x else a if node.op == "call_function" and b is x else None
+        size = _sqrt_size(c, -0.5) if sizes else None
+        return SizeScale(size) if size is not None else None
     if _is_call(node, DIV_FUNCS, ("div", "div_", "true_divide")) and len(node.args) == 2 \
-            and node.args[0] is x and _number(node.args[1]) \
-            and node.kwargs.get("rounding_mode") is None and set(node.kwargs) <= {"rounding_mode"}:
-        return 1.0 / float(node.args[1])
+            and node.args[0] is x and set(node.kwargs) <= {"rounding_mode"} \
+            and node.kwargs.get("rounding_mode") is None:
+        if _number(node.args[1]):
+            return 1.0 / float(node.args[1])
+        size = _sqrt_size(node.args[1], 0.5) if sizes else None
+        return SizeScale(size) if size is not None else None
     return None
+
+
+def _sqrt_size(node, power):
+    """The expression of size s where node computes s ** power (power +-0.5, through
+    operator.pow or a square root), s a symbolic size; None otherwise."""
+    if not isinstance(node, torch.fx.Node) or node.op != "call_function" or node.kwargs:
+        return None
+    if node.target is operator.pow and len(node.args) == 2 and node.args[1] == power:
+        base = node.args[0]
+    elif power == 0.5 and node.target in (torch._sym_sqrt, math.sqrt) and len(node.args) == 1:
+        base = node.args[0]
+    else:
+        return None
+    size = _meta(base) if isinstance(base, torch.fx.Node) else None
+    return size.node.expr if isinstance(size, torch.SymInt) else None
 
 
 def _is_cast(node, x) -> bool:
@@ -267,12 +297,15 @@ def _match(mm2) -> dict:
         x, user = step[1], x
     mm1 = x
     chain.append(mm1)
-    scale, mask_ops, seen_mask = 1.0, [], False
+    scale, sized, mask_ops, seen_mask = 1.0, [], [], False
     for kind, _, arg in reversed(ops):    # in graph order
         if kind == "scale":
             if seen_mask:
                 raise NoMatch("a scale after a mask")
-            scale *= arg
+            if isinstance(arg, SizeScale):
+                sized.append(arg.expr)
+            else:
+                scale *= arg
         elif kind in ("add", "fill"):
             seen_mask = True
             mask_ops.append((kind, arg))
@@ -288,6 +321,12 @@ def _match(mm2) -> dict:
         key, s = _strip_scale(key)
         scale *= s
     _check_shapes(mm1, mm2, q, kt, v, chain)
+    if sized:   # 1 / sqrt(a size): exactly SDPA's default scale, or no match
+        head = _tensor(q).shape[-1]
+        if len(sized) != 1 or scale != 1.0 or not isinstance(head, torch.SymInt) \
+                or sized[0] != head.node.expr:
+            raise NoMatch("a scale from sizes other than 1 / sqrt(head dim)")
+        scale = None
     scores = _tensor(mm1)
     for kind, arg in mask_ops:
         m = arg if kind == "add" else arg[0][1] if isinstance(arg[0], tuple) else arg[0]
@@ -310,7 +349,7 @@ def _pre_softmax_op(x, depth=8):
     args = x.args
     for i in (0, 1):
         if len(args) == 2 and isinstance(args[i], torch.fx.Node):
-            c = _scale_of(x, args[i])
+            c = _scale_of(x, args[i], sizes=True)
             if c is not None:
                 return "scale", args[i], c
     if _is_call(x, ADD_FUNCS, ("add", "add_", "__add__", "__radd__")) and len(args) == 2 \
@@ -468,7 +507,7 @@ def _build(graph, m, made):
             mask = _new("call_function", torch.where, (cond, value, other))
         if mask is not None and _tensor(mask).dtype != dtype:
             mask = _new("call_method", "to", (mask, dtype))
-        kwargs = {"scale": m["scale"]}
+        kwargs = {} if m["scale"] is None else {"scale": m["scale"]}
         if mask is not None:
             kwargs = {"attn_mask": mask, **kwargs}
         return _new("call_function", SDPA, (m["q"], key, m["v"]), kwargs)

@@ -218,6 +218,33 @@ def test_dynamic_sizes(dynamo_graphs):
     assert count(dynamo_graphs) == (1, 0)
 
 
+def scale_by_size_power(q, k, v):
+    return F.softmax(q @ k.transpose(-2, -1) * q.size(-1) ** -0.5, dim=-1) @ v
+
+
+@pytest.mark.parametrize("fn", [divide_by_sqrt, scale_by_size_power], ids=lambda f: f.__name__)
+def test_symbolic_head_dim_scale(dynamo_graphs, fn):
+    """With every size dynamic, 1 / sqrt(head dim) is a symbolic value: SDPA's default scale."""
+    f = torch.compile(fn, backend="tuner", dynamic=True)
+    for b, n, d in ((2, 8, 16), (3, 12, 8)):
+        q, k, v = qkv(b, 4, n, d)
+        assert_close(f(q, k, v), fn(q, k, v))
+    assert count(dynamo_graphs) == (1, 0)
+    sdpa = [n for n in dynamo_graphs[0].graph.nodes if n.target in SDPA_TARGETS]
+    assert "scale" not in sdpa[0].kwargs
+
+
+def scale_by_query_length(q, k, v):   # a size, but not the head dim
+    return F.softmax(q @ k.transpose(-2, -1) / math.sqrt(q.size(-2)), dim=-1) @ v
+
+
+def test_symbolic_scale_of_another_size_is_kept(dynamo_graphs):
+    f = torch.compile(scale_by_query_length, backend="tuner", dynamic=True)
+    q, k, v = qkv(2, 4, 8, 16)
+    assert_close(f(q, k, v), scale_by_query_length(q, k, v))
+    assert count(dynamo_graphs) == (0, 1)
+
+
 # --------------------------------------------------------------------------- kept as written
 
 def returns_probabilities(q, k, v):
