@@ -453,18 +453,62 @@ def _check_shapes(mm1, mm2, q, kt, v, chain):
             raise NoMatch(f"{node.name} is not floating point")
 
 
+# ops whose result may share its first argument's storage (a write to one is seen by the
+# other); any op named here is followed up to the tensor it views
+VIEW_OPS = {"view", "reshape", "transpose", "permute", "expand", "expand_as", "view_as",
+            "unsqueeze", "squeeze", "flatten", "unflatten", "getitem", "split", "chunk",
+            "unbind", "narrow", "select", "t", "as_strided", "contiguous", "detach", "movedim",
+            "swapaxes", "swapdims", "diagonal", "unfold", "split_with_sizes", "tensor_split",
+            "to", "type", "type_as", "float", "half", "bfloat16", "double", "alias", "real",
+            "imag", "view_as_real", "view_as_complex", "broadcast_to", "moveaxis", "squeeze_",
+            "unsqueeze_", "transpose_", "t_", "__getitem__", "getattr"}
+
+
+VIEWS = {v.strip("_") for v in VIEW_OPS}
+
+
+def _base(node):
+    """The node whose storage `node` may view: followed up through VIEW_OPS."""
+    while isinstance(node, torch.fx.Node) and node.op in ("call_function", "call_method") \
+            and node.args and isinstance(node.args[0], torch.fx.Node):
+        name = node.target if isinstance(node.target, str) else \
+            getattr(node.target, "__name__", "")
+        # (an in-place op returns the tensor it wrote)
+        if name.strip("_") not in VIEWS and not _mutates(node):
+            break
+        node = node.args[0]
+    return node
+
+
 def _check_no_writes(m, order, writes):
     """Raises NoMatch where a node between the chain's first node and its last, outside the
-    chain, writes a tensor in place: SDPA reads q, k, v and the mask where the last matmul
-    was, and q or k without their scale, so a write in between (to them or to a view of
-    them) would be seen differently."""
+    chain, writes a tensor in place that SDPA reads: it reads q, k, v and the mask where the
+    last matmul was, and q or k without their scale, so a write in between to them (or to a
+    view of their storage) would be seen where eager read them before it. Writes to other
+    tensors (T5 builds its position buckets with +=) are fine."""
     nodes, chain = [*m["chain"], *m["operands"]], set(m["chain"])
     first, last = min(order[n] for n in nodes), order[m["mm2"]]
+    read = [m["q"], m["kt"], m["key"], m["v"], *m["operands"]]
+    for kind, arg in m["masks"]:
+        read.append(arg if kind == "add" else arg[0][1] if isinstance(arg[0], tuple) else arg[0])
+    # each storage SDPA reads -> where the chain first read it
+    involved, first_read = {*nodes}, {}
+    for t in read:
+        if isinstance(t, torch.fx.Node):
+            uses = [order[u] for u in t.users if u in involved and u in order]
+            if t in m["operands"]:   # (SDPA skips a stripped scale: no write after it either)
+                uses.append(order[t])
+            if uses:
+                b = _base(t)
+                first_read[b] = min(first_read.get(b, last), *uses)
     for node in writes:   # (the graph's in-place ops, `writes`, as of `order`)
         # (the chain's own in-place ops, `scores += bias`, write only its intermediates)
-        if not getattr(node, "_erased", False) and first < order[node] < last \
-                and node not in chain:
-            raise NoMatch(f"{node.name} writes a tensor in place inside the chain")
+        if getattr(node, "_erased", False) or not first < order[node] < last or node in chain:
+            continue
+        target = node.args[0] if node.args else None
+        if "out" in node.kwargs or not isinstance(target, torch.fx.Node) or \
+                first_read.get(_base(target), last) < order[node]:
+            raise NoMatch(f"{node.name} writes a tensor in place that SDPA reads")
 
 
 # --------------------------------------------------------------------------- rewriting

@@ -116,6 +116,14 @@ def bias_added_in_place(q, k, v):   # T5: scores += position_bias; float softmax
     return torch.matmul(F.dropout(w, p=0.0, training=False), v)
 
 
+def bias_built_in_place_mid_chain(q, k, v):   # T5's decoder: buckets built with += after q @ k^T
+    scores = q @ k.transpose(-2, -1)
+    n = q.shape[-2]
+    buckets = torch.zeros(n, n)
+    buckets += torch.arange(n, dtype=q.dtype)[:, None] * 0.01
+    return F.softmax(scores + buckets, dim=-1) @ v
+
+
 def causal_masked_fill(q, k, v):
     n = q.shape[-2]
     keep = torch.ones(n, n, dtype=torch.bool).tril()
@@ -132,7 +140,8 @@ def causal_where_min(q, k, v):   # GPT-2's older eager attention
 
 VARIANTS = [scale_after, scale_first, divide_by_sqrt, scale_q_and_k, permuted_key,
             double_softmax_cast_back, softmax_dtype, eval_dropout, zero_dropout, bmm_3d,
-            unscaled, bias_added_in_place, causal_masked_fill, causal_where_min]
+            unscaled, bias_added_in_place, bias_built_in_place_mid_chain,
+            causal_masked_fill, causal_where_min]
 
 
 @pytest.mark.parametrize("fn", VARIANTS, ids=lambda f: f.__name__)
@@ -278,6 +287,20 @@ def query_written_in_place(q, k, v):   # SDPA would read q after the write
     return F.softmax(scores, dim=-1) @ v + q
 
 
+def scaled_query_written_in_place(q, k, v):   # SDPA would take q without the write
+    q = q * 1.0
+    alias = q
+    q.mul_(0.25)
+    return F.softmax(alias @ k.transpose(-2, -1), dim=-1) @ v + q
+
+
+def mask_written_through_a_view(q, k, v, pad):   # SDPA would read the mask after the write
+    bias = torch.zeros(pad.shape, dtype=q.dtype).masked_fill(pad, -1e9)
+    scores = q @ k.transpose(-2, -1) + bias[:, None, None, :]
+    bias.view(-1).mul_(2.0)
+    return F.softmax(scores, dim=-1) @ v + bias.sum()
+
+
 def mask_widens_scores(q, k, v):   # SDPA's output would have q's batch size, 1
     q, k, v = q[:1], k[:1], v[:1]
     s = q @ k.transpose(-2, -1) * 0.25 + torch.zeros(2, 1, 1, 8)
@@ -286,11 +309,13 @@ def mask_widens_scores(q, k, v):   # SDPA's output would have q's batch size, 1
 
 @pytest.mark.parametrize("fn", [returns_probabilities, softmax_other_dim, scores_used_twice,
                                 scale_after_mask, fill_with_zero, query_written_in_place,
+                                scaled_query_written_in_place, mask_written_through_a_view,
                                 mask_widens_scores],
                          ids=lambda f: f.__name__)
 def test_not_replaced(dynamo_graphs, fn):
     q, k, v = qkv(2, 4, 8, 16)
-    args = (q, k, v, padding_bool(2, 8)) if fn in (scale_after_mask, fill_with_zero) else (q, k, v)
+    masked = (scale_after_mask, fill_with_zero, mask_written_through_a_view)
+    args = (q, k, v, padding_bool(2, 8)) if fn in masked else (q, k, v)
     out = torch.compile(fn, backend="tuner")(*args)
     assert_close(out, fn(*args))
     assert count(dynamo_graphs) == (0, 1)
