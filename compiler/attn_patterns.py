@@ -22,7 +22,12 @@ A chain is replaced only where SDPA computes the same thing up to rounding:
   or a uniform average, SDPA gives zeros or about the same average);
 - dropout only with training False or p == 0; casts between floating dtypes (a float32
   softmax of half-precision scores) anywhere in the chain, q, k and v of one dtype;
-- q, k and v 3-D or 4-D with the same batch dims.
+- q, k and v 3-D or 4-D with the same batch dims;
+- no in-place write, between the chain's first node and its last, to the storage of a tensor
+  SDPA reads (it reads them where the second matmul was).
+Misses by design (kept as written): views or reshapes inside the chain (BLOOM's baddbmm on
+3-D scores, Swin's shifted-window mask, DeBERTa), logit soft-capping (Gemma 2), a learned
+(tensor) scale, in-place masked_fill_ whose input is used again, dropout p > 0 in training.
 The right operand of q @ k^T is taken as k^T whatever produced it: key = its transpose (or
 the tensor it transposed, when it is a transpose of the last two dims).
 """
