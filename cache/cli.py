@@ -143,6 +143,7 @@ def stats_cmd(as_json, reset):
         _reset_stats(as_json)
         return
     from . import stats
+    from .graphs import NAMESPACE as GRAPH_NAMESPACE
     from .remote import RemoteConfig, RemoteStore, redact
     store = _store()
     per_ns = store.count_by_namespace()
@@ -198,7 +199,8 @@ def stats_cmd(as_json, reset):
             rate = f"hit rate {100 * hits / asked:.0f}%, " if asked else ""
             click.echo(f"  {printable(ns)}: {hits} hits ({c['hits_local']} local, "
                        f"{c['hits_remote']} remote), {c['misses']} misses, {c['rejected']} "
-                       f"rejected entries; {rate}{_saved(c['saved_s'])} of tuning saved")
+                       f"rejected entries; {rate}{_saved(c['saved_s'])} of "
+                       f"{'compiling' if ns == GRAPH_NAMESPACE else 'tuning'} saved")
     elif counters_error:
         click.echo(f"statistics unreadable ({printable(counters_error)})", err=True)
     else:

@@ -13,7 +13,7 @@ from typing import Any, Callable
 
 ATTRIBUTES = ("cache", "cache_dir", "cache_secret", "remote_cache", "redis_password",
               "remote_prefix", "remote_ttl", "remote_connect_timeout", "remote_read_timeout",
-              "remote_readonly")
+              "remote_readonly", "graph_cache_max_mb")
 
 _installed: Any = None
 _redact: Callable[[str], str] | None = None

@@ -102,11 +102,12 @@ class Cache:
         copied locally only once `check` accepted it. get() then returns check's result."""
         return self.lookup(key, check)[0]
 
-    def lookup(self, key: CacheKey, check: Callable[[dict], Any] | None = None
-               ) -> tuple[Any, str | None]:
-        """As get(), with the layer that answered: (result, "local" | "remote"), or (None, None)."""
+    def lookup(self, key: CacheKey, check: Callable[[dict], Any] | None = None,
+               remote: bool = True) -> tuple[Any, str | None]:
+        """As get(), with the layer that answered: (result, "local" | "remote"), or (None, None);
+        remote=False asks the local store only."""
         digest = key.digest()
-        for layer in LAYERS:
+        for layer in LAYERS if remote else LAYERS[:1]:
             try:
                 found = self._read(layer, key, digest, check)
             except Exception as e:  # pragma: no cover - _read catches; the contract says never
@@ -121,15 +122,16 @@ class Cache:
                 return result, layer
         return None, None
 
-    def put(self, key: CacheKey, value: dict) -> None:
-        """Store `value` (a JSON object; anything else is a TypeError) in every layer."""
+    def put(self, key: CacheKey, value: dict, remote: bool = True) -> None:
+        """Store `value` (a JSON object; anything else is a TypeError) in every layer (the
+        local one only with remote=False)."""
         if self.enabled:
-            self.put_entry(encode(key, value, self.secret))
+            self.put_entry(encode(key, value, self.secret), remote)
 
-    def put_entry(self, entry: Entry) -> None:
+    def put_entry(self, entry: Entry, remote_too: bool = True) -> None:
         """Store an already-built envelope unchanged (import uses this)."""
         self._write("local", entry)
-        remote = self.remote
+        remote = self.remote if remote_too else None
         if remote is not None and not remote.config.readonly and self._remote_writes:
             self._write("remote", entry)
 

@@ -184,6 +184,25 @@ class LocalStore:
         with self._lock:
             self._writer().execute(f"DELETE FROM [{TABLE}] WHERE digest = ?", [digest])
 
+    def trim(self, namespace: str, max_bytes: int) -> int:
+        """Delete `namespace`'s oldest entries until its entries hold at most `max_bytes`
+        (their stored text); the number deleted. Raises ReadOnlyCache on a read-only cache."""
+        with self._lock:
+            conn = self._writer()
+            rows = conn.execute(f"SELECT digest, length(CAST(entry AS BLOB)) FROM [{TABLE}] "
+                                "WHERE namespace = ? ORDER BY created DESC, rowid DESC",
+                                [namespace]).fetchall()
+            kept, drop = 0, []
+            for digest, size in rows:
+                kept += size or 0
+                if kept > max_bytes:
+                    drop.append(digest)
+            for i in range(0, len(drop), 500):
+                part = drop[i:i + 500]
+                conn.execute(f"DELETE FROM [{TABLE}] WHERE digest IN ({','.join('?' * len(part))})",
+                             part)
+            return len(drop)
+
     def _missing(self) -> bool:
         # Listing a cache that was never written must not create its file.
         return self._conn is None and not self.path.exists()

@@ -13,7 +13,7 @@ import time
 
 import torch
 
-from . import ir, mm_probes
+from . import graph_cache, ir, mm_probes
 from .mutation import reinplace_input_scatters
 from . import stats as stats_mod
 from .codegen import combo
@@ -174,6 +174,13 @@ def _measure_mm_questions(questions, stats, ctx: CompileContext) -> list:
 def _compile_graph(gm, example_inputs, ctx: CompileContext):
     options = ctx.options
     start = time.perf_counter()
+    # a graph compiled before (here, or on a machine sharing the remote cache) is rebuilt from
+    # its stored sources and configs: no lowering, no tuning (compiler/graph_cache.py)
+    record = graph_cache.Record.of(gm, example_inputs, ctx)
+    if record.key is not None:
+        hit = graph_cache.load(record.key, ctx, start)
+        if hit is not None:
+            return hit
     # a probe (a point measuring its choices on a graph of its own) leaves the stats alone
     stats = stats_mod.new(keep=not ctx.probe)
     autotune, probe, dynamic = ctx.autotune, ctx.probe, ctx.dynamic
@@ -254,6 +261,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
                 rows.expr.free_symbols & g.sizes.unbacked else None)
         steps.append(("kernel", grp, kname, arg_names + list(size_args), stored, when))
         kernel_sources.append(f"# {kname}: {label}\n" + src)
+        record.kernel(kname, k.name, src, label)
         stats.kernels += 1
         stats.kernel_names.append(kname)
         stats.kernel_kinds.append(kind)
@@ -277,6 +285,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
         if grp.kind == "extern":
             node = grp.nodes[0]
             ns[f"{node.name}_op"] = _PUBLIC_OPS.get(node.op, node.op)
+            record.extern(f"{node.name}_op", node.op)
             steps.append(("extern", node))
             continue
         k = probes.pop(id(grp), None) or (ScanKernel(grp, sched) if grp.kind == "scan" else
@@ -336,4 +345,6 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     exec(code, ns)
     stats.compile_seconds = time.perf_counter() - start
     mutated = tuple(b.arg_index for b in g.inputs if b is not None and b.name in g.mutated_inputs)
-    return CompiledGraph(ns["call"], stats, mutated)
+    # stored after its first successful call, when the graph is cacheable
+    return record.finish(CompiledGraph(ns["call"], stats, mutated), g, ns, wrapper,
+                         wrapper_gen.objects, dev)

@@ -28,6 +28,7 @@
     s.tuning_seconds          # seconds the graph's kernels spent tuning
     s.compile_seconds         # seconds in lowering, fusion and code generation
     s.jit_seconds             # seconds in each kernel's first (JIT-compiling) launch, tuning aside
+    s.graph_cache             # the compiled-graph cache: "hit (local)", "miss", "stored", ...
     s.source                  # the generated code: kernels (commented out) and the wrapper
     s.planned_peak_bytes      # the wrapper's memory plan (compiler/memory_plan.py): buffer bytes
     s.unplanned_bytes         #   live at its worst step, and the bytes of every buffer in its own
@@ -81,6 +82,9 @@ class GraphStats:
     graph_fallback: str = ""
     symbolic: bool = False      # compiled with symbolic sizes (compiler/sizes.py)
     guards: int = 0             # the size guards a symbolic compile recorded
+    # the compiled-graph cache (compiler/graph_cache.py): "hit (local)", "hit (remote)",
+    # "miss" (then "stored" or "not stored: why" after the first call), "uncacheable: why"
+    graph_cache: str = ""
     graph: int = 0            # this process's count of compiled graphs when it was compiled
     # kernel-config decisions (max-autotune), recorded when each kernel tunes on its first call
     decisions_heuristic: int = 0

@@ -214,6 +214,13 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_CACHE_SECRET", _str, "",
             "When set, entries are HMAC-signed and unsigned or wrongly signed entries are rejected.",
             secret=True),
+    Setting("TUNER_GRAPH_CACHE", _bool, True,
+            "Cache compiled graphs (generated wrapper and kernel sources, chosen configs) in the "
+            "tuning cache, so a graph compiled before is loaded without lowering or tuning; "
+            "shared through the remote cache only when TUNER_CACHE_SECRET signs its entries."),
+    Setting("TUNER_GRAPH_CACHE_MAX_MB", float, 1024.0,
+            "Megabytes of compiled-graph entries the local cache keeps; the oldest go first.",
+            minimum=0),
     # engine
     Setting("TUNER_LOGS", _logs, frozenset(),
             # the doc is the README's table row (a test compares): decisions is listed in

@@ -1,0 +1,436 @@
+"""The compiled-graph cache (issue 53, part 1): a graph compiled before, here or on a machine
+sharing the remote cache, is rebuilt from its stored wrapper and kernel sources and the
+kernels' configs, without lowering, fusion, code generation or tuning.
+
+    key(gm, example_inputs, ctx)  -> CacheKey, or None (off, a probe, or refused: UNCACHEABLE)
+    load(key, ctx, start)         -> CompiledGraph from the cache, or None (a miss)
+    Record(key)                   what compile_graph hands over while it compiles; `finish`
+                                  stores the value after the graph's first successful call
+
+The key hashes the ATen graph (each node's op, target, arguments and the metadata of its
+value, placeholders included; no source locations), the example inputs' dtypes, sizes,
+strides and devices, the tensor constants (metadata and a hash of their values; a constant
+over CONSTANT_MAX_BYTES refuses the graph), the mode, options and flags of the compile, the
+settings that change code or configs, the versions (tuner, torch, Triton, CUDA), the GPU
+(or "cpu" and Triton's interpreter flag) and GRAPH_SCHEMA. Storage is tuner.cache.graphs.
+
+Refused (counted in UNCACHEABLE and named in the graph's stats.graph_cache): graphs with
+symbolic sizes (their guards are recorded by lowering, which a hit skips), graphs whose wrapper
+needs an object with no source form (an op handed to a higher-order op, a GraphModule), an
+extern that is not an OpOverload, a get_attr of anything but a small tensor. The value is
+stored only once the compiled graph's first call returned (max-autotune's kernels have tuned
+then: their chosen configs are stored; a graph that falls back to ATen stores nothing).
+"""
+from __future__ import annotations
+
+import base64
+import collections
+import dataclasses
+import hashlib
+import json
+import logging
+import os
+import time
+
+import torch
+
+from . import stats as stats_mod
+from .context import CompiledGraph
+from .torch_compat import outside_fake_mode
+
+log = logging.getLogger("tuner.compiler")
+
+GRAPH_SCHEMA = 1
+CONSTANT_MAX_BYTES = 1 << 16     # a tensor constant above this refuses its graph
+UNCACHEABLE: collections.Counter = collections.Counter()   # reason -> graphs refused
+# settings read while lowering or tuning: a change must miss
+CODE_SETTINGS = ("pad_mm", "mm", "mm_padded", "heuristics", "search", "shortlist_sweeps",
+                 "shortlist_beyond", "tune_budget_s")
+# what every wrapper namespace holds besides kernels, externs and constants (compile_graph)
+BASE_NAMES = {"torch", "empty_strided", "reinterpret", "as_strided", "ensure_layout",
+              "empty_strided_fast", "device_guard", "call", "__builtins__"}
+
+
+class Refused(Exception):
+    """A graph the cache does not hold, and why."""
+
+
+def _canon(obj) -> str:
+    return json.dumps(obj, sort_keys=True, separators=(",", ":"), default=repr)
+
+
+def _sha(obj) -> str:
+    return hashlib.sha256(_canon(obj).encode()).hexdigest()
+
+
+def versions() -> dict:
+    """What generated code and its configs depend on beyond the graph: versions and device."""
+    import triton
+
+    from tuner.cache.keys import backend_info
+    info = dict(backend_info())
+    info.update(torch=torch.__version__, triton=triton.__version__,
+                interpret=os.environ.get("TRITON_INTERPRET", "0"), schema=GRAPH_SCHEMA)
+    return info
+
+
+def _sizes(seq) -> list:
+    out = []
+    for n in seq:
+        if not isinstance(n, int):   # a SymInt: symbolic sizes are not cached
+            raise Refused("symbolic sizes")
+        out.append(n)
+    return out
+
+
+def _value(v):
+    """An example input's or a node value's metadata, as JSON."""
+    if isinstance(v, torch.Tensor):
+        return ["T", str(v.dtype), _sizes(v.shape), _sizes(v.stride()), str(v.device),
+                _sizes([v.storage_offset()])[0]]
+    if isinstance(v, (list, tuple)):
+        return [type(v).__name__, [_value(x) for x in v]]
+    if isinstance(v, torch.SymInt):
+        raise Refused("symbolic sizes")
+    if v is None or isinstance(v, (bool, int, str)):
+        return v
+    if isinstance(v, float):
+        return repr(v)
+    return type(v).__name__
+
+
+def _arg(a):
+    """A node argument as JSON: nodes by name, values spelled out; anything else refuses."""
+    if isinstance(a, torch.fx.Node):
+        return "%" + a.name
+    if isinstance(a, (list, tuple)):
+        return [type(a).__name__, [_arg(x) for x in a]]
+    if isinstance(a, dict):
+        return {"dict": {str(k): _arg(v) for k, v in a.items()}}
+    if isinstance(a, (torch.dtype, torch.device, torch.memory_format, torch.layout)):
+        return ["torch", str(a)]
+    if isinstance(a, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+        raise Refused("symbolic sizes")
+    if a is None or isinstance(a, (bool, int, str)):
+        return a
+    if isinstance(a, (float, complex, slice, type(Ellipsis))):
+        return ["v", repr(a)]
+    if isinstance(a, torch._ops.OpOverload):
+        return ["op", str(a)]
+    raise Refused(f"a graph argument of type {type(a).__name__}")
+
+
+def _target(t) -> str:
+    if isinstance(t, str):
+        return t
+    if isinstance(t, torch._ops.OpOverload):
+        return str(t)
+    return f"{getattr(t, '__module__', '')}.{getattr(t, '__qualname__', getattr(t, '__name__', t))}"
+
+
+def _constant(gm, target: str):
+    """A get_attr tensor's metadata and a hash of its values; refuses anything else."""
+    obj = gm
+    for part in target.split("."):
+        obj = getattr(obj, part)
+    if not isinstance(obj, torch.Tensor):
+        raise Refused(f"a get_attr of a {type(obj).__name__}")
+    if obj.numel() * obj.element_size() > CONSTANT_MAX_BYTES:
+        raise Refused(f"a tensor constant over {CONSTANT_MAX_BYTES} bytes")
+    with outside_fake_mode():
+        data = _raw(obj)
+    return [_value(obj), hashlib.sha256(data).hexdigest()]
+
+
+def _raw(t: torch.Tensor) -> bytes:
+    return t.detach().cpu().contiguous().reshape(-1).view(torch.uint8).numpy().tobytes()
+
+
+def key(gm, example_inputs, ctx):
+    """The cache key of compiling gm for example_inputs under ctx; None when the graph cache
+    is off, for a probe, or for a graph it refuses (counted in UNCACHEABLE)."""
+    return _key(gm, example_inputs, ctx)[0]
+
+
+def _key(gm, example_inputs, ctx):
+    """(the key, "") or (None, why there is none: "" when the cache is off or for a probe)."""
+    from tuner.settings import settings
+    if ctx.probe or not settings.graph_cache or not settings.cache:
+        return None, ""
+    from tuner.cache.graphs import NAMESPACE
+    from tuner.cache.keys import CacheKey, backend_hash
+    try:
+        if ctx.sizes is not None:
+            raise Refused("symbolic sizes")
+        nodes = []
+        for n in gm.graph.nodes:
+            val = n.meta.get("val")
+            item = [n.op, n.name, _target(n.target), _arg(n.args), _arg(n.kwargs),
+                    _value(val) if val is not None else None]
+            if n.op == "get_attr":
+                item.append(_constant(gm, n.target))
+            nodes.append(item)
+        problem = _sha([nodes, [_value(x) for x in example_inputs]])
+    except Refused as e:
+        return None, refused(str(e))
+    except Exception as e:   # noqa: BLE001 - a graph we cannot describe is compiled, not cached
+        return None, refused(f"undescribable graph ({type(e).__name__})")
+    context = {"mode": ctx.mode, "options": ctx.options, "inference": ctx.inference,
+               "dynamic": ctx.dynamic, "budget": ctx.tune_budget_s,
+               "settings": {name: getattr(settings, name) for name in CODE_SETTINGS}}
+    return CacheKey(NAMESPACE, problem, _sha(context), backend_hash(versions())), ""
+
+
+def refused(why: str) -> str:
+    """Count a graph the cache does not hold; returns why."""
+    UNCACHEABLE[why] += 1
+    log.debug("graph cache: not cached: %s", why)
+    return why
+
+
+# -- the hit path --------------------------------------------------------------------------
+
+
+def load(key, ctx, start: float):
+    """The graph stored under `key` rebuilt (its kernels' modules loaded from their sources,
+    launchers given their stored configs, the wrapper executed), or None on a miss. A stored
+    value that cannot be rebuilt is a miss, with one warning."""
+    from tuner.cache import graphs
+    value, layer = graphs.lookup(key)
+    if value is None:
+        graphs.record(misses=1)
+        return None
+    try:
+        compiled = _rebuild(value, ctx, start)
+    except Exception as e:   # noqa: BLE001 - a bad entry costs a compile, which overwrites it
+        stats_mod.warn_once(("graph-cache", type(e).__name__),
+                            f"tuner: a cached compiled graph could not be loaded "
+                            f"({type(e).__name__}: {str(e)[:200]}); it is compiled again")
+        graphs.record(misses=1, rejected=1)
+        return None
+    compiled.stats.graph_cache = f"hit ({layer})"
+    graphs.record(**{f"hits_{layer}": 1, "saved_s": float(value.get("seconds", 0.0))})
+    return compiled
+
+
+def _op(name: str):
+    """torch.ops.<ns>.<op>.<overload> named by str(OpOverload), checked to name it back."""
+    ns, op, overload = name.split(".")
+    found = getattr(getattr(getattr(torch.ops, ns), op), overload)
+    if str(found) != name:
+        raise ValueError(f"op {name!r} resolves to {found}")
+    return found
+
+
+def _tensor(spec) -> torch.Tensor:
+    dtype = getattr(torch, spec["dtype"].removeprefix("torch."))
+    if not isinstance(dtype, torch.dtype):
+        raise ValueError(f"not a dtype: {spec['dtype']!r}")
+    raw = bytearray(base64.b64decode(spec["data"], validate=True))
+    flat = torch.frombuffer(raw, dtype=torch.uint8) if raw else torch.empty(0, dtype=torch.uint8)
+    t = flat.view(dtype).reshape(spec["shape"])
+    return t.to(spec["device"])
+
+
+def _rebuild(value: dict, ctx, start: float) -> CompiledGraph:
+    from tuner.points.triton_kernel import KernelMeta
+
+    from .compile_graph import _PUBLIC_OPS, KERNEL_PRELUDE, load_source
+    from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret,
+                                 precompile, reinterpret)
+    from .torch_compat import empty_strided_fast
+    stats = stats_mod.new(keep=not ctx.probe)
+    view = fast_reinterpret()
+    ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
+          "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}
+    kernel_sources = []
+    for k in value["kernels"]:
+        src = k["source"]
+        fn = getattr(load_source(KERNEL_PRELUDE + src, "k"), k["name"])
+        meta = dict(k["meta"], source=k["meta"].get("source", src))
+        for f in ("parts", "mm", "dtypes"):
+            if meta.get(f) is not None:
+                meta[f] = tuple(meta[f])
+        meta = KernelMeta(**meta)
+        config = k["config"]
+        tune = bool(k["tune"]) and config is None
+        if "foreach" in k:
+            fe = k["foreach"]
+            launcher = ForeachLauncher(fn, meta, fe["slots"], fe["table_size"], fe["body_of"],
+                                       fe["written"], tune, stats=stats, budget_s=ctx.tune_budget_s)
+            if config is not None:
+                launcher.config, launcher.default, launcher.learned = dict(config), dict(config), None
+        else:
+            launcher = Launcher(fn, meta, list(k["outs"]), tune, config=config, stats=stats,
+                                budget_s=ctx.tune_budget_s)
+        ns[k["ns"]] = launcher
+        kernel_sources.append(f"# {k['ns']}: {k['label']}\n" + src)
+    for name, op in value["externs"].items():
+        op = _op(op)
+        ns[name] = _PUBLIC_OPS.get(op, op)
+    for name, spec in value["constants"].items():
+        ns[name] = _tensor(spec)
+    dev = torch.device(value["device"]) if value["device"] is not None else None
+    fast = empty_strided_fast(dev.type) if dev is not None and dev.type in ("cpu", "cuda") else None
+    if fast is not None:
+        ns["empty_strided_fast"] = fast
+        if dev.type == "cuda":
+            ns["device_guard"] = torch.cuda.device
+    _restore_stats(stats, value["stats"])
+    launchers = [v for v in ns.values() if isinstance(v, Launcher)]
+    stats.tune_pending = sum(1 for v in launchers if v.config is None)
+    mutated = tuple(value["mutated"])
+    if (ctx.options.get("precompile") or mutated) and dev is not None:
+        precompile(launchers, dev, strict=bool(mutated))   # as a fresh compile does
+    wrapper = value["wrapper"]
+    stats.source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources
+                                              for line in ks.splitlines()] + ["", wrapper])
+    from tuner.settings import settings
+    if "output_code" in settings.logs:
+        import sys
+        print(stats.source, file=sys.stderr)
+    exec(compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())} (cached)>", "exec"), ns)
+    stats.compile_seconds = time.perf_counter() - start
+    return CompiledGraph(ns["call"], stats, mutated)
+
+
+# GraphStats fields lowering and code generation set, stored with the graph
+STAT_FIELDS = ("kernels", "fused_nodes", "nodes", "recomputed", "window_stored", "residual_folds",
+               "externs", "fallbacks", "lowered", "pad_mm", "mm_backend", "kernel_names",
+               "kernel_kinds", "kernel_labels", "lowering_errors", "learned_configs")
+
+
+def _snapshot_stats(stats) -> dict:
+    out = {}
+    for f in STAT_FIELDS:
+        v = getattr(stats, f)
+        out[f] = dict(v) if isinstance(v, dict) else list(v) if isinstance(v, list) else v
+    return out
+
+
+def _restore_stats(stats, stored: dict) -> None:
+    for f in STAT_FIELDS:
+        cur = getattr(stats, f)
+        v = stored[f]
+        if isinstance(cur, collections.Counter):
+            cur.update(v)
+        elif isinstance(cur, dict):
+            cur.update(v)
+        elif isinstance(cur, list):
+            cur.extend(v)
+        else:
+            setattr(stats, f, type(cur)(v))
+
+
+# -- the miss path -------------------------------------------------------------------------
+
+
+class Record:
+    """What a compile hands over to be stored: its kernels (name in the wrapper, function
+    name, source, label) and externs; `refuse` marks it uncacheable."""
+
+    def __init__(self, key, why: str = ""):
+        self.key = key
+        self.kernels: list[tuple[str, str, str, str]] = []
+        self.externs: dict[str, str] = {}
+        self.refused = ""
+        self.why_none = why   # why there is no key ("": the cache is off, or a probe)
+
+    @classmethod
+    def of(cls, gm, example_inputs, ctx) -> "Record":
+        """The record of compiling gm for example_inputs under ctx, with its key (or none)."""
+        return cls(*_key(gm, example_inputs, ctx))
+
+    def refuse(self, why: str) -> None:
+        self.refused = self.refused or why
+
+    def kernel(self, ns_name: str, name: str, src: str, label: str) -> None:
+        if self.key is not None:
+            self.kernels.append((ns_name, name, src, label))
+
+    def extern(self, ns_name: str, op) -> None:
+        if self.key is None:
+            return
+        if isinstance(op, torch._ops.OpOverload) and str(op).count(".") == 2:
+            self.externs[ns_name] = str(op)
+        else:
+            self.refuse(f"an extern {type(op).__name__} with no name to load it by")
+
+    def finish(self, compiled: CompiledGraph, g, ns: dict, wrapper: str, objects: dict,
+               dev) -> CompiledGraph:
+        """compiled, set to store its value after its first successful call (when the graph
+        is cacheable); compiled.stats.graph_cache says what happened."""
+        st = compiled.stats
+        if self.key is None:
+            st.graph_cache = f"uncacheable: {self.why_none}" if self.why_none else ""
+            return compiled
+        try:
+            value = self._value(g, ns, wrapper, objects, dev, compiled)
+        except Refused as e:
+            self.refuse(str(e))
+        if self.refused:
+            refused(self.refused)
+            st.graph_cache = f"uncacheable: {self.refused}"
+            return compiled
+        launchers = {k[0]: ns[k[0]] for k in self.kernels}
+        st.graph_cache = "miss"
+        call, key = compiled.fn, self.key
+
+        def first(args):
+            out = call(args)
+            compiled.fn = call   # from now on the graph alone
+            _store(key, value, launchers, st)
+            return out
+        compiled.fn = first
+        return compiled
+
+    def _value(self, g, ns, wrapper, objects, dev, compiled) -> dict:
+        if objects:
+            raise Refused("an extern argument with no source form (an op or a module)")
+        constants = {}
+        for name, t in g.constants.items():
+            if t.numel() * t.element_size() > CONSTANT_MAX_BYTES:
+                raise Refused(f"a tensor constant over {CONSTANT_MAX_BYTES} bytes")
+            with outside_fake_mode():
+                constants[name] = {"dtype": str(t.dtype), "shape": list(t.shape),
+                                   "device": str(t.device),
+                                   "data": base64.b64encode(_raw(t)).decode("ascii")}
+        known = BASE_NAMES | {k[0] for k in self.kernels} | set(self.externs) | set(constants)
+        extra = sorted(set(ns) - known)
+        if extra:
+            raise Refused(f"wrapper objects with no stored form ({', '.join(extra[:3])})")
+        return {"wrapper": wrapper, "externs": self.externs, "constants": constants,
+                "device": None if dev is None else str(dev),
+                "mutated": list(compiled.mutated_inputs), "stats": _snapshot_stats(compiled.stats),
+                "kernels": [{"ns": n, "name": name, "source": src, "label": label}
+                            for n, name, src, label in self.kernels]}
+
+
+def _describe(launcher, src: str) -> dict:
+    from .runtime.launch import ForeachLauncher
+    meta = dataclasses.asdict(launcher.meta)
+    if meta["source"] == src:
+        del meta["source"]   # the kernel's own source: stored once
+    d = {"meta": meta, "outs": list(launcher.out_args), "tune": bool(launcher.autotune),
+         "config": None if launcher.config is None else dict(launcher.config)}
+    if isinstance(launcher, ForeachLauncher):
+        d["foreach"] = {"slots": list(launcher.slots), "table_size": launcher.table_size,
+                        "body_of": list(launcher._body_of), "written": sorted(launcher.written)}
+    return d
+
+
+def _store(key, value, launchers, stats) -> None:
+    """The value with each kernel's launch config (tuned by now), stored; never raises."""
+    from tuner.cache import graphs
+    try:
+        for k in value["kernels"]:
+            k.update(_describe(launchers[k["ns"]], k["source"]))
+        value["seconds"] = stats.compile_seconds + stats.tuning_seconds
+        why = graphs.store(key, value)
+    except Exception as e:   # noqa: BLE001 - a value we cannot store is compiled next time
+        why = f"store failed ({type(e).__name__}: {e})"
+    if why:
+        refused(why[:120])
+        stats.graph_cache = f"not stored: {why[:200]}"
+    else:
+        stats.graph_cache = "stored"
