@@ -50,6 +50,11 @@ def load_source(source, stem):
     return MODULES.load(source, stem)
 
 
+def load_kernel(src, name):
+    """The kernel `name` of generated source `src` (the prelude prepended), loaded."""
+    return getattr(load_source(KERNEL_PRELUDE + src, "k"), name)
+
+
 # The public torch function for the hottest externs: the same kernel, a cheaper call than the
 # OpOverload's schema-driven argument parsing (docs/PERF_NOTES.md).
 _PUBLIC_OPS = {torch.ops.aten.convolution.default: torch.convolution,
@@ -178,7 +183,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     # its stored sources and configs: no lowering, no tuning (compiler/graph_cache.py)
     record = graph_cache.Record.of(gm, example_inputs, ctx)
     if record.key is not None:
-        hit = graph_cache.load(record.key, ctx, start)
+        hit = graph_cache.load(record.key, ctx, start, load_kernel, _PUBLIC_OPS)
         if hit is not None:
             return hit
     # a probe (a point measuring its choices on a graph of its own) leaves the stats alone
@@ -233,7 +238,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
             if size_args and kind in ("foreach", "combo", "template"):
                 raise Unsupported(f"symbolic sizes in a {kind} kernel")
             src = _with_size_params(src, k.name, size_args)
-        fn = getattr(load_source(KERNEL_PRELUDE + src, "k"), k.name)
+        fn = load_kernel(src, k.name)
         kname = f"kernel{i}"
         if kind == "foreach":   # every part's buffers, part-major; addresses go in a table
             arg_names = k.arg_names

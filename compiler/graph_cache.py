@@ -12,7 +12,8 @@ value, placeholders included; no source locations), the example inputs' dtypes, 
 strides and devices, the tensor constants (metadata and a hash of their values; a constant
 over CONSTANT_MAX_BYTES refuses the graph), the mode, options and flags of the compile, the
 settings that change code or configs, the versions (tuner, torch, Triton, CUDA), the GPU
-(or "cpu" and Triton's interpreter flag) and GRAPH_SCHEMA. Storage is tuner.cache.graphs.
+(or "cpu" and Triton's interpreter flag) and GRAPH_SCHEMA. Storage: tuner.cache.graphs, reached
+through tuner/graph_store.py.
 
 Refused (counted in UNCACHEABLE and named in the graph's stats.graph_cache): graphs with
 symbolic sizes (their guards are recorded by lowering, which a hit skips), graphs whose wrapper
@@ -67,8 +68,8 @@ def versions() -> dict:
     """What generated code and its configs depend on beyond the graph: versions and device."""
     import triton
 
-    from tuner.cache.keys import backend_info
-    info = dict(backend_info())
+    from tuner.graph_store import environment
+    info = environment()
     info.update(torch=torch.__version__, triton=triton.__version__,
                 interpret=os.environ.get("TRITON_INTERPRET", "0"), schema=GRAPH_SCHEMA)
     return info
@@ -157,8 +158,7 @@ def _key(gm, example_inputs, ctx):
     from tuner.settings import settings
     if ctx.probe or not settings.graph_cache or not settings.cache:
         return None, ""
-    from tuner.cache.graphs import NAMESPACE
-    from tuner.cache.keys import CacheKey, backend_hash
+    from tuner.graph_store import make_key
     try:
         if ctx.sizes is not None:
             raise Refused("symbolic sizes")
@@ -178,7 +178,7 @@ def _key(gm, example_inputs, ctx):
     context = {"mode": ctx.mode, "options": ctx.options, "inference": ctx.inference,
                "dynamic": ctx.dynamic, "budget": ctx.tune_budget_s,
                "settings": {name: getattr(settings, name) for name in CODE_SETTINGS}}
-    return CacheKey(NAMESPACE, problem, _sha(context), backend_hash(versions())), ""
+    return make_key(problem, _sha(context), versions()), ""
 
 
 def refused(why: str) -> str:
@@ -191,17 +191,18 @@ def refused(why: str) -> str:
 # -- the hit path --------------------------------------------------------------------------
 
 
-def load(key, ctx, start: float):
-    """The graph stored under `key` rebuilt (its kernels' modules loaded from their sources,
-    launchers given their stored configs, the wrapper executed), or None on a miss. A stored
-    value that cannot be rebuilt is a miss, with one warning."""
-    from tuner.cache import graphs
+def load(key, ctx, start: float, load_kernel, public_ops: dict):
+    """The graph stored under `key` rebuilt (its kernels' modules loaded from their sources by
+    load_kernel(src, name), launchers given their stored configs, externs resolved and mapped
+    through public_ops as compile_graph maps them, the wrapper executed), or None on a miss.
+    A stored value that cannot be rebuilt is a miss, with one warning."""
+    from tuner import graph_store as graphs
     value, layer = graphs.lookup(key)
     if value is None:
         graphs.record(misses=1)
         return None
     try:
-        compiled = _rebuild(value, ctx, start)
+        compiled = _rebuild(value, ctx, start, load_kernel, public_ops)
     except Exception as e:   # noqa: BLE001 - a bad entry costs a compile, which overwrites it
         stats_mod.warn_once(("graph-cache", type(e).__name__),
                             f"tuner: a cached compiled graph could not be loaded "
@@ -232,10 +233,9 @@ def _tensor(spec) -> torch.Tensor:
     return t.to(spec["device"])
 
 
-def _rebuild(value: dict, ctx, start: float) -> CompiledGraph:
+def _rebuild(value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
     from tuner.points.triton_kernel import KernelMeta
 
-    from .compile_graph import _PUBLIC_OPS, KERNEL_PRELUDE, load_source
     from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret,
                                  precompile, reinterpret)
     from .torch_compat import empty_strided_fast
@@ -246,7 +246,7 @@ def _rebuild(value: dict, ctx, start: float) -> CompiledGraph:
     kernel_sources = []
     for k in value["kernels"]:
         src = k["source"]
-        fn = getattr(load_source(KERNEL_PRELUDE + src, "k"), k["name"])
+        fn = load_kernel(src, k["name"])
         meta = dict(k["meta"], source=k["meta"].get("source", src))
         for f in ("parts", "mm", "dtypes"):
             if meta.get(f) is not None:
@@ -267,7 +267,7 @@ def _rebuild(value: dict, ctx, start: float) -> CompiledGraph:
         kernel_sources.append(f"# {k['ns']}: {k['label']}\n" + src)
     for name, op in value["externs"].items():
         op = _op(op)
-        ns[name] = _PUBLIC_OPS.get(op, op)
+        ns[name] = public_ops.get(op, op)
     for name, spec in value["constants"].items():
         ns[name] = _tensor(spec)
     dev = torch.device(value["device"]) if value["device"] is not None else None
@@ -421,7 +421,7 @@ def _describe(launcher, src: str) -> dict:
 
 def _store(key, value, launchers, stats) -> None:
     """The value with each kernel's launch config (tuned by now), stored; never raises."""
-    from tuner.cache import graphs
+    from tuner import graph_store as graphs
     try:
         for k in value["kernels"]:
             k.update(_describe(launchers[k["ns"]], k["source"]))
