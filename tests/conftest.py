@@ -18,6 +18,10 @@ def _isolated_tuner_env(tmp_path, monkeypatch):
     monkeypatch.setenv("TUNER_PAD_MM", "never")
     # likewise the mm point (auto: template or ATen, measured in max-autotune)
     monkeypatch.setenv("TUNER_MM", "extern")
+    # a graph compiled twice in one test would be rebuilt from the compiled-graph cache, and
+    # tests that compile again to see the decision cache answer would see no decision at all;
+    # the graph cache's own tests (tests/compiler/test_graph_cache.py) turn it on
+    monkeypatch.setenv("TUNER_GRAPH_CACHE", "0")
     # template configs remembered by matmul within a process (tuner/points/triton_kernel.py)
     from tuner.points.triton_kernel import forget_templates
     forget_templates()
