@@ -462,9 +462,12 @@ def import_cmd(file, as_json):
     FILE is read one line at a time; bad lines (malformed, over the size or nesting limit,
     badly signed) and repeated keys are reported and skipped, and the exit status is then 1.
     The report names the first 20 problems and counts every one by reason, so a file of
-    millions of bad lines costs no more memory than one of twenty.
+    millions of bad lines costs no more memory than one of twenty. Compiled graphs (namespace
+    graph: code the compiler runs) are imported only with TUNER_CACHE_SECRET set, which
+    verifies their signatures; without it they are skipped.
     """
     from .entry import InvalidEntry, decode
+    from .graphs import NAMESPACE as GRAPH_NAMESPACE
     from .keys import SCHEMA_VERSION
     from .layered import build_cache
     cache = build_cache()
@@ -507,6 +510,11 @@ def import_cmd(file, as_json):
                                                       "imported again"})
                     continue
                 first_line[entry.digest] = n
+                if entry.key.namespace == GRAPH_NAMESPACE and not secret:
+                    # a compiled graph is code the compiler runs: only from a signed file
+                    skipped.add({"line": n, "reason": "a compiled graph is imported only when "
+                                                      "TUNER_CACHE_SECRET verifies its signature"})
+                    continue
                 cache.put_entry(entry)
                 imported += 1
             except InvalidEntry as e:

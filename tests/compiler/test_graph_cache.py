@@ -360,15 +360,32 @@ def test_read_only_remote_is_not_written(remote, monkeypatch, lowerings):
     assert again.stats.graph_cache == "hit (local)"
 
 
-def test_export_includes_graph_entries(tmp_path):
-    run(inputs())
+def cli(*argv, **env):
+    e = dict(os.environ, **env)
+    if not e.get("TUNER_CACHE_SECRET"):
+        e.pop("TUNER_CACHE_SECRET", None)
+    return subprocess.run([sys.executable, "-m", "tuner", "cache", *argv, "--json"],
+                          capture_output=True, text=True, env=e, timeout=120)
+
+
+def test_export_and_import_carry_signed_graphs_only(tmp_path, monkeypatch, lowerings):
+    monkeypatch.setenv("TUNER_CACHE_SECRET", "ci-secret")
+    args = inputs()
+    run(args)
     reset_cache()
     path = tmp_path / "export.jsonl"
-    out = subprocess.run([sys.executable, "-m", "tuner", "cache", "export", str(path)],
-                         capture_output=True, text=True, env=os.environ.copy(), timeout=120)
+    out = cli("export", str(path))
     assert out.returncode == 0, out.stderr
     lines = path.read_text().splitlines()[1:]
-    assert any(json.loads(line)["key"]["namespace"] == "graph" for line in lines)
+    assert [json.loads(line)["key"]["namespace"] for line in lines] == ["graph"]
+    # a compiled graph is code: without a secret to verify it, import skips it
+    out = cli("import", str(path), TUNER_CACHE_DIR=str(tmp_path / "unsigned"), TUNER_CACHE_SECRET="")
+    assert out.returncode == 1 and "imported only when" in out.stdout
+    out = cli("import", str(path), TUNER_CACHE_DIR=str(tmp_path / "signed"))
+    assert out.returncode == 0, out.stdout + out.stderr
+    monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "signed"))
+    again, _ = run(args)
+    assert again.stats.graph_cache == "hit (local)" and lowerings[0] == 1
 
 
 def test_read_only_local_cache_serves_hits(unprivileged, tmp_path, lowerings):
