@@ -234,12 +234,20 @@ def _tensor(spec) -> torch.Tensor:
 
 
 def _rebuild(value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
+    stats = stats_mod.new(keep=not ctx.probe)
+    try:
+        return _rebuild_into(stats, value, ctx, start, load_kernel, public_ops)
+    except Exception:
+        stats_mod.discard(stats)   # the fresh compile that follows keeps its own
+        raise
+
+
+def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
     from tuner.points.triton_kernel import KernelMeta
 
     from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret,
                                  precompile, reinterpret)
     from .torch_compat import empty_strided_fast
-    stats = stats_mod.new(keep=not ctx.probe)
     view = fast_reinterpret()
     ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
           "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}

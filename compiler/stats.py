@@ -227,6 +227,13 @@ def new(keep: bool = True) -> GraphStats:
     return s
 
 
+def discard(s: GraphStats) -> None:
+    """Forget `s`, the last graph's stats, when its compile was abandoned (a cached graph that
+    could not be rebuilt, compiled afresh with new stats)."""
+    if _graphs and _graphs[-1] is s:
+        _graphs.pop()
+
+
 def last() -> GraphStats:
     return _graphs[-1] if _graphs else GraphStats()
 

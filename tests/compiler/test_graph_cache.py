@@ -434,3 +434,27 @@ def test_optimizer_step_hits_with_foreach_kernels(lowerings):
     assert any("foreach" in kinds or "combo" in kinds for _, kinds in seen[0])
     assert [c for c, _ in seen[1]] and all(c == "hit (local)" for c, _ in seen[1]), seen
     assert [k for _, k in seen[1]] == [k for _, k in seen[0]]
+
+
+def test_entry_that_cannot_be_rebuilt_recompiles_with_one_warning(lowerings):
+    """Well-formed and validly signed, yet unusable (a kernel its source does not define):
+    a miss with one warning, the graph compiled again and its entry overwritten."""
+    import tuner.compiler.stats as stats
+    args = inputs()
+    run(args)
+    [(digest, text)] = graph_rows()
+    body = json.loads(text)
+    value = graph_store.unpack(body["value"])
+    value["kernels"][0]["name"] = "tk_not_there"
+    body["value"] = graph_store.pack(value)
+    set_entry(digest, json.dumps(body))
+    stats.reset()
+    with warnings.catch_warnings(record=True) as seen:
+        warnings.simplefilter("always")
+        again, out = run(args)
+    assert [str(w.message) for w in seen if "could not be loaded" in str(w.message)] != []
+    assert len([w for w in seen if "could not be loaded" in str(w.message)]) == 1
+    assert lowerings[0] == 2 and [g.graph_cache for g in stats.graphs()] == ["stored"]
+    torch.testing.assert_close(out[0], fn(*args)[0])
+    third, _ = run(args)
+    assert third.stats.graph_cache == "hit (local)" and lowerings[0] == 2
