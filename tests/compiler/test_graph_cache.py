@@ -458,3 +458,24 @@ def test_entry_that_cannot_be_rebuilt_recompiles_with_one_warning(lowerings):
     torch.testing.assert_close(out[0], fn(*args)[0])
     third, _ = run(args)
     assert third.stats.graph_cache == "hit (local)" and lowerings[0] == 2
+
+
+def launcher_configs(compiled):
+    from tuner.compiler.runtime.launch import Launcher
+    ns = compiled.fn.__globals__   # the wrapper's namespace
+    return {k: v.config for k, v in ns.items() if isinstance(v, Launcher)}
+
+
+def test_max_autotune_hit_launches_the_tuned_configs_without_tuning(lowerings):
+    args = inputs()
+    mode = "max-autotune-no-cudagraphs"
+    first, out1 = run(args, mode=mode)
+    assert first.stats.decisions_measured >= 1 and first.stats.graph_cache == "stored"
+    tuned = launcher_configs(first)
+    assert tuned and all(c is not None for c in tuned.values())
+    again, out2 = run(args, mode=mode)
+    assert again.stats.graph_cache == "hit (local)" and lowerings[0] == 1
+    assert again.stats.decisions == 0 and again.stats.tuning_seconds == 0   # nothing measured
+    assert launcher_configs(again) == tuned
+    for a, b in zip(out1, out2):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
