@@ -10,9 +10,10 @@ kernels' configs, without lowering, fusion, code generation or tuning.
 The key hashes the ATen graph (each node's op, target, arguments and the metadata of its
 value, placeholders included; no source locations), the example inputs' dtypes, sizes,
 strides and devices, the tensor constants (metadata and a hash of their values; a constant
-over CONSTANT_MAX_BYTES refuses the graph), the mode, options and flags of the compile, the
-settings that change code or configs, the versions (tuner, torch, Triton, CUDA), the GPU
-(or "cpu" and Triton's interpreter flag) and GRAPH_SCHEMA. Storage: tuner.cache.graphs, reached
+over CONSTANT_MAX_BYTES refuses the graph), whether kernels tune (of the mode: CUDA graphs
+wrap the result either way), the options and settings that change code or configs, the
+versions (tuner, torch, Triton, CUDA), the GPU (or "cpu" and Triton's interpreter flag) and
+GRAPH_SCHEMA. Storage: tuner.cache.graphs, reached
 through tuner/graph_store.py.
 
 Refused (counted in UNCACHEABLE and named in the graph's stats.graph_cache): graphs with
@@ -47,6 +48,8 @@ UNCACHEABLE: collections.Counter = collections.Counter()   # reason -> graphs re
 # settings read while lowering or tuning: a change must miss
 CODE_SETTINGS = ("pad_mm", "mm", "mm_padded", "heuristics", "search", "shortlist_sweeps",
                  "shortlist_beyond", "tune_budget_s")
+# options that change how a compiled graph is wrapped or built, not its code or configs
+WRAP_OPTIONS = ("cudagraphs", "cudagraph_min_launches", "cudagraph_address_replay", "precompile")
 # what every wrapper namespace holds besides kernels, externs and constants (compile_graph)
 BASE_NAMES = {"torch", "empty_strided", "reinterpret", "as_strided", "ensure_layout",
               "empty_strided_fast", "device_guard", "call", "__builtins__"}
@@ -175,7 +178,9 @@ def _key(gm, example_inputs, ctx):
         return None, refused(str(e))
     except Exception as e:   # noqa: BLE001 - a graph we cannot describe is compiled, not cached
         return None, refused(f"undescribable graph ({type(e).__name__})")
-    context = {"mode": ctx.mode, "options": ctx.options, "inference": ctx.inference,
+    # the mode only as whether kernels tune: CUDA graphs wrap the result, here as after a compile
+    options = {k: v for k, v in ctx.options.items() if k not in WRAP_OPTIONS}
+    context = {"autotune": ctx.autotune, "options": options, "inference": ctx.inference,
                "dynamic": ctx.dynamic, "budget": ctx.tune_budget_s,
                "settings": {name: getattr(settings, name) for name in CODE_SETTINGS}}
     return make_key(problem, _sha(context), versions()), ""
@@ -320,9 +325,7 @@ def _restore_stats(stats, stored: dict) -> None:
     for f in STAT_FIELDS:
         cur = getattr(stats, f)
         v = stored[f]
-        if isinstance(cur, collections.Counter):
-            cur.update(v)
-        elif isinstance(cur, dict):
+        if isinstance(cur, dict):   # (Counters too)
             cur.update(v)
         elif isinstance(cur, list):
             cur.extend(v)
