@@ -108,6 +108,18 @@ def compile_graph(gm: torch.fx.GraphModule, example_inputs, mode="default", opti
     return _compile_graph(gm, example_inputs, ctx)
 
 
+def _show_source(source, gm):
+    """The graph's generated code to stderr (TUNER_LOGS=output_code) and, with its FX graph,
+    to TUNER_DEBUG_DIR."""
+    from tuner.settings import settings
+    if "output_code" in settings.logs:
+        print(source, file=sys.stderr)
+    if settings.debug_dir:
+        h = hashlib.sha256(source.encode()).hexdigest()[:12]
+        with open(os.path.join(kernel_dir(), f"graph_{h}.py"), "w") as f:
+            f.write(source + "\n# FX graph\n" + "\n".join("# " + ln for ln in str(gm.graph).splitlines()))
+
+
 def mm_runners(problem, device) -> dict:
     """The mm point's runners for a problem: its probes (compiler.mm_probes.runners), each
     variant compiled here and run once."""
@@ -185,6 +197,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     if record.key is not None:
         hit = graph_cache.load(record.key, ctx, start, load_kernel, _PUBLIC_OPS)
         if hit is not None:
+            _show_source(hit.stats.source, gm)
             return hit
     # a probe (a point measuring its choices on a graph of its own) leaves the stats alone
     stats = stats_mod.new(keep=not ctx.probe)
@@ -339,13 +352,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
                        + ["", wrapper])
     stats.source = source
-    from tuner.settings import settings
-    if "output_code" in settings.logs:
-        print(source, file=sys.stderr)
-    if settings.debug_dir:
-        h = hashlib.sha256(source.encode()).hexdigest()[:12]
-        with open(os.path.join(kernel_dir(), f"graph_{h}.py"), "w") as f:
-            f.write(source + "\n# FX graph\n" + "\n".join("# " + ln for ln in str(gm.graph).splitlines()))
+    _show_source(source, gm)
     code = compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())}>", "exec")
     exec(code, ns)
     stats.compile_seconds = time.perf_counter() - start

@@ -298,10 +298,6 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
     wrapper = value["wrapper"]
     stats.source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources
                                               for line in ks.splitlines()] + ["", wrapper])
-    from tuner.settings import settings
-    if "output_code" in settings.logs:
-        import sys
-        print(stats.source, file=sys.stderr)
     exec(compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())} (cached)>", "exec"), ns)
     stats.compile_seconds = time.perf_counter() - start
     return CompiledGraph(ns["call"], stats, mutated)
