@@ -110,6 +110,12 @@ def trim(max_bytes: int) -> int:
         return 0
 
 
+def discard(key: CacheKey) -> None:
+    """Delete `key`'s local entry (a graph that failed to run from it); the shared one stays,
+    as the decision cache leaves a shared answer one machine failed to launch. Never raises."""
+    _cache().discard(key)
+
+
 def record(**counts: float) -> None:
     """Add to the graph namespace's statistics (`tuner cache stats`); never raises."""
     _cache().record(NAMESPACE, **counts)

@@ -216,6 +216,20 @@ def load(key, ctx, start: float, load_kernel, public_ops: dict):
         return None
     compiled.stats.graph_cache = f"hit ({layer})"
     graphs.record(**{f"hits_{layer}": 1, "saved_s": float(value.get("seconds", 0.0))})
+    call = compiled.fn
+
+    def first(args):
+        """The first call; if it fails (a stored config that does not launch, say), the local
+        entry goes, so the next compile of the graph is a fresh one."""
+        try:
+            out = call(args)
+        except BaseException:
+            graphs.discard(key)
+            compiled.stats.graph_cache = f"hit ({layer}), failed: local entry deleted"
+            raise
+        compiled.fn = call
+        return out
+    compiled.fn = first
     return compiled
 
 

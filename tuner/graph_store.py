@@ -9,6 +9,7 @@ from tuner.cache.keys import CacheKey, backend_hash, backend_info
 NAMESPACE = graphs.NAMESPACE
 lookup = graphs.lookup
 store = graphs.store
+discard = graphs.discard
 record = graphs.record
 
 

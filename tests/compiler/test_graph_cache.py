@@ -482,3 +482,25 @@ def test_max_autotune_hit_launches_the_tuned_configs_without_tuning(lowerings):
     assert launcher_configs(again) == tuned
     for a, b in zip(out1, out2):
         torch.testing.assert_close(a, b, rtol=0, atol=0)
+
+
+def test_a_hit_whose_first_call_fails_deletes_its_local_entry(lowerings):
+    """A stored config that does not launch: the call fails (torch.compile's guard then runs
+    the graph in ATen), and the entry goes, so the next compile is a fresh one."""
+    args = inputs()
+    run(args)
+    [(digest, text)] = graph_rows()
+    body = json.loads(text)
+    value = graph_store.unpack(body["value"])
+    value["kernels"][0]["config"] = {}
+    body["value"] = graph_store.pack(value)
+    set_entry(digest, json.dumps(body))
+    gm = make_fx(fn)(*args)
+    hit = cg.compile_graph(gm, args)
+    assert hit.stats.graph_cache == "hit (local)"
+    with pytest.raises(KeyError):
+        hit(list(args))
+    assert graph_rows() == [] and "deleted" in hit.stats.graph_cache
+    again, out = run(args)
+    assert again.stats.graph_cache == "stored" and lowerings[0] == 2
+    torch.testing.assert_close(out[0], fn(*args)[0])
