@@ -320,7 +320,8 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
 # GraphStats fields lowering and code generation set, stored with the graph
 STAT_FIELDS = ("kernels", "fused_nodes", "nodes", "recomputed", "window_stored", "residual_folds",
                "externs", "fallbacks", "lowered", "pad_mm", "mm_backend", "kernel_names",
-               "kernel_kinds", "kernel_labels", "lowering_errors", "learned_configs")
+               "kernel_kinds", "kernel_labels", "lowering_errors", "learned_configs",
+               "planned_peak_bytes", "unplanned_bytes")
 
 
 def _snapshot_stats(stats) -> dict:
@@ -340,7 +341,7 @@ def _restore_stats(stats, stored: dict) -> None:
         elif isinstance(cur, list):
             cur.extend(v)
         else:
-            setattr(stats, f, type(cur)(v))
+            setattr(stats, f, v)
 
 
 # -- the miss path -------------------------------------------------------------------------

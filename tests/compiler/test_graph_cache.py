@@ -104,6 +104,7 @@ def test_hit_gives_identical_outputs_and_lowers_nothing(lowerings):
     assert second.stats.source == first.stats.source
     assert second.stats.kernels == first.stats.kernels >= 1
     assert second.stats.kernel_names == first.stats.kernel_names
+    assert second.stats.planned_peak_bytes == first.stats.planned_peak_bytes is not None
     reset_cache()   # flushes the counters
     counters = graph_store_stats()
     assert counters["hits_local"] == 1 and counters["misses"] == 1 and counters["saved_s"] > 0
