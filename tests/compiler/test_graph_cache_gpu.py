@@ -1,0 +1,51 @@
+"""The compiled-graph cache on the GPU: a second process with the first one's cache folder
+rebuilds a small transformer's CUDA graphs (default mode and reduce-overhead) without
+lowering, and its outputs equal the first process's bit for bit."""
+import json
+import os
+import subprocess
+import sys
+
+import pytest
+
+pytestmark = pytest.mark.gpu
+
+PROCESS = """
+import json, sys
+import torch
+from tuner.compiler import compile_graph as cg
+lowered = [0]
+real = cg._lower
+def spy(*a, **kw):
+    lowered[0] += 1
+    return real(*a, **kw)
+cg._lower = spy
+torch.manual_seed(0)
+layer = torch.nn.TransformerEncoderLayer(64, 4, 128, batch_first=True, dropout=0.0)
+model = torch.nn.Sequential(layer, torch.nn.LayerNorm(64)).cuda().eval()
+x = torch.randn(4, 32, 64, device="cuda")
+fn = torch.compile(model, backend="tuner", mode=sys.argv[1])
+with torch.no_grad():
+    outs = [fn(x).clone() for _ in range(3)]
+    ref = model(x)
+import tuner.compiler.stats as stats
+print(json.dumps({"lowered": lowered[0], "cache": [g.graph_cache for g in stats.graphs()],
+                  "out": outs[-1].double().sum().item(), "err": (outs[-1] - ref).abs().max().item(),
+                  "same": all(torch.equal(o, outs[0]) for o in outs)}))
+"""
+
+
+@pytest.mark.parametrize("mode", ["default", "reduce-overhead"])
+def test_second_process_rebuilds_cuda_graphs_from_the_cache(tmp_path, mode):
+    env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE",)}
+    env.update(TUNER_CACHE_DIR=str(tmp_path), TUNER_GRAPH_CACHE="1")
+    runs = []
+    for _ in range(2):
+        p = subprocess.run([sys.executable, "-c", PROCESS, mode], capture_output=True, text=True,
+                           env=env, timeout=300, cwd=str(tmp_path))   # (not the checkout: its bare tuner/ would shadow the package)
+        assert p.returncode == 0, p.stderr[-3000:]
+        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    first, second = runs
+    assert first["lowered"] >= 1 and "stored" in first["cache"], first
+    assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
+    assert second["out"] == first["out"] and second["same"] and first["err"] < 1e-3, runs
