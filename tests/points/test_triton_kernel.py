@@ -269,6 +269,23 @@ def test_coordinate_descent_from_the_default_replaces_the_exhaustive_sweep(fake_
     assert point.decide_config(LOOPED, ARGS, fake_bench.launch).source == "cache"
 
 
+def test_written_arguments_are_copied_only_when_a_config_is_measured(fake_bench, monkeypatch):
+    # measuring writes into copies of the written arguments; a cached answer copies nothing
+    # (a large mutated tensor's copy would raise peak memory for no measurement: issue 50)
+    copies = []
+    real = point.written_copies
+    monkeypatch.setattr(point, "written_copies", lambda a, o: copies.append(o) or real(a, o))
+    out = torch.zeros(4)
+    seen = []
+    launch = lambda cfg, args: (seen.append(args[1]), fake_bench.launch(cfg, args))  # noqa: E731
+    assert point.decide_config(LOOPED, [torch.ones(4), out], launch, out_args=(1,)).source \
+        == "coordinate_descent"
+    assert copies == [(1,)] and seen and all(a is not out for a in seen)
+    copies.clear()
+    assert point.decide_config(LOOPED, [torch.ones(4), out], launch, out_args=(1,)).source == "cache"
+    assert copies == []
+
+
 def test_exhaustive_sweeps_the_candidates_and_budgeted_stops(fake_bench, monkeypatch):
     monkeypatch.setenv("TUNER_SEARCH", "exhaustive")
     d = point.decide_config(LOOPED, ARGS, fake_bench.launch)

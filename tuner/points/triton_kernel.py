@@ -445,6 +445,18 @@ def _decision_inputs(meta: KernelMeta, args: Sequence[Any], search: str | None
              "space": space, "search": search}, {"search_options": options, "features": feats})
 
 
+def written_copies(args: Sequence[Any], out_args: Sequence[int]) -> list:
+    """args with each one at out_args replaced by a copy of the same sizes and strides (a
+    clone of a non-dense view is dense): what measurements write into. Made only when a
+    config is measured: a decision answered by a cache or a heuristic allocates nothing."""
+    import torch
+    scratch = list(args)
+    for i in out_args:
+        a = args[i]
+        scratch[i] = torch.empty_strided(a.size(), a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+    return scratch
+
+
 def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
                   out_args: Sequence[int] = (), warmup: Callable[[dict, list], Any] | None = None,
                   describe: Callable[[dict, list], Any] | None = None,
@@ -465,15 +477,17 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     from tuner.engine import decide
 
     inputs, measuring = _decision_inputs(meta, args, search)
-    scratch = list(args)
-    for i in out_args:   # same sizes and strides (a clone of a non-dense view is dense)
-        a = args[i]
-        scratch[i] = torch.empty_strided(a.size(), a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+    copies: list = []   # the arguments with written ones copied, made when first measured
+
+    def scratch():
+        if not copies:
+            copies.append(written_copies(args, out_args))
+        return copies[0]
     device = "cuda" if torch.cuda.is_available() else "cpu"
 
     def measure(cfg):
         try:
-            return benchmark(lambda: launch(config_dict(cfg), scratch), device=device)
+            return benchmark(lambda: launch(config_dict(cfg), scratch()), device=device)
         except Exception as e:   # a config that does not compile or run scores infinity
             log.debug("config %s failed: %s", cfg, e)
             return float("inf")
@@ -481,8 +495,9 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
     def precompile(batch):
         # a batch of candidates builds at once (in worker processes where they can be
         # described, then in threads) instead of one per measurement
-        jobs = (lambda cfg: describe(config_dict(cfg), scratch)) if describe is not None else None
-        compile_all(lambda cfg: warmup(config_dict(cfg), scratch), batch, jobs=jobs)
+        written = scratch()   # (once, before the threads)
+        jobs = (lambda cfg: describe(config_dict(cfg), written)) if describe is not None else None
+        compile_all(lambda cfg: warmup(config_dict(cfg), written), batch, jobs=jobs)
 
     sig = _mm_signature(meta, args)
     seen = _TEMPLATE_SEEN.get(sig) if sig is not None else None
