@@ -22,17 +22,23 @@ A chain is replaced only where SDPA computes the same thing up to rounding:
   or a uniform average, SDPA gives zeros or about the same average);
 - dropout only with training False or p == 0; casts between floating dtypes (a float32
   softmax of half-precision scores) anywhere in the chain, q, k and v of one dtype;
-- q, k and v 3-D or 4-D with the same batch dims;
+- q, k and v 3-D or 4-D with the same batch dims, or (batch * heads) 3-D ones, the scores
+  viewed (view, reshape) to 4-D (batch, heads) and back keeping their last two dims (BLOOM,
+  DeBERTa-v2, ProphetNet): SDPA then runs on 4-D views of them;
+- baddbmm(bias, q, k^T, beta=1, alpha=c) as c * (q @ k^T) + bias (BLOOM's alibi);
 - no in-place write, between the chain's first node and its last, to the storage of a tensor
   SDPA reads (it reads them where the second matmul was).
-Misses by design (kept as written): views or reshapes inside the chain (BLOOM's baddbmm on
-3-D scores, Swin's shifted-window mask, DeBERTa), logit soft-capping (Gemma 2), a learned
-(tensor) scale, in-place masked_fill_ whose input is used again, dropout p > 0 in training.
+Misses by design (kept as written): views changing the scores' last two dims (Swin's
+shifted windows), 3-D scores split by a symbolic heads count, DeBERTa's relative-position
+bias (matmuls of its own), logit soft-capping (Gemma 2), a learned (tensor) scale (a 0-d
+tensor of constants, DeBERTa's sqrt(torch.tensor(d)), is constant), in-place masked_fill_
+whose input is used again, dropout p > 0 in training.
 The right operand of q @ k^T is taken as k^T whatever produced it: key = its transpose (or
 the tensor it transposed, when it is a transpose of the last two dims).
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import operator
@@ -54,6 +60,8 @@ CAST_METHODS = {"to", "type", "type_as", "float", "half", "bfloat16", "double"}
 ADD_FUNCS = {operator.add, operator.iadd, torch.add}
 MUL_FUNCS = {operator.mul, operator.imul, torch.mul}
 DIV_FUNCS = {operator.truediv, operator.itruediv, torch.div}
+CONST_FUNCS = {torch.tensor, torch.sqrt, torch.rsqrt, math.sqrt, operator.mul, operator.truediv,
+               operator.pow, operator.neg, torch.mul, torch.div}   # (for 0-d constant scales)
 # the most a fill value may be for an additive mask of it to give eager's softmax: exp of it
 # minus a kept score is 0 in every floating dtype
 FILL_MAX = -1e4
@@ -114,10 +122,56 @@ def _tensor(node) -> torch.Tensor:
 
 
 def _is_matmul(node) -> bool:
-    return (node.op == "call_function" and node.target in MATMUL_FUNCS and len(node.args) == 2
-            and not node.kwargs) or \
-        (node.op == "call_method" and node.target in MATMUL_METHODS and len(node.args) == 2
-         and not node.kwargs)
+    return _is_call(node, MATMUL_FUNCS, MATMUL_METHODS) and len(node.args) == 2 \
+        and not node.kwargs
+
+
+def _baddbmm(node):
+    """(bias, batch1, batch2, alpha) of a baddbmm with beta 1 and a constant alpha, or None."""
+    if not _is_call(node, (torch.baddbmm,), ("baddbmm",)) or \
+            len(node.args) > 3 or set(node.kwargs) - {"input", "batch1", "batch2", "beta", "alpha"}:
+        return None
+    a = {**dict(zip(("input", "batch1", "batch2"), node.args)), **node.kwargs}
+    alpha, beta = _const(a.get("alpha", 1)), _const(a.get("beta", 1))
+    if len(a) - ("alpha" in a) - ("beta" in a) != 3 or beta != 1.0 or alpha is None:
+        return None
+    return a["input"], a["batch1"], a["batch2"], alpha
+
+
+def _is_view(node, x) -> bool:
+    """node is x.view(...) or a reshape of x (the shapes are checked with the whole chain)."""
+    return _is_call(node, (torch.reshape,), ("view", "reshape")) and len(node.args) >= 2 \
+        and node.args[0] is x and not node.kwargs
+
+
+def _const(x, depth=6):
+    """The value of x as a Python float where it is a nonzero finite number, or a 0-d tensor
+    computed from numbers only (torch.tensor, sqrt, to, arithmetic); else None."""
+    if _number(x):
+        return float(x)
+    if not isinstance(x, torch.fx.Node) or depth <= 0 or not (
+            (x.op == "call_function" and x.target in CONST_FUNCS and set(x.kwargs) <= {"dtype"})
+            or (x.op == "call_method" and x.target in ("to", "float", "double", "sqrt")
+                and all(isinstance(a, torch.dtype) for a in (*x.args[1:], *x.kwargs.values())))):
+        return None
+    v = _meta(x)
+    # (a tensor written in place after it is made, itself or through a view, is no constant)
+    if isinstance(v, torch.Tensor) and v.dim() or any(_mutates(u) or (
+            u.op == "call_method" and u.target in VIEWS and any(map(_mutates, u.users)))
+            for u in x.users):
+        return None
+    vals = [_const(a, depth - 1) if isinstance(a, torch.fx.Node) else a for a in x.args]
+    if None in vals:
+        return None
+    # (the inputs as the real tensors they are, of their dtype: their values round alike)
+    vals = [torch.tensor(c, dtype=_meta(a).dtype) if isinstance(_meta(a), torch.Tensor) else c
+            for a, c in zip(x.args, vals)]
+    try:
+        out = float(getattr(vals[0], x.target)(*vals[1:], **x.kwargs)
+                    if x.op == "call_method" else x.target(*vals, **x.kwargs))
+    except Exception:   # noqa: BLE001 - not a constant
+        return None
+    return out if _number(out) else None
 
 
 def _is_call(node, funcs=(), methods=()) -> bool:
@@ -183,18 +237,18 @@ def _scale_of(node, x, sizes=False):
     `sizes`, a SizeScale for x * size ** -0.5 or x / sqrt(size)."""
     if _is_call(node, MUL_FUNCS, ("mul", "mul_")) and len(node.args) == 2 and not node.kwargs:
         a, b = node.args
-        if a is x and _number(b):
-            return float(b)
-        if b is x and _number(a) and node.op == "call_function":
-            return float(a)
+        if a is x and _const(b) is not None:
+            return _const(b)
+        if b is x and _const(a) is not None and node.op == "call_function":
+            return _const(a)
         c = b if a is x else a if node.op == "call_function" and b is x else None
         size = _sqrt_size(c, -0.5) if sizes else None
         return SizeScale(size) if size is not None else None
     if _is_call(node, DIV_FUNCS, ("div", "div_", "true_divide")) and len(node.args) == 2 \
             and node.args[0] is x and set(node.kwargs) <= {"rounding_mode"} \
             and node.kwargs.get("rounding_mode") is None:
-        if _number(node.args[1]):
-            return 1.0 / float(node.args[1])
+        if _const(node.args[1]) is not None:
+            return 1.0 / _const(node.args[1])
         size = _sqrt_size(node.args[1], 0.5) if sizes else None
         return SizeScale(size) if size is not None else None
     return None
@@ -277,7 +331,8 @@ def _match(mm2) -> dict:
         if not _only_user(x, user):
             raise NoMatch(f"{x.name} has other users")
         inner = x.args[0] if x.args else None
-        if isinstance(inner, torch.fx.Node) and (_is_cast(x, inner) or _is_identity(x, inner)):
+        if isinstance(inner, torch.fx.Node) and (_is_cast(x, inner) or _is_identity(x, inner)
+                                                 or _is_view(x, inner)):
             chain.append(x)
             x, user = inner, x
             continue
@@ -294,16 +349,21 @@ def _match(mm2) -> dict:
     while True:
         if not _only_user(x, user):
             raise NoMatch(f"{x.name} has other users")
-        if _is_matmul(x):
+        if _is_matmul(x) or _baddbmm(x) is not None:
             break
         step = _pre_softmax_op(x)
-        ops.append(step)
+        ops.append((*step, x))
         chain.append(x)
         x, user = step[1], x
     mm1 = x
     chain.append(mm1)
     scale, sized, mask_ops, seen_mask = 1.0, [], [], False
-    for kind, _, arg in reversed(ops):    # in graph order
+    if _baddbmm(mm1) is not None:   # alpha * (q @ kT) + bias
+        bias, q, kt, scale = _baddbmm(mm1)
+        ops.append(("add", None, bias, mm1))
+    else:
+        q, kt = mm1.args
+    for kind, _, arg, at in reversed(ops):    # in graph order
         if kind == "scale":
             if seen_mask:
                 raise NoMatch("a scale after a mask")
@@ -313,38 +373,37 @@ def _match(mm2) -> dict:
                 scale *= arg
         elif kind in ("add", "fill"):
             seen_mask = True
-            mask_ops.append((kind, arg))
-    q, kt = mm1.args
+            mask_ops.append((kind, arg, _tensor(at).shape))
     if not isinstance(q, torch.fx.Node) or not isinstance(kt, torch.fx.Node):
         raise NoMatch("first matmul's operands are not graph values")
     operands = [q, kt]
-    q, s = _strip_scale(q)
-    scale *= s
+    (q, sq), (kt, sk) = _strip_scale(q), _strip_scale(kt)   # (DeBERTa: k^T / sqrt(d))
+    scale *= sq * sk
+    operands.append(kt)   # (erased with the chain where it was scaled)
     key, transposed = _untranspose(kt)
     if key is not None:
         operands.append(key)
         key, s = _strip_scale(key)
         scale *= s
-    _check_shapes(mm1, mm2, q, kt, v, chain)
+    heads = _check_shapes(mm1, mm2, q, kt, v, chain)
     if sized:   # 1 / sqrt(a size): exactly SDPA's default scale, or no match
         head = _tensor(q).shape[-1]
         if len(sized) != 1 or scale != 1.0 or not isinstance(head, torch.SymInt) \
                 or sized[0] != head.node.expr:
             raise NoMatch("a scale from sizes other than 1 / sqrt(head dim)")
         scale = None
-    scores = _tensor(mm1)
-    for kind, arg in mask_ops:
+    for kind, arg, scores in mask_ops:
         m = arg if kind == "add" else arg[0][1] if isinstance(arg[0], tuple) else arg[0]
         mv = _tensor(m)
         if kind == "add" and not mv.dtype.is_floating_point:
             raise NoMatch("an added mask that is not floating point")
         if kind == "fill" and mv.dtype != torch.bool:
             raise NoMatch("a fill from a mask that is not boolean")
-        if not _broadcasts_to(tuple(mv.shape), tuple(scores.shape)):
+        if not _broadcasts_to(tuple(mv.shape), tuple(scores)):
             raise NoMatch(f"mask {m.name} does not broadcast to the scores")
     return {"mm2": mm2, "q": q, "kt": kt, "key": key, "v": v, "scale": scale,
             "masks": mask_ops, "chain": chain, "operands": operands,
-            "dtype": _tensor(q).dtype}
+            "dtype": _tensor(q).dtype, "heads": heads}
 
 
 def _pre_softmax_op(x, depth=8):
@@ -376,9 +435,8 @@ def _pre_softmax_op(x, depth=8):
             and _fill_value(args[2]):
         # where(keep, scores, value): a fill where keep is False
         return "fill", args[1], (("not", args[0]), float(args[2]))
-    if args and isinstance(args[0], torch.fx.Node) and _is_cast(x, args[0]):
-        return "cast", args[0], None
-    if args and isinstance(args[0], torch.fx.Node) and _is_identity(x, args[0]):
+    if args and isinstance(args[0], torch.fx.Node) and any(
+            f(x, args[0]) for f in (_is_cast, _is_identity, _is_view)):   # (no-ops here)
         return "cast", args[0], None
     raise NoMatch(f"{x.name} ({x.target}) is not a scale, mask or cast")
 
@@ -392,7 +450,7 @@ def _reaches_matmul(node, depth=8) -> bool:
     scores, not a mask)."""
     if not isinstance(node, torch.fx.Node):
         return False
-    if _is_matmul(node):
+    if _is_matmul(node) or _baddbmm(node) is not None:
         return True
     if depth <= 0 or len(node.users) != 1:
         return False
@@ -440,14 +498,24 @@ def _untranspose(kt):
 
 
 def _check_shapes(mm1, mm2, q, kt, v, chain):
+    """The heads count of the 4-D tensors (None if none): NoMatch unless q, k^T, v and the
+    chain's are 3-D or 4-D with the same (batch, heads) or their product first, the chain's
+    with the scores' last two sizes (so its views split or merge only the first dims)."""
     qv, ktv, vv, out = _tensor(q), _tensor(kt), _tensor(v), _tensor(mm2)
-    nd = qv.dim()
-    if nd not in (3, 4) or ktv.dim() != nd or vv.dim() != nd:
-        raise NoMatch(f"q, k^T, v of {qv.dim()}, {ktv.dim()}, {vv.dim()} dims")
-    for a, b in [*zip(qv.shape[:-2], ktv.shape[:-2]), *zip(qv.shape[:-2], vv.shape[:-2]),
-                 (qv.shape[-1], ktv.shape[-2]), (ktv.shape[-1], vv.shape[-2])]:
-        if not _same_size(a, b):
-            raise NoMatch("q, k and v do not have matching sizes")
+    vals = [qv, ktv, vv, *map(_tensor, chain)]
+    if any(t.dim() not in (3, 4) for t in vals):
+        raise NoMatch(f"q, k^T, v of {qv.dim()}, {ktv.dim()}, {vv.dim()} dims or chain views")
+    four = [t for t in vals if t.dim() == 4]
+    heads = four[0].shape[1] if four else None
+    lead = [t.shape[0] * t.shape[1] if t.dim() == 4 else t.shape[0] for t in vals]
+    pairs = [*((lead[0], n) for n in lead[1:]), *((heads, t.shape[1]) for t in four),
+             (qv.shape[-1], ktv.shape[-2]), (ktv.shape[-1], vv.shape[-2])]
+    pairs += [p for t in vals[3:] if t is not out
+              for p in zip(t.shape[-2:], (qv.shape[-2], ktv.shape[-1]))]
+    if not all(_same_size(a, b) for a, b in pairs):
+        raise NoMatch("q, k, v and the scores do not have matching sizes")
+    if four and len(four) < len(vals) and not isinstance(heads, int):
+        raise NoMatch("3-D tensors to split by a symbolic heads count")
     dts = {qv.dtype, ktv.dtype, vv.dtype, out.dtype}
     if len(dts) != 1 or not qv.dtype.is_floating_point:
         raise NoMatch(f"dtypes {sorted(map(str, dts))}")
@@ -456,6 +524,7 @@ def _check_shapes(mm1, mm2, q, kt, v, chain):
     for node in chain:
         if not _tensor(node).dtype.is_floating_point:
             raise NoMatch(f"{node.name} is not floating point")
+    return heads
 
 
 # ops whose result may share its first argument's storage (a write to one is seen by the
@@ -494,7 +563,7 @@ def _check_no_writes(m, order, writes):
     nodes, chain = [*m["chain"], *m["operands"]], set(m["chain"])
     first, last = min(order[n] for n in nodes), order[m["mm2"]]
     read = [m["q"], m["kt"], m["key"], m["v"], *m["operands"]]
-    for kind, arg in m["masks"]:
+    for kind, arg, _ in m["masks"]:
         read.append(arg if kind == "add" else arg[0][1] if isinstance(arg[0], tuple) else arg[0])
     # each storage SDPA reads -> where the chain first read it
     involved, first_read = {*nodes}, {}
@@ -527,9 +596,11 @@ def _rewrite(graph, m):
         for node in reversed(made):   # (used by nothing but each other, newest first)
             graph.erase_node(node)
         raise
-    mm2.replace_all_uses_with(sdpa)
-    for k, v in mm2.meta.items():
-        sdpa.meta.setdefault(k, v)
+    out = made[-1]   # (SDPA's output, or its view back to mm2's 3-D shape)
+    mm2.replace_all_uses_with(out)
+    for node in {sdpa, out}:
+        for k, v in mm2.meta.items():
+            node.meta.setdefault(k, v)
     return sdpa
 
 
@@ -540,18 +611,30 @@ def _build(graph, m, made):
     def _new(*args):
         made.append(_node(graph, *args))
         return made[-1]
+    heads = m["heads"]
+
+    def _4d(t, at=None):
+        """t (batch * heads, ...) split to 4-D where SDPA runs on 4-D tensors; a mask only
+        where the scores were 3-D at its point, and not with a first dim of 1 (broadcast)."""
+        if heads is None or _tensor(t).dim() != 3 or at is not None and (
+                len(at) != 3 or _same_size(_tensor(t).shape[0], 1)):
+            return t
+        return _new("call_method", "unflatten", (t, 0, (-1, heads)))
     with graph.inserting_before(mm2):
         key = m["key"]
         if key is None:
             key = _new("call_method", "transpose", (m["kt"], -2, -1))
         mask = None
-        for kind, arg in m["masks"]:
+        for kind, arg, at in m["masks"]:
             if kind == "add":
+                arg = _4d(arg, at)
                 mask = arg if mask is None else _new("call_function", operator.add, (mask, arg))
                 continue
             cond, value = arg
             if isinstance(cond, tuple):   # where(keep, scores, value): fill where not keep
-                cond = _new("call_function", torch.logical_not, (cond[1],))
+                cond = _new("call_function", torch.logical_not, (_4d(cond[1], at),))
+            else:
+                cond = _4d(cond, at)
             other = 0.0 if mask is None else mask
             mask = _new("call_function", torch.where, (cond, value, other))
         if mask is not None and _tensor(mask).dtype != dtype:
@@ -559,7 +642,10 @@ def _build(graph, m, made):
         kwargs = {} if m["scale"] is None else {"scale": m["scale"]}
         if mask is not None:
             kwargs = {"attn_mask": mask, **kwargs}
-        return _new("call_function", SDPA, (m["q"], key, m["v"]), kwargs)
+        sdpa = _new("call_function", SDPA, tuple(map(_4d, (m["q"], key, m["v"]))), kwargs)
+        if heads is not None and _tensor(mm2).dim() == 3:
+            _new("call_method", "flatten", (sdpa, 0, 1))
+        return sdpa
 
 
 def _node(graph, op, target, args, kwargs=None):
@@ -569,7 +655,7 @@ def _node(graph, op, target, args, kwargs=None):
     try:
         vals = torch.fx.node.map_arg((node.args, node.kwargs), _meta)
         fake = _fake_mode(node)
-        with fake if fake is not None else _null():
+        with fake if fake is not None else contextlib.nullcontext():
             a, kw = vals
             node.meta["example_value"] = getattr(a[0], target)(*a[1:], **kw) \
                 if op == "call_method" else target(*a, **kw)
@@ -587,20 +673,15 @@ def _fake_mode(node):
     return None
 
 
-class _null:
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        return False
-
-
 def _erase_dead(graph, nodes):
     """Erases those of `nodes` left without users, latest first (placeholders stay)."""
     order = {n: i for i, n in enumerate(graph.nodes)}
     for node in sorted({n for n in nodes if n in order}, key=order.__getitem__, reverse=True):
         if node.op not in ("placeholder", "output", "get_attr") and not node.users:
+            consts = [n for n in node.all_input_nodes if _const(n) is not None]   # (scales)
             graph.erase_node(node)
+            if consts:
+                _erase_dead(graph, consts)
 
 
 def note_replaced(names, graph_name: str = "") -> None:
