@@ -60,6 +60,7 @@ CAST_METHODS = {"to", "type", "type_as", "float", "half", "bfloat16", "double"}
 ADD_FUNCS = {operator.add, operator.iadd, torch.add}
 MUL_FUNCS = {operator.mul, operator.imul, torch.mul}
 DIV_FUNCS = {operator.truediv, operator.itruediv, torch.div}
+RESHAPES = ("view", "reshape", "flatten", "unflatten")
 CONST_FUNCS = {torch.tensor, torch.sqrt, torch.rsqrt, math.sqrt, operator.mul, operator.truediv,
                operator.pow, operator.neg, torch.mul, torch.div}   # (for 0-d constant scales)
 # the most a fill value may be for an additive mask of it to give eager's softmax: exp of it
@@ -139,14 +140,13 @@ def _baddbmm(node):
 
 
 def _is_view(node, x) -> bool:
-    """node is x.view(...) or a reshape of x (the shapes are checked with the whole chain)."""
-    return _is_call(node, (torch.reshape,), ("view", "reshape")) and len(node.args) >= 2 \
-        and node.args[0] is x and not node.kwargs
+    """node views or reshapes x (RESHAPES; the shapes are checked with the whole chain's)."""
+    return _is_call(node, (torch.reshape, torch.flatten, torch.unflatten), RESHAPES) \
+        and len(node.args) >= 2 and node.args[0] is x and not node.kwargs
 
 
 def _const(x, depth=6):
-    """The value of x as a Python float where it is a nonzero finite number, or a 0-d tensor
-    computed from numbers only (torch.tensor, sqrt, to, arithmetic); else None."""
+    """x's value where it is a nonzero finite number or a 0-d tensor made of numbers only."""
     if _number(x):
         return float(x)
     if not isinstance(x, torch.fx.Node) or depth <= 0 or not (

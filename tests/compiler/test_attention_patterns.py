@@ -254,6 +254,105 @@ def test_symbolic_scale_of_another_size_is_kept(dynamo_graphs):
     assert count(dynamo_graphs) == (0, 1)
 
 
+# --------------------------------------------------------------------------- views, baddbmm
+
+def bloom_baddbmm(q, k, v, pad):   # BLOOM: alibi.baddbmm on 3-D, viewed to 4-D and back
+    b, h, n, d = q.shape
+    alibi = (torch.arange(n, dtype=q.dtype) * 0.1).expand(b * h, 1, n)
+    q3, k3, v3 = (t.reshape(b * h, n, d) for t in (q, k, v))
+    s = alibi.baddbmm(batch1=q3, batch2=k3.transpose(-1, -2), beta=1.0, alpha=0.25)
+    s = s.view(b, h, n, -1).masked_fill(pad[:, None, None, :], torch.finfo(q.dtype).min)
+    p = F.softmax(s, dim=-1, dtype=torch.float32).to(q.dtype)
+    return torch.bmm(F.dropout(p, 0.0, False).view(b * h, n, -1), v3)
+
+
+def deberta_views(q, k, v, pad):   # DeBERTa-v2: 3-D bmm, k^T / sqrt(tensor(d)), 4-D fill
+    b, h, n, d = q.shape
+    q3, k3, v3 = (t.reshape(-1, n, d) for t in (q, k, v))
+    scale = torch.sqrt(torch.tensor(d, dtype=torch.float) * 1)
+    s = torch.bmm(q3, k3.transpose(-1, -2) / scale.to(dtype=q.dtype)).view(-1, h, n, n)
+    p = F.softmax(s.masked_fill(pad[:, None, None, :], torch.finfo(q.dtype).min), dim=-1)
+    return torch.bmm(p.view(-1, n, n), v3).view(-1, h, n, d)
+
+
+def prophetnet_views(q, k, v, pad):   # 3-D scores, a 4-D additive mask, 3-D bmm
+    b, h, n, d = q.shape
+    q3, k3, v3 = (t.reshape(-1, n, d) for t in (q, k, v))
+    bias = torch.zeros(pad.shape, dtype=q.dtype).masked_fill(pad, float("-inf"))
+    s = torch.bmm(q3 * 0.25, k3.transpose(1, 2)).view(b, h, n, n) + bias[:, None, None, :]
+    return torch.bmm(F.softmax(s.view(b * h, n, n), dim=-1), v3)
+
+
+def merged_probs(q, k, v, pad):   # 4-D scores merged to 3-D for a bmm with 3-D v
+    s = (q @ k.transpose(-2, -1) * 0.25).masked_fill(pad[:, None, None, :], -1e9)
+    return torch.bmm(F.softmax(s, dim=-1).reshape(-1, *s.shape[-2:]), v.flatten(0, 1))
+
+
+def baddbmm_3d_bias(q, k, v, pad):   # a (batch * heads) 3-D bias added to 3-D scores
+    q3, k3, v3 = (t.flatten(0, 1) for t in (q, k, v))
+    bias = (torch.arange(q3.shape[0] * k3.shape[1], dtype=q.dtype) % 7 * 0.3).view(-1, 1, 8)
+    s = torch.baddbmm(bias, q3, k3.transpose(1, 2), alpha=0.25).view(*q.shape[:2], -1, k.shape[2])
+    s = s.masked_fill(pad[:, None, None, :], float("-inf"))
+    return torch.bmm(F.softmax(s, dim=-1).flatten(0, 1), v3).unflatten(0, q.shape[:2])
+
+
+def view_heads_first(q, k, v, pad):   # split (heads, batch): SDPA follows the chain's view
+    b, h, n, d = q.shape
+    q3, k3, v3 = (t.reshape(b * h, n, d) for t in (q, k, v))
+    s = torch.bmm(q3, k3.transpose(1, 2)).view(h, b, n, n)
+    s = s.masked_fill(pad[:, None, None, :].transpose(0, 1), -1e9)
+    return torch.bmm(F.softmax(s.view(b * h, n, n), dim=-1), v3).view(b, h, n, d)
+
+
+@pytest.mark.parametrize("fn", [bloom_baddbmm, deberta_views, prophetnet_views, merged_probs,
+                                baddbmm_3d_bias, view_heads_first], ids=lambda f: f.__name__)
+def test_views_and_baddbmm_are_replaced(dynamo_graphs, fn):
+    q, k, v = qkv(2, 4, 8, 16)
+    pad = padding_bool(2, 8)
+    out = torch.compile(fn, backend="tuner")(q, k, v, pad)
+    assert_close(out, fn(q, k, v, pad))
+    assert count(dynamo_graphs) == (1, 0)
+    assert stats.attention_patterns == {"graphs": 1, "patterns": 1}
+    names = {n.name for n in dynamo_graphs[0].graph.nodes}
+    assert not {"tensor", "scale"} & names   # (DeBERTa's constant scale went with the chain)
+
+
+@pytest.mark.parametrize("fn", [bloom_baddbmm, deberta_views], ids=lambda f: f.__name__)
+def test_views_with_dynamic_batch(dynamo_graphs, fn):
+    """A symbolic batch size is fine; the heads count that splits (batch * heads) is static."""
+    f = torch.compile(fn, backend="tuner")
+    for b in (2, 3):
+        q, k, v = qkv(b, 4, 8, 16)
+        pad = padding_bool(b, 8)
+        for t in (q, k, v, pad):
+            torch._dynamo.mark_dynamic(t, 0)
+        assert_close(f(q, k, v, pad), fn(q, k, v, pad))
+    assert count(dynamo_graphs) == (1, 0)
+
+
+def view_changes_last_dims(q, k, v, pad):   # softmax over pairs of keys: not attention
+    b, h, n, _ = q.shape
+    s = (q @ k.transpose(-1, -2) * 0.25).reshape(b, h * n, n // 2, 2)
+    return F.softmax(s, dim=-1).reshape(b, h, n, n) @ v
+
+
+def baddbmm_beta(q, k, v, pad):   # beta != 1 scales the bias: not a mask SDPA adds
+    q3, k3, v3 = (t.flatten(0, 1) for t in (q, k, v))
+    s = torch.baddbmm(torch.ones(8, 8, 8), q3, k3.transpose(1, 2), beta=0.5, alpha=0.25)
+    return torch.bmm(F.softmax(s, dim=-1), v3)
+
+
+@pytest.mark.parametrize("fn", [view_changes_last_dims, baddbmm_beta],
+                         ids=lambda f: f.__name__)
+def test_views_and_baddbmm_not_replaced(dynamo_graphs, fn):
+    q, k, v = qkv(2, 4, 8, 16)
+    pad = padding_bool(2, 8)
+    out = torch.compile(fn, backend="tuner")(q, k, v, pad)
+    assert_close(out, fn(q, k, v, pad))
+    assert count(dynamo_graphs) == (0, 1)
+    assert not stats.attention_patterns
+
+
 # --------------------------------------------------------------------------- kept as written
 
 def returns_probabilities(q, k, v):
@@ -375,6 +474,18 @@ def _tiny(kind):
                                       n_head=4, n_inner=64, resid_pdrop=0.0, embd_pdrop=0.0,
                                       attn_pdrop=0.0, attn_implementation="eager")
         model = transformers.GPT2LMHeadModel(cfg)
+    elif kind == "bloom":
+        cfg = transformers.BloomConfig(vocab_size=100, hidden_size=32, n_layer=2, n_head=4,
+                                       hidden_dropout=0.0, attention_dropout=0.0,
+                                       attn_implementation="eager")
+        model = transformers.BloomModel(cfg)
+    elif kind == "deberta-v2":
+        cfg = transformers.DebertaV2Config(vocab_size=100, hidden_size=32, num_hidden_layers=2,
+                                           num_attention_heads=4, intermediate_size=64,
+                                           max_position_embeddings=64, hidden_dropout_prob=0.0,
+                                           attention_probs_dropout_prob=0.0,
+                                           attn_implementation="eager")
+        model = transformers.DebertaV2Model(cfg)
     else:
         cfg = transformers.BertConfig(vocab_size=100, hidden_size=32, num_hidden_layers=2,
                                       num_attention_heads=4, intermediate_size=64,
@@ -404,6 +515,22 @@ def test_transformers_eager_attention(dynamo_graphs, kind):
     assert stats.attention_patterns == {"graphs": 1, "patterns": 2}
     if kind == "gpt2":   # the causal mask transformers builds is constant: is_causal=True
         assert stats.mask_folds == {"causal": 2}
+
+
+@pytest.mark.parametrize("kind", ["bloom", "deberta-v2"])
+def test_transformers_eager_attention_with_views(dynamo_graphs, kind):
+    """BLOOM (alibi.baddbmm on 3-D scores, viewed to 4-D and back) and DeBERTa-v2 (3-D bmm,
+    k^T / sqrt(tensor(d)), 4-D fill) with a padding mask: one SDPA call per layer."""
+    model = _tiny(kind)
+    ids = torch.randint(3, 100, (2, 8), generator=torch.Generator().manual_seed(1))
+    pad = torch.ones(2, 8, dtype=torch.long)
+    pad[1, 5:] = 0
+    with torch.no_grad():
+        out = torch.compile(model, backend="tuner")(input_ids=ids, attention_mask=pad)
+        ref = model(input_ids=ids, attention_mask=pad)
+    assert_close(out.last_hidden_state, ref.last_hidden_state)
+    assert count(dynamo_graphs) == (2, 0)   # both layers
+    assert stats.attention_patterns == {"graphs": 1, "patterns": 2}
 
 
 def test_transformers_output_attentions_is_kept(dynamo_graphs):
