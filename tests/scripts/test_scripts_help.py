@@ -11,8 +11,9 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 # (3000 after the cleanup of issue 47; the generate, serving, decode and DistilBERT benchmarks
-# that issues 46, 48 and 52 ask for took it past that)
-MAX_LINES = 3600
+# that issues 46, 48 and 52 ask for took it past that, and issue 53's graph cache benchmark
+# past 3600: every file here counts, the shell scripts too)
+MAX_LINES = 3850
 
 
 def _files():
