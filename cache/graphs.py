@@ -91,8 +91,9 @@ def store(key: CacheKey, value: dict) -> str:
         entry = encode(key, packed, cache.secret)
     except ValueError as e:   # over the envelope's MAX_ENTRY_BYTES even deflated
         return f"too large ({e})"
-    if len(entry.text.encode()) > limit:
-        return f"entry of {len(entry.text.encode())} bytes over TUNER_GRAPH_CACHE_MAX_MB"
+    size = len(entry.text.encode())
+    if size > limit:
+        return f"entry of {size} bytes over TUNER_GRAPH_CACHE_MAX_MB"
     cache.put_entry(entry, _shared(cache))
     trim(limit)
     return ""

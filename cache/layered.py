@@ -122,11 +122,10 @@ class Cache:
                 return result, layer
         return None, None
 
-    def put(self, key: CacheKey, value: dict, remote: bool = True) -> None:
-        """Store `value` (a JSON object; anything else is a TypeError) in every layer (the
-        local one only with remote=False)."""
+    def put(self, key: CacheKey, value: dict) -> None:
+        """Store `value` (a JSON object; anything else is a TypeError) in every layer."""
         if self.enabled:
-            self.put_entry(encode(key, value, self.secret), remote)
+            self.put_entry(encode(key, value, self.secret))
 
     def put_entry(self, entry: Entry, remote_too: bool = True) -> None:
         """Store an already-built envelope unchanged (import uses this)."""

@@ -47,7 +47,7 @@ import sys
 import torch
 import torch.fx
 
-from .fold import _mutates
+from .fold import _meta_or_none as _meta, _mutates
 
 log = logging.getLogger("tuner.compiler")
 
@@ -105,15 +105,6 @@ def replace_attention(gm: torch.fx.GraphModule) -> list[str]:
 
 
 # --------------------------------------------------------------------------- node tests
-
-def _meta(node):
-    if not isinstance(node, torch.fx.Node):
-        return None
-    for key in ("example_value", "val"):
-        if key in node.meta:
-            return node.meta[key]
-    return None
-
 
 def _tensor(node) -> torch.Tensor:
     v = _meta(node)
@@ -528,21 +519,17 @@ def _check_shapes(mm1, mm2, q, kt, v, chain):
 
 
 # ops whose result may share its first argument's storage (a write to one is seen by the
-# other); any op named here is followed up to the tensor it views
-VIEW_OPS = {"view", "reshape", "transpose", "permute", "expand", "expand_as", "view_as",
-            "unsqueeze", "squeeze", "flatten", "unflatten", "getitem", "split", "chunk",
-            "unbind", "narrow", "select", "t", "as_strided", "contiguous", "detach", "movedim",
-            "swapaxes", "swapdims", "diagonal", "unfold", "split_with_sizes", "tensor_split",
-            "to", "type", "type_as", "float", "half", "bfloat16", "double", "alias", "real",
-            "imag", "view_as_real", "view_as_complex", "broadcast_to", "moveaxis", "squeeze_",
-            "unsqueeze_", "transpose_", "t_", "__getitem__", "getattr"}
-
-
-VIEWS = {v.strip("_") for v in VIEW_OPS}
+# other), named without underscores (squeeze_, __getitem__ too); followed up to the tensor viewed
+VIEWS = {"view", "reshape", "transpose", "permute", "expand", "expand_as", "view_as",
+         "unsqueeze", "squeeze", "flatten", "unflatten", "getitem", "split", "chunk",
+         "unbind", "narrow", "select", "t", "as_strided", "contiguous", "detach", "movedim",
+         "swapaxes", "swapdims", "diagonal", "unfold", "split_with_sizes", "tensor_split",
+         "to", "type", "type_as", "float", "half", "bfloat16", "double", "alias", "real",
+         "imag", "view_as_real", "view_as_complex", "broadcast_to", "moveaxis", "getattr"}
 
 
 def _base(node):
-    """The node whose storage `node` may view: followed up through VIEW_OPS."""
+    """The node whose storage `node` may view: followed up through VIEWS."""
     while isinstance(node, torch.fx.Node) and node.op in ("call_function", "call_method") \
             and node.args and isinstance(node.args[0], torch.fx.Node):
         name = node.target if isinstance(node.target, str) else \

@@ -21,12 +21,10 @@ from .context import CompileContext, CompiledGraph
 from .codegen.scan import ScanKernel
 from .codegen.template import TemplateKernel
 from .codegen.triton import TritonKernel
-from .codegen.wrapper import WrapperCodegen
+from .codegen.wrapper import WrapperCodegen, alloc_namespace, base_namespace, source_text
 from .graph import GraphLowering
-from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret, prebuild,
-                             precompile, reinterpret)
+from .runtime.launch import ForeachLauncher, Launcher, prebuild, precompile
 from .runtime.modules import GeneratedModules
-from .torch_compat import empty_strided_fast
 from .scheduler import Scheduler
 from .sizes import SymSize, Unsupported, expr_source
 
@@ -210,10 +208,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     stats.fused_nodes = sched.fused_nodes
     max_r = int(options.get("max_persistent_r", 8192))
     budget_s = ctx.tune_budget_s   # a probe's own tuning budget (else the setting)
-    # the wrapper's views: one C++ call each where torch has it (a model makes ~100 per call)
-    view = fast_reinterpret()
-    ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
-          "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}
+    ns = base_namespace()
     steps, kernel_sources = [], []
     probes = {}   # pointwise groups' kernels, built once: for combining, then for codegen
     bodies = {}   # pointwise groups' foreach bodies (codegen/combo.py table_body) and kernels
@@ -323,14 +318,13 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     # the devices the wrapper allocates on (constants are held, never allocated)
     devices = {torch.device(b.device) for b in g.buffers.values() if not isinstance(b, ir.ConstantBuffer)}
     dev = next(iter(devices)) if len(devices) == 1 else None
-    fast = empty_strided_fast(dev.type) if dev is not None and dev.type in ("cpu", "cuda") else None
-    if fast is not None:
+    alloc = alloc_namespace(dev)
+    if alloc:
         # one device: allocate with the C allocator (on CUDA under a device guard for the call)
         wrapper_gen.fast_alloc = dev.type
-        ns["empty_strided_fast"] = fast
+        ns.update(alloc)
         if dev.type == "cuda":
             wrapper_gen.device_index = dev.index if dev.index is not None else torch.cuda.current_device()
-            ns["device_guard"] = torch.cuda.device   # one per call: two threads' calls stay apart
     if autotune and not probe and not dynamic and dev is not None and dev.type == "cuda":
         # every tuning kernel's first candidates built now, in one batch on the compile
         # workers, not one kernel's batch after another as the first call tunes them
@@ -349,8 +343,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
         log.debug("graph %d memory plan: peak %d bytes, %d buffer(s) in a dead one's storage; "
                   "%d bytes without reuse or frees", stats.graph, plan.peak_bytes,
                   sum(a[0] != "alloc" for a in plan.actions.values()), plan.unplanned_bytes)
-    source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
-                       + ["", wrapper])
+    source = source_text(kernel_sources, wrapper)
     stats.source = source
     _show_source(source, gm)
     code = compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())}>", "exec")

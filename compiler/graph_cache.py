@@ -264,12 +264,9 @@ def _rebuild(value: dict, ctx, start: float, load_kernel, public_ops) -> Compile
 def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
     from tuner.points.triton_kernel import KernelMeta
 
-    from .runtime.launch import (ForeachLauncher, Launcher, ensure_layout, fast_reinterpret,
-                                 precompile, reinterpret)
-    from .torch_compat import empty_strided_fast
-    view = fast_reinterpret()
-    ns = {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
-          "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}
+    from .codegen.wrapper import alloc_namespace, base_namespace, source_text
+    from .runtime.launch import ForeachLauncher, Launcher, precompile
+    ns = base_namespace()
     kernel_sources = []
     for k in value["kernels"]:
         src = k["source"]
@@ -298,11 +295,7 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
     for name, spec in value["constants"].items():
         ns[name] = _tensor(spec)
     dev = torch.device(value["device"]) if value["device"] is not None else None
-    fast = empty_strided_fast(dev.type) if dev is not None and dev.type in ("cpu", "cuda") else None
-    if fast is not None:
-        ns["empty_strided_fast"] = fast
-        if dev.type == "cuda":
-            ns["device_guard"] = torch.cuda.device
+    ns.update(alloc_namespace(dev))
     _restore_stats(stats, value["stats"])
     launchers = [v for v in ns.values() if isinstance(v, Launcher)]
     stats.tune_pending = sum(1 for v in launchers if v.config is None)
@@ -310,8 +303,7 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
     if (ctx.options.get("precompile") or mutated) and dev is not None:
         precompile(launchers, dev, strict=bool(mutated))   # as a fresh compile does
     wrapper = value["wrapper"]
-    stats.source = "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources
-                                              for line in ks.splitlines()] + ["", wrapper])
+    stats.source = source_text(kernel_sources, wrapper)
     exec(compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())} (cached)>", "exec"), ns)
     stats.compile_seconds = time.perf_counter() - start
     return CompiledGraph(ns["call"], stats, mutated)

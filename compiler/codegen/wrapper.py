@@ -12,6 +12,32 @@ from .. import sym as S
 from ..sizes import SymSize
 
 
+def base_namespace() -> dict:
+    """What every generated wrapper calls besides its kernels, externs and constants: torch,
+    the allocator, views (one C++ call each where torch has it: a model makes ~100 per call)
+    and the layout check of extern results."""
+    from ..runtime.launch import ensure_layout, fast_reinterpret, reinterpret
+    view = fast_reinterpret()
+    return {"torch": torch, "empty_strided": torch.empty_strided, "reinterpret": view or reinterpret,
+            "as_strided": view or torch.as_strided, "ensure_layout": ensure_layout}
+
+
+def alloc_namespace(dev) -> dict:
+    """The C allocator for a wrapper allocating on one CPU or CUDA device `dev` (on CUDA with a
+    device guard for the call: two threads' calls stay apart); {} otherwise."""
+    from ..torch_compat import empty_strided_fast
+    fast = empty_strided_fast(dev.type) if dev is not None and dev.type in ("cpu", "cuda") else None
+    if fast is None:
+        return {}
+    return {"empty_strided_fast": fast, **({"device_guard": torch.cuda.device} if dev.type == "cuda" else {})}
+
+
+def source_text(kernel_sources, wrapper: str) -> str:
+    """A graph's generated code as stats.source keeps it: kernels commented out, the wrapper."""
+    return "\n".join(["# kernels"] + ["# " + line for ks in kernel_sources for line in ks.splitlines()]
+                     + ["", wrapper])
+
+
 # Ops whose output is always a fresh dense row-major tensor: no layout check after the call.
 _DENSE_OUT = {torch.ops.aten.mm.default, torch.ops.aten.addmm.default, torch.ops.aten.bmm.default,
               torch.ops.aten.baddbmm.default}

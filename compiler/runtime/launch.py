@@ -517,7 +517,7 @@ class ForeachLauncher(Launcher):
             log.info("foreach kernel: %d MB of written tensors to copy for tuning; kept the default",
                      need >> 20)
             return dict(self.default)
-        copies = {k: clone_strided(t) for k, t in written.items()}
+        copies = {k: point.clone_strided(t) for k, t in written.items()}
         scratch = [copies.get(id(t), t) if i in self.written else t for i, t in enumerate(tensors)]
         key = tuple(map(_DATA_PTR, scratch))
         table, misaligned = self._ptr_table(key, device)
@@ -527,12 +527,6 @@ class ForeachLauncher(Launcher):
         part_of, block_of = self._tables(self.default["XBLOCK"], table.device)
         numels, body_of = self._consts_t
         return self._tune((table, part_of, block_of, numels, body_of))
-
-
-def clone_strided(t: torch.Tensor) -> torch.Tensor:
-    """A copy with t's sizes and strides (clone() makes a non-dense view dense, and a kernel
-    indexing it with the view's strides would run past its end)."""
-    return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
 
 
 # (kernel source, argument dtypes, config, pointer alignment) built ahead on the compile

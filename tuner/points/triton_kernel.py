@@ -445,15 +445,20 @@ def _decision_inputs(meta: KernelMeta, args: Sequence[Any], search: str | None
              "space": space, "search": search}, {"search_options": options, "features": feats})
 
 
-def written_copies(args: Sequence[Any], out_args: Sequence[int]) -> list:
-    """args with each one at out_args replaced by a copy of the same sizes and strides (a
-    clone of a non-dense view is dense): what measurements write into. Made only when a
-    config is measured: a decision answered by a cache or a heuristic allocates nothing."""
+def clone_strided(t):
+    """A copy with t's sizes and strides (clone() makes a non-dense view dense, and a kernel
+    indexing it with the view's strides would run past its end)."""
     import torch
+    return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
+
+
+def written_copies(args: Sequence[Any], out_args: Sequence[int]) -> list:
+    """args with each one at out_args replaced by its clone_strided copy: what measurements
+    write into. Made only when a config is measured: a decision answered by a cache or a
+    heuristic allocates nothing."""
     scratch = list(args)
     for i in out_args:
-        a = args[i]
-        scratch[i] = torch.empty_strided(a.size(), a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+        scratch[i] = clone_strided(args[i])
     return scratch
 
 
