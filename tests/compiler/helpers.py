@@ -56,3 +56,38 @@ def check_forward_and_backward(fn, x):
     out.square().sum().backward()
     ref.square().sum().backward()
     assert_close(x.grad, x2.grad)
+
+
+def hf_compiled_and_eager(model, padded=True):
+    """A Hugging Face model compiled and in eager on two rows of 8 token ids (the second
+    padded after 5 with an attention mask, unless padded=False): (compiled out, eager out)."""
+    kwargs = {"input_ids": torch.randint(3, 100, (2, 8), generator=torch.Generator().manual_seed(1))}
+    if padded:
+        pad = torch.ones(2, 8, dtype=torch.long)
+        pad[1, 5:] = 0
+        kwargs["attention_mask"] = pad
+    with torch.no_grad():
+        return torch.compile(model, backend="tuner")(**kwargs), model(**kwargs)
+
+
+def spy(monkeypatch, owner, name, record):
+    """owner.name wrapped for the test: each call's arguments go to record(*args, **kwargs)
+    first, then to the real function."""
+    real = getattr(owner, name)
+
+    def wrapper(*args, **kwargs):
+        record(*args, **kwargs)
+        return real(*args, **kwargs)
+    monkeypatch.setattr(owner, name, wrapper)
+
+
+# Source for a child process (python -c): counts compile_graph's lowerings in `lowered[0]`
+COUNT_LOWERINGS = """
+from tuner.compiler import compile_graph as cg
+lowered = [0]
+real = cg._lower
+def spy(*a, **kw):
+    lowered[0] += 1
+    return real(*a, **kw)
+cg._lower = spy
+"""

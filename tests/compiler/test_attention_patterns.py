@@ -10,7 +10,7 @@ import torch.nn.functional as F
 import tuner.compiler.attn_patterns as attn_patterns
 import tuner.compiler.stats as stats
 
-from helpers import assert_close
+from helpers import assert_close, hf_compiled_and_eager, spy
 
 SDPA_TARGETS = {F.scaled_dot_product_attention, torch._C._nn.scaled_dot_product_attention}
 SOFTMAX = {F.softmax, torch.softmax}
@@ -20,15 +20,14 @@ SOFTMAX = {F.softmax, torch.softmax}
 def dynamo_graphs(monkeypatch):
     """The dynamo graphs the pass ran on (as handed on to AOTAutograd), in order."""
     seen = []
-    real = attn_patterns.replace_attention
-
-    def spy(gm):
-        seen.append(gm)
-        return real(gm)
-    monkeypatch.setattr(attn_patterns, "replace_attention", spy)
+    spy(monkeypatch, attn_patterns, "replace_attention", seen.append)
     stats.reset()
     torch._dynamo.reset()
     return seen
+
+
+def compiled_matches_eager(fn, *args):
+    assert_close(torch.compile(fn, backend="tuner")(*args), fn(*args))
 
 
 def count(graphs):
@@ -147,8 +146,7 @@ VARIANTS = [scale_after, scale_first, divide_by_sqrt, scale_q_and_k, permuted_ke
 @pytest.mark.parametrize("fn", VARIANTS, ids=lambda f: f.__name__)
 def test_variant_is_replaced(dynamo_graphs, fn):
     q, k, v = qkv(2, 4, 8, 16)
-    out = torch.compile(fn, backend="tuner")(q, k, v)
-    assert_close(out, fn(q, k, v))
+    compiled_matches_eager(fn, q, k, v)
     assert count(dynamo_graphs) == (1, 0)
     assert stats.attention_patterns == {"graphs": 1, "patterns": 1}
 
@@ -186,8 +184,7 @@ def bias_and_padding(q, k, v, pad):   # a position bias added, then a padding fi
 def test_input_mask_is_replaced(dynamo_graphs, fn):
     q, k, v = qkv(2, 4, 8, 16)
     pad = padding_bool(2, 8)
-    out = torch.compile(fn, backend="tuner")(q, k, v, pad)
-    assert_close(out, fn(q, k, v, pad))
+    compiled_matches_eager(fn, q, k, v, pad)
     assert count(dynamo_graphs) == (1, 0)
     assert not stats.mask_folds   # a mask from an input is never folded
 
@@ -199,8 +196,7 @@ def test_half_precision_with_float_softmax():
         return F.softmax(s, dim=-1, dtype=torch.float32).to(q.dtype) @ v
     stats.reset()
     q, k, v = qkv(2, 4, 8, 16, dtype=torch.bfloat16)
-    out = torch.compile(fn, backend="tuner")(q, k, v)
-    assert_close(out, fn(q, k, v))
+    compiled_matches_eager(fn, q, k, v)
     assert stats.attention_patterns["patterns"] == 1
 
 
@@ -309,8 +305,7 @@ def view_heads_first(q, k, v, pad):   # split (heads, batch): SDPA follows the c
 def test_views_and_baddbmm_are_replaced(dynamo_graphs, fn):
     q, k, v = qkv(2, 4, 8, 16)
     pad = padding_bool(2, 8)
-    out = torch.compile(fn, backend="tuner")(q, k, v, pad)
-    assert_close(out, fn(q, k, v, pad))
+    compiled_matches_eager(fn, q, k, v, pad)
     assert count(dynamo_graphs) == (1, 0)
     assert stats.attention_patterns == {"graphs": 1, "patterns": 1}
     names = {n.name for n in dynamo_graphs[0].graph.nodes}
@@ -347,8 +342,7 @@ def baddbmm_beta(q, k, v, pad):   # beta != 1 scales the bias: not a mask SDPA a
 def test_views_and_baddbmm_not_replaced(dynamo_graphs, fn):
     q, k, v = qkv(2, 4, 8, 16)
     pad = padding_bool(2, 8)
-    out = torch.compile(fn, backend="tuner")(q, k, v, pad)
-    assert_close(out, fn(q, k, v, pad))
+    compiled_matches_eager(fn, q, k, v, pad)
     assert count(dynamo_graphs) == (0, 1)
     assert not stats.attention_patterns
 
@@ -415,8 +409,7 @@ def test_not_replaced(dynamo_graphs, fn):
     q, k, v = qkv(2, 4, 8, 16)
     masked = (scale_after_mask, fill_with_zero, mask_written_through_a_view)
     args = (q, k, v, padding_bool(2, 8)) if fn in masked else (q, k, v)
-    out = torch.compile(fn, backend="tuner")(*args)
-    assert_close(out, fn(*args))
+    compiled_matches_eager(fn, *args)
     assert count(dynamo_graphs) == (0, 1)
     assert not stats.attention_patterns
 
@@ -499,16 +492,7 @@ def _tiny(kind):
 
 @pytest.mark.parametrize("kind", ["gpt2", "bert"])
 def test_transformers_eager_attention(dynamo_graphs, kind):
-    model = _tiny(kind)
-    ids = torch.randint(3, 100, (2, 8), generator=torch.Generator().manual_seed(1))
-    kwargs = {"input_ids": ids}
-    if kind == "bert":
-        pad = torch.ones(2, 8, dtype=torch.long)
-        pad[1, 5:] = 0
-        kwargs["attention_mask"] = pad
-    with torch.no_grad():
-        out = torch.compile(model, backend="tuner")(**kwargs)
-        ref = model(**kwargs)
+    out, ref = hf_compiled_and_eager(_tiny(kind), padded=kind == "bert")
     key = "logits" if kind == "gpt2" else "last_hidden_state"
     assert_close(out[key], ref[key])
     assert count(dynamo_graphs) == (2, 0)   # both layers
@@ -521,13 +505,7 @@ def test_transformers_eager_attention(dynamo_graphs, kind):
 def test_transformers_eager_attention_with_views(dynamo_graphs, kind):
     """BLOOM (alibi.baddbmm on 3-D scores, viewed to 4-D and back) and DeBERTa-v2 (3-D bmm,
     k^T / sqrt(tensor(d)), 4-D fill) with a padding mask: one SDPA call per layer."""
-    model = _tiny(kind)
-    ids = torch.randint(3, 100, (2, 8), generator=torch.Generator().manual_seed(1))
-    pad = torch.ones(2, 8, dtype=torch.long)
-    pad[1, 5:] = 0
-    with torch.no_grad():
-        out = torch.compile(model, backend="tuner")(input_ids=ids, attention_mask=pad)
-        ref = model(input_ids=ids, attention_mask=pad)
+    out, ref = hf_compiled_and_eager(_tiny(kind))
     assert_close(out.last_hidden_state, ref.last_hidden_state)
     assert count(dynamo_graphs) == (2, 0)   # both layers
     assert stats.attention_patterns == {"graphs": 1, "patterns": 2}

@@ -7,7 +7,7 @@ import torch.nn.functional as F
 
 import tuner.compiler.stats as stats
 
-from helpers import assert_close
+from helpers import assert_close, hf_compiled_and_eager
 
 
 
@@ -259,13 +259,7 @@ def test_distilbert_without_mask_has_no_mask(aten_graphs):
 
 
 def test_distilbert_with_padding_mask_is_not_folded(aten_graphs):
-    model = _tiny_distilbert()
-    ids = torch.randint(3, 100, (2, 8), generator=torch.Generator().manual_seed(1))
-    pad = torch.ones(2, 8, dtype=torch.long)
-    pad[1, 5:] = 0
-    with torch.no_grad():
-        out = torch.compile(model, backend="tuner")(input_ids=ids, attention_mask=pad)
-        ref = model(input_ids=ids, attention_mask=pad)
+    out, ref = hf_compiled_and_eager(_tiny_distilbert())
     assert_close(out.last_hidden_state, ref.last_hidden_state)
     assert not stats.mask_folds
     assert all(mask is not None for mask, _ in sdpa_calls(aten_graphs))

@@ -21,6 +21,7 @@ from tuner.cache.local import TABLE
 from tuner.compiler import compile_graph as cg
 from tuner.compiler import graph_cache
 from tuner.compiler.context import CompileContext
+from helpers import COUNT_LOWERINGS
 
 
 @pytest.fixture(autouse=True)
@@ -306,14 +307,7 @@ import json, os
 import torch
 from torch.fx.experimental.proxy_tensor import make_fx
 import tuner
-from tuner.compiler import compile_graph as cg
-lowered = [0]
-real = cg._lower
-def spy(*a, **kw):
-    lowered[0] += 1
-    return real(*a, **kw)
-cg._lower = spy
-def fn(x, y):
+""" + COUNT_LOWERINGS + """def fn(x, y):
     return (torch.relu(x * 2 + y).sum(-1), torch.tanh(y) * x)
 g = torch.Generator().manual_seed(0)
 args = [torch.randn(8, 16, generator=g), torch.randn(8, 16, generator=g)]

@@ -8,19 +8,14 @@ import sys
 
 import pytest
 
+from helpers import COUNT_LOWERINGS
+
 pytestmark = pytest.mark.gpu
 
 PROCESS = """
 import json, sys
 import torch
-from tuner.compiler import compile_graph as cg
-lowered = [0]
-real = cg._lower
-def spy(*a, **kw):
-    lowered[0] += 1
-    return real(*a, **kw)
-cg._lower = spy
-torch.manual_seed(0)
+""" + COUNT_LOWERINGS + """torch.manual_seed(0)
 layer = torch.nn.TransformerEncoderLayer(64, 4, 128, batch_first=True, dropout=0.0)
 model = torch.nn.Sequential(layer, torch.nn.LayerNorm(64)).cuda().eval()
 x = torch.randn(4, 32, 64, device="cuda")

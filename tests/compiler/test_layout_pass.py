@@ -11,7 +11,7 @@ import torch.nn.functional as F
 
 import tuner.compiler.channels_last as channels_last
 import tuner.compiler.stats as stats
-from helpers import assert_close
+from helpers import assert_close, spy
 
 CL = torch.channels_last
 CONV = torch.ops.aten.convolution.default
@@ -22,12 +22,7 @@ CONV = torch.ops.aten.convolution.default
 def results(monkeypatch):
     """What the pass did to each graph (LayoutResult), in order."""
     seen = []
-    real = channels_last.note_layout
-
-    def spy(result):
-        seen.append(result)
-        return real(result)
-    monkeypatch.setattr(channels_last, "note_layout", spy)
+    spy(monkeypatch, channels_last, "note_layout", seen.append)
     return seen
 
 

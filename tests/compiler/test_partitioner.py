@@ -7,7 +7,7 @@ import pytest
 import torch
 
 import tuner.compiler.compile_graph as cg
-from helpers import assert_close
+from helpers import assert_close, spy
 
 
 class Block(torch.nn.Module):
@@ -45,12 +45,7 @@ def _activation_bytes(gm) -> int:
 def saved_bytes(monkeypatch):
     """Activation bytes of each compiled graph's results."""
     seen = []
-    real = cg._compile_graph
-
-    def spy(gm, example_inputs, ctx):
-        seen.append(_activation_bytes(gm))
-        return real(gm, example_inputs, ctx)
-    monkeypatch.setattr(cg, "_compile_graph", spy)
+    spy(monkeypatch, cg, "_compile_graph", lambda gm, *_: seen.append(_activation_bytes(gm)))
     return seen
 
 
