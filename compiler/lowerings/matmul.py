@@ -107,15 +107,26 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
     return _padded(op, ctx, mat1, mat2, bias, scalars)
 
 
+# rows from which `mm + r` becomes one addmm: LLaMA's decode step (8 rows) ran the folded
+# addmm as a copy of r plus cuBLAS's beta=1 kernel, 16 more launches per step (about 0.25 ms of
+# host time in a host-bound generate) and 1 us more GPU time each, than mm + an add fused into
+# the RMSNorm after it (bench/results/decode, docs/PERFORMANCE.md)
+RESIDUAL_FOLD_MIN_ROWS = 64
+
+
 def _foldable_residual(name, mat1, mat2):
     """(add node, its argument index holding the product, the residual's IR value) where this
     2-D mm's one consumer, directly or through one view, is `product + r` with r of the sum's
     own shape and dtype, already lowered and never written in place; else None. Such an add
     folds into the ATen call as addmm's C operand (beta = 1): cuBLAS reads r in its epilogue
-    instead of a kernel reading the product back (docs/PERF_NOTES.md)."""
+    instead of a kernel reading the product back (docs/PERF_NOTES.md). Only from
+    RESIDUAL_FOLD_MIN_ROWS rows: below, ATen's addmm costs a copy of r and a second launch,
+    where the add would fuse into the next kernel (a decode step's RMSNorm)."""
     g = graph()
     node = getattr(g, "current", None)
     if name != "mm" or not isinstance(node, torch.fx.Node) or len(mat1.size) != 2 or len(mat2.size) != 2:
+        return None
+    if _rows_hint(g, mat1.size[0]) < RESIDUAL_FOLD_MIN_ROWS:
         return None
     found = _residual_add(node, mat1.dtype)
     if found is None:
@@ -130,6 +141,14 @@ def _foldable_residual(name, mat1, mat2):
     if not isinstance(rv, ir.TensorValue):
         return None
     return u, i, rv
+
+
+def _rows_hint(g, rows) -> int:
+    """A matmul's row count at the graph's size hints (an unbacked count: taken as large)."""
+    try:
+        return g.sizes.hint(rows) if g.sizes is not None else int(rows)
+    except (TypeError, ValueError):
+        return 1 << 62
 
 
 def _residual_add(node, dtype):

@@ -21,8 +21,8 @@ def _run(fn, *args, dtype=None):
 @pytest.mark.parametrize("case", ["2d", "2d_residual_first", "3d_linear"])
 def test_mm_plus_residual_is_one_addmm(case, dtype):
     g = torch.Generator().manual_seed(0)
-    x2, x3 = torch.randn(33, 19, generator=g), torch.randn(3, 11, 19, generator=g)
-    w, r2, r3 = torch.randn(37, 19, generator=g), torch.randn(33, 37, generator=g), torch.randn(3, 11, 37, generator=g)
+    x2, x3 = torch.randn(65, 19, generator=g), torch.randn(3, 23, 19, generator=g)
+    w, r2, r3 = torch.randn(37, 19, generator=g), torch.randn(65, 37, generator=g), torch.randn(3, 23, 37, generator=g)
     fn, args = {
         "2d": (lambda x, w, r: x @ w.t() + r, (x2, w, r2)),
         "2d_residual_first": (lambda x, w, r: r + x @ w.t(), (x2, w, r2)),
@@ -34,9 +34,16 @@ def test_mm_plus_residual_is_one_addmm(case, dtype):
 
 def test_the_sum_feeds_its_consumers():
     # the folded add's value is the addmm's: the ReLU after it reads it (one kernel)
-    x, w, r = torch.randn(16, 24), torch.randn(24, 8), torch.randn(16, 8)
+    x, w, r = torch.randn(64, 24), torch.randn(24, 8), torch.randn(64, 8)
     s = _run(lambda x, w, r: torch.relu(x @ w + r) * 2, x, w, r)
     assert s.residual_folds == 1 and s.kernels == 1
+
+
+def test_a_few_rows_keep_the_add_for_the_next_kernel():
+    # a decode step's 8 rows: addmm would copy r and launch twice; the add fuses onward instead
+    x, w, r = torch.randn(8, 24), torch.randn(24, 8), torch.randn(8, 8)
+    s = _run(lambda x, w, r: torch.relu(x @ w + r) * 2, x, w, r)
+    assert s.residual_folds == 0 and dict(s.externs) == {"aten.mm.default": 1} and s.kernels == 1
 
 
 @pytest.mark.parametrize("case", ["broadcast", "promotes", "alpha", "product_reused", "bias",
@@ -89,7 +96,7 @@ def test_dynamic_shapes_fold_and_a_broadcasting_product_does_not():
     torch._dynamo.reset()
     cf = torch.compile(f, backend="tuner", dynamic=True)
     stats.reset()
-    for m in (6, 9):
+    for m in (66, 69):
         x, w, r = torch.randn(m, 5), torch.randn(5, 4), torch.randn(m, 4)
         assert_close(cf(x, w, r), f(x, w, r))
     # every graph compiled for these sizes (one symbolic graph serves both) folds the add
