@@ -180,6 +180,7 @@ class CUDAGraphed:
         self.admitted: set = set()   # shapes that record (at most max_shapes)
         self.copy_rings: dict = {}   # layout key -> (static inputs, _Ring)
         self.kept = None             # positions of inputs never copied in (_kept_inputs)
+        self.moving = ()             # the other positions
         self.kept_mutated = False
         self.address_replay = address_replay
         self.mutated_inputs = tuple(call.mutated_inputs)
@@ -221,6 +222,7 @@ class CUDAGraphed:
                 isinstance(a, torch.nn.Parameter) or hasattr(a, "_dynamo_static_input_type")))
             # a copy-in recording reading a mutated kept input in place skips its warm-up
             self.kept_mutated = bool(set(self.kept) & set(self.mutated_inputs))
+            self.moving = tuple(i for i in range(len(args)) if i not in set(self.kept))
         return self.kept
 
     def _copy_ring(self, args):
@@ -228,7 +230,11 @@ class CUDAGraphed:
         inputs themselves, at their addresses): one layout at a time for a graph of fixed
         sizes, one per recorded shape otherwise."""
         kept = self._kept_inputs(args)
-        key = (self._key(args), tuple(args[i].data_ptr() for i in kept))
+        # a graph of fixed sizes is called only with the sizes and strides dynamo's guards
+        # checked: the kept inputs (parameters) are keyed by address alone, not layout
+        layouts = self._key(args) if self.shape_key is not None else \
+            tuple(_layout(args[i]) for i in self.moving)
+        key = (layouts, tuple(args[i].data_ptr() for i in kept))
         entry = self.copy_rings.get(key)
         if entry is None:
             if self.shape_key is None:
@@ -260,7 +266,8 @@ class CUDAGraphed:
         rec, zero_copy = self._pick(ring, inputs, address=not copy_in,
                                     in_place=not copy_in or self.kept_mutated)
         if copy_in:
-            for s, a in zip(inputs, args):
+            for i in self.moving:
+                a, s = args[i], inputs[i]
                 if isinstance(a, torch.Tensor) and s.data_ptr() != a.data_ptr():
                     s.copy_(a)
         rec.graph.replay()
@@ -284,11 +291,17 @@ class CUDAGraphed:
         ptrs = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else _layout(a) for a in args)
         entry = self.by_address.get(ptrs)
         if entry is not None:
-            # weak references: an id alone may be reused by a new view at the same address
-            if not all(r is None or r() is a for r, a in zip(entry.refs, args)):
-                if entry.layouts != self._key(args):
+            # weak references: an id alone may be reused by a new view at the same address;
+            # only the tensors that are new objects have their layouts read (a decode step's
+            # few fresh inputs, not its hundred parameters)
+            new = [i for i, (r, a) in enumerate(zip(entry.refs, args)) if r is not None and r() is not a]
+            if new:
+                if any(_layout(args[i]) != entry.layouts[i] for i in new):
                     return None
-                entry.refs = _refs(args)
+                refs = list(entry.refs)
+                for i in new:
+                    refs[i] = weakref.ref(args[i])
+                entry.refs = tuple(refs)
             return entry.ring
         if len(self.by_address) >= MAX_ADDRESS_GRAPHS:
             return None
