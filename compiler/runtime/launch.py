@@ -164,17 +164,17 @@ class Launcher:
         self._consts = ()
         self._stream_of = None
         self._tma = False   # the fast path's config runs Hopper's template variant (TMA)
-        # a kernel with size arguments keeps a config per size bucket (the power of two of
-        # each launch extent), asked of the point once per bucket
+        # a sized kernel keeps a config per size bucket (each extent's power of two)
         self._buckets: dict = {}
         self._bucket = _bucket_of(meta.xnumel, meta.ynumel, meta.rnumel) if self.nsizes else None
 
     def _to_bucket(self, args):
-        """Switch to the config (and compiled kernels) of this call's size bucket."""
-        xn, yn, rn = self._extents(*args[-self.nsizes:])
+        """Switch to the config of this call's size bucket; returns its (x, y, r) extents."""
+        ext = self._extents(*args[-self.nsizes:])
+        xn, yn, rn = ext
         b = _bucket_of(xn, yn, rn)
         if b == self._bucket:
-            return
+            return ext
         self._buckets[self._bucket] = (self.meta, self.default, self.config, self._compiled,
                                        self._grid, self._consts, self.decision)
         self._bucket = b
@@ -182,7 +182,7 @@ class Launcher:
         if saved is not None:
             (self.meta, self.default, self.config, self._compiled, self._grid, self._consts,
              self.decision) = saved
-            return
+            return ext
         # a new bucket: the point's default (or learned) config for this call's extents
         self.meta = dataclasses.replace(self.meta, xnumel=xn, ynumel=yn,
                                         rnumel=self.meta.rnumel if rn is None else rn)
@@ -190,14 +190,14 @@ class Launcher:
         self.learned = None if self.autotune else point.learned_config(self.meta)
         self.config = None if self.autotune else dict(self.learned or self.default)
         self._compiled, self._grid, self._consts, self.decision = {}, None, (), None
+        return ext
 
     def __call__(self, *args):
-        if self.nsizes:
-            self._to_bucket(args)
+        ext = self._to_bucket(args) if self.nsizes else None
         if self.config is None:
             self.config = self._tune(args)
         if self._grid is not None and self.nsizes:
-            return self._launch_sized(args)
+            return self._launch_sized(args, ext)
         if self._grid is not None:
             # Triton specializes pointers on 16-byte alignment: one compiled kernel per pattern
             ptrs, key = pointers(args)
@@ -245,19 +245,18 @@ class Launcher:
             self._stream_of = _stream_getter()
             k._init_handles()
 
-    def _launch_sized(self, args):
-        """The direct launch of a kernel with size arguments: its grid from this call's sizes."""
+    def _launch_sized(self, args, ext):
+        """The direct launch of a kernel with size arguments, its grid from extents `ext`."""
         sizes = args[-self.nsizes:]
         ptrs, key = pointers(args[:-self.nsizes])
         k = self._compiled.get(key)
         if k is None:
             self._grid = None   # (a new alignment pattern: launched, and kept, by the JIT path)
             return self(*args)
-        k.run(self.grid(self.config, args)[0], 1, 1, self._stream_of(self._device), k.function,
+        k.run(self.grid(self.config, extents=ext)[0], 1, 1, self._stream_of(self._device), k.function,
               k.packed_metadata, None, None, None, *ptrs, *sizes, *self._consts)
 
-    def _forget_learned(self):
-        """The learned config failed: the hand default from now on (and not counted)."""
+    def _forget_learned(self):   # a learned config failed: the hand default (not counted)
         self.learned, self.config = None, dict(self.default)
         if self.stats is not None:
             self.stats.learned_configs -= 1
@@ -281,20 +280,22 @@ class Launcher:
         config leaves it out: 0, the plain variant, as the kernel's signature defaults it)."""
         return self.config.get(name, 0) if name == "TMA" else self.config[name]
 
-    def grid(self, cfg, args=None):
-        """The launch grid for cfg (a kernel with size arguments: at those of `args`, else at
-        the sizes it was compiled for)."""
+    def grid(self, cfg, args=None, extents=None):
+        """The launch grid for cfg (a sized kernel: at `extents`, or those of `args`, else at
+        the compiled sizes). Integer ceilings: triton.cdiv costs microseconds from Python."""
         m = self.meta
         if m.mm is not None:
             return (kernel_kinds.template_grid(m.mm, cfg),)
         if m.parts is not None:
-            return (sum(triton.cdiv(p, cfg["XBLOCK"]) for p in m.parts),)
+            return (sum(-(-p // cfg["XBLOCK"]) for p in m.parts),)
         xn, yn = m.xnumel, m.ynumel
-        if self.nsizes and args is not None and len(args) >= self.nsizes:
+        if extents is not None:
+            xn, yn, _ = extents
+        elif self.nsizes and args is not None and len(args) >= self.nsizes:
             xn, yn, _ = self._extents(*args[-self.nsizes:])
-        n = triton.cdiv(xn, cfg["XBLOCK"])
+        n = -(-int(xn) // cfg["XBLOCK"])
         if yn is not None:
-            n *= triton.cdiv(yn, cfg["YBLOCK"])
+            n *= -(-int(yn) // cfg["YBLOCK"])
         return (n,)
 
     def _launch(self, cfg, args):
@@ -359,9 +360,14 @@ class Launcher:
         return point.config_dict(d.choice)
 
 
-def _bucket_of(*extents):
-    """The power of two at or above each extent (None stays None)."""
-    return tuple(None if n is None else 1 << max(0, int(n) - 1).bit_length() for n in extents)
+def _pow2_at_least(n) -> int:
+    return 1 << max(0, int(n) - 1).bit_length()
+
+
+def _bucket_of(xn, yn=None, rn=None):
+    """The power of two at or above each extent (None stays None): on every sized launch."""
+    return (_pow2_at_least(xn), None if yn is None else _pow2_at_least(yn),
+            None if rn is None else _pow2_at_least(rn))
 
 
 def reinterpret(t, size, stride, offset):
