@@ -175,7 +175,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # no backward will read this graph's outputs: they may keep padded layouts (pad_mm)
         return compiler(gm_, inputs_, inference=True)
 
-    backend = aot_backend(compiler, compiler, decomposition_table(), inference_compiler,
+    # TUNER_FALLBACK_RANDOM=none: dropout decomposes into a draw of generated kernels
+    keep_dropout = settings.fallback_random != "none"
+    backend = aot_backend(compiler, compiler, decomposition_table(keep_dropout), inference_compiler,
                           settings.partitioner)
     with gc_paused():
         # hand-written attention becomes SDPA before AOTAutograd (compiler/attn_patterns.py),

@@ -8,7 +8,8 @@ Handler methods used by lowerings:
   (an index below 0 counts from the end, as x[-1], unless wrap_negative is False: then it
   fails the bounds check, as index_select's does in eager)
   and the elementwise functions named in POINTWISE (unary and binary), plus where(c, a, b)
-  and polygamma(n, x) (n >= 1, an int).
+  and polygamma(n, x) (n >= 1, an int); rand / randn / rand_int63(seed, offset): Philox draws
+  (uniform float32 in [0, 1), standard normal float32, a non-negative int64: lowerings/random.py).
 """
 from __future__ import annotations
 

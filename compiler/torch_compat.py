@@ -46,7 +46,9 @@ _EXTRA_DECOMPOSE = [
 ]
 
 
-def decomposition_table():
+def decomposition_table(keep_dropout: bool = True):
+    """PyTorch's decompositions and ours; keep_dropout: native_dropout stays whole (ATen draws
+    its mask, as eager) rather than decomposing into a random draw our kernels make."""
     from torch._decomp import core_aten_decompositions, get_decompositions
 
     table = dict(core_aten_decompositions())
@@ -59,7 +61,7 @@ def decomposition_table():
     from .decompositions import DECOMPOSITIONS   # ours, for ops PyTorch's table lacks
     table.update(DECOMPOSITIONS)
     # Keep matmuls whole (extern calls now, templates later) and dropout's RNG in ATen.
-    for keep in (aten.addmm.default, aten.native_dropout.default):
+    for keep in (aten.addmm.default, *((aten.native_dropout.default,) if keep_dropout else ())):
         table.pop(keep, None)
     # A fused attention kernel stays whole: its backward (an ATen kernel) reads the forward's
     # logsumexp, which a decomposed forward computes differently (CPU training gradients were

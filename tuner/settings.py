@@ -104,6 +104,12 @@ def _str(raw: str) -> str:
     return raw.strip()
 
 
+def _random_fallback(raw: str) -> str:
+    """TUNER_FALLBACK_RANDOM: 1 and 0 name the two ends (all / none in ATen)."""
+    raw = raw.strip().lower()
+    return {"1": "all", "0": "none"}.get(raw, raw)
+
+
 def _csv(raw: str) -> frozenset[str]:
     return frozenset(p.strip() for p in raw.split(",") if p.strip())
 
@@ -320,6 +326,13 @@ SETTINGS: tuple[Setting, ...] = (
             "epilogue fused) against it. \"measure\" is not yet timed on GPU models (it probes "
             "every padded matmul, GPT-2's 50257-wide head among them).",
             choices=("extern", "measure")),
+    Setting("TUNER_FALLBACK_RANDOM", _random_fallback, "dropout",
+            "Random ops when compiling: dropout (native_dropout runs in ATen, so a compiled "
+            "dropout draws eager's mask; every other random op draws its numbers in generated "
+            "kernels from a seed the graph takes from torch's generator per call), 1 or all "
+            "(every random op runs in ATen: compiled values match eager's exactly), 0 or none "
+            "(dropout's mask is drawn in generated kernels too).",
+            choices=("dropout", "all", "none")),
     Setting("TUNER_CUDAGRAPH_SHAPES", int, 8,
             "Shapes a graph with dynamic sizes records as CUDA graphs (reduce-overhead, "
             "max-autotune): a shape records when it comes a second time; shapes seen once and "

@@ -102,6 +102,9 @@ BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
                "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})",
                "nextafter": "th.nextafter({0}, {1})"}
 COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
+# Philox draws at (seed, offset): the uniform, normal and int64 values of lowerings/random.py
+RANDOM = {"rand": ("tl.rand({0}, {1})", torch.float32), "randn": ("tl.randn({0}, {1})", torch.float32),
+          "rand_int63": ("th.rand_int63({0}, {1})", torch.int64)}
 
 
 class TritonKernel:
@@ -428,6 +431,9 @@ class TritonKernel:
         if name in COMPARE:
             op = COMPARE[name]
             return lambda a, b: self.cse(f"({a} {op} {b})", torch.bool)
+        if name in RANDOM:
+            fmt, dt = RANDOM[name]
+            return lambda seed, offset: self.cse(fmt.format(seed, offset), dt)
         raise AttributeError(name)
 
     # -- nodes -----------------------------------------------------------------------

@@ -443,3 +443,12 @@ else:
     @triton.jit
     def assert_in_bounds(index, size, mask):
         tl.device_assert(((index >= 0) & (index < size)) | ~mask, "index out of bounds")
+
+
+@triton.jit
+def rand_int63(seed, offset):
+    """A uniform non-negative int64 (63 random bits) per offset, from two Philox words
+    (randint and random_ reduce it modulo their range)."""
+    a, b, _, _ = tl.randint4x(seed, offset)
+    hi = (a.to(tl.uint32, bitcast=True).to(tl.int64) & 0x7FFFFFFF) << 32
+    return hi | b.to(tl.uint32, bitcast=True).to(tl.int64)
