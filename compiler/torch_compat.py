@@ -63,6 +63,8 @@ def decomposition_table(keep_dropout: bool = True):
     # Keep matmuls whole (extern calls now, templates later) and dropout's RNG in ATen.
     for keep in (aten.addmm.default, *((aten.native_dropout.default,) if keep_dropout else ())):
         table.pop(keep, None)
+    if not keep_dropout:   # a comparison of rand_like with p, drawn by our kernels
+        table.update(get_decompositions([aten.native_dropout]))
     # A fused attention kernel stays whole: its backward (an ATen kernel) reads the forward's
     # logsumexp, which a decomposed forward computes differently (CPU training gradients were
     # off by a relative error of ~4). The CUDA variants have no decomposition in the table.
