@@ -32,7 +32,8 @@ ATEN_ON_PURPOSE: dict[str, str] = {
     # compiler/lowerings/conv.py keeps a convolution the ATen (cuDNN) call; its gradients too
     "aten.convolution_backward.default": "a convolution's gradients are ATen's convolution calls, as its forward",
     # compiler/torch_compat.py keeps these whole on purpose
-    "aten.native_dropout.default": "dropout's RNG stays in ATen, so a compiled dropout draws eager's mask",
+    "aten.native_dropout.default": "dropout's RNG stays in ATen, so a compiled dropout draws eager's mask "
+                                   "(TUNER_FALLBACK_RANDOM=0 draws it in kernels)",
 }
 
 # OpInfo key -> why the interpreter's result differs from eager (not a compiler bug)

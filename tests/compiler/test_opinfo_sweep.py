@@ -19,6 +19,7 @@ RUNNER = ROOT / "tests" / "compiler" / "opinfo_runner.py"
 # A representative mix, and the ops whose graphs once fell back whole or computed wrong values
 # (zero-element samples of unary ops, linalg's checks, min/max with a constant, lgamma, integer
 # division, unfold, round with decimals, index_select, the scans).
+RANDOM_OPS = ["normal", "randint", "uniform"]
 FAST_OPS = [
     # unary pointwise (exp, cos, sigmoid: their second sample has zero elements)
     "abs", "neg", "sin", "tanh", "erf", "sqrt", "log1p", "floor", "frac", "logit", "exp", "cos",
@@ -41,6 +42,8 @@ FAST_OPS = [
     "nn.functional.pad.reflect", "nn.functional.scaled_dot_product_attention", "linalg.inv",
     # an op without a lowering (runs in ATen) and one dynamo leaves to eager
     "sort", "nonzero",
+    # random ops drawn by our kernels (compiler/lowerings/random.py): compared by structure
+    *RANDOM_OPS,
 ]
 GRAD_OPS = ["mul", "tanh", "sum", "softmax", "nn.functional.layer_norm", "mm",
             "nn.functional.normalize", "cumsum"]
@@ -90,7 +93,8 @@ def test_fast_subset_forward(ops):
     assert sweep.op_status(by_op["abs"]) == "pass_kernels_only"
     assert sweep.op_status(by_op["sum"]) == "pass_kernels_only"
     assert sweep.op_status(by_op["mm"]) == "extern"
-    assert all(r["values"] == "compared" for r in rows)
+    assert all(r["values"] == ("rng" if r["op"] in RANDOM_OPS else "compared") for r in rows)
+    assert all(sweep.op_status(by_op[k]) == "pass_kernels_only" for k in RANDOM_OPS)
 
 
 def test_fast_subset_gradients(ops):
