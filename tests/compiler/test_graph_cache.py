@@ -151,6 +151,9 @@ def test_every_key_part_misses(monkeypatch):
     with monkeypatch.context() as m:
         m.setenv("TUNER_MM", "template")
         changed["setting"] = graph_cache.key(gm, args, ctx)
+    with monkeypatch.context() as m:
+        m.setenv("TUNER_FALLBACK_RANDOM", "1")   # random ops lowered or ATen calls
+        changed["random setting"] = graph_cache.key(gm, args, ctx)
     import triton
     with monkeypatch.context() as m:
         m.setattr(triton, "__version__", "0.0.0-other")
@@ -499,3 +502,20 @@ def test_a_hit_whose_first_call_fails_deletes_its_local_entry(lowerings):
     again, out = run(args)
     assert again.stats.graph_cache == "stored" and lowerings[0] == 2
     torch.testing.assert_close(out[0], fn(*args)[0])
+
+
+def test_random_graph_hit_draws_its_seed(lowerings):
+    # the seed draw (an aten.randint of the wrapper, compiler/lowerings/random.py) survives a
+    # rebuild: the hit reproduces the stored graph's numbers under the same torch seed
+    def noisy(x, y):
+        return (torch.rand_like(x) + y, torch.bernoulli(torch.sigmoid(x)))
+    args = inputs()
+    torch.manual_seed(11)
+    first, out1 = run(args, noisy)
+    torch.manual_seed(11)
+    second, out2 = run(args, noisy)
+    assert first.stats.graph_cache == "stored" and second.stats.graph_cache == "hit (local)"
+    assert lowerings[0] == 1 and not first.stats.fallbacks
+    for a, b in zip(out1, out2):
+        torch.testing.assert_close(a, b, rtol=0, atol=0)
+    assert not torch.equal(second(list(args))[0], out2[0])   # a next call draws anew
