@@ -62,7 +62,9 @@ WINDOW_RECOMPUTE_MAX = 64
 TRANSCENDENTAL_WORK = 10
 TRANSCENDENTAL = frozenset({"exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "sqrt",
                             "rsqrt", "tanh", "sigmoid", "erf", "erfc", "sin", "cos", "tan",
-                            "asin", "acos", "atan", "sinh", "cosh"})
+                            "asin", "acos", "atan", "sinh", "cosh",
+                            # a Philox draw (10 rounds of multiplies): weighed as a special function
+                            "rand", "randn", "rand_int63"})
 
 
 _IND = S.sym("ind")   # what _Cost's indirect_indexing returns
