@@ -18,7 +18,7 @@ import math
 import torch
 
 from .. import ir
-from ..lowering import broadcast_shapes, graph, is_tensor, loader_for, register
+from ..lowering import broadcast_shapes, graph, is_tensor, loader_for, make_pointwise, register
 from ..ops import ops
 from ..torch_compat import aten
 
@@ -240,6 +240,18 @@ def rrelu_with_noise_functional(x, noise, lower=0.125, upper=1.0 / 3.0, training
         return ops.to_dtype(ops.where(neg, load_r(idx), _f(1.0)), noise.dtype)
     return (ir.Lazy(tuple(x.size), x.dtype, x.device, out),
             ir.Lazy(tuple(x.size), noise.dtype, x.device, noise_out))
+
+
+@register(aten.rrelu_with_noise_backward.default)
+def rrelu_with_noise_backward(grad, x, noise, lower, upper, training, self_is_result):
+    """The gradient through rrelu: the drawn slopes (noise) in training, else leaky_relu's."""
+    if training and upper - lower > 1e-6:
+        return make_pointwise(lambda g, n: ops.mul(g, n), [grad, noise], grad.dtype, grad.dtype)
+    slope = (lower + upper) / 2
+
+    def leaky(g, v):
+        return ops.where(ops.gt(v, ops.constant(0, v.dtype)), g, ops.mul(g, ops.constant(slope, g.dtype)))
+    return make_pointwise(leaky, [grad, x], grad.dtype)
 
 
 # -- integers -------------------------------------------------------------------------------

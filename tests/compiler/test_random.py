@@ -184,3 +184,17 @@ def test_statistics_on_gpu(name):
         out, fallbacks = compiled(fn, x0.cuda())
     assert out.is_cuda and not fallbacks
     within(out, mean, std)
+
+
+@pytest.mark.parametrize("training", [True, False])
+def test_rrelu_gradient(training):
+    # the backward multiplies by the drawn slopes (training) or leaky_relu's mean slope
+    x = torch.linspace(-3, 3, 601, requires_grad=True)
+    fn = lambda t: torch.nn.functional.rrelu(t, 0.1, 0.3, training=training)  # noqa: E731
+    out, fallbacks = compiled(fn, x)
+    out.backward(torch.full_like(out, 2.0))
+    assert not fallbacks, fallbacks
+    slope = torch.where(x > 0, 1.0, out.detach() / x.detach()) if training else \
+        torch.where(x > 0, 1.0, 0.2)
+    keep = x.detach() != 0
+    torch.testing.assert_close(x.grad[keep], 2 * slope[keep])
