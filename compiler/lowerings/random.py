@@ -250,7 +250,7 @@ def rrelu_with_noise_backward(grad, x, noise, lower, upper, training, self_is_re
     slope = (lower + upper) / 2
 
     def leaky(g, v):
-        return ops.where(ops.gt(v, ops.constant(0, v.dtype)), g, ops.mul(g, ops.constant(slope, g.dtype)))
+        return ops.where(ops.gt(v, ops.constant(0, x.dtype)), g, ops.mul(g, ops.constant(slope, grad.dtype)))
     return make_pointwise(leaky, [grad, x], grad.dtype)
 
 

@@ -9,6 +9,7 @@ import torch
 import tuner.compiler.stats as stats
 
 N = 1 << 15   # draws per statistic: a mean's standard error is 1/181 of the deviation
+torch.manual_seed(0)
 
 
 def compiled(fn, *args):
@@ -85,7 +86,7 @@ def test_integer_ranges():
 
 
 def test_bernoulli_rate_per_element():
-    p = torch.tensor([0.0, 0.1, 0.5, 0.9, 1.0]).repeat(N // 8, 1)
+    p = torch.tensor([0.0, 0.1, 0.5, 0.9, 1.0]).repeat(N, 1)
     out, fallbacks = compiled(torch.bernoulli, p)
     assert not fallbacks
     rate = out.mean(0)
@@ -193,7 +194,8 @@ def test_rrelu_gradient(training):
     fn = lambda t: torch.nn.functional.rrelu(t, 0.1, 0.3, training=training)  # noqa: E731
     out, fallbacks = compiled(fn, x)
     out.backward(torch.full_like(out, 2.0))
-    assert not fallbacks, fallbacks
+    backward = stats.graphs()[-1]   # (compiled when the backward runs)
+    assert not fallbacks and not backward.fallbacks and len(stats.graphs()) == 2, backward.fallbacks
     slope = torch.where(x > 0, 1.0, out.detach() / x.detach()) if training else \
         torch.where(x > 0, 1.0, 0.2)
     keep = x.detach() != 0
