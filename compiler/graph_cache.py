@@ -12,7 +12,8 @@ value, placeholders included; no source locations), the example inputs' dtypes, 
 strides and devices, the tensor constants (metadata and a hash of their values; a constant
 over CONSTANT_MAX_BYTES refuses the graph), whether kernels tune (of the mode: CUDA graphs
 wrap the result either way), the options and settings that change code or configs, the
-versions (tuner, torch, Triton, CUDA), the GPU (or "cpu" and Triton's interpreter flag) and
+versions (tuner, torch, Triton, CUDA), a hash of the tuner's own sources (`code_hash`: an
+edited checkout keeps its version string), the GPU (or "cpu" and Triton's interpreter flag) and
 GRAPH_SCHEMA. Storage: tuner.cache.graphs, reached
 through tuner/graph_store.py.
 
@@ -28,10 +29,12 @@ from __future__ import annotations
 import base64
 import collections
 import dataclasses
+import functools
 import hashlib
 import json
 import logging
 import os
+import pathlib
 import time
 
 import torch
@@ -74,8 +77,23 @@ def versions() -> dict:
     from tuner.graph_store import environment
     info = environment()
     info.update(torch=torch.__version__, triton=triton.__version__,
-                interpret=os.environ.get("TRITON_INTERPRET", "0"), schema=GRAPH_SCHEMA)
+                interpret=os.environ.get("TRITON_INTERPRET", "0"), schema=GRAPH_SCHEMA,
+                code=code_hash())
     return info
+
+
+@functools.lru_cache(maxsize=None)
+def code_hash() -> str:
+    """A hash of the compiler's and the tuner's own source files: an entry written by other
+    code (a checkout edited since, where the version string stays the same) is never a hit."""
+    import tuner
+    from tuner import compiler
+    h = hashlib.sha256()
+    for root in sorted({os.path.dirname(tuner.__file__), os.path.dirname(compiler.__file__)}):
+        for path in sorted(pathlib.Path(root).rglob("*.py")):
+            h.update(str(path.relative_to(root)).encode())
+            h.update(path.read_bytes())
+    return h.hexdigest()[:16]
 
 
 def _sizes(seq) -> list:

@@ -179,6 +179,18 @@ def test_version_change_recompiles(monkeypatch, lowerings):
     torch.testing.assert_close(out[0], fn(*args)[0])
 
 
+def test_edited_compiler_source_recompiles(monkeypatch, lowerings):
+    # a checkout edited since an entry was written keeps its version string: the key holds a
+    # hash of the compiler's own sources, so the old entry (maybe calling a helper that no
+    # longer exists) is never a hit
+    args = inputs()
+    run(args)
+    monkeypatch.setattr(graph_cache, "code_hash", lambda: "edited-source")
+    again, out = run(args)
+    assert again.stats.graph_cache == "stored" and lowerings[0] == 2
+    torch.testing.assert_close(out[0], fn(*args)[0])
+
+
 def corrupt_truncated(text):
     return text[: len(text) // 2]
 
