@@ -1,0 +1,87 @@
+"""Gradients of pooling as pointwise values over the input: avg_pool2d_backward.
+
+Each input element sums the output gradients of the windows covering it, each divided by its
+window's divisor. Along one axis the windows covering input row h are the output rows oh with
+oh * s - p <= h < oh * s - p + k: at most ceil(k / s) consecutive ones ending at
+(h + p) // s. The sum is unrolled over those candidates (masked where one is out of range or
+its window stops short of h), so a 3x3 stride-2 pool's gradient reads 4 output gradients per
+input element instead of ATen's separate kernel over a stored gradient; it fuses with the
+gradient's producer and consumers like any pointwise value.
+"""
+from __future__ import annotations
+
+import functools
+
+import torch
+
+from .. import ir
+from ..lowering import register
+from ..ops import ops
+from ..sym import FloorDiv
+from ..torch_compat import aten
+from .builders import MAX_POOL_WINDOW, _pair
+
+
+def _i64(e):
+    return ops.index_expr(e, torch.int64)
+
+
+def _c(v):
+    return ops.constant(v, torch.int64)
+
+
+@register(aten.avg_pool2d_backward.default)
+def avg_pool2d_backward(grad_out, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
+                        divisor_override=None):
+    """The input's gradient of avg_pool2d (eager's divisor: divisor_override, else the window
+    clipped to the padded input with count_include_pad, or to the input itself). The output
+    sizes come from grad_out, so ceil_mode needs no recomputing."""
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride, (kh, kw))
+    ph, pw = _pair(padding)
+    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point or \
+            not all(isinstance(n, int) for n in (*x.size[-2:], *grad_out.size[-2:])):
+        raise NotImplementedError("avg_pool2d_backward of this rank, dtype or symbolic sizes")
+    if kh * kw > MAX_POOL_WINDOW:
+        raise NotImplementedError("avg_pool2d_backward window too large to unroll")
+    H, W = x.size[-2:]
+    OH, OW = grad_out.size[-2:]
+    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    ld = grad_out.loader()
+
+    def candidates(h, k, s, p, out):
+        """(output index expression, condition) of each window that may cover input row h."""
+        last = FloorDiv(h + p, s)        # h + p >= 0: the last window starting at or before h
+        out_rows = []
+        for j in range((k + s - 1) // s):
+            o = last - j
+            oi = _i64(o)
+            conds = [ops.ge(oi, _c(0)), ops.lt(oi, _c(out)),
+                     ops.gt(ops.add(ops.mul(oi, _c(s)), _c(k - p)), _i64(h))]   # covers h
+            out_rows.append((o, oi, functools.reduce(ops.logical_and, conds)))
+        return out_rows
+
+    def extent(oi, k, s, p, n):
+        """A window's length along one axis for the divisor."""
+        start = ops.sub(ops.mul(oi, _c(s)), _c(p))
+        end = ops.minimum(ops.add(start, _c(k)), _c(n + p))
+        if count_include_pad:
+            return ops.sub(end, start)
+        return ops.sub(ops.minimum(end, _c(n)), ops.maximum(start, _c(0)))
+
+    def inner(idx):
+        *rest, h, w = idx
+        total = None
+        for o_h, oi_h, c_h in candidates(h, kh, sh, ph, OH):
+            for o_w, oi_w, c_w in candidates(w, kw, sw, pw, OW):
+                if divisor_override:
+                    div = ops.constant(float(divisor_override), acc)
+                else:
+                    div = ops.to_dtype(ops.mul(extent(oi_h, kh, sh, ph, H),
+                                               extent(oi_w, kw, sw, pw, W)), acc)
+                at = [*rest, o_h, o_w]
+                v = ops.masked(ops.logical_and(c_h, c_w),
+                               lambda at=at, div=div: ops.truediv(ops.to_dtype(ld(at), acc), div), 0.0)
+                total = v if total is None else ops.add(total, v)
+        return ops.to_dtype(total, x.dtype)
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)

@@ -1,0 +1,55 @@
+"""avg_pool2d's gradient as generated kernels (compiler/lowerings/pool_backward.py): each input
+element sums the output gradients of the windows covering it over eager's divisor; no ATen
+avg_pool2d_backward call, values equal eager's (CPU, interpreter; one GPU case)."""
+import pytest
+import torch
+import torch.nn.functional as F
+
+import tuner.compiler.stats as stats
+from helpers import assert_close
+
+BACKWARD = "aten.avg_pool2d_backward.default"
+CASES = {
+    "k3_s2_p1": dict(kernel_size=3, stride=2, padding=1),
+    "k2_s2": dict(kernel_size=2, stride=2),
+    "k3_s1_p1_exclude_pad": dict(kernel_size=3, stride=1, padding=1, count_include_pad=False),
+    "k3_s2_p1_ceil_exclude_pad": dict(kernel_size=3, stride=2, padding=1, ceil_mode=True,
+                                      count_include_pad=False),
+    # stride above the kernel along h: rows no window covers get 0
+    "k2x3_s3x1_divisor": dict(kernel_size=(2, 3), stride=(3, 1), divisor_override=5),
+    "k4_s1_p2": dict(kernel_size=4, stride=1, padding=2),
+}
+
+
+def _check(kw, x):
+    fn = lambda x: F.avg_pool2d(x, **kw).sin()   # noqa: E731
+    x2 = x.detach().clone().requires_grad_()
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(fn, backend="tuner")(x)
+    out.square().sum().backward()
+    ref = fn(x2)
+    ref.square().sum().backward()
+    assert_close(out, ref)
+    assert_close(x.grad, x2.grad)
+    for g in stats.graphs():
+        assert not g.graph_fallback and BACKWARD not in g.fallbacks and BACKWARD not in g.lowering_errors, \
+            (g.graph_fallback, dict(g.fallbacks), g.lowering_errors)
+
+
+@pytest.mark.parametrize("case", CASES)
+def test_avg_pool2d_gradient_matches_eager_without_aten(case):
+    _check(CASES[case], torch.randn(2, 3, 9, 7, requires_grad=True))
+
+
+def test_unbatched_channels_last_input():
+    x = torch.randn(2, 4, 8, 8).to(memory_format=torch.channels_last)[0].requires_grad_()
+    _check(CASES["k3_s2_p1"], x)
+    x = torch.randn(2, 4, 8, 8).to(memory_format=torch.channels_last).requires_grad_()
+    _check(CASES["k3_s1_p1_exclude_pad"], x)
+
+
+@pytest.mark.gpu
+def test_avg_pool2d_gradient_on_gpu():
+    for kw in (CASES["k3_s2_p1"], CASES["k3_s2_p1_ceil_exclude_pad"]):
+        _check(kw, torch.randn(4, 16, 30, 30, device="cuda", requires_grad=True))
