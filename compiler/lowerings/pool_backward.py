@@ -1,4 +1,5 @@
-"""Gradients of pooling as pointwise values over the input: avg_pool2d_backward.
+"""Gradients of pooling as pointwise values over the input: avg_pool2d_backward and
+_adaptive_avg_pool2d_backward.
 
 Each input element sums the output gradients of the windows covering it, each divided by its
 window's divisor. Along one axis the windows covering input row h are the output rows oh with
@@ -79,6 +80,53 @@ def avg_pool2d_backward(grad_out, x, kernel_size, stride, padding, ceil_mode, co
                 else:
                     div = ops.to_dtype(ops.mul(extent(oi_h, kh, sh, ph, H),
                                                extent(oi_w, kw, sw, pw, W)), acc)
+                at = [*rest, o_h, o_w]
+                v = ops.masked(ops.logical_and(c_h, c_w),
+                               lambda at=at, div=div: ops.truediv(ops.to_dtype(ld(at), acc), div), 0.0)
+                total = v if total is None else ops.add(total, v)
+        return ops.to_dtype(total, x.dtype)
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
+
+
+@register(aten._adaptive_avg_pool2d_backward.default)
+def adaptive_avg_pool2d_backward(grad_out, x):
+    """The input's gradient of adaptive_avg_pool2d: output row oh averages input rows
+    [oh * H // OH, ceil((oh + 1) * H / OH)), so input row h is covered by the rows from
+    h * OH // H while oh * H < (h + 1) * OH: at most ceil(OH / H) + 1 of them."""
+    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point or \
+            not all(isinstance(n, int) for n in (*x.size[-2:], *grad_out.size[-2:])):
+        raise NotImplementedError("adaptive_avg_pool2d_backward of this rank, dtype or symbolic sizes")
+    H, W = x.size[-2:]
+    OH, OW = grad_out.size[-2:]
+    th, tw = -(-OH // H) + 1, -(-OW // W) + 1
+    if th * tw > MAX_POOL_WINDOW:
+        raise NotImplementedError("adaptive_avg_pool2d_backward window too large to unroll")
+    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    ld = grad_out.loader()
+
+    def candidates(h, n, out, taps):
+        """(output index expression, its int64 value, condition) per window that may cover h."""
+        first = FloorDiv(h * out, n)
+        rows = []
+        for j in range(taps):
+            o = first + j
+            oi = _i64(o)
+            cond = ops.logical_and(ops.lt(oi, _c(out)),
+                                   ops.lt(ops.mul(oi, _c(n)), ops.mul(ops.add(_i64(h), _c(1)), _c(out))))
+            rows.append((o, oi, cond))
+        return rows
+
+    def extent(oi, n, out):
+        start = ops.floordiv(ops.mul(oi, _c(n)), _c(out))
+        end = ops.floordiv(ops.add(ops.mul(ops.add(oi, _c(1)), _c(n)), _c(out - 1)), _c(out))
+        return ops.sub(end, start)
+
+    def inner(idx):
+        *rest, h, w = idx
+        total = None
+        for o_h, oi_h, c_h in candidates(h, H, OH, th):
+            for o_w, oi_w, c_w in candidates(w, W, OW, tw):
+                div = ops.to_dtype(ops.mul(extent(oi_h, H, OH), extent(oi_w, W, OW)), acc)
                 at = [*rest, o_h, o_w]
                 v = ops.masked(ops.logical_and(c_h, c_w),
                                lambda at=at, div=div: ops.truediv(ops.to_dtype(ld(at), acc), div), 0.0)

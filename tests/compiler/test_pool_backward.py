@@ -1,4 +1,4 @@
-"""avg_pool2d's gradient as generated kernels (compiler/lowerings/pool_backward.py): each input
+"""avg_pool2d's and adaptive_avg_pool2d's gradients as generated kernels (compiler/lowerings/pool_backward.py): each input
 element sums the output gradients of the windows covering it over eager's divisor; no ATen
 avg_pool2d_backward call, values equal eager's (CPU, interpreter; one GPU case)."""
 import pytest
@@ -21,8 +21,8 @@ CASES = {
 }
 
 
-def _check(kw, x):
-    fn = lambda x: F.avg_pool2d(x, **kw).sin()   # noqa: E731
+def _check(kw, x, pool=F.avg_pool2d, backward=BACKWARD):
+    fn = lambda x: pool(x, **kw).sin()   # noqa: E731
     x2 = x.detach().clone().requires_grad_()
     torch._dynamo.reset()
     stats.reset()
@@ -33,7 +33,7 @@ def _check(kw, x):
     assert_close(out, ref)
     assert_close(x.grad, x2.grad)
     for g in stats.graphs():
-        assert not g.graph_fallback and BACKWARD not in g.fallbacks and BACKWARD not in g.lowering_errors, \
+        assert not g.graph_fallback and backward not in g.fallbacks and backward not in g.lowering_errors, \
             (g.graph_fallback, dict(g.fallbacks), g.lowering_errors)
 
 
@@ -47,6 +47,14 @@ def test_unbatched_channels_last_input():
     _check(CASES["k3_s2_p1"], x)
     x = torch.randn(2, 4, 8, 8).to(memory_format=torch.channels_last).requires_grad_()
     _check(CASES["k3_s1_p1_exclude_pad"], x)
+
+
+@pytest.mark.parametrize("shape, out", [((2, 3, 9, 7), (4, 5)), ((3, 8, 8), (5, 3)),
+                                        ((2, 3, 4, 5), (7, 9)), ((2, 3, 10, 10), (3, 1))])
+def test_adaptive_avg_pool2d_gradient_matches_eager_without_aten(shape, out):
+    # windows of uneven length, overlapping ones, and outputs larger than the input
+    _check(dict(output_size=out), torch.randn(*shape, requires_grad=True), F.adaptive_avg_pool2d,
+           "aten._adaptive_avg_pool2d_backward.default")
 
 
 @pytest.mark.gpu
