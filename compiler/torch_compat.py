@@ -43,6 +43,9 @@ _EXTRA_DECOMPOSE = [
     "repeat",
     # into ops that lower (mv, linalg_vector_norm, as_strided and clone)
     "addmv", "dist", "as_strided_copy",
+    # batch norm's newer entry points (torch >= 2.5: F.batch_norm called through
+    # torch.ops.aten._batch_norm_with_update) and unbind_copy: into ops that lower
+    "_batch_norm_with_update_functional", "batch_norm_backward", "unbind_copy",
 ]
 
 
