@@ -1,5 +1,5 @@
-"""Gradients of pooling as pointwise values over the input: avg_pool2d_backward and
-_adaptive_avg_pool2d_backward.
+"""Gradients of pooling and padding as pointwise values over the input: avg_pool2d_backward,
+_adaptive_avg_pool2d_backward and replication_pad{1,2,3}d_backward.
 
 Each input element sums the output gradients of the windows covering it, each divided by its
 window's divisor. Along one axis the windows covering input row h are the output rows oh with
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import functools
 
+import sympy
 import torch
 
 from .. import ir
@@ -133,3 +134,59 @@ def adaptive_avg_pool2d_backward(grad_out, x):
                 total = v if total is None else ops.add(total, v)
         return ops.to_dtype(total, x.dtype)
     return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
+
+
+# a replication pad's gradient unrolls 1 + left + right taps per padded dim
+MAX_REPLICATION_TAPS = 64
+
+
+def _replication_pad_backward(grad_out, x, padding):
+    """The input's gradient of a replication pad over the last len(padding) // 2 dims
+    (padding: (left, right) pairs from the last dim backwards): element h takes grad_out at
+    h + left, and an edge element also the padded positions that copied it."""
+    pads = [(padding[2 * i], padding[2 * i + 1]) for i in range(len(padding) // 2)][::-1]
+    nd = len(pads)
+    sizes = list(x.size[-nd:])
+    if not x.dtype.is_floating_point or any(p < 0 for pair in pads for p in pair) or \
+            not all(isinstance(n, int) for n in (*sizes, *grad_out.size[-nd:])):
+        raise NotImplementedError("replication_pad backward of this dtype, negative pads or symbolic sizes")
+    taps = 1
+    for left, right in pads:
+        taps *= 1 + left + right
+    if taps > MAX_REPLICATION_TAPS:
+        raise NotImplementedError("replication_pad backward with too many taps to unroll")
+    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    ld = grad_out.loader()
+
+    def axis(h, n, left, right):
+        """(grad_out index, condition or None) of each position that copied input index h."""
+        out = [(h + left, None)]
+        if left:
+            first = ops.eq(_i64(h), _c(0))
+            out += [(sympy.Integer(j), first) for j in range(left)]
+        if right:
+            last = ops.eq(_i64(h), _c(n - 1))
+            out += [(sympy.Integer(n + left + j), last) for j in range(right)]
+        return out
+
+    def inner(idx):
+        rest, tail = list(idx[:-nd]), idx[-nd:]
+        combos = [([], None)]
+        for h, n, (left, right) in zip(tail, sizes, pads):
+            combos = [(at + [i], c if cond is None else (cond if c is None else ops.logical_and(c, cond)))
+                      for at, c in combos for i, cond in axis(h, n, left, right)]
+        total = None
+        for at, cond in combos:
+            full = [*rest, *at]
+            if cond is None:
+                v = ops.to_dtype(ld(full), acc)
+            else:
+                v = ops.masked(cond, lambda full=full: ops.to_dtype(ld(full), acc), 0.0)
+            total = v if total is None else ops.add(total, v)
+        return ops.to_dtype(total, x.dtype)
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
+
+
+for _op in (aten.replication_pad1d_backward.default, aten.replication_pad2d_backward.default,
+            aten.replication_pad3d_backward.default):
+    register(_op)(_replication_pad_backward)

@@ -1,4 +1,4 @@
-"""avg_pool2d's and adaptive_avg_pool2d's gradients as generated kernels (compiler/lowerings/pool_backward.py): each input
+"""avg_pool2d's, adaptive_avg_pool2d's and replication padding's gradients as generated kernels (compiler/lowerings/pool_backward.py): each input
 element sums the output gradients of the windows covering it over eager's divisor; no ATen
 avg_pool2d_backward call, values equal eager's (CPU, interpreter; one GPU case)."""
 import pytest
@@ -55,6 +55,16 @@ def test_adaptive_avg_pool2d_gradient_matches_eager_without_aten(shape, out):
     # windows of uneven length, overlapping ones, and outputs larger than the input
     _check(dict(output_size=out), torch.randn(*shape, requires_grad=True), F.adaptive_avg_pool2d,
            "aten._adaptive_avg_pool2d_backward.default")
+
+
+@pytest.mark.parametrize("shape, pad", [((2, 3, 7), (2, 1)), ((2, 3, 6, 5), (1, 2, 0, 3)),
+                                        ((2, 3, 1, 5), (1, 1, 2, 2)), ((1, 2, 4, 5, 3), (1, 1, 0, 2, 1, 0))])
+def test_replication_pad_gradient_matches_eager_without_aten(shape, pad):
+    # an edge element also takes the gradients of the positions that copied it (a size-1 dim:
+    # both edges at once)
+    nd = len(pad) // 2
+    _check(dict(pad=pad, mode="replicate"), torch.randn(*shape, requires_grad=True), F.pad,
+           f"aten.replication_pad{nd}d_backward.default")
 
 
 @pytest.mark.gpu
