@@ -15,7 +15,9 @@ wrap the result either way), the options and settings that change code or config
 versions (tuner, torch, Triton, CUDA), a hash of the tuner's own sources (`code_hash`: an
 edited checkout keeps its version string), the GPU (or "cpu" and Triton's interpreter flag) and
 GRAPH_SCHEMA. Storage: tuner.cache.graphs, reached
-through tuner/graph_store.py.
+through tuner/graph_store.py. The compiled Triton kernels a graph launches are stored beside it,
+one entry per kernel (compiler/kernel_binaries.py), and written into Triton's cache before a
+rebuilt graph's first launch, so a hit on a new machine compiles nothing.
 
 Refused (counted in UNCACHEABLE and named in the graph's stats.graph_cache): graphs with
 symbolic sizes (their guards are recorded by lowering, which a hit skips), graphs whose wrapper
@@ -279,11 +281,34 @@ def _rebuild(value: dict, ctx, start: float, load_kernel, public_ops) -> Compile
         raise
 
 
+def binary_key(h: str):
+    """The cache key of a compiled Triton kernel carried with graphs (compile hash h)."""
+    from tuner import graph_store as graphs
+    return graphs.make_key(f"triton-binary:{h}", "", versions())
+
+
+def _restore_binaries(hashes) -> int:
+    """The carried kernels this machine's Triton cache lacks, written into it before any of
+    them launches (so Triton loads them instead of compiling); how many."""
+    from tuner import graph_store as graphs
+
+    from . import kernel_binaries
+    n = 0
+    for h in hashes:
+        if kernel_binaries.present(h):
+            continue
+        stored, _ = graphs.lookup(binary_key(h))
+        if stored is not None and kernel_binaries.restore(h, stored.get("files")):
+            n += 1
+    return n
+
+
 def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
     from tuner.points.triton_kernel import KernelMeta
 
     from .codegen.wrapper import alloc_namespace, base_namespace, source_text
     from .runtime.launch import ForeachLauncher, Launcher, precompile
+    _restore_binaries(value.get("binaries", ()))
     ns = base_namespace()
     kernel_sources = []
     for k in value["kernels"]:
@@ -451,14 +476,27 @@ def _describe(launcher, src: str) -> dict:
     return d
 
 
+STORED_BINARIES: set = set()   # kernel hashes this process stored (each once)
+
+
 def _store(key, value, launchers, stats) -> None:
-    """The value with each kernel's launch config (tuned by now), stored; never raises."""
+    """The value with each kernel's launch config (tuned by now), stored, and the compiled
+    kernels it launches, each its own entry (shared by every graph that launches it: an
+    entry holds at most MAX_ENTRY_BYTES); never raises."""
     from tuner import graph_store as graphs
+
+    from . import kernel_binaries
     try:
         for k in value["kernels"]:
             k.update(_describe(launchers[k["ns"]], k["source"]))
         value["seconds"] = stats.compile_seconds + stats.tuning_seconds
+        binaries = kernel_binaries.collect(launchers.values())
+        value["binaries"] = sorted(binaries)
         why = graphs.store(key, value)
+        for h, files in binaries.items():
+            if not why and h not in STORED_BINARIES:
+                STORED_BINARIES.add(h)
+                graphs.store(binary_key(h), {"files": files})
     except Exception as e:   # noqa: BLE001 - a value we cannot store is compiled next time
         why = f"store failed ({type(e).__name__}: {e})"
     if why:

@@ -44,3 +44,33 @@ def test_second_process_rebuilds_cuda_graphs_from_the_cache(tmp_path, mode):
     assert first["lowered"] >= 1 and "stored" in first["cache"], first
     assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
     assert second["out"] == first["out"] and second["same"] and first["err"] < 1e-3, runs
+
+
+BINARIES = PROCESS.replace("import tuner.compiler.stats as stats", """import tuner.compiler.stats as stats
+import os
+from tuner.compiler import kernel_binaries as kb
+root = os.environ["TRITON_CACHE_DIR"]
+ours = sorted(d for d in os.listdir(root)
+              if any(f.startswith("tk_") and f.endswith(".cubin") for f in os.listdir(os.path.join(root, d))))
+restored = sorted(os.path.basename(kb.cache_dir(h)) for h in kb.RESTORED)""").replace(
+    '"same": all(', '"ours": ours, "restored": restored, "same": all(')
+
+
+def test_a_new_machine_loads_the_graphs_kernels_without_compiling_them(tmp_path):
+    # two Triton caches, one tuner cache: the second process finds every generated kernel in
+    # the entries the first stored and writes it into its own (empty) Triton cache before
+    # launching; Triton then compiles none of ours (no folder with a tk_ kernel it made)
+    runs = []
+    for machine in ("a", "b"):
+        env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE",)}
+        env.update(TUNER_CACHE_DIR=str(tmp_path / "tuner"), TUNER_GRAPH_CACHE="1",
+                   TRITON_CACHE_DIR=str(tmp_path / machine))
+        p = subprocess.run([sys.executable, "-c", BINARIES, "default"], capture_output=True, text=True,
+                           env=env, timeout=300, cwd=str(tmp_path))
+        assert p.returncode == 0, p.stderr[-3000:]
+        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    first, second = runs
+    assert first["ours"] and not first["restored"], first
+    assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
+    assert second["restored"] and second["ours"] == second["restored"], second
+    assert second["out"] == first["out"], runs

@@ -1,0 +1,109 @@
+"""Compiled Triton kernels carried with a cached graph (issue 53, part 2): what a machine
+needs to load a kernel without compiling it, read from Triton's own cache folder after the
+kernel ran, and written back into another machine's Triton cache before the kernel's first
+launch, so Triton's compile finds it there.
+
+A kernel is its Triton cache folder (named after the compile's hash, which covers the source,
+the options, the Triton version and the target): of it only the metadata (`NAME.json`) and
+the binary (`NAME.cubin` on NVIDIA, `NAME.hsaco` on AMD) travel; the group file that lists a
+folder's files holds absolute paths, so it is written anew for the folder it lands in. Triton
+loads what the group lists and needs no intermediate IR to launch. A machine whose Triton
+cache already holds the folder keeps its own.
+"""
+from __future__ import annotations
+
+import base64
+import json
+import os
+import shutil
+
+KEPT_SUFFIXES = (".json", ".cubin", ".hsaco")
+MAX_FILE_BYTES = 600_000     # a binary larger than this (base64 in one cache entry) compiles
+RESTORED: set = set()        # hashes written into this machine's Triton cache by this process
+
+
+def cache_dir(h: str) -> str | None:
+    """The folder of Triton's cache for compile hash `h` (None: not a file cache)."""
+    try:
+        from triton.runtime.cache import get_cache_manager
+        return getattr(get_cache_manager(h), "cache_dir", None)
+    except Exception:   # noqa: BLE001 - no Triton cache here: nothing to carry
+        return None
+
+
+def compiled_kernels(launcher) -> list:
+    """The compiled kernels a launcher launches: its fast path's, in every size bucket."""
+    out = list(getattr(launcher, "_compiled", {}).values())
+    for saved in getattr(launcher, "_buckets", {}).values():
+        out.extend(saved[3].values())
+    return out
+
+
+def collect(launchers) -> dict:
+    """hash -> {file name: base64 bytes} of the launchers' compiled kernels found in Triton's
+    cache (a kernel whose folder is not there, or too large, is left to compile)."""
+    out = {}
+    for launcher in launchers:
+        for k in compiled_kernels(launcher):
+            h = getattr(k, "hash", None)
+            if not isinstance(h, str) or h in out:
+                continue
+            files = _read(cache_dir(h))
+            if files:
+                out[h] = files
+    return out
+
+
+def _read(folder) -> dict | None:
+    if not folder or not os.path.isdir(folder):
+        return None
+    files = {}
+    for name in sorted(os.listdir(folder)):
+        path = os.path.join(folder, name)
+        if name.startswith("__grp__") or not name.endswith(KEPT_SUFFIXES) or not os.path.isfile(path):
+            continue
+        if os.path.getsize(path) > MAX_FILE_BYTES:
+            return None
+        with open(path, "rb") as f:
+            files[name] = base64.b64encode(f.read()).decode("ascii")
+    metadata = [n for n in files if n.endswith(".json")]
+    return files if len(metadata) == 1 and len(files) == 2 else None
+
+
+def present(h: str) -> bool:
+    """Whether this machine's Triton cache holds compile hash h's group (so it loads)."""
+    folder = cache_dir(h)
+    return bool(folder) and os.path.isdir(folder) and any(
+        n.startswith("__grp__") for n in os.listdir(folder))
+
+
+def restore(h: str, files: dict) -> bool:
+    """Write a carried kernel into this machine's Triton cache (unless it holds one): the
+    files, then their group with this folder's paths. False if it could not be written (the
+    kernel then compiles, as it would have)."""
+    folder = cache_dir(h)
+    if not folder or present(h):
+        return False
+    if not isinstance(files, dict) or any(not isinstance(n, str) or os.sep in n or n.startswith(".")
+                                          or not n.endswith(KEPT_SUFFIXES) for n in files):
+        return False
+    metadata = [n for n in files if n.endswith(".json")]
+    if len(metadata) != 1:
+        return False
+    tmp = f"{folder}.tmp.{os.getpid()}"
+    try:
+        os.makedirs(tmp, exist_ok=True)
+        for name, data in files.items():
+            with open(os.path.join(tmp, name), "wb") as f:
+                f.write(base64.b64decode(data, validate=True))
+        group = {"child_paths": {n: os.path.join(folder, n) for n in files}}
+        with open(os.path.join(tmp, f"__grp__{metadata[0]}"), "w") as f:
+            json.dump(group, f)
+        if os.path.isdir(folder) and not os.listdir(folder):
+            os.rmdir(folder)
+        os.replace(tmp, folder)
+    except (OSError, ValueError):
+        shutil.rmtree(tmp, ignore_errors=True)
+        return False
+    RESTORED.add(h)
+    return True
