@@ -28,6 +28,7 @@ BINARY = ["add", "sub", "mul", "truediv", "floordiv", "truncdiv", "remainder", "
           "atan2", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
           "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
           "lshift", "rshift", "copysign", "hypot", "nextafter"]
+# and the special functions of codegen/special_calls.py (Bessel, Airy, polynomials, igamma, ...)
 
 _local = threading.local()
 

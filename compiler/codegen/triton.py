@@ -32,6 +32,7 @@ from .. import sym as S
 from ..ops import use
 from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index, split_prefix
 from ..sizes import SymSize, or_else
+from . import special_calls
 
 Y, XX = S.sym("y"), S.sym("xx")
 
@@ -101,6 +102,9 @@ BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
                "atan2": "th.atan2({0}, {1})", "hypot": "th.hypot({0}, {1})",
                "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})",
                "nextafter": "th.nextafter({0}, {1})"}
+# the series-evaluated special functions (runtime/special.py)
+UNARY_FLOAT.update(special_calls.UNARY)
+BINARY_SAME.update(special_calls.BINARY)
 COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 # Philox draws at (seed, offset): the uniform, normal and int64 values of lowerings/random.py
 RANDOM = {"rand": ("tl.rand({0}, {1})", torch.float32), "randn": ("tl.randn({0}, {1})", torch.float32),

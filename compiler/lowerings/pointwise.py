@@ -7,6 +7,7 @@ import torch
 
 from .. import ir
 from .. import sym as S
+from ..codegen import special_calls
 from ..lowering import (broadcast_shapes, device_of, dtypes, fallback, is_tensor, loader_for,
                         make_pointwise, register)
 from ..ops import ops
@@ -38,6 +39,17 @@ for _target, _name in [(aten.special_erfcx, "erfcx"), (aten.i0, "i0"),
                        (aten.special_i1, "i1"), (aten.special_modified_bessel_i1, "i1"),
                        (aten.special_i1e, "i1e")]:
     _reg(_target, "INT_TO_FLOAT", (lambda n: lambda x: getattr(ops, n)(x))(_name))
+
+# Bessel J/Y/K, Airy Ai, ndtri (runtime/special.py): ops of the same name as the ATen op's
+# special_ suffix
+for _name in special_calls.UNARY:
+    _reg(getattr(aten, "special_" + _name), "INT_TO_FLOAT",
+         (lambda n: lambda x: getattr(ops, n)(x))(_name))
+# P_n(x) with n a tensor or a number, igamma(a, x), igammac(a, x), zeta(x, q)
+for _name in special_calls.BINARY:
+    _reg(getattr(aten, _name if _name.startswith("igamma") else "special_" + _name),
+         "INT_TO_FLOAT", (lambda n: lambda a, b: getattr(ops, n)(a, b))(_name))
+_reg(aten.nextafter, "DEFAULT", lambda a, b: ops.nextafter(a, b))
 
 
 @register(aten.polygamma.default)

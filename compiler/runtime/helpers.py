@@ -452,3 +452,9 @@ def rand_int63(seed, offset):
     a, b, _, _ = tl.randint4x(seed, offset)
     hi = (a.to(tl.uint32, bitcast=True).to(tl.int64) & 0x7FFFFFFF) << 32
     return hi | b.to(tl.uint32, bitcast=True).to(tl.int64)
+
+
+# The special functions evaluated from their series and expansions (orthogonal polynomials,
+# Bessel J/Y/K, Airy, ndtri, incomplete gamma, zeta) live in runtime/special.py
+from .special import (airy_ai, bessel_jy, bessel_k, igamma, ndtri, orth_poly,  # noqa: E402,F401
+                      spherical_j0, zeta)
