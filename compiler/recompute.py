@@ -8,6 +8,7 @@ import torch.fx
 
 from . import ir, lowering
 from . import sym as S
+from .codegen import special_calls
 from .op_tables import ATEN_CALLS, INDEXED_ONCE, REDUCTIONS, SHAPE_ONLY, VIEWS
 from .ops import use
 from .sizes import Undecided, hint
@@ -30,7 +31,8 @@ RECOMPUTE_MAX_READS = 6     # distinct buffers read (a BatchNorm affine reads 5:
 # recomputed. tanh, erf, exp, rsqrt and the like are one or a few instructions.
 RECOMPUTE_EXPENSIVE = frozenset({"pow", "lgamma", "digamma", "polygamma", "erfinv", "atan2",
                                  "hypot", "fmod", "remainder", "nextafter", "acosh", "asinh",
-                                 "atanh", "erfcx", "i0", "i0e", "i1", "i1e"})
+                                 "atanh", "erfcx", "i0", "i0e", "i1", "i1e",
+                                 *special_calls.UNARY, *special_calls.BINARY})
 
 
 # A window op (max/avg pooling) unrolls its window: a lazy input (its single-user producer,

@@ -28,6 +28,7 @@ from tuner.settings import MM_MODE_CHOICES, settings
 
 from .. import ir
 from .. import sym as S
+from ..codegen import special_calls
 from ..lowering import graph, register
 from ..torch_compat import aten
 from .builders import constant_pad_nd
@@ -291,7 +292,10 @@ _COSTLY_EPILOGUE_OPS = frozenset({"tanh", "erf", "erfc", "erfinv", "exp", "exp2"
                                   "digamma", "polygamma", "special_erfcx", "i0", "special_i0e",
                                   "special_i1", "special_i1e", "special_modified_bessel_i0",
                                   "special_modified_bessel_i1", "pow", "elu", "selu", "celu",
-                                  "logit"})
+                                  "logit", "igamma", "igammac",
+                                  *("special_" + n for n in special_calls.UNARY),
+                                  *("special_" + n for n in special_calls.BINARY
+                                    if not n.startswith("igamma"))})
 _EPILOGUE_WALK_MAX = 32   # nodes of the consumer chain looked at
 
 

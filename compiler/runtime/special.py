@@ -17,8 +17,8 @@ from .helpers import erfc, erfinv, lgamma, pow
 __all__ = ["orth_poly", "spherical_j0", "bessel_jy", "bessel_k", "airy_ai", "ndtri", "igamma",
            "zeta", "erfc", "erfinv", "lgamma", "pow"]
 
-_PI = 3.141592653589793
-_EULER = 0.5772156649015329
+# (constants other than small integers and halves are made float64 with tl.full inside each
+# function: a float literal is a float32 constant in Triton, 1e-8 off for pi)
 
 
 @triton.jit
@@ -77,11 +77,11 @@ def spherical_j0(x):
 def _hankel_pq(a, mu):
     """The Hankel expansions P and Q of J_nu, Y_nu for large a = |x| (mu = 4 nu^2): the terms
     c_k / a^k, c_k = prod_j (mu - (2j - 1)^2) / (k! 8^k), even k into P and odd into Q with
-    alternating signs; 24 terms (past 20 the terms are below 1e-15 of the first)."""
+    alternating signs; 30 terms (from a = 15 the last is ~1e-12 of the first)."""
     t = tl.zeros_like(a) + 1.0
     p = t
     q = tl.zeros_like(a)
-    for k in tl.static_range(1, 25):
+    for k in tl.static_range(1, 31):
         t = t * (mu - (2 * k - 1) * (2 * k - 1)) / (8 * k * a)
         if k % 4 == 1:
             q += t
@@ -97,11 +97,14 @@ def _hankel_pq(a, mu):
 @triton.jit
 def bessel_jy(x, nu: tl.constexpr, second: tl.constexpr):
     """J_nu(x) (second False) or Y_nu(x) (second True), nu 0 or 1, in float64: the power
-    series in -(x/2)^2 for |x| <= 20 (50 terms; the largest is ~1e7 at 20, so ~1e-9 of a
-    result of 0.1 is lost to cancellation), with Y's logarithmic part and harmonic-number
-    terms, and the Hankel expansion beyond 20, the phase x - (2 nu + 1) pi / 4 taken as sums
+    series in -(x/2)^2 for |x| <= 15 (50 terms; the largest is ~1e5 at 15, so ~1e-11 is lost
+    to cancellation), with Y's logarithmic part and harmonic-number terms, and the Hankel
+    expansion beyond 15, the phase x - (2 nu + 1) pi / 4 taken as sums
     of cos x and sin x. J_0 is even, J_1 odd; Y is NaN below 0, -inf at 0; all are NaN at
     +-inf, as eager."""
+    pi = tl.full([], 3.141592653589793, tl.float64)
+    euler = tl.full([], 0.5772156649015329, tl.float64)
+    one = tl.full([], 1.0, tl.float64)
     y = x.to(tl.float64)
     a = tl.abs(y)
     h = 0.5 * a
@@ -111,43 +114,43 @@ def bessel_jy(x, nu: tl.constexpr, second: tl.constexpr):
     jser = t
     yser = tl.zeros_like(a)
     if second and nu == 1:
-        yser = t * (1.0 - 2.0 * _EULER)   # psi(1) + psi(2) = 1 - 2 gamma
+        yser = t * (1.0 - 2.0 * euler)   # psi(1) + psi(2) = 1 - 2 gamma
     hk = tl.zeros_like(a)
     for k in tl.static_range(1, 50):
         t = t * q / (k * (k + nu))
         jser += t
-        hk += 1.0 / k
+        hk += one / k
         if second:
             if nu == 0:
                 yser += hk * t
             else:
-                yser += (2.0 * hk + 1.0 / (k + 1) - 2.0 * _EULER) * t
+                yser += (2.0 * hk + one / (k + 1) - 2.0 * euler) * t
     if nu == 1:
         jser = jser * h
-    lg = tl.log(h) + _EULER
+    lg = tl.log(h) + euler
     if second:
         if nu == 0:
-            small = (2.0 / _PI) * (lg * jser - yser)
+            small = (2.0 / pi) * (lg * jser - yser)
         else:
-            small = (2.0 / _PI) * (tl.log(h) * jser) - 2.0 / (_PI * a) - h * yser / _PI
+            small = (2.0 / pi) * (tl.log(h) * jser) - 2.0 / (pi * a) - h * yser / pi
     else:
         small = jser
     p, qq = _hankel_pq(a, 4.0 * nu * nu)
     c = tl.cos(a)
     s = tl.sin(a)
-    r = 0.7071067811865476
+    r = tl.full([], 0.7071067811865476, tl.float64)
     if nu == 0:
         cchi = (c + s) * r
         schi = (s - c) * r
     else:
         cchi = (s - c) * r
         schi = -(s + c) * r
-    amp = tl.sqrt(2.0 / (_PI * a))
+    amp = tl.sqrt(2.0 / (pi * a))
     if second:
         big = amp * (p * schi + qq * cchi)
     else:
         big = amp * (p * cchi - qq * schi)
-    out = tl.where(a <= 20.0, small, big)
+    out = tl.where(a <= 15.0, small, big)
     out = tl.where(a == float("inf"), float("nan"), out)   # as eager (its phase is NaN there)
     if second:
         out = tl.where(y == 0.0, float("-inf"), tl.where(y < 0.0, float("nan"), out))
@@ -162,6 +165,9 @@ def bessel_k(x, nu: tl.constexpr, scaled: tl.constexpr):
     with the logarithm and harmonic-number terms (the cancellation costs under 1e-7
     relative at 10), beyond it sqrt(pi / 2x) e^-x sum c_k / x^k (24 terms; e^-2x, the
     expansion's own limit, is 2e-9 at 10). inf at 0, NaN below 0, 0 at inf."""
+    pi = tl.full([], 3.141592653589793, tl.float64)
+    euler = tl.full([], 0.5772156649015329, tl.float64)
+    one = tl.full([], 1.0, tl.float64)
     y = x.to(tl.float64)
     h = 0.5 * y
     q = h * h
@@ -171,17 +177,17 @@ def bessel_k(x, nu: tl.constexpr, scaled: tl.constexpr):
     if nu == 0:
         kser = tl.zeros_like(y)
     else:
-        kser = t * (1.0 - 2.0 * _EULER)
+        kser = t * (1.0 - 2.0 * euler)
     for k in tl.static_range(1, 45):
         t = t * q / (k * (k + nu))
         iser += t
-        hk += 1.0 / k
+        hk += one / k
         if nu == 0:
             kser += hk * t
         else:
-            kser += (2.0 * hk + 1.0 / (k + 1) - 2.0 * _EULER) * t
+            kser += (2.0 * hk + one / (k + 1) - 2.0 * euler) * t
     if nu == 0:
-        small = kser - (tl.log(h) + _EULER) * iser
+        small = kser - (tl.log(h) + euler) * iser
     else:
         small = 1.0 / y + tl.log(h) * (h * iser) - 0.5 * h * kser
     if scaled:
@@ -192,7 +198,7 @@ def bessel_k(x, nu: tl.constexpr, scaled: tl.constexpr):
     for k in tl.static_range(1, 25):
         c = c * (mu - (2 * k - 1) * (2 * k - 1)) / (8 * k * y)
         ser += c
-    big = tl.sqrt(_PI / (2.0 * y)) * ser
+    big = tl.sqrt(pi / (2.0 * y)) * ser
     if not scaled:
         big = big * tl.exp(-y)
     out = tl.where(y <= 10.0, small, big)
@@ -208,6 +214,7 @@ def airy_ai(x):
     there; 30 terms each), beyond them the asymptotic expansions in 1/zeta with the
     coefficients u_k (20 terms; their own error is near e^-2 zeta): e^-zeta / (2 sqrt(pi)
     x^1/4) sum (-1)^k u_k / zeta^k above 6, the sine and cosine form below -7."""
+    pi = tl.full([], 3.141592653589793, tl.float64)
     y = x.to(tl.float64)
     x3 = y * y * y
     f = tl.zeros_like(y) + 1.0
@@ -219,10 +226,11 @@ def airy_ai(x):
         tg = tg * x3 / ((3 * k) * (3 * k + 1))
         f += tf
         g += tg
-    small = 0.3550280538878172 * f - 0.2588194037928068 * g
+    small = (tl.full([], 0.3550280538878172, tl.float64) * f
+             - tl.full([], 0.2588194037928068, tl.float64) * g)
     a = tl.abs(y)
     sa = tl.sqrt(a)
-    zeta = 2.0 / 3.0 * a * sa
+    zeta = a * sa * 2.0 / 3.0
     u = tl.zeros_like(y) + 1.0
     pos = u        # sum (-1)^k u_k / zeta^k
     pe = u         # sum (-1)^k u_2k / zeta^2k
@@ -242,12 +250,12 @@ def airy_ai(x):
         else:
             pe += u
     root = tl.sqrt(sa)   # |x|^1/4
-    right = tl.exp(-zeta) * pos / (2.0 * tl.sqrt(_PI) * root)
+    right = tl.exp(-zeta) * pos / (2.0 * tl.sqrt(pi) * root)
     # sin(zeta + pi/4) and cos(zeta + pi/4) from sin and cos of zeta
     s = tl.sin(zeta)
     c = tl.cos(zeta)
-    r = 0.7071067811865476
-    left = ((s + c) * r * pe - (c - s) * r * po) / (tl.sqrt(_PI) * root)
+    r = tl.full([], 0.7071067811865476, tl.float64)
+    left = ((s + c) * r * pe - (c - s) * r * po) / (tl.sqrt(pi) * root)
     out = tl.where(y > 6.0, right, tl.where(y < -7.0, left, small))
     # NaN at +-inf as eager, and where eager's float32 zeta overflows (its phase is NaN)
     out = tl.where(a == float("inf"), float("nan"), out)
@@ -262,16 +270,18 @@ def ndtri(p):
     (the sign flipped above 1/2), t from erfinv (or sqrt(-log 2p) in the far tail, where
     2p - 1 rounds to -1), then Newton steps on log erfc(t) - log 2p, which stay accurate in
     the tail. -inf at 0, inf at 1, NaN outside [0, 1]."""
+    pi = tl.full([], 3.141592653589793, tl.float64)
+    one = tl.full([], 1.0, tl.float64)
     y = p.to(tl.float64)
     lo = tl.where(y > 0.5, 1.0 - y, y)
     two = 2.0 * lo
-    t = tl.where(lo < 1e-8, tl.sqrt(-tl.log(tl.maximum(two, 1e-300))), -erfinv(two - 1.0))
-    target = tl.log(tl.maximum(two, 1e-300))
+    t = tl.where(lo < 1e-8, tl.sqrt(-tl.log(tl.maximum(two, tl.full([], 1e-300, tl.float64)))), -erfinv(two - 1.0))
+    target = tl.log(tl.maximum(two, tl.full([], 1e-300, tl.float64)))
     for _i in tl.static_range(6):
         e = erfc(t)
-        step = (tl.log(e) - target) * e / (-1.1283791670955126 * tl.exp(-t * t))
+        step = (tl.log(e) - target) * e / (-2.0 / tl.sqrt(pi) * tl.exp(-t * t))
         t = tl.where(two > 0.0, t - step, t)
-    z = -1.4142135623730951 * t
+    z = -tl.sqrt(2.0 * one) * t
     out = tl.where(y > 0.5, -z, z)
     out = tl.where(y == 0.0, float("-inf"), tl.where(y == 1.0, float("inf"), out))
     out = tl.where((y < 0.0) | (y > 1.0), float("nan"), out)
@@ -297,7 +307,7 @@ def igamma(a, x, upper: tl.constexpr):
     total = term
     den = av
     # continued fraction: b_0 = x + 1 - a, then a_i = i (a - i), b_i = b_(i-1) + 2
-    tiny = 1e-300
+    tiny = tl.full([], 1e-300, tl.float64)
     b = xv + 1.0 - av
     c = tl.zeros_like(av) + 1.0 / tiny
     d = 1.0 / tl.where(tl.abs(b) < tiny, tiny, b)
