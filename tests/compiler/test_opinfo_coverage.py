@@ -322,6 +322,18 @@ GPU_CASES = {
     "kthvalue": lambda: (lambda t: torch.kthvalue(t, 3, 1), (torch.randn(6, 9, 2),)),
     "scatter_reduce_prod": lambda: (lambda a, i, b: torch.scatter_reduce(a, 0, i, b, "prod"),
                                     (torch.randn(6, 5), torch.randint(0, 6, (9, 5)), torch.randn(9, 5))),
+    # runtime/special.py: float64 inside, while loops over a block's largest n or iteration
+    "bessel_y1": lambda: (torch.special.bessel_y1, (torch.linspace(0.01, 40, 401),)),
+    "bessel_j0": lambda: (torch.special.bessel_j0, (torch.linspace(-40, 40, 401),)),
+    "airy_ai": lambda: (torch.special.airy_ai, (torch.linspace(-12, 12, 481),)),
+    "k1e_f64": lambda: (torch.special.scaled_modified_bessel_k1,
+                        (torch.linspace(0.01, 60, 300).double(),)),
+    "ndtri": lambda: (torch.special.ndtri, (torch.linspace(0, 1, 501),)),
+    "chebyshev_t_tensor_n": lambda: (torch.special.chebyshev_polynomial_t,
+                                     (torch.linspace(-1.5, 1.5, 64), torch.arange(64) % 7)),
+    "igammac": lambda: (torch.igammac, (torch.linspace(0.1, 20, 200), torch.linspace(0.05, 30, 200))),
+    "zeta_f64": lambda: (torch.special.zeta, (torch.linspace(1.5, 10, 200).double(),
+                                              torch.linspace(0.1, 20, 200).double())),
 }
 
 
