@@ -455,6 +455,14 @@ def rand_int63(seed, offset):
 
 
 # The special functions evaluated from their series and expansions (orthogonal polynomials,
-# Bessel J/Y/K, Airy, ndtri, incomplete gamma, zeta) live in runtime/special.py
-from .special import (airy_ai, bessel_jy, bessel_k, igamma, ndtri, orth_poly,  # noqa: E402,F401
-                      spherical_j0, zeta)
+# Bessel J/Y/K, Airy, ndtri, incomplete gamma, zeta) live in runtime/special.py, which uses
+# this module's erfc & co: reached as th.<name> on first use (either module may load first)
+_SPECIAL = frozenset({"airy_ai", "bessel_jy", "bessel_k", "igamma", "ndtri", "orth_poly",
+                      "spherical_j0", "zeta"})
+
+
+def __getattr__(name):
+    if name in _SPECIAL:
+        from . import special
+        return getattr(special, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
