@@ -145,7 +145,7 @@ def test_polynomial_float64(name):
 
 @pytest.mark.parametrize("upper", [False, True])
 def test_igamma_range_and_edges(upper):
-    # the series (x < a + 1) and the continued fraction, a large a, and eager's edges: NaN
+    # the series (x < a + 1) and the continued fraction, large a, and eager's edges: NaN
     # for negative arguments, 0 or 1 at a zero or infinite one
     g = torch.Generator().manual_seed(3)
     a = torch.cat([torch.rand(200, generator=g) * 20, torch.rand(50, generator=g) * 0.5,
@@ -156,6 +156,11 @@ def test_igamma_range_and_edges(upper):
                                  1.0, 1e5, 95.0, 1010.0])])
     fn = torch.igammac if upper else torch.igamma
     check(fn, a, x, generated=(aten_name("igammac" if upper else "igamma"),))
+    # large a near x (Temme's expansion; the loops' 2000 turns fell 0.02 short at a = 1e6)
+    big = torch.tensor([250.0, 1e3, 1e4, 1e4, 1e5, 1e6, 1e6, 1e6, 3e3, 3e3])
+    near = big * torch.tensor([1.0, 0.95, 1.01, 0.99, 1.002, 1.0, 1.001, 0.999, 0.71, 1.29])
+    check(fn, big.double(), near.double(), generated=(aten_name("igammac" if upper else "igamma"),),
+          dtype=torch.float64)
     check(fn, a.double(), x.double(), generated=(aten_name("igammac" if upper else "igamma"),),
           dtype=torch.float64)
 
