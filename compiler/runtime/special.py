@@ -373,18 +373,10 @@ def igamma(a, x, upper: tl.constexpr):
 
 
 @triton.jit
-def zeta(s, q):
-    """The Hurwitz zeta sum_k (q + k)^-s for s > 1, in float64: the terms summed while
-    q + k < 15 or q + k < s / 2 (a loop until every lane is past it, or 10000 turns), then
-    the Euler-Maclaurin tail there (seven Bernoulli terms). Edges as eager: inf at s = 1,
-    NaN for s < 1, at s = inf and at q = inf; for q <= 0 inf at the integers (-inf too) and
-    NaN unless s is an integer."""
-    ss = s.to(tl.float64) + tl.zeros_like(q).to(tl.float64)
-    w = q.to(tl.float64) + tl.zeros_like(ss)
-    q0 = w
-    ok = (ss > 1.0) & (w == w)
-    sv = tl.where(ok, ss, 2.0)
-    w = tl.where(ok & (w > -16777216.0), w, 20.0)
+def _hurwitz(sv, w):
+    """sum_k (w + k)^-s for w > 0, s > 1 (float64): the terms summed while w + k < 15 or
+    w + k < s / 2 (a loop until every lane is past it, or 10000 turns; beyond that every
+    term underflows), then the Euler-Maclaurin tail there (seven Bernoulli terms)."""
     acc = tl.zeros_like(w)
     i = tl.full([], 0.0, tl.float64)
     while (tl.max(tl.where((w < 15.0) | (w < 0.5 * sv), 1, 0)) > 0) & (i < 10000.0):
@@ -410,7 +402,29 @@ def zeta(s, q):
     tail -= t * 691 / 2730
     t = t * (sv + 11.0) * (sv + 12.0) * r / 182
     tail += t * 7 / 6
-    out = acc + tail
+    return acc + tail
+
+
+@triton.jit
+def zeta(s, q):
+    """The Hurwitz zeta sum_k (q + k)^-s for s > 1, in float64 (_hurwitz). Below 0 (an
+    integer s) the terms at negative q + k are summed in closed form: with f = q - floor(q),
+    zeta(s, q) = zeta(s, f) + (-1)^s (zeta(s, 1 - f) - zeta(s, 1 - q)), so no lane steps
+    through |q| terms (only when some lane of the block is negative). Edges as eager: inf at
+    s = 1, NaN for s < 1, at s = inf and at q = inf; for q <= 0 inf at the integers (-inf
+    too) and NaN unless s is an integer."""
+    ss = s.to(tl.float64) + tl.zeros_like(q).to(tl.float64)
+    q0 = q.to(tl.float64) + tl.zeros_like(ss)
+    ok = (ss > 1.0) & (q0 == q0) & (ss < float("inf")) & (tl.abs(q0) < float("inf"))
+    sv = tl.where(ok, ss, 2.0)
+    neg = ok & (q0 < 0.0)
+    f = q0 - tl.floor(q0)
+    out = _hurwitz(sv, tl.where(neg, f, tl.where(ok, q0, 20.0)))
+    if tl.max(tl.where(neg, 1, 0)) > 0:
+        sign = tl.where(tl.floor(0.5 * sv) * 2.0 == sv, 1.0, -1.0)
+        part = (_hurwitz(sv, tl.where(neg, 1.0 - f, 20.0))
+                - _hurwitz(sv, tl.where(neg, 1.0 - q0, 20.0)))
+        out = tl.where(neg, out + sign * part, out)
     out = tl.where((q0 == float("inf")) | (ss == float("inf")), float("nan"), out)
     out = tl.where((q0 <= 0.0) & (q0 == tl.floor(q0)), float("inf"), out)
     out = tl.where((q0 < 0.0) & (q0 != tl.floor(q0)) & (ss != tl.floor(ss)), float("nan"), out)

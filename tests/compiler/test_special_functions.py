@@ -178,6 +178,12 @@ def test_zeta_range_and_edges():
     check(S.zeta, s, q, generated=(aten_name("special_zeta"),))
     check(S.zeta, s.double(), q.double(), generated=(aten_name("special_zeta"),),
           dtype=torch.float64)
+    # q far below 0 with an integer s: the negative terms in closed form (stepping through
+    # them stopped at 10000 turns, a wrong value past -10000)
+    s2 = torch.tensor([2.0, 3.0, 2.0, 4.0, 2.0, 300.0, 5000.0], dtype=torch.float64)
+    q2 = torch.tensor([-20000.5, -99999.75, -9000.5, -3.3, -9999999.5, 1.0, 1.0],
+                      dtype=torch.float64)
+    check(S.zeta, s2, q2, generated=(aten_name("special_zeta"),), dtype=torch.float64)
 
 
 def test_nextafter():
