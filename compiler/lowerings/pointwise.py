@@ -49,7 +49,16 @@ for _name in special_calls.UNARY:
 for _name in special_calls.BINARY:
     _reg(getattr(aten, _name if _name.startswith("igamma") else "special_" + _name),
          "INT_TO_FLOAT", (lambda n: lambda a, b: getattr(ops, n)(a, b))(_name))
-_reg(aten.nextafter, "DEFAULT", lambda a, b: ops.nextafter(a, b))
+
+
+@register(aten.nextafter)
+def _nextafter(a, b):
+    """The next representable value of the result dtype: float32 and float64 compute in it;
+    a 16-bit float (computed in float32, where the step is 2^13 times smaller) runs in ATen."""
+    compute, result = dtypes([a, b])
+    if result in (torch.float16, torch.bfloat16):
+        return fallback(aten.nextafter.default, (a, b))
+    return make_pointwise(lambda x, y: ops.nextafter(x, y), [a, b], result, compute)
 
 
 @register(aten.polygamma.default)

@@ -203,3 +203,14 @@ def test_special_module_imports_first():
             "from tuner.compiler.runtime import helpers as th\n"
             "assert th.zeta is s.zeta and th.orth_poly is s.orth_poly\n")
     subprocess.run([sys.executable, "-c", code], check=True, timeout=300)
+
+
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_nextafter_16_bit(dtype):
+    # the step of a 16-bit float (computed in float32 it rounded back to the input): in ATen
+    import torch._dynamo
+    a = torch.tensor([1.0, -1.0, 0.0, 3.0, 65504.0], dtype=dtype)
+    b = torch.tensor([2.0, -2.0, 1.0, 0.0, INF], dtype=dtype)
+    torch._dynamo.reset()
+    out = torch.compile(torch.nextafter, backend="tuner")(a, b)
+    assert torch.equal(out, torch.nextafter(a, b)), (out, torch.nextafter(a, b))
