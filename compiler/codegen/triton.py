@@ -102,8 +102,7 @@ BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
                "atan2": "th.atan2({0}, {1})", "hypot": "th.hypot({0}, {1})",
                "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})",
                "nextafter": "th.nextafter({0}, {1})"}
-# the series-evaluated special functions (runtime/special.py)
-UNARY_FLOAT.update(special_calls.UNARY)
+UNARY_FLOAT.update(special_calls.UNARY)   # series-evaluated special functions (runtime/special.py)
 BINARY_SAME.update(special_calls.BINARY)
 COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
 # Philox draws at (seed, offset): the uniform, normal and int64 values of lowerings/random.py
