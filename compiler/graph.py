@@ -69,6 +69,10 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         self._names = itertools.count()
         self._nodes = itertools.count()
         devs = [t.device for t in self.example_inputs if isinstance(t, torch.Tensor)]
+        # a graph without tensor inputs (a factory: torch.rand(n, device="cuda")) takes the
+        # device of its first traced value, or the wrapper would allocate on the CPU
+        devs = devs or [v.device for n in gm.graph.nodes
+                        if isinstance(v := n.meta.get("val"), torch.Tensor) and v.device.type != "meta"]
         self.device = devs[0] if devs else torch.device("cpu")
         self.current = None
         self._epilogue = None    # node -> whether it is in the mutation epilogue (lazily)

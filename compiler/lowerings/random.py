@@ -76,9 +76,15 @@ def _random(shape, dtype, device, value, *tensors):
 
 
 def _dev(device, like=None):
+    """The device of a draw: given, else its tensor argument's, else the traced output's (a
+    factory under `with torch.device(...)` has no device argument in the graph)."""
     if device is not None:
         return torch.device(device)
-    return like.device if like is not None else graph().device
+    if like is not None:
+        return like.device
+    node = getattr(graph(), "current", None)
+    val = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+    return val.device if isinstance(val, torch.Tensor) else graph().device
 
 
 def _f(v):
