@@ -8,6 +8,8 @@ import math
 
 import torch
 
+from .decompositions_nn import DECOMPOSITIONS_NN
+
 aten = torch.ops.aten
 
 
@@ -90,3 +92,4 @@ DECOMPOSITIONS = {
     aten.angle.default: _angle,
     aten.frexp.Tensor: _frexp,
 }
+DECOMPOSITIONS.update(DECOMPOSITIONS_NN)

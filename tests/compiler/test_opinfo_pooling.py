@@ -1,26 +1,42 @@
 """Pooling, sampling and structural OpInfo ops that ran in ATen (issue 45) and now run as
-generated kernels through decompositions (PyTorch's, in torch_compat's table): OpInfo
-samples and edge inputs, compared with eager, with no ATen call for the op (CPU, interpreter)."""
+generated kernels through decompositions (PyTorch's, in torch_compat's table, and ours in
+compiler/decompositions_nn.py): OpInfo samples and edge inputs, compared with eager, with no
+ATen call for the op (CPU, interpreter)."""
+import math
+
 import pytest
 import torch
 
-from test_opinfo_coverage import check, check_opinfo
+from helpers import check_generated
+from test_opinfo_coverage import check, check_opinfo, opinfo_samples
 
 torch.manual_seed(0)
 
 # OpInfo key -> the ATen ops that must not run in ATen
 OPINFO = {
     "nn.functional.max_pool3d": ("aten.max_pool3d_with_indices.default",),
+    "nn.functional.adaptive_max_pool1d": ("aten.adaptive_max_pool2d.default",),
+    "nn.functional.adaptive_max_pool2d": ("aten.adaptive_max_pool2d.default",),
     "nn.functional.adaptive_max_pool3d": ("aten.adaptive_max_pool3d.default",),
     "max_pool2d_with_indices_backward": ("aten.max_pool2d_with_indices_backward.default",),
     "grid_sampler_2d": ("aten.grid_sampler_2d.default",),
     "nn.functional.grid_sample": ("aten.grid_sampler_2d.default",),
     "narrow_copy": ("aten.narrow_copy.default",),
+    "nn.functional.avg_pool3d": ("aten.avg_pool3d.default",),
+    "nn.functional.adaptive_avg_pool3d": ("aten._adaptive_avg_pool3d.default",),
+    "nn.functional.bilinear": ("aten._trilinear.default",),
+    "cdist": ("aten._cdist_forward.default",),
+    "nn.functional.pdist": ("aten._pdist_forward.default",),
+    "nn.functional.embedding_bag": ("aten._embedding_bag_forward_only.default",),
 }
 
 
 @pytest.mark.parametrize("name", sorted(OPINFO))
 def test_pool_misc_opinfo(name):
+    if name == "nn.functional.pdist":   # its first samples have one row: no pairs, no kernel
+        for op, s in opinfo_samples(name):
+            check_generated(lambda x: op.op(x, *s.args, **s.kwargs), s.input, generated=OPINFO[name])
+        return
     check_opinfo(name, "", OPINFO[name])
 
 
@@ -55,3 +71,108 @@ def test_grid_sample_2d(mode, padding_mode, align_corners):
     grid[0, 0, 0] = torch.tensor([1.0, -1.0])
     check(lambda t, g: torch.nn.functional.grid_sample(t, g, mode, padding_mode, align_corners),
           x, grid, generated=OPINFO["grid_sampler_2d"])
+
+
+# -- ours: compiler/decompositions_nn.py ------------------------------------------------------
+
+@pytest.mark.parametrize("kw", [
+    dict(kernel_size=2),
+    dict(kernel_size=3, stride=2, padding=1),
+    dict(kernel_size=(3, 2, 2), stride=(2, 1, 2), padding=(1, 1, 0), ceil_mode=True),
+    dict(kernel_size=3, stride=2, padding=1, ceil_mode=True, count_include_pad=False),
+    dict(kernel_size=(2, 3, 2), stride=1, padding=1, divisor_override=5),
+])
+def test_avg_pool3d(kw):
+    x = torch.randn(2, 3, 7, 6, 9)
+    gen = OPINFO["nn.functional.avg_pool3d"]
+    check(lambda t: torch.nn.functional.avg_pool3d(t, **kw), x, generated=gen)
+    check(lambda t: torch.nn.functional.avg_pool3d(t, **kw), x[0], generated=gen)
+
+
+@pytest.mark.parametrize("size", [(3, 4, 5), (7, 6, 9), (1, 1, 1), (5, 2, 3), (2, 6, None)])
+def test_adaptive_pool3d(size):
+    x = torch.randn(2, 3, 7, 6, 9)
+    check(lambda t: torch.nn.functional.adaptive_avg_pool3d(t, size), x,
+          generated=OPINFO["nn.functional.adaptive_avg_pool3d"])
+    check(lambda t: torch.nn.functional.adaptive_max_pool3d(t, size, return_indices=True), x[0],
+          generated=OPINFO["nn.functional.adaptive_max_pool3d"])
+
+
+def test_adaptive_avg_pool3d_empty_batch():
+    check_generated(lambda t: torch.nn.functional.adaptive_avg_pool3d(t, (2, 3, 1)) + 1,
+                    torch.randn(0, 2, 4, 5, 6), generated=OPINFO["nn.functional.adaptive_avg_pool3d"])
+
+
+@pytest.mark.parametrize("size", [(3, 4), (5, 3), (4, 7), (1, 2), (6, 7)])
+def test_adaptive_max_pool2d_uneven_windows(size):
+    # windows of different widths overlap; infinities and ties keep eager's first maximum
+    x = torch.randn(2, 3, 6, 7).round()
+    x[0, 0, 2, 3] = float("inf")
+    x[1, 1, :, 2] = float("-inf")
+    check(lambda t: torch.nn.functional.adaptive_max_pool2d(t, size, return_indices=True), x,
+          generated=OPINFO["nn.functional.adaptive_max_pool2d"])
+    check(lambda t: torch.nn.functional.adaptive_max_pool1d(t, size[0], return_indices=True), x[0],
+          generated=OPINFO["nn.functional.adaptive_max_pool1d"])
+
+
+def test_bilinear():
+    w, b = torch.randn(5, 4, 6), torch.randn(5)
+    gen = OPINFO["nn.functional.bilinear"]
+    check(lambda x1, x2: torch.nn.functional.bilinear(x1, x2, w, b), torch.randn(3, 4), torch.randn(3, 6),
+          generated=gen)
+    check(lambda x1, x2: torch.nn.functional.bilinear(x1, x2, w), torch.randn(2, 3, 4), torch.randn(2, 3, 6),
+          generated=gen)
+
+
+@pytest.mark.parametrize("p", [0, 1, 2, 3.5, 0.5, math.inf])
+def test_cdist_and_pdist(p):
+    # more than 25 rows: eager's p = 2 takes a matmul route, the values still agree
+    x1, x2 = torch.randn(2, 30, 5), torch.randn(2, 27, 5)
+    x2[0, 3] = x1[0, 4]   # a zero distance
+    check(lambda a, b: torch.cdist(a, b, p), x1, x2, generated=OPINFO["cdist"])
+    for n in (2, 3, 9, 40):
+        check(lambda t: torch.nn.functional.pdist(t, p), torch.randn(n, 4), generated=OPINFO["nn.functional.pdist"])
+
+
+def test_pdist_one_row():
+    check_generated(lambda t: torch.nn.functional.pdist(t) + 1, torch.randn(1, 4),
+                    generated=OPINFO["nn.functional.pdist"])
+
+
+EMBED_BAG = ("aten._embedding_bag_forward_only.default",)
+
+
+@pytest.mark.parametrize("mode", ["sum", "mean", "max"])
+@pytest.mark.parametrize("padding_idx", [None, 2])
+@pytest.mark.parametrize("include_last_offset", [False, True])
+def test_embedding_bag(mode, padding_idx, include_last_offset):
+    # empty bags (repeated offsets and one at the end), padding rows, a bag of padding only
+    w = torch.randn(10, 3)
+    idx = torch.tensor([1, 2, 4, 5, 4, 3, 2, 9, 2, 7])
+    # (the last offset is the number of indices: with include_last_offset it ends the last
+    # bag, without it it starts an empty one)
+    offsets = torch.tensor([0, 2, 2, 5, 8, 10])
+    kw = dict(mode=mode, padding_idx=padding_idx, include_last_offset=include_last_offset)
+    check(lambda i, o, t: torch.nn.functional.embedding_bag(i, t, o, **kw), idx, offsets, w,
+          generated=EMBED_BAG)
+    if mode == "sum":
+        psw = torch.randn(idx.numel())
+        check(lambda i, o, t, s: torch.nn.functional.embedding_bag(i, t, o, per_sample_weights=s, **kw),
+              idx, offsets, w, psw, generated=EMBED_BAG)
+
+
+@pytest.mark.parametrize("mode", [0, 1, 2])
+def test_embedding_bag_all_outputs(mode):
+    # every output of the forward-only op, as eager's kernel returns them
+    w, idx, offsets = torch.randn(10, 3), torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]), torch.tensor([0, 2, 2, 5])
+    check(lambda t, i, o: torch.ops.aten._embedding_bag_forward_only(t, i, o, False, mode), w, idx, offsets,
+          generated=EMBED_BAG)
+    check(lambda t, i, o: torch.ops.aten._embedding_bag_forward_only(t, i, o, False, mode, False, None,
+                                                                     False, 2), w, idx, offsets,
+          generated=EMBED_BAG)
+
+
+def test_embedding_bag_2d_input():
+    w = torch.randn(12, 4, dtype=torch.float64)
+    check(lambda i, t: torch.nn.functional.embedding_bag(i, t, mode="mean"), torch.randint(0, 12, (5, 3)), w,
+          generated=EMBED_BAG, dtype=torch.float64)

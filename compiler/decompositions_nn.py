@@ -1,0 +1,233 @@
+"""Decompositions of our own for nn ops PyTorch's table lacks (or leaves to ATen in the general
+case): 3-d average pooling, adaptive pooling, _trilinear (bilinear), cdist/pdist and
+embedding_bag, written as ATen ops the compiler lowers (issue 45's OpInfo coverage). Merged
+into compiler/decompositions.py's table; each says how it meets eager's edge cases."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+aten = torch.ops.aten
+
+
+def _triple(v, default=None):
+    if v is None or (isinstance(v, (list, tuple)) and len(v) == 0):
+        return default
+    if isinstance(v, (list, tuple)):
+        return list(v) * 3 if len(v) == 1 else list(v)
+    return [v] * 3
+
+
+def _avg_pool3d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_include_pad=True,
+                divisor_override=None):
+    """avg_pool2d over (H, W), then over D: a box average is separable, and eager's divisor
+    (the window clipped to the padded input, or to the input without count_include_pad) is
+    the product of the per-axis extents, each of which one avg_pool2d divides by. An
+    overriding divisor divides the sum once at the end."""
+    kd, kh, kw = _triple(kernel_size)
+    sd, sh, sw = _triple(stride, [kd, kh, kw])
+    pd, ph, pw = _triple(padding)
+    if x.dim() not in (4, 5) or not x.dtype.is_floating_point:
+        return NotImplemented
+    lead, (D, H, W) = list(x.shape[:-3]), x.shape[-3:]
+    div = 1 if divisor_override else None
+    y = aten.avg_pool2d(aten.reshape(x, [-1, H, W]), [kh, kw], [sh, sw], [ph, pw], ceil_mode,
+                        count_include_pad, div)
+    oh, ow = y.shape[-2:]
+    y = aten.reshape(y, [-1, D, oh * ow])
+    z = aten.avg_pool2d(y, [kd, 1], [sd, 1], [pd, 0], ceil_mode, count_include_pad, div)
+    z = aten.reshape(z, lead + [z.shape[-2], oh, ow])
+    return aten.div(z, divisor_override) if divisor_override else z
+
+
+def _adaptive_avg_pool3d(x, output_size):
+    """The adaptive average over (H, W) (PyTorch's _adaptive_avg_pool2d decomposition), then
+    over D (H*W kept: an output size equal to the input's averages windows of one): the mean
+    over a product of per-axis windows is the mean of the per-axis means."""
+    od, oh, ow = _triple(output_size)
+    if x.dim() not in (4, 5):
+        return NotImplemented
+    lead, (D, H, W) = list(x.shape[:-3]), x.shape[-3:]
+    if x.numel() == 0 or 0 in (od, oh, ow):   # (an empty batch: eager's empty result)
+        return aten.zeros(lead + [od, oh, ow], dtype=x.dtype, device=x.device)
+    y = aten._adaptive_avg_pool2d(aten.reshape(x, [-1, H, W]), [oh, ow])
+    y = aten._adaptive_avg_pool2d(aten.reshape(y, [-1, D, oh * ow]), [od, oh * ow])
+    return aten.reshape(y, lead + [od, oh, ow])
+
+
+def _adaptive_windows(n_in, n_out, device):
+    """Per output o along an axis of n_in inputs: window start floor(o*n_in/n_out), end
+    ceil((o+1)*n_in/n_out), and the input positions (n_out, K) of each window, K the widest,
+    the short windows padded by repeating their last input (which does not change a max)."""
+    k = max(-(-(o + 1) * n_in // n_out) - o * n_in // n_out for o in range(n_out))
+    o = torch.arange(n_out, device=device, dtype=torch.int64)
+    start = torch.div(o * n_in, n_out, rounding_mode="floor")
+    end = torch.div((o + 1) * n_in + n_out - 1, n_out, rounding_mode="floor")
+    taps = torch.arange(k, device=device, dtype=torch.int64)
+    pos = torch.minimum(start[:, None] + taps[None, :], end[:, None] - 1)
+    return start, end, pos, k
+
+
+def _adaptive_max_pool(x, output_size, n):
+    """Adaptive max pooling over the last n dims, any output size: each axis's windows
+    gathered (x indexed by per-axis window positions), the max over the flattened window and
+    the flat input index of its first maximum (h * W + w; d * H * W + ... in 3-d), as eager
+    keeps the first of equal values."""
+    from torch._decomp import decompositions as pt
+    ours = getattr(pt, f"adaptive_max_pool{n}d")(x, output_size)
+    if ours is not NotImplemented:   # PyTorch's: global or evenly divisible windows
+        return ours
+    if not x.dtype.is_floating_point:
+        return NotImplemented
+    sizes, outs = list(x.shape[-n:]), list(output_size)
+    wins = [_adaptive_windows(i, o, x.device) for i, o in zip(sizes, outs)]
+    index = []
+    for d, (_, _, pos, k) in enumerate(wins):
+        shape = [1] * (2 * n)
+        shape[2 * d], shape[2 * d + 1] = outs[d], k
+        index.append(pos.reshape(shape))
+    lead = x.dim() - n
+    w = x[(Ellipsis, *index)]   # (..., O0, K0, O1, K1, ...)
+    perm = list(range(lead)) + [lead + 2 * d for d in range(n)] + [lead + 2 * d + 1 for d in range(n)]
+    w = w.permute(perm).reshape(*x.shape[:lead], *outs, -1)
+    values, local = torch.max(w, -1)
+    flat = None
+    for d, (start, end, _, k) in enumerate(wins):
+        inner = math.prod(win[3] for win in wins[d + 1:])
+        tap = torch.remainder(torch.div(local, inner, rounding_mode="floor"), k)
+        shape = [outs[d] if e == d else 1 for e in range(n)]
+        at = torch.minimum(start.reshape(shape) + tap, end.reshape(shape) - 1)
+        flat = at if flat is None else flat * sizes[d] + at
+    return values, flat
+
+
+def _adaptive_max_pool2d(x, output_size):
+    return _adaptive_max_pool(x, output_size, 2)
+
+
+def _adaptive_max_pool3d(x, output_size):
+    return _adaptive_max_pool(x, output_size, 3)
+
+
+def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
+    """Each input unsqueezed at its expand dims (ascending, as eager), the product summed over
+    sumdim (bilinear's x1^T W x2): one fused reduction instead of eager's bmm chain."""
+    def grow(t, dims):
+        for d in sorted(dims):
+            t = aten.unsqueeze(t, d)
+        return t
+    prod = aten.mul(aten.mul(grow(i1, expand1), grow(i2, expand2)), grow(i3, expand3))
+    return aten.sum(prod, list(sumdim)) if len(sumdim) else prod
+
+
+def _p_norm_last(d, p):
+    """The p-norm of d over its last dim as eager's cdist/pdist define it: p = 0 counts the
+    nonzero differences, p = inf takes the largest, 1 and 2 without a pow."""
+    if d.shape[-1] == 0:
+        return aten.sum(aten.abs(d), [-1])
+    if p == 0:
+        return aten._to_copy(aten.sum(aten.ne(d, 0), [-1]), dtype=d.dtype)
+    if p == math.inf:
+        return aten.amax(aten.abs(d), [-1])
+    if p == 1:
+        return aten.sum(aten.abs(d), [-1])
+    if p == 2:
+        return aten.sqrt(aten.sum(aten.mul(d, d), [-1]))
+    return aten.pow(aten.sum(aten.pow(aten.abs(d), p), [-1]), 1.0 / p)
+
+
+def _cdist_forward(x1, x2, p, compute_mode=None):
+    """The p-norm of every row pair's difference, (..., r1, r2, m) summed over m inside one
+    reduction (never stored). Eager takes a matmul route for p = 2 on more than 25 rows,
+    whose cancellation error this direct difference does not have."""
+    if x1.is_complex() or not x1.dtype.is_floating_point:
+        return NotImplemented
+    return _p_norm_last(aten.sub(aten.unsqueeze(x1, -2), aten.unsqueeze(x2, -3)), p)
+
+
+def _pdist_forward(x, p=2):
+    """The p-norm of x[i] - x[j] for i < j in row-major order of the pairs: pair k's row i
+    from the quadratic formula (in float64, then moved by one where it rounded across a row
+    start), j from i's row start; both rows gathered into one reduction."""
+    n = x.shape[0]
+    pairs = n * (n - 1) // 2
+    if x.dim() != 2 or not x.dtype.is_floating_point:
+        return NotImplemented
+    if pairs == 0:   # (a single row: no pairs)
+        return aten.zeros([0], dtype=x.dtype, device=x.device)
+    k = torch.arange(pairs, device=x.device, dtype=torch.int64)
+    b = 2 * n - 1
+    root = torch.sqrt(torch.clamp_min(b * b - 8 * k.to(torch.float64), 0.0))
+    i = torch.floor((b - root) / 2).to(torch.int64)
+
+    def row_start(r):
+        return torch.div(r * (b - r), 2, rounding_mode="floor")
+    i = torch.where(row_start(i + 1) <= k, i + 1, i)
+    i = torch.where(row_start(i) > k, i - 1, i)
+    j = k - row_start(i) + i + 1
+    return _p_norm_last(aten.sub(aten.index(x, [i]), aten.index(x, [j])), p)
+
+
+def _embedding_bag_forward_only(weight, indices, offsets, scale_grad_by_freq=False, mode=0,
+                                sparse=False, per_sample_weights=None, include_last_offset=False,
+                                padding_idx=-1):
+    """Each index's bag from a cumulative count of the bag starts (eager's offset2bag: an
+    index past the last offset joins the last bag), rows added (sum, mean) or maxed into
+    their bag with index_add / index_reduce; padding_idx rows go to a spare bag that is
+    dropped. An empty bag is 0, a mean divides by the bag's non-padding count. The other
+    outputs follow eager's CPU kernel: offset2bag (empty for a plain sum), bag_size (0 for a
+    sum), max_indices (the first maximum's index per column; bag_size for a mean). With
+    include_last_offset, the last offset must be the number of indices (as documented; eager's
+    kernels disagree among themselves past it)."""
+    if indices.dim() != 1 or offsets.dim() != 1 or not weight.dtype.is_floating_point \
+            or mode not in (0, 1, 2) or offsets.numel() == 0:
+        return NotImplemented
+    n, dim = indices.shape[0], weight.shape[1]
+    bags = offsets.shape[0] - (1 if include_last_offset else 0)
+    idx, offs = aten._to_copy(indices, dtype=torch.int64), aten._to_copy(offsets, dtype=torch.int64)
+    starts = aten.slice(offs, 0, 0, bags)
+    ones = aten.ones_like(starts)
+    marks = aten.index_add(aten.zeros([n + 1], dtype=torch.int64, device=idx.device), 0, starts, ones)
+    offset2bag = aten.sub(aten.cumsum(aten.slice(marks, 0, 0, n), 0), 1)
+    bag = offset2bag
+    if padding_idx >= 0:
+        bag = aten.where(aten.eq(idx, padding_idx), bags, offset2bag)
+    rows = aten.embedding(weight, idx)
+    if per_sample_weights is not None:
+        rows = aten.mul(rows, aten.unsqueeze(per_sample_weights, 1))
+    counted = aten.index_add(aten.zeros([bags + 1], dtype=torch.int64, device=idx.device), 0, bag,
+                             aten.ones_like(idx))
+    count = aten.slice(counted, 0, 0, bags)
+    zeros = aten.zeros([bags + 1, dim], dtype=weight.dtype, device=weight.device)
+    if mode == 2:
+        out = aten.slice(aten.index_reduce(zeros, 0, bag, rows, "amax", include_self=False), 0, 0, bags)
+        # the first position in each bag holding its column's maximum, then that row's index
+        at = aten.where(aten.eq(rows, aten.index(aten.cat([out, aten.slice(zeros, 0, 0, 1)]), [bag])),
+                        aten.unsqueeze(aten.arange(n, device=idx.device), 1), n)
+        first = aten.index_reduce(aten.full([bags + 1, dim], n, dtype=torch.int64, device=idx.device),
+                                  0, bag, at, "amin", include_self=True)
+        first = aten.slice(first, 0, 0, bags)
+        found = aten.lt(first, n)
+        picked = aten.index(aten.cat([idx, aten.zeros([1], dtype=torch.int64, device=idx.device)]), [first])
+        return out, offset2bag, count, aten.where(found, picked, 0)
+    out = aten.slice(aten.index_add(zeros, 0, bag, rows), 0, 0, bags)
+    if mode == 1:
+        out = aten.div(out, aten.unsqueeze(aten.clamp_min(count, 1), 1))
+        return out, offset2bag, count, count
+    size0 = aten.zeros([offsets.shape[0]], dtype=torch.int64, device=idx.device)   # (eager's)
+    if padding_idx < 0 and weight.dtype in (torch.float32, torch.float16, torch.bfloat16):
+        offset2bag = aten.zeros([0], dtype=torch.int64, device=idx.device)
+    return out, offset2bag, size0, size0
+
+
+DECOMPOSITIONS_NN = {
+    aten.avg_pool3d.default: _avg_pool3d,
+    aten._adaptive_avg_pool3d.default: _adaptive_avg_pool3d,
+    aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
+    aten.adaptive_max_pool3d.default: _adaptive_max_pool3d,
+    aten._trilinear.default: _trilinear,
+    aten._cdist_forward.default: _cdist_forward,
+    aten._pdist_forward.default: _pdist_forward,
+    aten._embedding_bag_forward_only.default: _embedding_bag_forward_only,
+}
