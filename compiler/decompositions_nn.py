@@ -1,7 +1,8 @@
 """Decompositions of our own for nn ops PyTorch's table lacks (or leaves to ATen in the general
-case): 3-d average pooling, adaptive pooling, _trilinear (bilinear), cdist/pdist and
-embedding_bag, written as ATen ops the compiler lowers (issue 45's OpInfo coverage). Merged
-into compiler/decompositions.py's table; each says how it meets eager's edge cases."""
+case): 3-d average pooling, adaptive pooling, _trilinear (bilinear), cdist/pdist,
+embedding_bag and 3-d grid sampling, written as ATen ops the compiler lowers (issue 45's
+OpInfo coverage). Merged into compiler/decompositions.py's table; each says how it meets
+eager's edge cases."""
 from __future__ import annotations
 
 import math
@@ -221,6 +222,68 @@ def _embedding_bag_forward_only(weight, indices, offsets, scale_grad_by_freq=Fal
     return out, offset2bag, size0, size0
 
 
+def _grid_source(coord, size, padding_mode, align_corners):
+    """A grid coordinate in [-1, 1] as an input position along an axis of `size`, as eager's
+    grid sampler: scaled to the corner pixels' centers (align_corners) or their outer edges;
+    border padding clamps it into the input, reflection mirrors it at those bounds (then
+    clamps); zero padding leaves it, an outside tap reading 0."""
+    scale = (size - 1) / 2 if align_corners else size / 2
+    c = coord * scale + (size - 1) / 2
+    if padding_mode == 0:
+        return c
+    if padding_mode == 2:
+        lo, hi = (0.0, size - 1.0) if align_corners else (-0.5, size - 0.5)
+        span = hi - lo
+        if span <= 0:
+            return torch.zeros_like(c)
+        dist = torch.abs(c - lo)
+        rest = torch.fmod(dist, span)
+        odd = torch.remainder(torch.floor(dist / span), 2) == 1
+        c = torch.where(odd, hi - rest, lo + rest)
+    return torch.clamp(c, 0, size - 1)
+
+
+def _grid_sampler_3d(x, grid, interpolation_mode=0, padding_mode=0, align_corners=False):
+    """Trilinear (8 taps, weights the products of the per-axis distances) or nearest (rounded
+    half to even, as eager) sampling of x (N, C, D, H, W) at grid (N, oD, oH, oW, 3) = (x, y,
+    z) points: each tap a gather over the batch and channels, an outside tap (zero padding)
+    adding nothing, whatever the value it was clamped onto."""
+    if interpolation_mode not in (0, 1) or padding_mode not in (0, 1, 2) \
+            or not x.dtype.is_floating_point or x.dim() != 5:
+        return NotImplemented
+    n, c, D, H, W = x.shape
+    sizes = (W, H, D)
+    pos = [_grid_source(grid[..., a].unsqueeze(1), sizes[a], padding_mode, align_corners)
+           for a in range(3)]   # (N, 1, oD, oH, oW) each
+    batch = torch.arange(n, device=x.device).reshape(n, 1, 1, 1, 1)
+    chan = torch.arange(c, device=x.device).reshape(1, c, 1, 1, 1)
+
+    def tap(at, weight):
+        inside = None
+        for p, size in zip(at, sizes):
+            ok = (p >= 0) & (p < size)
+            inside = ok if inside is None else inside & ok
+        iw, ih, id_ = (torch.where(inside, p, 0).to(torch.int64) for p in at)
+        v = x[batch, chan, id_, ih, iw]
+        return torch.where(inside, v if weight is None else v * weight, 0)
+
+    if interpolation_mode == 1:
+        return tap([torch.round(p) for p in pos], None)
+    low = [torch.floor(p) for p in pos]
+    frac = [p - f for p, f in zip(pos, low)]
+    out = None
+    for corner in range(8):
+        bits = [(corner >> a) & 1 for a in range(3)]
+        at = [f + b for f, b in zip(low, bits)]
+        weight = None
+        for t, b in zip(frac, bits):
+            w = t if b else 1 - t
+            weight = w if weight is None else weight * w
+        v = tap(at, weight)
+        out = v if out is None else out + v
+    return out
+
+
 DECOMPOSITIONS_NN = {
     aten.avg_pool3d.default: _avg_pool3d,
     aten._adaptive_avg_pool3d.default: _adaptive_avg_pool3d,
@@ -230,4 +293,5 @@ DECOMPOSITIONS_NN = {
     aten._cdist_forward.default: _cdist_forward,
     aten._pdist_forward.default: _pdist_forward,
     aten._embedding_bag_forward_only.default: _embedding_bag_forward_only,
+    aten.grid_sampler_3d.default: _grid_sampler_3d,
 }

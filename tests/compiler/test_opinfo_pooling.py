@@ -28,6 +28,7 @@ OPINFO = {
     "cdist": ("aten._cdist_forward.default",),
     "nn.functional.pdist": ("aten._pdist_forward.default",),
     "nn.functional.embedding_bag": ("aten._embedding_bag_forward_only.default",),
+    "grid_sampler_3d": ("aten.grid_sampler_3d.default",),
 }
 
 
@@ -176,3 +177,16 @@ def test_embedding_bag_2d_input():
     w = torch.randn(12, 4, dtype=torch.float64)
     check(lambda i, t: torch.nn.functional.embedding_bag(i, t, mode="mean"), torch.randint(0, 12, (5, 3)), w,
           generated=EMBED_BAG, dtype=torch.float64)
+
+
+@pytest.mark.parametrize("mode", ["bilinear", "nearest"])
+@pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_grid_sample_3d(mode, padding_mode, align_corners):
+    # points inside, outside and far outside [-1, 1] (reflected several times); an inf in the
+    # input that only an outside tap lands on must not turn the output into NaN
+    x, grid = torch.randn(2, 3, 4, 5, 6), torch.rand(2, 3, 4, 5, 3) * 2.6 - 1.3
+    grid[1] = torch.rand(3, 4, 5, 3) * 8 - 4
+    x[0, 0, 0, 0, 0] = float("inf")
+    check(lambda t, g: torch.nn.functional.grid_sample(t, g, mode, padding_mode, align_corners),
+          x, grid, generated=OPINFO["grid_sampler_3d"])
