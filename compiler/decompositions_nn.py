@@ -1,8 +1,8 @@
 """Decompositions of our own for nn ops PyTorch's table lacks (or leaves to ATen in the general
 case): 3-d average pooling, adaptive pooling, _trilinear (bilinear), cdist/pdist,
-embedding_bag and 3-d grid sampling, written as ATen ops the compiler lowers (issue 45's
-OpInfo coverage). Merged into compiler/decompositions.py's table; each says how it meets
-eager's edge cases."""
+embedding_bag, 3-d grid sampling and antialiased bilinear resizing, written as ATen ops the
+compiler lowers (issue 45's OpInfo coverage). Merged into compiler/decompositions.py's table;
+each says how it meets eager's edge cases."""
 from __future__ import annotations
 
 import math
@@ -284,6 +284,44 @@ def _grid_sampler_3d(x, grid, interpolation_mode=0, padding_mode=0, align_corner
     return out
 
 
+def _aa_axis(x, axis, n_out, align_corners, given_scale):
+    """One axis of antialiased bilinear resampling, as eager's separable kernel: the output
+    pixel o reads inputs [floor(c - support + 0.5), floor(c + support + 0.5)) around its center
+    c = scale * (o + 0.5), weighted by a triangle of half-width `support` (the scale when
+    downsampling, 1 otherwise), the weights normalized to sum to 1."""
+    n_in = x.shape[axis]
+    if align_corners:
+        scale = (n_in - 1) / (n_out - 1) if n_out > 1 else 0.0
+    else:
+        scale = 1.0 / given_scale if given_scale and given_scale > 0 else n_in / n_out
+    support = scale if scale >= 1.0 else 1.0
+    invscale = 1.0 / scale if scale >= 1.0 else 1.0
+    k = min(int(math.ceil(2 * support)) + 1, n_in)
+    dt = x.dtype if x.dtype in (torch.float32, torch.float64) else torch.float32
+    center = (torch.arange(n_out, device=x.device, dtype=dt) + 0.5) * scale
+    lo = torch.clamp_min(torch.floor(center - support + 0.5), 0)
+    hi = torch.clamp_max(torch.floor(center + support + 0.5), n_in)
+    pos = lo[:, None] + torch.arange(k, device=x.device, dtype=dt)[None, :]   # (n_out, k)
+    w = torch.clamp_min(1 - torch.abs((pos - center[:, None] + 0.5) * invscale), 0)
+    w = torch.where(pos < hi[:, None], w, 0)
+    total = w.sum(1, keepdim=True)
+    w = torch.where(total != 0, w / torch.where(total != 0, total, 1), w)
+    at = torch.clamp_max(pos, n_in - 1).to(torch.int64)
+    taps = x.movedim(axis, -1)[..., at]   # (..., n_out, k)
+    out = (taps.to(dt) * w).sum(-1).to(x.dtype)
+    return out.movedim(-1, axis)
+
+
+def _upsample_bilinear2d_aa(x, output_size, align_corners, scales_h=None, scales_w=None):
+    """Antialiased bilinear resizing as two weighted gathers (width, then height, as eager),
+    each a reduction over the few taps of its window."""
+    if x.dim() != 4 or not x.dtype.is_floating_point or x.numel() == 0:
+        return NotImplemented
+    oh, ow = output_size
+    y = _aa_axis(x, 3, ow, align_corners, scales_w)
+    return _aa_axis(y, 2, oh, align_corners, scales_h)
+
+
 DECOMPOSITIONS_NN = {
     aten.avg_pool3d.default: _avg_pool3d,
     aten._adaptive_avg_pool3d.default: _adaptive_avg_pool3d,
@@ -294,4 +332,5 @@ DECOMPOSITIONS_NN = {
     aten._pdist_forward.default: _pdist_forward,
     aten._embedding_bag_forward_only.default: _embedding_bag_forward_only,
     aten.grid_sampler_3d.default: _grid_sampler_3d,
+    aten._upsample_bilinear2d_aa.default: _upsample_bilinear2d_aa,
 }

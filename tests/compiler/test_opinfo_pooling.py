@@ -29,6 +29,7 @@ OPINFO = {
     "nn.functional.pdist": ("aten._pdist_forward.default",),
     "nn.functional.embedding_bag": ("aten._embedding_bag_forward_only.default",),
     "grid_sampler_3d": ("aten.grid_sampler_3d.default",),
+    "_upsample_bilinear2d_aa": ("aten._upsample_bilinear2d_aa.default",),
 }
 
 
@@ -190,3 +191,20 @@ def test_grid_sample_3d(mode, padding_mode, align_corners):
     x[0, 0, 0, 0, 0] = float("inf")
     check(lambda t, g: torch.nn.functional.grid_sample(t, g, mode, padding_mode, align_corners),
           x, grid, generated=OPINFO["grid_sampler_3d"])
+
+
+@pytest.mark.parametrize("size", [(5, 7), (17, 23), (30, 40), (1, 1), (8, 50)])
+@pytest.mark.parametrize("align_corners", [False, True])
+def test_upsample_bilinear2d_antialias(size, align_corners):
+    # down (wide triangle windows), same size, up, a single pixel, mixed per axis
+    x = torch.randn(2, 3, 17, 23)
+    check(lambda t: torch.nn.functional.interpolate(t, size=size, mode="bilinear",
+                                                    align_corners=align_corners, antialias=True),
+          x, generated=OPINFO["_upsample_bilinear2d_aa"])
+
+
+def test_upsample_bilinear2d_antialias_scale_factor():
+    # the given scales (not the sizes' ratio) place the windows, as eager
+    check(lambda t: torch.nn.functional.interpolate(t, scale_factor=(0.3, 0.45), mode="bilinear",
+                                                    antialias=True, recompute_scale_factor=False),
+          torch.randn(1, 2, 17, 23), generated=OPINFO["_upsample_bilinear2d_aa"])
