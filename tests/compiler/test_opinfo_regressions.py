@@ -102,8 +102,18 @@ def test_check_without_effect_token_is_called():
 
 
 def test_extern_with_infinite_float_argument():
-    # cdist runs in ATen; its p=inf was written into the wrapper as the name `inf`
+    # cdist ran in ATen; its p=inf was written into the wrapper as the name `inf`. cdist now
+    # decomposes (compiler/decompositions_nn.py), so the ATen call is built as a graph here
+    from tuner.compiler.compile_graph import compile_graph
+    aten = torch.ops.aten
+    g = torch.fx.Graph()
+    a = g.placeholder("a")
+    g.output((g.call_function(aten._cdist_forward.default, (a, a, float("inf"), None)),))
     x = torch.randn(4, 5)
+    stats.reset()
+    call = compile_graph(torch.fx.GraphModule({}, g), [x])
+    assert "aten._cdist_forward.default" in stats.last().fallbacks   # (the ATen call)
+    assert_close(call([x])[0], torch.cdist(x, x, p=float("inf")))
     check(lambda t: torch.cdist(t, t, p=float("inf")), x)
 
 
