@@ -334,6 +334,24 @@ GPU_CASES = {
     "igammac": lambda: (torch.igammac, (torch.linspace(0.1, 20, 200), torch.linspace(0.05, 30, 200))),
     "zeta_f64": lambda: (torch.special.zeta, (torch.linspace(1.5, 10, 200).double(),
                                               torch.linspace(0.1, 20, 200).double())),
+    # compiler/decompositions_nn.py and PyTorch's decompositions: atomics (index_add,
+    # index_reduce, scatter_add) and gathers
+    "embedding_bag_mean": lambda: (lambda w, i, o: torch.nn.functional.embedding_bag(i, w, o, mode="mean",
+                                                                                     padding_idx=2),
+                                   (torch.randn(10, 3), torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]),
+                                    torch.tensor([0, 2, 2, 5]))),
+    "embedding_bag_max": lambda: (lambda w, i, o: torch.nn.functional.embedding_bag(i, w, o, mode="max"),
+                                  (torch.randn(10, 3), torch.tensor([1, 2, 4, 5, 4, 3, 2, 9]),
+                                   torch.tensor([0, 2, 2, 5]))),
+    "max_pool2d_backward": lambda: (lambda g, t: torch.ops.aten.max_pool2d_with_indices_backward(
+        g, t, [3, 3], [2, 2], [1, 1], [1, 1], False,
+        torch.nn.functional.max_pool2d(t, 3, 2, 1, return_indices=True)[1]),
+        (torch.randn(2, 3, 4, 4), torch.randn(2, 3, 8, 7))),
+    "grid_sample_3d": lambda: (lambda t, g: torch.nn.functional.grid_sample(t, g, padding_mode="reflection",
+                                                                             align_corners=False),
+                               (torch.randn(2, 3, 4, 5, 6), torch.rand(2, 3, 4, 5, 3) * 2.6 - 1.3)),
+    "adaptive_max_pool2d": lambda: (lambda t: torch.nn.functional.adaptive_max_pool2d(t, (4, 5), True),
+                                    (torch.randn(2, 3, 7, 9),)),
 }
 
 
