@@ -58,49 +58,89 @@ def _adaptive_avg_pool3d(x, output_size):
 
 
 def _adaptive_windows(n_in, n_out, device):
-    """Per output o along an axis of n_in inputs: window start floor(o*n_in/n_out), end
-    ceil((o+1)*n_in/n_out), and the input positions (n_out, K) of each window, K the widest,
-    the short windows padded by repeating their last input (which does not change a max)."""
+    """Per output o along an axis of n_in inputs, the input positions (n_out, K) of its window
+    [floor(o*n_in/n_out), ceil((o+1)*n_in/n_out)), K the widest: a short window repeats its
+    last input (which changes neither its max nor, after the first, the maximum's index)."""
     k = max(-(-(o + 1) * n_in // n_out) - o * n_in // n_out for o in range(n_out))
     o = torch.arange(n_out, device=device, dtype=torch.int64)
     start = torch.div(o * n_in, n_out, rounding_mode="floor")
     end = torch.div((o + 1) * n_in + n_out - 1, n_out, rounding_mode="floor")
     taps = torch.arange(k, device=device, dtype=torch.int64)
-    pos = torch.minimum(start[:, None] + taps[None, :], end[:, None] - 1)
-    return start, end, pos, k
+    return torch.minimum(start[:, None] + taps[None, :], end[:, None] - 1)
+
+
+def _pool_out(size, k, s, p, d, ceil_mode):
+    """Eager's pooled length: the last window must start inside the input or its left pad."""
+    span = size + 2 * p - d * (k - 1) - 1
+    out = (-(-span // s) if ceil_mode else span // s) + 1
+    if ceil_mode and (out - 1) * s >= size + p:
+        out -= 1
+    return out
+
+
+def _window_max(x, positions):
+    """Max pooling of x's last len(positions) dims over windows given per axis as input
+    positions (O, K) and whether any lies outside the input (padding): the max and the flat input index
+    (d * H * W + h * W + w) of eager's pick, the last NaN of a window with NaNs, else its
+    first maximum inside the input (a window of -inf inside picks its first input, not the
+    padding)."""
+    n, lead = len(positions), x.dim() - len(positions)
+    sizes, outs = list(x.shape[lead:]), [p.shape[0] for p, _ in positions]
+    ks = [p.shape[1] for p, _ in positions]
+    index, inside = [], None
+    for d, (pos, padded) in enumerate(positions):
+        shape = [1] * (2 * n)
+        shape[2 * d], shape[2 * d + 1] = pos.shape
+        index.append(torch.clamp(pos, 0, sizes[d] - 1).reshape(shape))
+        if padded:
+            ok = ((pos >= 0) & (pos < sizes[d])).reshape(shape)
+            inside = ok if inside is None else inside & ok
+    perm = [2 * d for d in range(n)] + [2 * d + 1 for d in range(n)]
+    w = x[(Ellipsis, *index)]   # (..., O0, K0, O1, K1, ...)
+    if inside is not None:
+        w = torch.where(inside, w, float("-inf"))
+        inside = inside.expand(*[v for o, k in zip(outs, ks) for v in (o, k)])
+        inside = inside.permute(perm).reshape(*outs, -1)
+    w = w.permute(list(range(lead)) + [lead + p for p in perm]).reshape(*x.shape[:lead], *outs, -1)
+    values = torch.amax(w, -1)
+    taps = torch.arange(w.shape[-1], device=x.device)
+    last_nan = torch.amax(torch.where(torch.isnan(w), taps, -1), -1)
+    hit = w == values.unsqueeze(-1)
+    if inside is not None:
+        hit = hit & inside
+    local = torch.where(last_nan >= 0, last_nan, torch.amin(torch.where(hit, taps, w.shape[-1]), -1))
+    flat = None
+    for d, (pos, _) in enumerate(positions):
+        tap = torch.remainder(torch.div(local, math.prod(ks[d + 1:]), rounding_mode="floor"), ks[d])
+        out_pos = torch.arange(outs[d], device=x.device).reshape([outs[d] if e == d else 1 for e in range(n)])
+        at = pos[out_pos, tap]
+        flat = at if flat is None else flat * sizes[d] + at
+    return values, flat
 
 
 def _adaptive_max_pool(x, output_size, n):
-    """Adaptive max pooling over the last n dims, any output size: each axis's windows
-    gathered (x indexed by per-axis window positions), the max over the flattened window and
-    the flat input index of its first maximum (h * W + w; d * H * W + ... in 3-d), as eager
-    keeps the first of equal values."""
-    from torch._decomp import decompositions as pt
-    ours = getattr(pt, f"adaptive_max_pool{n}d")(x, output_size)
-    if ours is not NotImplemented:   # PyTorch's: global or evenly divisible windows
-        return ours
-    if not x.dtype.is_floating_point:
+    """Adaptive max pooling over the last n dims, any output size (eager's NaN and tie rules:
+    _window_max)."""
+    if not x.dtype.is_floating_point or x.numel() == 0 or 0 in output_size:
         return NotImplemented
-    sizes, outs = list(x.shape[-n:]), list(output_size)
-    wins = [_adaptive_windows(i, o, x.device) for i, o in zip(sizes, outs)]
-    index = []
-    for d, (_, _, pos, k) in enumerate(wins):
-        shape = [1] * (2 * n)
-        shape[2 * d], shape[2 * d + 1] = outs[d], k
-        index.append(pos.reshape(shape))
-    lead = x.dim() - n
-    w = x[(Ellipsis, *index)]   # (..., O0, K0, O1, K1, ...)
-    perm = list(range(lead)) + [lead + 2 * d for d in range(n)] + [lead + 2 * d + 1 for d in range(n)]
-    w = w.permute(perm).reshape(*x.shape[:lead], *outs, -1)
-    values, local = torch.max(w, -1)
-    flat = None
-    for d, (start, end, _, k) in enumerate(wins):
-        inner = math.prod(win[3] for win in wins[d + 1:])
-        tap = torch.remainder(torch.div(local, inner, rounding_mode="floor"), k)
-        shape = [outs[d] if e == d else 1 for e in range(n)]
-        at = torch.minimum(start.reshape(shape) + tap, end.reshape(shape) - 1)
-        flat = at if flat is None else flat * sizes[d] + at
-    return values, flat
+    sizes = list(x.shape[-n:])
+    return _window_max(x, [(_adaptive_windows(i, o, x.device), False) for i, o in zip(sizes, output_size)])
+
+
+def _max_pool3d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
+    """3-d max pooling: per axis the window positions o * stride - pad + k * dilation, pooled
+    by _window_max (padding never wins; eager's NaN and tie rules)."""
+    ks = _triple(kernel_size)
+    st, pa, di = _triple(stride, ks), _triple(padding), _triple(dilation)
+    if x.dim() not in (4, 5) or not x.dtype.is_floating_point or x.numel() == 0:
+        return NotImplemented
+    positions = []
+    for size, k, s, p, d in zip(x.shape[-3:], ks, st, pa, di):
+        out = _pool_out(size, k, s, p, d, ceil_mode)
+        o = torch.arange(out, device=x.device, dtype=torch.int64)
+        pos = o[:, None] * s - p + torch.arange(k, device=x.device, dtype=torch.int64)[None, :] * d
+        positions.append((pos, p > 0 or (out - 1) * s - p + (k - 1) * d >= size))
+    return _window_max(x, positions)
 
 
 def _adaptive_max_pool2d(x, output_size):
@@ -327,6 +367,7 @@ DECOMPOSITIONS_NN = {
     aten._adaptive_avg_pool3d.default: _adaptive_avg_pool3d,
     aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
     aten.adaptive_max_pool3d.default: _adaptive_max_pool3d,
+    aten.max_pool3d_with_indices.default: _max_pool3d_with_indices,
     aten._trilinear.default: _trilinear,
     aten._cdist_forward.default: _cdist_forward,
     aten._pdist_forward.default: _pdist_forward,

@@ -46,10 +46,9 @@ _EXTRA_DECOMPOSE = [
     # batch norm's newer entry points (torch >= 2.5: F.batch_norm called through
     # torch.ops.aten._batch_norm_with_update) and unbind_copy: into ops that lower
     "_batch_norm_with_update_functional", "batch_norm_backward", "unbind_copy",
-    # windows as index arithmetic, gathers and reductions that lower (issue 45's OpInfo
-    # coverage): 3-d max pooling, adaptive max pooling, max pooling's backward, 2-d grid
-    # sampling, narrow_copy as a slice
-    "max_pool3d_with_indices", "adaptive_max_pool2d", "adaptive_max_pool3d",
+    # into gathers, scatter_add and pointwise ops that lower (issue 45's OpInfo coverage):
+    # max pooling's backward, 2-d grid sampling, narrow_copy as a slice (3-d and adaptive max
+    # pooling are ours: compiler/decompositions_nn.py)
     "max_pool2d_with_indices_backward", "grid_sampler_2d", "narrow_copy",
 ]
 

@@ -362,8 +362,8 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
     element reads its kh*kw inputs, padding reads as -inf): it fuses with the activation before
     it (ResNet's stem) instead of an ATen kernel re-reading the activation, unless it costs more
     to recompute at every tap than to store (`_window_input`: a tanh-GELU). The indices (flat
-    h*W + w of the first maximum, as eager) are only computed where something reads them (the
-    backward)."""
+    h*W + w of the first maximum inside the input, or of the last NaN, as eager) are only
+    computed where something reads them (the backward)."""
     kh, kw = _pair(kernel_size)
     sh, sw = _pair(stride, (kh, kw))
     ph, pw = _pair(padding)
@@ -405,17 +405,24 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
         return best
 
     def indices(idx):
-        best = best_i = None
+        best = best_i = seen = None
         for cond, at, flat in taps(idx):
             v = value(cond, at)
             i = ops.index_expr(flat, torch.int64)
             if best is None:
-                best, best_i = v, i
+                best, best_i, seen = v, i, cond
                 continue
-            # a later tap wins only if strictly greater, or NaN where the best is not (eager
-            # keeps the first maximum and propagates NaN)
-            take = ops.logical_or(ops.gt(v, best),
-                                  ops.logical_and(ops.ne(v, v), ops.eq(best, best)))
+            # a later tap inside the input wins if strictly greater or NaN, or if no tap so
+            # far was inside (eager starts from the first input: a window of -inf never picks
+            # the padding); eager keeps the first maximum and the last NaN
+            take = ops.logical_or(ops.gt(v, best), ops.ne(v, v))
+            if seen is not None:
+                take = ops.logical_or(take, ops.logical_not(seen))
+            if cond is not None:
+                take = ops.logical_and(cond, take)
+                seen = None if seen is None else ops.logical_or(seen, cond)
+            else:
+                seen = None   # (inside the input for every output from here on)
             best_i = ops.where(take, i, best_i)
             best = ops.where(take, v, best)
         return best_i

@@ -208,3 +208,29 @@ def test_upsample_bilinear2d_antialias_scale_factor():
     check(lambda t: torch.nn.functional.interpolate(t, scale_factor=(0.3, 0.45), mode="bilinear",
                                                     antialias=True, recompute_scale_factor=False),
           torch.randn(1, 2, 17, 23), generated=OPINFO["_upsample_bilinear2d_aa"])
+
+
+MAX_POOLS = {
+    "max_pool2d": lambda t: torch.nn.functional.max_pool2d(t, 2, return_indices=True),
+    "max_pool2d_padded": lambda t: torch.nn.functional.max_pool2d(t, 3, 2, 1, return_indices=True),
+    "max_pool3d": lambda t: torch.nn.functional.max_pool3d(t.unsqueeze(0), (1, 2, 2), return_indices=True),
+    "max_pool3d_padded": lambda t: torch.nn.functional.max_pool3d(t.unsqueeze(0), (2, 3, 2), 1, 1,
+                                                                  return_indices=True),
+    "adaptive_max_pool2d": lambda t: torch.nn.functional.adaptive_max_pool2d(t, (4, 5), True),
+    "adaptive_max_pool2d_global": lambda t: torch.nn.functional.adaptive_max_pool2d(t, 1, True),
+    "adaptive_max_pool3d": lambda t: torch.nn.functional.adaptive_max_pool3d(t.unsqueeze(0), (2, 4, 5), True),
+}
+
+
+@pytest.mark.parametrize("name", sorted(MAX_POOLS))
+def test_max_pool_indices_of_nan_and_inf(name):
+    # eager's kernels pick the last NaN of a window (`val > max || isnan(val)`), the first of
+    # equal maxima, and an input (never the padding) in a window of -inf
+    x = torch.randn(2, 3, 6, 7).round()
+    x[0, 0, :2, :2] = float("nan")
+    x[0, 1, 1, 1] = x[0, 1, 4, 5] = float("nan")
+    x[1, 1] = float("-inf")
+    x[1, 2, 2, 3] = float("inf")
+    gen = ("aten.max_pool2d_with_indices.default", "aten.max_pool3d_with_indices.default",
+           "aten.adaptive_max_pool2d.default", "aten.adaptive_max_pool3d.default")
+    check(MAX_POOLS[name], x, generated=gen)
