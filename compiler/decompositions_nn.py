@@ -262,13 +262,11 @@ def _embedding_bag_forward_only(weight, indices, offsets, scale_grad_by_freq=Fal
     return out, offset2bag, size0, size0
 
 
-def _grid_source(coord, size, padding_mode, align_corners):
-    """A grid coordinate in [-1, 1] as an input position along an axis of `size`, as eager's
-    grid sampler: scaled to the corner pixels' centers (align_corners) or their outer edges;
-    border padding clamps it into the input, reflection mirrors it at those bounds (then
-    clamps); zero padding leaves it, an outside tap reading 0."""
-    scale = (size - 1) / 2 if align_corners else size / 2
-    c = coord * scale + (size - 1) / 2
+def _grid_pad(c, size, padding_mode, align_corners):
+    """A position along an axis of `size` under the grid sampler's padding, as eager: border
+    clamps it into the input, reflection mirrors it at the corner pixels' centers
+    (align_corners) or outer edges, then clamps; zero padding leaves it (an outside tap
+    reads 0)."""
     if padding_mode == 0:
         return c
     if padding_mode == 2:
@@ -283,45 +281,82 @@ def _grid_source(coord, size, padding_mode, align_corners):
     return torch.clamp(c, 0, size - 1)
 
 
-def _grid_sampler_3d(x, grid, interpolation_mode=0, padding_mode=0, align_corners=False):
-    """Trilinear (8 taps, weights the products of the per-axis distances) or nearest (rounded
-    half to even, as eager) sampling of x (N, C, D, H, W) at grid (N, oD, oH, oW, 3) = (x, y,
-    z) points: each tap a gather over the batch and channels, an outside tap (zero padding)
-    adding nothing, whatever the value it was clamped onto."""
-    if interpolation_mode not in (0, 1) or padding_mode not in (0, 1, 2) \
-            or not x.dtype.is_floating_point or x.dim() != 5:
+def _cubic_weights(t):
+    """Eager's cubic convolution weights (A = -0.75) of the 4 taps around a fraction t."""
+    a = -0.75
+
+    def near(v):
+        return ((a + 2) * v - (a + 3)) * v * v + 1
+
+    def far(v):
+        return ((a * v - 5 * a) * v + 8 * a) * v - 4 * a
+    return [far(t + 1), near(t), near(1 - t), far(2 - t)]
+
+
+def _grid_sample(x, grid, interpolation_mode, padding_mode, align_corners):
+    """Bilinear/trilinear (2^n taps, weights the products of the per-axis distances), nearest
+    (rounded half to even, as eager) or, in 2-d, bicubic (4x4 taps, each placed by the
+    padding, eager's cubic weights) sampling of x (N, C, [D,] H, W) at the grid's (x, y[, z])
+    points: each tap a gather over batch and channels, an outside tap (zero padding) adding
+    nothing, whatever value it was clamped onto."""
+    n = grid.shape[-1]
+    if interpolation_mode not in (0, 1, 2) or (interpolation_mode == 2 and n != 2) \
+            or padding_mode not in (0, 1, 2) or not x.dtype.is_floating_point or x.dim() != n + 2:
         return NotImplemented
-    n, c, D, H, W = x.shape
-    sizes = (W, H, D)
-    pos = [_grid_source(grid[..., a].unsqueeze(1), sizes[a], padding_mode, align_corners)
-           for a in range(3)]   # (N, 1, oD, oH, oW) each
-    batch = torch.arange(n, device=x.device).reshape(n, 1, 1, 1, 1)
-    chan = torch.arange(c, device=x.device).reshape(1, c, 1, 1, 1)
+    sizes = [x.shape[-1 - a] for a in range(n)]   # W, H[, D]
+    coords = []
+    for a in range(n):   # [-1, 1] to the corner pixels' centers (align_corners) or edges
+        scale = (sizes[a] - 1) / 2 if align_corners else sizes[a] / 2
+        coords.append(grid[..., a].unsqueeze(1) * scale + (sizes[a] - 1) / 2)
+    lead = [1] * n
+    batch = torch.arange(x.shape[0], device=x.device).reshape(-1, 1, *lead)
+    chan = torch.arange(x.shape[1], device=x.device).reshape(1, -1, *lead)
 
     def tap(at, weight):
         inside = None
         for p, size in zip(at, sizes):
             ok = (p >= 0) & (p < size)
             inside = ok if inside is None else inside & ok
-        iw, ih, id_ = (torch.where(inside, p, 0).to(torch.int64) for p in at)
-        v = x[batch, chan, id_, ih, iw]
+        idx = [torch.where(inside, p, 0).to(torch.int64) for p in at]
+        v = x[(batch, chan, *reversed(idx))]
         return torch.where(inside, v if weight is None else v * weight, 0)
 
+    if interpolation_mode == 2:
+        low = [torch.floor(c) for c in coords]
+        wx, wy = (_cubic_weights(c - f) for c, f in zip(coords, low))
+        out = None
+        for j in range(4):
+            row = None
+            for i in range(4):
+                at = [_grid_pad(low[0] + (i - 1), sizes[0], padding_mode, align_corners),
+                      _grid_pad(low[1] + (j - 1), sizes[1], padding_mode, align_corners)]
+                v = tap([torch.floor(p) for p in at], None) * wx[i]
+                row = v if row is None else row + v
+            out = row * wy[j] if out is None else out + row * wy[j]
+        return out
+    pos = [_grid_pad(c, size, padding_mode, align_corners) for c, size in zip(coords, sizes)]
     if interpolation_mode == 1:
         return tap([torch.round(p) for p in pos], None)
     low = [torch.floor(p) for p in pos]
     frac = [p - f for p, f in zip(pos, low)]
     out = None
-    for corner in range(8):
-        bits = [(corner >> a) & 1 for a in range(3)]
-        at = [f + b for f, b in zip(low, bits)]
+    for corner in range(2 ** n):
+        bits = [(corner >> a) & 1 for a in range(n)]
         weight = None
         for t, b in zip(frac, bits):
             w = t if b else 1 - t
             weight = w if weight is None else weight * w
-        v = tap(at, weight)
+        v = tap([f + b for f, b in zip(low, bits)], weight)
         out = v if out is None else out + v
     return out
+
+
+def _grid_sampler_2d(x, grid, interpolation_mode=0, padding_mode=0, align_corners=False):
+    return _grid_sample(x, grid, interpolation_mode, padding_mode, align_corners)
+
+
+def _grid_sampler_3d(x, grid, interpolation_mode=0, padding_mode=0, align_corners=False):
+    return _grid_sample(x, grid, interpolation_mode, padding_mode, align_corners)
 
 
 def _aa_axis(x, axis, n_out, align_corners, given_scale):
@@ -342,24 +377,26 @@ def _aa_axis(x, axis, n_out, align_corners, given_scale):
     lo = torch.clamp_min(torch.floor(center - support + 0.5), 0)
     hi = torch.clamp_max(torch.floor(center + support + 0.5), n_in)
     pos = lo[:, None] + torch.arange(k, device=x.device, dtype=dt)[None, :]   # (n_out, k)
-    w = torch.clamp_min(1 - torch.abs((pos - center[:, None] + 0.5) * invscale), 0)
-    w = torch.where(pos < hi[:, None], w, 0)
+    used = pos < hi[:, None]   # (the window's taps; the rest add nothing, not even inf * 0)
+    w = torch.where(used, torch.clamp_min(1 - torch.abs((pos - center[:, None] + 0.5) * invscale), 0), 0)
     total = w.sum(1, keepdim=True)
     w = torch.where(total != 0, w / torch.where(total != 0, total, 1), w)
     at = torch.clamp_max(pos, n_in - 1).to(torch.int64)
     taps = x.movedim(axis, -1)[..., at]   # (..., n_out, k)
-    out = (taps.to(dt) * w).sum(-1).to(x.dtype)
+    out = torch.where(used, taps.to(dt) * w, 0).sum(-1).to(x.dtype)
     return out.movedim(-1, axis)
 
 
 def _upsample_bilinear2d_aa(x, output_size, align_corners, scales_h=None, scales_w=None):
     """Antialiased bilinear resizing as two weighted gathers (width, then height, as eager),
-    each a reduction over the few taps of its window."""
+    each a reduction over the few taps of its window; an axis whose size does not change is
+    left as it is, whatever the scale (eager's CPU kernel skips that pass)."""
     if x.dim() != 4 or not x.dtype.is_floating_point or x.numel() == 0:
         return NotImplemented
     oh, ow = output_size
-    y = _aa_axis(x, 3, ow, align_corners, scales_w)
-    return _aa_axis(y, 2, oh, align_corners, scales_h)
+    y = x if ow == x.shape[3] else _aa_axis(x, 3, ow, align_corners, scales_w)
+    y = y if oh == x.shape[2] else _aa_axis(y, 2, oh, align_corners, scales_h)
+    return aten.clone(y) if y is x else y
 
 
 DECOMPOSITIONS_NN = {
@@ -372,6 +409,7 @@ DECOMPOSITIONS_NN = {
     aten._cdist_forward.default: _cdist_forward,
     aten._pdist_forward.default: _pdist_forward,
     aten._embedding_bag_forward_only.default: _embedding_bag_forward_only,
+    aten.grid_sampler_2d.default: _grid_sampler_2d,
     aten.grid_sampler_3d.default: _grid_sampler_3d,
     aten._upsample_bilinear2d_aa.default: _upsample_bilinear2d_aa,
 }

@@ -68,9 +68,12 @@ def test_max_pool2d_backward_and_narrow_copy():
 @pytest.mark.parametrize("padding_mode", ["zeros", "border", "reflection"])
 @pytest.mark.parametrize("align_corners", [False, True])
 def test_grid_sample_2d(mode, padding_mode, align_corners):
-    # grid points inside, on the edge and outside [-1, 1] (padding decides those)
+    # grid points inside, on the edge, outside and far outside [-1, 1] (padding decides
+    # those); an inf or NaN in the input that only an outside tap lands on adds nothing
     x, grid = torch.randn(2, 3, 5, 7), torch.rand(2, 4, 6, 2) * 2.6 - 1.3
     grid[0, 0, 0] = torch.tensor([1.0, -1.0])
+    grid[1, :2] = torch.rand(2, 6, 2) * 8 - 4
+    x[0, 0, 0, 0], x[1, 2, 4, 6] = float("inf"), float("nan")
     check(lambda t, g: torch.nn.functional.grid_sample(t, g, mode, padding_mode, align_corners),
           x, grid, generated=OPINFO["grid_sampler_2d"])
 
@@ -193,11 +196,13 @@ def test_grid_sample_3d(mode, padding_mode, align_corners):
           x, grid, generated=OPINFO["grid_sampler_3d"])
 
 
-@pytest.mark.parametrize("size", [(5, 7), (17, 23), (30, 40), (1, 1), (8, 50)])
+@pytest.mark.parametrize("size", [(5, 7), (17, 23), (30, 40), (1, 1), (8, 50), (3, 23)])
 @pytest.mark.parametrize("align_corners", [False, True])
 def test_upsample_bilinear2d_antialias(size, align_corners):
-    # down (wide triangle windows), same size, up, a single pixel, mixed per axis
+    # down (wide triangle windows), same size, up, a single pixel, mixed per axis; an inf and
+    # a NaN spread only over their windows (an unchanged axis is not resampled, as eager)
     x = torch.randn(2, 3, 17, 23)
+    x[0, 0, 0, 0], x[1, 1, 16, 22] = float("inf"), float("nan")
     check(lambda t: torch.nn.functional.interpolate(t, size=size, mode="bilinear",
                                                     align_corners=align_corners, antialias=True),
           x, generated=OPINFO["_upsample_bilinear2d_aa"])
