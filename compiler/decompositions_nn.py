@@ -399,12 +399,43 @@ def _upsample_bilinear2d_aa(x, output_size, align_corners, scales_h=None, scales
     return aten.clone(y) if y is x else y
 
 
+def _scatter_pool_grad(grad, x, indices, n):
+    """The gradient of a max pool over x's last n dims: each output's gradient added at the
+    flat input index its indices hold (scatter_add: overlapping windows accumulate, as in
+    eager's kernels). Deterministic mode keeps eager's kernel (GPU atomics add in any order)."""
+    if torch.are_deterministic_algorithms_enabled() or not grad.dtype.is_floating_point:
+        return NotImplemented
+    lead = list(x.shape[:-n])
+    acc = torch.float32 if grad.dtype in (torch.float16, torch.bfloat16) else grad.dtype
+    flat_grad = aten.reshape(aten._to_copy(grad, dtype=acc), lead + [-1])
+    flat_idx = aten.reshape(indices, lead + [-1])
+    out = aten.zeros(lead + [math.prod(x.shape[-n:])], dtype=acc, device=grad.device)
+    out = aten.scatter_add(out, -1, flat_idx, flat_grad)
+    return aten._to_copy(aten.reshape(out, list(x.shape)), dtype=grad.dtype)
+
+
+def _adaptive_max_pool2d_backward(grad, x, indices):
+    return _scatter_pool_grad(grad, x, indices, 2)
+
+
+def _adaptive_max_pool3d_backward(grad, x, indices):
+    return _scatter_pool_grad(grad, x, indices, 3)
+
+
+def _max_pool3d_with_indices_backward(grad, x, kernel_size, stride, padding, dilation, ceil_mode,
+                                      indices):
+    return _scatter_pool_grad(grad, x, indices, 3)
+
+
 DECOMPOSITIONS_NN = {
     aten.avg_pool3d.default: _avg_pool3d,
     aten._adaptive_avg_pool3d.default: _adaptive_avg_pool3d,
     aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
     aten.adaptive_max_pool3d.default: _adaptive_max_pool3d,
     aten.max_pool3d_with_indices.default: _max_pool3d_with_indices,
+    aten.adaptive_max_pool2d_backward.default: _adaptive_max_pool2d_backward,
+    aten.adaptive_max_pool3d_backward.default: _adaptive_max_pool3d_backward,
+    aten.max_pool3d_with_indices_backward.default: _max_pool3d_with_indices_backward,
     aten._trilinear.default: _trilinear,
     aten._cdist_forward.default: _cdist_forward,
     aten._pdist_forward.default: _pdist_forward,

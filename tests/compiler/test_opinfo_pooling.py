@@ -239,3 +239,33 @@ def test_max_pool_indices_of_nan_and_inf(name):
     gen = ("aten.max_pool2d_with_indices.default", "aten.max_pool3d_with_indices.default",
            "aten.adaptive_max_pool2d.default", "aten.adaptive_max_pool3d.default")
     check(MAX_POOLS[name], x, generated=gen)
+
+
+POOL_GRADS = {
+    "max_pool3d": (lambda t: torch.nn.functional.max_pool3d(t, 3, (1, 2, 1), 1), (2, 3, 5, 6, 7),
+                   "aten.max_pool3d_with_indices_backward.default"),
+    "adaptive_max_pool2d": (lambda t: torch.nn.functional.adaptive_max_pool2d(t, (4, 5)), (2, 3, 6, 7),
+                            "aten.adaptive_max_pool2d_backward.default"),
+    "adaptive_max_pool3d": (lambda t: torch.nn.functional.adaptive_max_pool3d(t, (2, 4, 5)), (1, 2, 5, 6, 7),
+                            "aten.adaptive_max_pool3d_backward.default"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(POOL_GRADS))
+def test_max_pool_gradients_scatter_into_the_input(name):
+    # overlapping windows add their gradients at the picked inputs (scatter_add), as eager
+    import tuner.compiler.stats as stats
+    fn, shape, backward = POOL_GRADS[name]
+    x = torch.randn(*shape).round(decimals=1)   # (ties: the indices decide where it goes)
+    x1, x2 = x.clone().requires_grad_(), x.clone().requires_grad_()
+    stats.reset()
+    torch._dynamo.reset()
+    out = torch.compile(fn, backend="tuner")(x1)
+    ref = fn(x2)
+    w = torch.randn(ref.shape)
+    (out * w).sum().backward()
+    (ref * w).sum().backward()
+    torch.testing.assert_close(out, ref)
+    torch.testing.assert_close(x1.grad, x2.grad, rtol=1e-5, atol=1e-5)
+    for g in stats.graphs():
+        assert not g.graph_fallback and backward not in g.fallbacks, (g.graph_fallback, dict(g.fallbacks))
