@@ -46,10 +46,10 @@ _EXTRA_DECOMPOSE = [
     # batch norm's newer entry points (torch >= 2.5: F.batch_norm called through
     # torch.ops.aten._batch_norm_with_update) and unbind_copy: into ops that lower
     "_batch_norm_with_update_functional", "batch_norm_backward", "unbind_copy",
-    # into scatter_add and slices that lower (issue 45's OpInfo coverage): max pooling's
-    # backward, narrow_copy (3-d and adaptive max pooling and grid sampling are ours:
-    # compiler/decompositions_nn.py)
-    "max_pool2d_with_indices_backward", "narrow_copy",
+    # into slices that lower (issue 45's OpInfo coverage): narrow_copy (3-d and adaptive max
+    # pooling and grid sampling are ours: compiler/decompositions_nn.py; max pooling's
+    # backward too, as a gather: lowerings/pool_backward.py)
+    "narrow_copy",
 ]
 
 

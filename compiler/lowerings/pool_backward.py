@@ -190,3 +190,47 @@ def _replication_pad_backward(grad_out, x, padding):
 for _op in (aten.replication_pad1d_backward.default, aten.replication_pad2d_backward.default,
             aten.replication_pad3d_backward.default):
     register(_op)(_replication_pad_backward)
+
+
+@register(aten.max_pool2d_with_indices_backward.default)
+def max_pool2d_backward(grad_out, x, kernel_size, stride, padding, dilation, ceil_mode, indices):
+    """The input's gradient of max_pool2d as a gather (no atomics, deterministic): element
+    (h, w) sums the gradients of the covering windows whose argmax (indices, flat over the
+    input's plane) is h * W + w. Dilated windows stay in ATen."""
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride, (kh, kw))
+    ph, pw = _pair(padding)
+    if _pair(dilation, (1, 1)) != (1, 1) or len(x.size) not in (3, 4) or not x.dtype.is_floating_point or \
+            not all(isinstance(n, int) for n in (*x.size[-2:], *grad_out.size[-2:])):
+        raise NotImplementedError("max_pool2d backward: dilation, rank, dtype or symbolic sizes")
+    if kh * kw > MAX_POOL_WINDOW:
+        raise NotImplementedError("max_pool2d backward window too large to unroll")
+    H, W = x.size[-2:]
+    OH, OW = grad_out.size[-2:]
+    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    ld, ld_i = grad_out.loader(), indices.loader()
+
+    def candidates(h, k, s, p, out):
+        last = FloorDiv(h + p, s)
+        rows = []
+        for j in range((k + s - 1) // s):
+            o = last - j
+            oi = _i64(o)
+            rows.append((o, ops.logical_and(ops.ge(oi, _c(0)), ops.lt(oi, _c(out)))))
+        return rows
+
+    def inner(idx):
+        *rest, h, w = idx
+        flat = _i64(h * W + w)
+        total = None
+        for o_h, c_h in candidates(h, kh, sh, ph, OH):
+            for o_w, c_w in candidates(w, kw, sw, pw, OW):
+                at = [*rest, o_h, o_w]
+                inside = ops.logical_and(c_h, c_w)
+                won = ops.masked(inside, lambda at=at: ops.eq(ops.to_dtype(ld_i(at), torch.int64), flat),
+                                 False)
+                v = ops.masked(ops.logical_and(inside, won),
+                               lambda at=at: ops.to_dtype(ld(at), acc), 0.0)
+                total = v if total is None else ops.add(total, v)
+        return ops.to_dtype(total, x.dtype)
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)

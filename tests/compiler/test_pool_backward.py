@@ -1,4 +1,4 @@
-"""avg_pool2d's, adaptive_avg_pool2d's and replication padding's gradients as generated kernels (compiler/lowerings/pool_backward.py): each input
+"""avg_pool2d's, adaptive_avg_pool2d's, max_pool2d's and replication padding's gradients as generated kernels (compiler/lowerings/pool_backward.py): each input
 element sums the output gradients of the windows covering it over eager's divisor; no ATen
 avg_pool2d_backward call, values equal eager's (CPU, interpreter; one GPU case)."""
 import pytest
@@ -67,7 +67,21 @@ def test_replication_pad_gradient_matches_eager_without_aten(shape, pad):
            f"aten.replication_pad{nd}d_backward.default")
 
 
+@pytest.mark.parametrize("case", ["k3_s2_p1", "k2_s2", "k3_s2_p1_ceil", "k2x3_s3x1"])
+def test_max_pool2d_gradient_is_a_gather_matching_eager(case):
+    # each input element sums the gradients of the covering windows whose argmax it is (no
+    # atomics); a NaN is the argmax of every window holding it
+    kw = {"k3_s2_p1": dict(kernel_size=3, stride=2, padding=1), "k2_s2": dict(kernel_size=2, stride=2),
+          "k3_s2_p1_ceil": dict(kernel_size=3, stride=2, padding=1, ceil_mode=True),
+          "k2x3_s3x1": dict(kernel_size=(2, 3), stride=(3, 1))}[case]
+    x = torch.randn(2, 3, 9, 7)
+    x[0, 1, 4, 3] = float("nan")
+    _check(kw, x.requires_grad_(), F.max_pool2d, "aten.max_pool2d_with_indices_backward.default")
+
+
 @pytest.mark.gpu
 def test_avg_pool2d_gradient_on_gpu():
     for kw in (CASES["k3_s2_p1"], CASES["k3_s2_p1_ceil_exclude_pad"]):
         _check(kw, torch.randn(4, 16, 30, 30, device="cuda", requires_grad=True))
+    _check(CASES["k3_s2_p1"], torch.randn(4, 16, 30, 30, device="cuda", requires_grad=True), F.max_pool2d,
+           "aten.max_pool2d_with_indices_backward.default")
