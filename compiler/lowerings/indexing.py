@@ -235,6 +235,18 @@ def _scatter_one_per_row(x, dim, index, src):
     return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
 
 
+@register(aten.scatter.reduce, aten.scatter.value_reduce)
+def scatter_with_reduce(x, dim, index, src, *, reduce):
+    """scatter's reduce="add" / "multiply": scatter_reduce's sum / prod with x included (a
+    number src as a tensor of index's shape)."""
+    if not isinstance(src, ir.TensorValue):
+        value = src
+        src = ir.Lazy(tuple(index.size), x.dtype, x.device, lambda idx: ops.constant(value, x.dtype))
+    if reduce not in ("add", "multiply"):
+        raise RuntimeError(f"reduce argument must be either add or multiply, got {reduce}")
+    return scatter_reduce(x, dim, index, src, "sum" if reduce == "add" else "prod", True)
+
+
 @register(aten.scatter_add.default, aten.scatter_add)
 def scatter_add(x, dim, index, src):
     return _scatter(x, dim, index, src, "atomic_add")
