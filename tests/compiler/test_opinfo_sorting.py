@@ -17,12 +17,13 @@ def check(fn, *args, generated=(), **kw):
     return check_generated(fn, *args, generated=generated, min_kernels=1, **kw)
 
 
-def check_opinfo(name, generated, n=3):
+def check_opinfo(name, generated, n=3, kernels=1):
     """The op's first n OpInfo samples, but those of more than 1000 elements (sort's row of
     8000 takes the interpreter a minute: the sweep runs it)."""
     for op, s in opinfo_samples(name, n):
         if s.input.numel() <= 1000:
-            check(lambda x, *a: op.op(x, *a, **s.kwargs), s.input, *s.args, generated=generated)
+            check_generated(lambda x, *a: op.op(x, *a, **s.kwargs), s.input, *s.args,
+                            generated=generated, min_kernels=kernels)
 
 
 EDGY = torch.tensor([3.0, float("nan"), -0.0, 1.0, 0.0, float("-inf"), 1.0, float("nan"),

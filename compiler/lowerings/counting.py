@@ -1,0 +1,180 @@
+"""Ops that place elements by flat positions or running counts: put (a scatter at flat
+indices), masked_scatter and nonzero_static (a cumsum of the mask, compiler/lowerings/scans.py,
+gives each selected element its rank) and histc (an atomic add of 1 per element into its bin:
+whole numbers, so the order of the additions does not change the sums)."""
+from __future__ import annotations
+
+import math
+
+import torch
+
+from .. import ir
+from .. import sym as S
+from ..lowering import fallback, graph, loader_for, register
+from ..ops import ops
+from ..sizes import SymSize, hint
+from ..torch_compat import aten
+from .reductions import reduce
+from .scans import scan
+from .views import view
+
+MAX_WORK = 1 << 24
+
+
+def _static(*vals):
+    return not any(isinstance(s, SymSize) for v in vals for s in v.size)
+
+
+def _contiguous_copy(x):
+    """A copy of x in a row-major buffer: a flat position addresses its element directly."""
+    load = x.loader()
+    lazy = ir.Lazy(tuple(x.size), x.dtype, x.device, lambda idx: load(list(idx)))
+    return graph().realize(lazy, force=True, stride=S.contiguous_strides(tuple(x.size)))
+
+
+def _flat(idx, size):
+    return S.linear(list(idx), S.contiguous_strides(tuple(size)))
+
+
+@register(aten.put.default, aten.put)
+def put(x, index, source, accumulate=False):
+    """x's elements at flat (row-major) positions `index` (negatives count from the end) set
+    to (accumulate: increased by) source's elements in order. Repeated positions without
+    accumulate keep one of the values, as eager's (the last, in the interpreter and on CPU)."""
+    if not _static(x, index, source) or index.numel != source.numel:
+        return fallback(aten.put.default, (x, index, source, accumulate))
+    out = _contiguous_copy(x)
+    if index.numel == 0:
+        return out
+    il = index.loader()
+    src = source if tuple(source.size) == tuple(index.size) else view(source, list(index.size))
+    sl = src.loader()
+    numel = max(math.prod(x.size), 1)
+
+    def where(idx):
+        k = ops.indirect_indexing(il(list(idx)), numel, wrap_negative=True)
+        return S.linear([k], [1], out.offset)
+    return graph().scatter_into(out, tuple(index.size), where,
+                                lambda idx: ops.to_dtype(sl(list(idx)), x.dtype),
+                                "atomic_add" if accumulate else None)
+
+
+def _running_count(flag, size, device):
+    """The inclusive running count (int64) of flag(idx) over a row-major walk of `size`, as
+    a 1-d scan result read at flat positions."""
+    flat = view(ir.Lazy(tuple(size), torch.int64, device,
+                        lambda idx: ops.to_dtype(flag(list(idx)), torch.int64)), [-1])
+    return scan(flat, 0, "sum", torch.int64, src=torch.int64)
+
+
+@register(aten.masked_scatter.default, aten.masked_scatter)
+def masked_scatter(x, mask, source):
+    """x where mask (broadcast to x) is false; where it is true, source's elements in order
+    (the k-th true position takes source's flat element k: k from a running count)."""
+    size = tuple(x.size)
+    if not _static(x, mask, source) or math.prod(size) == 0:
+        return fallback(aten.masked_scatter.default, (x, mask, source))
+    ml = loader_for(mask, size)
+    count = _running_count(lambda idx: ml(idx), size, x.device).loader()
+    flat_src = view(source, [-1]).loader()
+    xl = x.loader()
+    n_src = max(math.prod(source.size), 1)
+
+    def inner(idx):
+        m = ml(list(idx))
+
+        def taken():
+            k = ops.sub(count([_flat(idx, size)]), ops.constant(1, torch.int64))
+            return ops.to_dtype(flat_src([ops.indirect_indexing(k, n_src, wrap_negative=False)]), x.dtype)
+        return ops.where(m, ops.masked(m, taken, 0), xl(list(idx)))
+    return ir.Lazy(size, x.dtype, x.device, inner)
+
+
+@register(aten.nonzero_static.default, aten.nonzero_static)
+def nonzero_static(x, *, size, fill_value=-1):
+    """The indices (size rows of x's dims) of x's first `size` nonzero elements in row-major
+    order, rows past the count filled with fill_value. Row p is the element e with p + 1
+    nonzeros up to it: e = the count of elements with fewer (a search of the running count)."""
+    shape = tuple(x.size)
+    nd = len(shape)
+    numel = math.prod(shape)
+    if not _static(x) or not isinstance(size, int) or size * max(numel, 1) > MAX_WORK:
+        return fallback(aten.nonzero_static.default, (x,), {"size": size, "fill_value": fill_value})
+    if nd == 0 or size == 0 or numel == 0:
+        if nd == 0 or size == 0:
+            return ir.Lazy((size, nd), torch.int64, x.device, lambda idx: ops.constant(0, torch.int64))
+        return ir.Lazy((size, nd), torch.int64, x.device,
+                       lambda idx: ops.constant(fill_value, torch.int64))
+    xl = x.loader()
+    count = _running_count(lambda idx: ops.ne(xl(idx), ops.constant(0, x.dtype)), shape, x.device)
+    cl = count.loader()
+
+    def fewer(idx):   # (p, e): element e has at most p nonzeros up to it
+        return ops.to_dtype(ops.le(cl([idx[1]]), ops.index_expr(idx[0], torch.int64)), torch.int64)
+    first = reduce(ir.Lazy((size, numel), torch.int64, x.device, fewer), [1], False, "sum", torch.int64)
+    fl = first.loader()
+    strides = S.contiguous_strides(shape)
+
+    def inner(idx):
+        e = fl([idx[0]])
+        coords = [ops.remainder(ops.floordiv(e, ops.constant(strides[d], torch.int64)),
+                                ops.constant(shape[d], torch.int64)) for d in range(nd)]
+        coord = coords[0]
+        for d in range(1, nd):   # the column's coordinate, picked by the index along dim 1
+            coord = ops.where(ops.eq(ops.index_expr(idx[1], torch.int64), ops.constant(d, torch.int64)),
+                              coords[d], coord)
+        found = ops.lt(e, ops.constant(numel, torch.int64))
+        return ops.where(found, coord, ops.constant(fill_value, torch.int64))
+    return ir.Lazy((size, nd), torch.int64, x.device, inner)
+
+
+@register(aten.histc.default, aten.histc)
+def histc(x, bins=100, min=0, max=0):
+    """Counts of x's elements in `bins` equal bins over [min, max] (the data's range when
+    min == max, widened by 1 each way when that is one value); elements outside it and NaNs
+    are not counted, max falls in the last bin. The bin is eager's: (x - min) * bins /
+    (max - min) in x's dtype, truncated (no search among the edges)."""
+    if not _static(x) or not x.dtype.is_floating_point or bins <= 0 or min > max \
+            or hint(x.numel) * bins > MAX_WORK:
+        return fallback(aten.histc.default, (x, bins, min, max))
+    dt = x.dtype
+    dev = x.device
+    xl = x.loader()
+    shape = tuple(x.size)
+    if min == max and math.prod(shape) > 0:
+        lo_v = reduce(x, list(range(len(shape))), False, "min", dt).loader()
+        hi_v = reduce(x, list(range(len(shape))), False, "max", dt).loader()
+
+        def lo_hi():
+            lo, hi = lo_v([]), hi_v([])
+            same = ops.eq(lo, hi)
+            return (ops.where(same, ops.sub(lo, ops.constant(1, dt)), lo),
+                    ops.where(same, ops.add(hi, ops.constant(1, dt)), hi))
+    else:
+        a, b = (min - 1, max + 1) if min == max else (min, max)
+
+        def lo_hi():
+            return ops.constant(float(a), dt), ops.constant(float(b), dt)
+    i64 = torch.int64
+
+    def placed(idx):   # (counted, bin) of element idx: (v - lo) * bins / (hi - lo) truncated
+        v = xl(list(idx))
+        lo, hi = lo_hi()
+        inside = ops.logical_and(ops.ge(v, lo), ops.le(v, hi))
+        est = ops.truediv(ops.mul(ops.sub(v, lo), ops.constant(float(bins), dt)), ops.sub(hi, lo))
+        est = ops.where(inside, est, ops.constant(0.0, dt))   # (NaN, inf: not counted anyway)
+        p = ops.minimum(ops.maximum(ops.to_dtype(est, i64), ops.constant(0, i64)),
+                        ops.constant(bins - 1, i64))   # (max itself: the last bin)
+        return inside, p
+    out = graph().realize(ir.Lazy((bins,), dt, dev, lambda idx: ops.constant(0, dt)), force=True)
+    if math.prod(shape) == 0:
+        return out
+
+    def where(idx):
+        _, b = placed(idx)
+        return S.linear([ops.indirect_indexing(b, bins, check=False, wrap_negative=False)], [1], out.offset)
+
+    def value(idx):
+        inside, _ = placed(idx)
+        return ops.where(inside, ops.constant(1, dt), ops.constant(0, dt))
+    return graph().scatter_into(out, shape, where, value, "atomic_add")

@@ -1,0 +1,71 @@
+"""put, masked_scatter, nonzero_static and histc (compiler/lowerings/counting.py) as generated
+kernels: compared with eager, no ATen call for the op (CPU, interpreter)."""
+import pytest
+import torch
+
+from helpers import check_generated
+from test_opinfo_sorting import check_opinfo
+
+torch.manual_seed(0)
+
+PUT, MASKED, NONZERO, HISTC = ("aten.put.default",), ("aten.masked_scatter.default",), \
+    ("aten.nonzero_static.default",), ("aten.histc.default",)
+
+
+def check(fn, *args, generated=(), kernels=1):
+    return check_generated(fn, *args, generated=generated, min_kernels=kernels)
+
+
+@pytest.mark.parametrize("name,generated", [("put", PUT), ("masked_scatter", MASKED),
+                                            ("nonzero_static", NONZERO), ("histc", HISTC)])
+def test_counting_opinfo(name, generated):
+    check_opinfo(name, generated, kernels=int(name != "nonzero_static"))   # (its samples are 0-d)
+
+
+def test_put():
+    # negative positions count from the end; repeated ones add up with accumulate
+    check(lambda x, i, s: torch.put(x, i, s), torch.randn(3, 3), torch.tensor([0, -1, 4]),
+          torch.randn(3), generated=PUT)
+    check(lambda x, i, s: torch.put(x, i, s, accumulate=True), torch.randn(3, 3),
+          torch.tensor([[0, 4], [4, 8]]), torch.randn(4), generated=PUT)
+    check(lambda x, i, s: torch.put(x.t(), i, s), torch.randn(3, 4), torch.tensor([1, 5, 11]),
+          torch.randn(3), generated=PUT)
+
+
+def test_masked_scatter():
+    m = torch.rand(5, 5) > 0.5
+    check(lambda x, m, s: x.masked_scatter(m, s), torch.randn(5, 5), m, torch.randn(5, 5),
+          generated=MASKED)
+    check(lambda x, m, s: x.masked_scatter(m, s), torch.randn(5, 5), m[0], torch.randn(30),
+          generated=MASKED)   # (a mask broadcast over rows; more source than needed)
+
+
+def test_nonzero_static():
+    x = torch.tensor([[0.0, 1, float("nan")], [0, 0, -0.0], [3, 0, 2]])
+    for size in (0, 2, 4, 9):
+        check(lambda t: torch.nonzero_static(t, size=size, fill_value=-3), x, generated=NONZERO,
+              kernels=int(size > 0))
+    check(lambda t: torch.nonzero_static(t, size=3), torch.tensor(1.0), generated=NONZERO, kernels=0)
+    check(lambda t: torch.nonzero_static(t > 0, size=5), torch.randn(2, 3, 4), generated=NONZERO)
+
+
+def test_histc():
+    edgy = torch.tensor([-1.0, -0.8, -0.6, 0, 0.2, 0.4, 1, 1.5, float("nan"), float("inf"), 0.6,
+                         0.8, -0.2, -1.0001])
+    check(lambda t: torch.histc(t, bins=10, min=-1, max=1), edgy, generated=HISTC)
+    check(lambda t: torch.histc(t, bins=7), torch.randn(50), generated=HISTC)   # the data's range
+    check(lambda t: torch.histc(t, bins=3), torch.tensor([2.0, 2.0, 2.0]), generated=HISTC)
+    check(lambda t: torch.histc(t, min=-3, max=3), torch.linspace(-3, 3, 1001), generated=HISTC)
+    check(lambda t: torch.histc(t, bins=4, min=2, max=2), torch.tensor([1.0, 2.0, 2.5, 3.0]),
+          generated=HISTC)
+
+
+@pytest.mark.parametrize("reduce", ["add", "multiply"])
+def test_scatter_with_reduce(reduce):
+    # scatter's reduce= (aten.scatter.reduce / value_reduce): scatter_reduce's sum / prod
+    gen = ("aten.scatter.reduce", "aten.scatter.value_reduce")
+    i = torch.randint(0, 10, (5, 5))
+    check(lambda a, j, b: torch.scatter(a, 0, j, b, reduce=reduce), torch.randn(10, 5), i,
+          torch.randn(5, 5), generated=gen)
+    check(lambda a, j: torch.scatter(a, 1, j, 1.5, reduce=reduce), torch.randn(5, 10), i,
+          generated=gen)
