@@ -159,3 +159,60 @@ def _median_rank(x, dim, at, nan_wins=False):
             k = ops.where(ops.lt(c, n), ops.add(c, ops.constant(1, torch.int64)), k)
         return k
     return ir.Lazy(size[:dim] + size[dim + 1:], torch.int64, x.device, k)
+
+
+@register(aten.mode.default, aten.mode)
+def mode(x, dim=-1, keepdim=False):
+    """The most frequent value along dim (the smallest among equally frequent ones) and the
+    index of one of its occurrences (here the last; eager's sort may pick another among
+    repeats: the values agree). A value's frequency counts the row's pairs (NaNs equal), so
+    the row limits are kthvalue's."""
+    n = max(len(x.size), 1)
+    d = dim + n if dim < 0 else dim
+    if not _fits(x, d if x.size else 0):
+        return fallback(aten.mode.default, (x, dim, keepdim))
+    x1 = x if x.size else _as_1d(x)
+    size = tuple(x1.size)
+    m = size[d]
+    rest = size[:d] + size[d + 1:]
+    nr = len(rest)
+    xl, dev = x1.loader(), x.device
+
+    def at(idx_rest, i):
+        return xl(list(idx_rest[:d]) + [i] + list(idx_rest[d:]))
+    freq = reduce(ir.Lazy(rest + (m, m), torch.int64, dev, lambda idx: ops.to_dtype(
+        _same(at(idx[:nr], idx[nr + 1]), at(idx[:nr], idx[nr])), torch.int64)),
+        [nr + 1], False, "sum", torch.int64)
+    fl = freq.loader()
+    best = reduce(ir.Lazy(rest + (m,), torch.int64, dev, fl), [nr], False, "max", torch.int64)
+    bl = best.loader()
+
+    def top(idx):   # (row..., i): element i is among the most frequent
+        return ops.eq(fl(idx), bl(idx[:nr]))
+
+    def inf():
+        return ops.constant(float("inf"), x.dtype)
+    # the smallest most frequent value (a NaN only when NaNs are the only most frequent)
+    low = reduce(ir.Lazy(rest + (m,), x.dtype, dev, lambda idx: ops.where(
+        ops.logical_and(top(idx), ops.logical_not(ops.isnan(at(idx[:nr], idx[nr])))),
+        at(idx[:nr], idx[nr]), inf())), [nr], False, "min", x.dtype)
+    ll = low.loader()
+
+    def last(idx):
+        v = at(idx[:nr], idx[nr])
+        lo = ll(idx[:nr])
+        hit = ops.logical_and(top(idx), ops.logical_or(
+            ops.eq(v, lo), ops.logical_and(ops.isnan(v), ops.eq(lo, inf()))))
+        return ops.where(hit, ops.index_expr(idx[nr], torch.int64), ops.constant(-1, torch.int64))
+    indices = reduce(ir.Lazy(rest + (m,), torch.int64, dev, last), [nr], False, "max", torch.int64)
+    il = indices.loader()
+
+    def value(idx):   # the element at that index (-0.0 or 0.0 as eager's)
+        j = ops.indirect_indexing(il(list(idx)), m, check=False, wrap_negative=False)
+        return at(list(idx), j)
+    values = ir.Lazy(rest, x.dtype, dev, value)
+    if keepdim and x.size:
+        values, indices = unsqueeze(values, d), unsqueeze(indices, d)
+    if not x.size:
+        return view(values, []), view(indices, [])
+    return values, indices

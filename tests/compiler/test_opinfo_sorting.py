@@ -17,10 +17,10 @@ def check(fn, *args, generated=(), **kw):
     return check_generated(fn, *args, generated=generated, min_kernels=1, **kw)
 
 
-def check_opinfo(name, generated, n=3, kernels=1):
+def check_opinfo(name, generated, n=3, kernels=1, variant=""):
     """The op's first n OpInfo samples, but those of more than 1000 elements (sort's row of
     8000 takes the interpreter a minute: the sweep runs it)."""
-    for op, s in opinfo_samples(name, n):
+    for op, s in opinfo_samples(name, n, variant):
         if s.input.numel() <= 1000:
             check_generated(lambda x, *a: op.op(x, *a, **s.kwargs), s.input, *s.args,
                             generated=generated, min_kernels=kernels)
@@ -81,3 +81,17 @@ def test_searchsorted_and_bucketize(right):
 @pytest.mark.parametrize("name", ["searchsorted", "bucketize", "isin"])
 def test_search_opinfo(name):
     check_opinfo(name, SEARCH + SORT)
+
+
+MODE = ("aten.mode.default",)
+
+
+def test_mode():
+    check_opinfo("mode", MODE)
+    check(lambda t: torch.mode(t, 0, True), torch.randn(4, 6), generated=MODE)
+    check(lambda t: torch.mode(t, 0), torch.randn(()), generated=MODE)
+    # ties in frequency: the smallest value; its index is the last occurrence (eager's may be
+    # another occurrence among repeats, so only the values are compared there)
+    check(lambda t: torch.mode(t)[0], torch.randint(0, 4, (6, 30)).float(), generated=MODE)
+    check(lambda t: torch.mode(t), torch.tensor([[1.0, 2, 2, 1], [0.0, -0.0, 1, 1], [5, 4, 3, 3],
+                                                 [float("inf"), 1, float("inf"), 2]]), generated=MODE)
