@@ -178,3 +178,74 @@ def histc(x, bins=100, min=0, max=0):
         inside, _ = placed(idx)
         return ops.where(inside, ops.constant(1, dt), ops.constant(0, dt))
     return graph().scatter_into(out, shape, where, value, "atomic_add")
+
+
+_SEGMENT = {"max": "max", "min": "min", "sum": "sum", "mean": "sum", "prod": "prod"}
+
+
+@register(aten.segment_reduce.default, aten.segment_reduce)
+def segment_reduce(data, reduce_, lengths=None, indices=None, offsets=None, axis=0, unsafe=False,
+                   initial=None):
+    """data's consecutive segments along axis (1-d lengths, or offsets: segment s is
+    [offsets[s], offsets[s+1])) each reduced, starting from `initial` when given (the
+    reduction's identity else); NaNs propagate. mean is (initial + sum) / length, an empty
+    segment giving initial (NaN without one). Each output element scans the whole axis."""
+    n = len(data.size)
+    axis = axis + n if axis < 0 else axis
+    bounds = lengths if lengths is not None else offsets
+    if reduce_ not in _SEGMENT or indices is not None or bounds is None or len(bounds.size) != 1 \
+            or not data.dtype.is_floating_point or not _static(data, bounds) or n == 0:
+        return fallback(aten.segment_reduce.default, (data, reduce_),
+                        {"lengths": lengths, "indices": indices, "offsets": offsets, "axis": axis,
+                         "unsafe": unsafe, "initial": initial})
+    size = tuple(data.size)
+    segs = bounds.size[0] if lengths is not None else bounds.size[0] - 1
+    length = size[axis]
+    if hint(segs) * max(math.prod(size), 1) > MAX_WORK:
+        return fallback(aten.segment_reduce.default, (data, reduce_),
+                        {"lengths": lengths, "indices": indices, "offsets": offsets, "axis": axis,
+                         "unsafe": unsafe, "initial": initial})
+    bl, dl, dt, dev = bounds.loader(), data.loader(), data.dtype, data.device
+    i64 = torch.int64
+    if lengths is not None:   # a segment's start: the lengths before it
+        starts = reduce(ir.Lazy((segs, segs), i64, dev, lambda idx: ops.where(
+            ops.lt(ops.index_expr(idx[1], i64), ops.index_expr(idx[0], i64)),
+            ops.to_dtype(bl([idx[1]]), i64), ops.constant(0, i64))), [1], False, "sum", i64).loader()
+
+        def span(s):
+            start = starts([s])
+            return start, ops.add(start, ops.to_dtype(bl([s]), i64))
+    else:
+        def span(s):
+            return ops.to_dtype(bl([s]), i64), ops.to_dtype(bl([s + 1]), i64)
+    out_size = size[:axis] + (segs,) + size[axis + 1:]
+    rtype = _SEGMENT[reduce_]
+
+    def member(idx):   # (output index..., j): data's element j along axis, in the segment or not
+        lo, hi = span(idx[axis])
+        j = ops.index_expr(idx[-1], i64)
+        inside = ops.logical_and(ops.ge(j, lo), ops.lt(j, hi))
+        v = dl(list(idx[:axis]) + [idx[-1]] + list(idx[axis + 1:-1]))
+        return ops.where(inside, v, ops.constant(ir.reduction_identity(rtype, dt), dt))
+    red = reduce(ir.Lazy(out_size + (length,), dt, dev, member), [len(out_size)], False, rtype, dt)
+    rl = red.loader()
+    init = initial
+
+    def finish(idx):
+        r = rl(list(idx))
+        if reduce_ == "mean":
+            lo, hi = span(idx[axis])
+            count = ops.to_dtype(ops.sub(hi, lo), dt)
+            total = r if init is None else ops.add(r, ops.constant(float(init), dt))
+            empty = ops.constant(float("nan") if init is None else float(init), dt)
+            return ops.where(ops.gt(count, ops.constant(0.0, dt)), ops.truediv(total, count), empty)
+        if init is None:
+            return r
+        c = ops.constant(float(init), dt)
+        if reduce_ == "sum":
+            return ops.add(c, r)
+        if reduce_ == "prod":
+            return ops.mul(c, r)
+        pick = ops.maximum(c, r) if reduce_ == "max" else ops.minimum(c, r)
+        return ops.where(ops.isnan(r), r, pick)
+    return ir.Lazy(out_size, dt, dev, finish)

@@ -69,3 +69,24 @@ def test_scatter_with_reduce(reduce):
           torch.randn(5, 5), generated=gen)
     check(lambda a, j: torch.scatter(a, 1, j, 1.5, reduce=reduce), torch.randn(5, 10), i,
           generated=gen)
+
+
+SEGMENT = ("aten.segment_reduce.default",)
+
+
+def test_segment_reduce_opinfo():
+    check_opinfo("_segment_reduce", SEGMENT, variant="lengths")
+    check_opinfo("_segment_reduce", SEGMENT, variant="offsets")
+
+
+@pytest.mark.parametrize("reduce", ["max", "min", "sum", "mean", "prod"])
+@pytest.mark.parametrize("initial", [None, 2.0])
+def test_segment_reduce(reduce, initial):
+    # an empty segment, a NaN (propagated), initial folded into every segment
+    d = torch.tensor([1.0, float("nan"), 3.0, 4.0, 5.0])
+    check(lambda x, n: torch.segment_reduce(x, reduce, lengths=n, initial=initial), d,
+          torch.tensor([1, 0, 2, 2]), generated=SEGMENT)
+    check(lambda x, o: torch.segment_reduce(x, reduce, offsets=o, initial=initial), d,
+          torch.tensor([0, 1, 1, 3, 5]), generated=SEGMENT)
+    check(lambda x, n: torch.segment_reduce(x, reduce, lengths=n, initial=initial),
+          torch.randn(6, 3, 2), torch.tensor([2, 0, 3, 1]), generated=SEGMENT)
