@@ -23,7 +23,7 @@ from ..ops import ops
 from ..sizes import SymSize, hint
 from ..torch_compat import aten
 from .reductions import reduce
-from .scans import _strides
+from .scans import _strides, _used
 
 MAX_ROW = 8192
 MAX_WORK = 1 << 26
@@ -92,11 +92,14 @@ def _sort(x, dim, descending):
             tgt[dim] = ops.indirect_indexing(rl(r), m, check=False, wrap_negative=False)
             return _linear(tgt, out)
         return where
-    values = _fresh(size, x.dtype, x.device, 0)
-    graph().scatter_into(values, size, where_fn(values), lambda idx: xl(list(idx)), None)
-    indices = _fresh(size, torch.int64, x.device, 1)
-    graph().scatter_into(indices, size, where_fn(indices),
-                         lambda idx: ops.index_expr(idx[dim], torch.int64), None)
+    values = indices = None   # (a result nobody reads is not stored: argsort's values)
+    if _used(0):
+        values = _fresh(size, x.dtype, x.device, 0)
+        graph().scatter_into(values, size, where_fn(values), lambda idx: xl(list(idx)), None)
+    if _used(1):
+        indices = _fresh(size, torch.int64, x.device, 1)
+        graph().scatter_into(indices, size, where_fn(indices),
+                             lambda idx: ops.index_expr(idx[dim], torch.int64), None)
     return values, indices
 
 

@@ -90,3 +90,25 @@ def test_segment_reduce(reduce, initial):
           torch.tensor([0, 1, 1, 3, 5]), generated=SEGMENT)
     check(lambda x, n: torch.segment_reduce(x, reduce, lengths=n, initial=initial),
           torch.randn(6, 3, 2), torch.tensor([2, 0, 3, 1]), generated=SEGMENT)
+
+
+# -- on a GPU: float atomics (histc, put's accumulate) and the scan of a mask --------------
+
+GPU_CASES = {
+    "histc": lambda: (lambda t: torch.histc(t, bins=13, min=-2, max=2), (torch.randn(5000),)),
+    "histc_data_range": lambda: (lambda t: torch.histc(t, bins=50), (torch.randn(3000),)),
+    "put_accumulate": lambda: (lambda x, i, s: torch.put(x, i, s, accumulate=True),
+                               (torch.randn(4, 5), torch.randint(-20, 20, (300,)), torch.randn(300))),
+    "masked_scatter": lambda: (lambda x, m, s: x.masked_scatter(m, s),
+                               (torch.randn(40, 70), torch.rand(40, 70) > 0.3, torch.randn(2800))),
+    "nonzero_static": lambda: (lambda t: torch.nonzero_static(t > 0.5, size=900), (torch.randn(30, 40),)),
+    "segment_reduce": lambda: (lambda x, n: torch.segment_reduce(x, "mean", lengths=n, initial=1.0),
+                               (torch.randn(20, 3), torch.tensor([4, 0, 7, 9]))),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(GPU_CASES))
+def test_on_gpu(name):
+    fn, args = GPU_CASES[name]()
+    check(fn, *[a.cuda() for a in args])

@@ -95,3 +95,23 @@ def test_mode():
     check(lambda t: torch.mode(t)[0], torch.randint(0, 4, (6, 30)).float(), generated=MODE)
     check(lambda t: torch.mode(t), torch.tensor([[1.0, 2, 2, 1], [0.0, -0.0, 1, 1], [5, 4, 3, 3],
                                                  [float("inf"), 1, float("inf"), 2]]), generated=MODE)
+
+
+# -- on a GPU: the rank scatter (each position stored once) and tl compares of NaNs ---------
+
+_EDGY_ROWS = lambda: torch.cat([EDGY.repeat(3, 1), torch.randn(3, 12)], 1)
+GPU_CASES = {
+    "sort": lambda: (lambda t: torch.sort(t, dim=1, stable=True), (_EDGY_ROWS(),)),
+    "sort_descending_long": lambda: (lambda t: torch.sort(t, descending=True), (torch.randn(2, 3000),)),
+    "argsort_ints": lambda: (lambda t: torch.argsort(t, dim=0, stable=True), (torch.randint(0, 5, (40, 3)),)),
+    "searchsorted_sorter": lambda: (lambda a, c, s: torch.searchsorted(a, c, sorter=s, right=True),
+                                    (torch.tensor([3.0, -1, 2, 0]), torch.randn(7), torch.tensor([1, 3, 2, 0]))),
+    "mode": lambda: (torch.mode, (torch.randn(4, 50),)),
+}
+
+
+@pytest.mark.gpu
+@pytest.mark.parametrize("name", sorted(GPU_CASES))
+def test_on_gpu(name):
+    fn, args = GPU_CASES[name]()
+    check(fn, *[a.cuda() for a in args])
