@@ -15,6 +15,7 @@ from ..ops import ops
 from ..sizes import SymSize, hint
 from ..torch_compat import aten
 from .reductions import reduce
+from .reductions import reduce as _reduce   # (segment_reduce's `reduce` argument hides it)
 from .scans import scan
 from .views import view
 
@@ -184,7 +185,7 @@ _SEGMENT = {"max": "max", "min": "min", "sum": "sum", "mean": "sum", "prod": "pr
 
 
 @register(aten.segment_reduce.default, aten.segment_reduce)
-def segment_reduce(data, reduce_, lengths=None, indices=None, offsets=None, axis=0, unsafe=False,
+def segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=0, unsafe=False,
                    initial=None):
     """data's consecutive segments along axis (1-d lengths, or offsets: segment s is
     [offsets[s], offsets[s+1])) each reduced, starting from `initial` when given (the
@@ -193,22 +194,22 @@ def segment_reduce(data, reduce_, lengths=None, indices=None, offsets=None, axis
     n = len(data.size)
     axis = axis + n if axis < 0 else axis
     bounds = lengths if lengths is not None else offsets
-    if reduce_ not in _SEGMENT or indices is not None or bounds is None or len(bounds.size) != 1 \
+    if reduce not in _SEGMENT or indices is not None or bounds is None or len(bounds.size) != 1 \
             or not data.dtype.is_floating_point or not _static(data, bounds) or n == 0:
-        return fallback(aten.segment_reduce.default, (data, reduce_),
+        return fallback(aten.segment_reduce.default, (data, reduce),
                         {"lengths": lengths, "indices": indices, "offsets": offsets, "axis": axis,
                          "unsafe": unsafe, "initial": initial})
     size = tuple(data.size)
     segs = bounds.size[0] if lengths is not None else bounds.size[0] - 1
     length = size[axis]
     if hint(segs) * max(math.prod(size), 1) > MAX_WORK:
-        return fallback(aten.segment_reduce.default, (data, reduce_),
+        return fallback(aten.segment_reduce.default, (data, reduce),
                         {"lengths": lengths, "indices": indices, "offsets": offsets, "axis": axis,
                          "unsafe": unsafe, "initial": initial})
     bl, dl, dt, dev = bounds.loader(), data.loader(), data.dtype, data.device
     i64 = torch.int64
     if lengths is not None:   # a segment's start: the lengths before it
-        starts = reduce(ir.Lazy((segs, segs), i64, dev, lambda idx: ops.where(
+        starts = _reduce(ir.Lazy((segs, segs), i64, dev, lambda idx: ops.where(
             ops.lt(ops.index_expr(idx[1], i64), ops.index_expr(idx[0], i64)),
             ops.to_dtype(bl([idx[1]]), i64), ops.constant(0, i64))), [1], False, "sum", i64).loader()
 
@@ -219,7 +220,7 @@ def segment_reduce(data, reduce_, lengths=None, indices=None, offsets=None, axis
         def span(s):
             return ops.to_dtype(bl([s]), i64), ops.to_dtype(bl([s + 1]), i64)
     out_size = size[:axis] + (segs,) + size[axis + 1:]
-    rtype = _SEGMENT[reduce_]
+    rtype = _SEGMENT[reduce]
 
     def member(idx):   # (output index..., j): data's element j along axis, in the segment or not
         lo, hi = span(idx[axis])
@@ -227,13 +228,13 @@ def segment_reduce(data, reduce_, lengths=None, indices=None, offsets=None, axis
         inside = ops.logical_and(ops.ge(j, lo), ops.lt(j, hi))
         v = dl(list(idx[:axis]) + [idx[-1]] + list(idx[axis + 1:-1]))
         return ops.where(inside, v, ops.constant(ir.reduction_identity(rtype, dt), dt))
-    red = reduce(ir.Lazy(out_size + (length,), dt, dev, member), [len(out_size)], False, rtype, dt)
+    red = _reduce(ir.Lazy(out_size + (length,), dt, dev, member), [len(out_size)], False, rtype, dt)
     rl = red.loader()
     init = initial
 
     def finish(idx):
         r = rl(list(idx))
-        if reduce_ == "mean":
+        if reduce == "mean":
             lo, hi = span(idx[axis])
             count = ops.to_dtype(ops.sub(hi, lo), dt)
             total = r if init is None else ops.add(r, ops.constant(float(init), dt))
@@ -242,10 +243,10 @@ def segment_reduce(data, reduce_, lengths=None, indices=None, offsets=None, axis
         if init is None:
             return r
         c = ops.constant(float(init), dt)
-        if reduce_ == "sum":
+        if reduce == "sum":
             return ops.add(c, r)
-        if reduce_ == "prod":
+        if reduce == "prod":
             return ops.mul(c, r)
-        pick = ops.maximum(c, r) if reduce_ == "max" else ops.minimum(c, r)
+        pick = ops.maximum(c, r) if reduce == "max" else ops.minimum(c, r)
         return ops.where(ops.isnan(r), r, pick)
     return ir.Lazy(out_size, dt, dev, finish)
