@@ -91,6 +91,39 @@ def masked_scatter(x, mask, source):
     return ir.Lazy(size, x.dtype, x.device, inner)
 
 
+def _nth_selected(count, numel, rows, device):
+    """For p < rows: the flat position of the (p+1)-th selected element (numel when fewer are
+    selected), from the running count: the count of positions holding at most p selected."""
+    cl = count.loader()
+
+    def fewer(idx):   # (p, e)
+        return ops.to_dtype(ops.le(cl([idx[1]]), ops.index_expr(idx[0], torch.int64)), torch.int64)
+    return reduce(ir.Lazy((rows, numel), torch.int64, device, fewer), [1], False, "sum", torch.int64)
+
+
+@register(aten.masked_scatter_backward.default)
+def masked_scatter_backward(grad, mask, sizes):
+    """The source's gradient: grad's elements where mask (both broadcast) is true, in order,
+    then zeros up to the source's size (eager's masked_select, padded and viewed)."""
+    sizes = tuple(sizes)
+    shape = tuple(torch.broadcast_shapes(tuple(grad.size), tuple(mask.size)))
+    numel, rows = math.prod(shape), math.prod(sizes)
+    if not _static(grad, mask) or not all(isinstance(s, int) for s in sizes) \
+            or rows * max(numel, 1) > MAX_WORK or numel == 0 or rows == 0:
+        return fallback(aten.masked_scatter_backward.default, (grad, mask, list(sizes)))
+    ml, gl = loader_for(mask, shape), loader_for(grad, shape)
+    count = _running_count(ml, shape, grad.device)
+    flat = _contiguous_copy(ir.Lazy(shape, grad.dtype, grad.device, lambda idx: gl(list(idx))))
+    fl = view(flat, [-1]).loader()
+    nth = _nth_selected(count, numel, rows, grad.device).loader()
+
+    def inner(idx):   # idx: the source's index
+        e = nth([_flat(idx, sizes)])
+        found = ops.lt(e, ops.constant(numel, torch.int64))
+        return ops.masked(found, lambda: fl([ops.indirect_indexing(e, numel, check=False, wrap_negative=False)]), 0)
+    return ir.Lazy(sizes, grad.dtype, grad.device, inner)
+
+
 @register(aten.nonzero_static.default, aten.nonzero_static)
 def nonzero_static(x, *, size, fill_value=-1):
     """The indices (size rows of x's dims) of x's first `size` nonzero elements in row-major
@@ -108,12 +141,7 @@ def nonzero_static(x, *, size, fill_value=-1):
                        lambda idx: ops.constant(fill_value, torch.int64))
     xl = x.loader()
     count = _running_count(lambda idx: ops.ne(xl(idx), ops.constant(0, x.dtype)), shape, x.device)
-    cl = count.loader()
-
-    def fewer(idx):   # (p, e): element e has at most p nonzeros up to it
-        return ops.to_dtype(ops.le(cl([idx[1]]), ops.index_expr(idx[0], torch.int64)), torch.int64)
-    first = reduce(ir.Lazy((size, numel), torch.int64, x.device, fewer), [1], False, "sum", torch.int64)
-    fl = first.loader()
+    fl = _nth_selected(count, numel, size, x.device).loader()
     strides = S.contiguous_strides(shape)
 
     def inner(idx):

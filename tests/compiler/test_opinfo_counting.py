@@ -112,3 +112,16 @@ GPU_CASES = {
 def test_on_gpu(name):
     fn, args = GPU_CASES[name]()
     check(fn, *[a.cuda() for a in args])
+
+
+def test_masked_scatter_backward():
+    # the source's gradient: grad where the mask is true, in order, then zeros
+    from helpers import check_forward_and_backward
+    import tuner.compiler.stats as stats
+    base, m = torch.randn(5, 5), torch.rand(5, 5) > 0.5
+    for mask in (m, m[0]):
+        stats.reset()
+        check_forward_and_backward(lambda s: base.masked_scatter(mask, s), torch.randn(30, requires_grad=True))
+        for g in stats.graphs():
+            assert "aten.masked_scatter_backward.default" not in g.fallbacks, dict(g.fallbacks)
+            assert not g.lowering_errors, g.lowering_errors
