@@ -212,6 +212,79 @@ def histc(x, bins=100, min=0, max=0):
 _SEGMENT = {"max": "max", "min": "min", "sum": "sum", "mean": "sum", "prod": "prod"}
 
 
+def _spans(bounds, by_lengths, segs, dev):
+    """span(s) -> (start, end) int64 values of segment s, from 1-d lengths (a start: the
+    lengths before it, summed) or offsets."""
+    bl, i64 = bounds.loader(), torch.int64
+    if by_lengths:
+        starts = _reduce(ir.Lazy((segs, segs), i64, dev, lambda idx: ops.where(
+            ops.lt(ops.index_expr(idx[1], i64), ops.index_expr(idx[0], i64)),
+            ops.to_dtype(bl([idx[1]]), i64), ops.constant(0, i64))), [1], False, "sum", i64).loader()
+
+        def span(s):
+            start = starts([s])
+            return start, ops.add(start, ops.to_dtype(bl([s]), i64))
+        return span
+
+    def span(s):
+        return ops.to_dtype(bl([s]), i64), ops.to_dtype(bl([s + 1]), i64)
+    return span
+
+
+def _same(a, b):
+    return ops.logical_or(ops.eq(a, b), ops.logical_and(ops.isnan(a), ops.isnan(b)))
+
+
+@register(aten._segment_reduce_backward.default)
+def segment_reduce_backward(grad, output, data, reduce, *, lengths=None, offsets=None, axis=0,
+                            initial=None):
+    """data's gradient: its segment's grad (sum), over the length (mean), or shared equally
+    by the elements equal to the segment's max/min (none when initial won); prod stays
+    ATen's (its zeros). An element's segment: the count of segments ending at or before it."""
+    n = len(data.size)
+    axis = axis + n if axis < 0 else axis
+    bounds = lengths if lengths is not None else offsets
+    size = tuple(data.size)
+    if reduce not in ("max", "min", "sum", "mean") or bounds is None or len(bounds.size) != 1 \
+            or not data.dtype.is_floating_point or not _static(data, bounds, grad) or n == 0 \
+            or hint(bounds.size[0]) * max(math.prod(size), 1) > MAX_WORK:
+        return fallback(aten._segment_reduce_backward.default, (grad, output, data, reduce),
+                        {"lengths": lengths, "offsets": offsets, "axis": axis, "initial": initial})
+    segs = bounds.size[0] if lengths is not None else bounds.size[0] - 1
+    length, dt, dev, i64 = size[axis], data.dtype, data.device, torch.int64
+    span = _spans(bounds, lengths is not None, segs, dev)
+    seg = _reduce(ir.Lazy((length, segs), i64, dev, lambda idx: ops.to_dtype(
+        ops.le(span(idx[1])[1], ops.index_expr(idx[0], i64)), i64)), [1], False, "sum", i64).loader()
+    gl, ol, dl = grad.loader(), output.loader(), data.loader()
+
+    def seg_of(idx):   # idx's segment (idx: data's index), as an index
+        return ops.indirect_indexing(seg([idx[axis]]), max(segs, 1), check=False, wrap_negative=False)
+
+    def at_seg(load, idx):   # load's element of idx's segment
+        return load(list(idx[:axis]) + [seg_of(idx)] + list(idx[axis + 1:]))
+    if reduce in ("max", "min"):
+        out_size = size[:axis] + (segs,) + size[axis + 1:]
+
+        def tie(idx):   # (output index..., j): data's element j is in the segment and its extreme
+            lo, hi = span(idx[axis])
+            j = ops.index_expr(idx[-1], i64)
+            v = dl(list(idx[:axis]) + [idx[-1]] + list(idx[axis + 1:-1]))
+            hit = ops.logical_and(ops.logical_and(ops.ge(j, lo), ops.lt(j, hi)), _same(v, ol(list(idx[:-1]))))
+            return ops.to_dtype(hit, dt)
+        ties = _reduce(ir.Lazy(out_size + (length,), dt, dev, tie), [len(out_size)], False, "sum", dt).loader()
+
+    def inner(idx):
+        g = at_seg(gl, idx)
+        if reduce == "sum":
+            return g
+        if reduce == "mean":
+            lo, hi = span(seg_of(idx))
+            return ops.truediv(g, ops.to_dtype(ops.sub(hi, lo), dt))
+        hit = _same(dl(list(idx)), at_seg(ol, idx))
+        return ops.where(hit, ops.truediv(g, at_seg(ties, idx)), ops.constant(0.0, dt))
+    return ir.Lazy(size, dt, dev, inner)
+
+
 @register(aten.segment_reduce.default, aten.segment_reduce)
 def segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=0, unsafe=False,
                    initial=None):
@@ -234,19 +307,9 @@ def segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=
         return fallback(aten.segment_reduce.default, (data, reduce),
                         {"lengths": lengths, "indices": indices, "offsets": offsets, "axis": axis,
                          "unsafe": unsafe, "initial": initial})
-    bl, dl, dt, dev = bounds.loader(), data.loader(), data.dtype, data.device
+    dl, dt, dev = data.loader(), data.dtype, data.device
     i64 = torch.int64
-    if lengths is not None:   # a segment's start: the lengths before it
-        starts = _reduce(ir.Lazy((segs, segs), i64, dev, lambda idx: ops.where(
-            ops.lt(ops.index_expr(idx[1], i64), ops.index_expr(idx[0], i64)),
-            ops.to_dtype(bl([idx[1]]), i64), ops.constant(0, i64))), [1], False, "sum", i64).loader()
-
-        def span(s):
-            start = starts([s])
-            return start, ops.add(start, ops.to_dtype(bl([s]), i64))
-    else:
-        def span(s):
-            return ops.to_dtype(bl([s]), i64), ops.to_dtype(bl([s + 1]), i64)
+    span = _spans(bounds, lengths is not None, segs, dev)
     out_size = size[:axis] + (segs,) + size[axis + 1:]
     rtype = _SEGMENT[reduce]
 

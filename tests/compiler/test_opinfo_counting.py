@@ -114,14 +114,32 @@ def test_on_gpu(name):
     check(fn, *[a.cuda() for a in args])
 
 
-def test_masked_scatter_backward():
-    # the source's gradient: grad where the mask is true, in order, then zeros
+def check_gradient(fn, x, generated):
+    """fn and x's gradient compiled against eager; no graph in ATen, no named op an ATen call."""
     from helpers import check_forward_and_backward
     import tuner.compiler.stats as stats
+    stats.reset()
+    check_forward_and_backward(fn, x)
+    for g in stats.graphs():
+        assert not g.graph_fallback, g.graph_fallback
+        for name in generated:
+            assert name not in g.fallbacks and name not in g.lowering_errors, (name, dict(g.fallbacks))
+
+
+def test_masked_scatter_backward():
+    # the source's gradient: grad where the mask is true, in order, then zeros
     base, m = torch.randn(5, 5), torch.rand(5, 5) > 0.5
     for mask in (m, m[0]):
-        stats.reset()
-        check_forward_and_backward(lambda s: base.masked_scatter(mask, s), torch.randn(30, requires_grad=True))
-        for g in stats.graphs():
-            assert "aten.masked_scatter_backward.default" not in g.fallbacks, dict(g.fallbacks)
-            assert not g.lowering_errors, g.lowering_errors
+        check_gradient(lambda s: base.masked_scatter(mask, s), torch.randn(30, requires_grad=True),
+                       ("aten.masked_scatter_backward.default",))
+
+
+@pytest.mark.parametrize("reduce", ["max", "min", "sum", "mean"])
+@pytest.mark.parametrize("initial", [None, 3.0])
+@pytest.mark.parametrize("kind", ["lengths", "offsets"])
+def test_segment_reduce_backward(reduce, initial, kind):
+    # ties share a max's gradient; an initial that wins takes it from the data; an empty segment
+    b = torch.tensor([3, 0, 1, 2]) if kind == "lengths" else torch.tensor([0, 3, 3, 4, 6])
+    x = torch.tensor([1.0, 3.0, 3.0, 2.0, 5.0, 0.0], requires_grad=True)
+    check_gradient(lambda d: torch.segment_reduce(d, reduce, initial=initial, **{kind: b}), x,
+                   ("aten._segment_reduce_backward.default",))
