@@ -120,7 +120,8 @@ def masked_scatter_backward(grad, mask, sizes):
     def inner(idx):   # idx: the source's index
         e = nth([_flat(idx, sizes)])
         found = ops.lt(e, ops.constant(numel, torch.int64))
-        return ops.masked(found, lambda: fl([ops.indirect_indexing(e, numel, check=False, wrap_negative=False)]), 0)
+        return ops.masked(found, lambda: fl([ops.indirect_indexing(e, numel, check=False,
+                                                                   wrap_negative=False)]), 0)
     return ir.Lazy(sizes, grad.dtype, grad.device, inner)
 
 
@@ -271,7 +272,8 @@ def segment_reduce_backward(grad, output, data, reduce, *, lengths=None, offsets
             v = dl(list(idx[:axis]) + [idx[-1]] + list(idx[axis + 1:-1]))
             hit = ops.logical_and(ops.logical_and(ops.ge(j, lo), ops.lt(j, hi)), _same(v, ol(list(idx[:-1]))))
             return ops.to_dtype(hit, dt)
-        ties = _reduce(ir.Lazy(out_size + (length,), dt, dev, tie), [len(out_size)], False, "sum", dt).loader()
+        ties = _reduce(ir.Lazy(out_size + (length,), dt, dev, tie), [len(out_size)], False, "sum",
+                       dt).loader()
 
     def inner(idx):
         g = at_seg(gl, idx)

@@ -18,6 +18,7 @@ import math
 import torch
 
 from .. import ir
+from .. import sym as S
 from ..lowering import fallback, graph, register
 from ..ops import ops
 from ..sizes import SymSize, hint
@@ -90,7 +91,7 @@ def _sort(x, dim, descending):
             r = list(idx[:dim]) + list(idx[dim + 1:]) + [idx[dim]]
             tgt = list(idx)
             tgt[dim] = ops.indirect_indexing(rl(r), m, check=False, wrap_negative=False)
-            return _linear(tgt, out)
+            return S.linear(tgt, out.stride, out.offset)
         return where
     values = indices = None   # (a result nobody reads is not stored: argsort's values)
     if _used(0):
@@ -101,11 +102,6 @@ def _sort(x, dim, descending):
         graph().scatter_into(indices, size, where_fn(indices),
                              lambda idx: ops.index_expr(idx[dim], torch.int64), None)
     return values, indices
-
-
-def _linear(tgt, out):
-    from .. import sym as S
-    return S.linear(tgt, out.stride, out.offset)
 
 
 def _sort_or_none(x, dim, descending):

@@ -105,7 +105,8 @@ GPU_CASES = {
     "sort_descending_long": lambda: (lambda t: torch.sort(t, descending=True), (torch.randn(2, 3000),)),
     "argsort_ints": lambda: (lambda t: torch.argsort(t, dim=0, stable=True), (torch.randint(0, 5, (40, 3)),)),
     "searchsorted_sorter": lambda: (lambda a, c, s: torch.searchsorted(a, c, sorter=s, right=True),
-                                    (torch.tensor([3.0, -1, 2, 0]), torch.randn(7), torch.tensor([1, 3, 2, 0]))),
+                                    (torch.tensor([3.0, -1, 2, 0]), torch.randn(7),
+                                     torch.tensor([1, 3, 2, 0]))),
     "mode": lambda: (torch.mode, (torch.randn(4, 50),)),
 }
 
