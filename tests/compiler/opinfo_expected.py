@@ -31,6 +31,13 @@ ATEN_ON_PURPOSE: dict[str, str] = {
         "cholesky_solve.default", "triangular_solve.default", "geqrf.default", "ormqr.default")},
     # compiler/lowerings/conv.py keeps a convolution the ATen (cuDNN) call; its gradients too
     "aten.convolution_backward.default": "a convolution's gradients are ATen's convolution calls, as its forward",
+    # compiler/lowerings/sorting.py ranks a row's elements by counting its pairs (n^2 work)
+    **{f"aten.sort.{o}": "a row longer than 8192 elements, or more than 2^26 pairs in all: "
+       "rank counting would cost n^2 per row (shorter rows are generated kernels)"
+       for o in ("default", "stable")},
+    "aten._segment_reduce_backward.default": "prod's gradient (eager's division by the data, "
+                                             "with its cases for zeros); max, min, sum and mean "
+                                             "are generated kernels",
     # compiler/torch_compat.py keeps these whole on purpose
     "aten.native_dropout.default": "dropout's RNG stays in ATen, so a compiled dropout draws eager's mask "
                                    "(TUNER_FALLBACK_RANDOM=0 draws it in kernels)",
