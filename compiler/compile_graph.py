@@ -35,6 +35,7 @@ MODULES = GeneratedModules()
 KERNEL_PRELUDE = """import triton
 import triton.language as tl
 from tuner.compiler.runtime import helpers as th
+from tuner.compiler.runtime import special as sp
 
 """
 

@@ -452,17 +452,3 @@ def rand_int63(seed, offset):
     a, b, _, _ = tl.randint4x(seed, offset)
     hi = (a.to(tl.uint32, bitcast=True).to(tl.int64) & 0x7FFFFFFF) << 32
     return hi | b.to(tl.uint32, bitcast=True).to(tl.int64)
-
-
-# The special functions evaluated from their series and expansions (orthogonal polynomials,
-# Bessel J/Y/K, Airy, ndtri, incomplete gamma, zeta) live in runtime/special.py, which uses
-# this module's erfc & co: reached as th.<name> on first use (either module may load first)
-_SPECIAL = frozenset({"airy_ai", "bessel_jy", "bessel_k", "igamma", "ndtri", "orth_poly",
-                      "spherical_j0", "zeta"})
-
-
-def __getattr__(name):
-    if name in _SPECIAL:
-        from . import special
-        return getattr(special, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

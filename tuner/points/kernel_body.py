@@ -9,7 +9,7 @@ import re
 # config is bound by memory or by arithmetic and how many values each thread keeps live
 _SPECIAL = re.compile(r"\b(?:tl\.(?:exp2?|log2?|sqrt|rsqrt|sin|cos|sigmoid|erf|tanh|fdiv|div_rn)|"
                       r"th\.(?!(?:max_nan|min_nan|maximum_nan|minimum_nan|floordiv_int|"
-                      r"remainder_int|remainder_float|prod|_mul)\()\w+)\(")
+                      r"remainder_int|remainder_float|prod|_mul)\()\w+|sp\.\w+)\(")
 
 
 def body_counts(source: str) -> dict:
