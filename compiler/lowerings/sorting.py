@@ -127,6 +127,21 @@ def sort(x, dim=-1, descending=False):
     return out if out is not None else fallback(aten.sort.default, (x, dim, descending))
 
 
+@register(aten.topk.default, aten.topk)
+def topk(x, k, dim=-1, largest=True, sorted=True):
+    """The first k of a stable sort, descending when `largest` (NaN sorts as the largest, as
+    eager's topk takes it); rows the sort leaves to ATen keep ATen's topk, and so does
+    sorted=False (eager's order of the k is its own)."""
+    out = _sort_or_none(x, dim, largest) if isinstance(k, int) and sorted else None
+    if out is None:
+        return fallback(aten.topk.default, (x, k, dim, largest, sorted))
+    if not x.size:
+        return out
+    from .views import slice_
+    d = dim + len(x.size) if dim < 0 else dim
+    return tuple(None if t is None else slice_(t, d, 0, k) for t in out)
+
+
 @register(aten.sort.stable)
 def sort_stable(x, *, stable=None, dim=-1, descending=False):
     """Both orders are stable here (eager's unstable sort may order ties otherwise)."""

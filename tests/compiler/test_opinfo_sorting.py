@@ -51,6 +51,18 @@ def test_sort_integers_bool_and_small():
     check(lambda t: torch.sort(t, 1)[0] * 2, torch.randn(4, 1, 3), generated=SORT)
 
 
+def test_topk_is_the_head_of_a_stable_sort():
+    # largest (NaN first) and smallest, one result read or both; sorted=False keeps eager's own
+    # order through ATen's topk
+    x = torch.randn(5, 10, 5)
+    x[1, 3, 2] = float("nan")
+    check_opinfo("topk", ("aten.topk.default",))
+    for args in [(3,), (3, 1), (2, 0, False), (1, 2)]:
+        check(lambda t: torch.topk(t, *args), x, generated=("aten.topk.default",))
+        check(lambda t: torch.topk(t, *args)[1] * 2, x, generated=("aten.topk.default",))
+    check_generated(lambda t: torch.topk(t, 4, -1, True, False), x)
+
+
 def test_sort_consumed_and_quantile():
     x = torch.randn(6, 40)
     check(lambda t: torch.sort(t * 2, 1)[0] + 1, x, generated=SORT)
