@@ -11,8 +11,6 @@ gradient's producer and consumers like any pointwise value.
 """
 from __future__ import annotations
 
-import functools
-
 import sympy
 import torch
 
@@ -32,36 +30,46 @@ def _c(v):
     return ops.constant(v, torch.int64)
 
 
+def _window_args(what, grad_out, x, kernel_size, stride, padding):
+    """(kh, kw), (sh, sw), (ph, pw), (H, W), (OH, OW) and the accumulation dtype of a 2-d
+    window gradient; raises NotImplementedError (ATen runs it) for what this module leaves."""
+    kh, kw = _pair(kernel_size)
+    sh, sw = _pair(stride, (kh, kw))
+    ph, pw = _pair(padding)
+    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point or \
+            not all(isinstance(n, int) for n in (*x.size[-2:], *grad_out.size[-2:])):
+        raise NotImplementedError(f"{what} of this rank, dtype or symbolic sizes")
+    if kh * kw > MAX_POOL_WINDOW:
+        raise NotImplementedError(f"{what} window too large to unroll")
+    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    return (kh, kw), (sh, sw), (ph, pw), tuple(x.size[-2:]), tuple(grad_out.size[-2:]), acc
+
+
+def _covering(h, k, s, p, out):
+    """(output index expression, its int64 value, in-range condition) of each window that may
+    cover input row h: the ceil(k / s) ending at the last one starting at or before h."""
+    last = FloorDiv(h + p, s)        # h + p >= 0
+    rows = []
+    for j in range((k + s - 1) // s):
+        oi = _i64(last - j)
+        rows.append((last - j, oi, ops.logical_and(ops.ge(oi, _c(0)), ops.lt(oi, _c(out)))))
+    return rows
+
+
 @register(aten.avg_pool2d_backward.default)
 def avg_pool2d_backward(grad_out, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                         divisor_override=None):
     """The input's gradient of avg_pool2d (eager's divisor: divisor_override, else the window
     clipped to the padded input with count_include_pad, or to the input itself). The output
     sizes come from grad_out, so ceil_mode needs no recomputing."""
-    kh, kw = _pair(kernel_size)
-    sh, sw = _pair(stride, (kh, kw))
-    ph, pw = _pair(padding)
-    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point or \
-            not all(isinstance(n, int) for n in (*x.size[-2:], *grad_out.size[-2:])):
-        raise NotImplementedError("avg_pool2d_backward of this rank, dtype or symbolic sizes")
-    if kh * kw > MAX_POOL_WINDOW:
-        raise NotImplementedError("avg_pool2d_backward window too large to unroll")
-    H, W = x.size[-2:]
-    OH, OW = grad_out.size[-2:]
-    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    (kh, kw), (sh, sw), (ph, pw), (H, W), (OH, OW), acc = _window_args(
+        "avg_pool2d_backward", grad_out, x, kernel_size, stride, padding)
     ld = grad_out.loader()
 
     def candidates(h, k, s, p, out):
-        """(output index expression, condition) of each window that may cover input row h."""
-        last = FloorDiv(h + p, s)        # h + p >= 0: the last window starting at or before h
-        out_rows = []
-        for j in range((k + s - 1) // s):
-            o = last - j
-            oi = _i64(o)
-            conds = [ops.ge(oi, _c(0)), ops.lt(oi, _c(out)),
-                     ops.gt(ops.add(ops.mul(oi, _c(s)), _c(k - p)), _i64(h))]   # covers h
-            out_rows.append((o, oi, functools.reduce(ops.logical_and, conds)))
-        return out_rows
+        """(output index expression, its value, condition) of each window covering row h."""
+        return [(o, oi, ops.logical_and(c, ops.gt(ops.add(ops.mul(oi, _c(s)), _c(k - p)), _i64(h))))
+                for o, oi, c in _covering(h, k, s, p, out)]
 
     def extent(oi, k, s, p, n):
         """A window's length along one axis for the divisor."""
@@ -197,34 +205,18 @@ def max_pool2d_backward(grad_out, x, kernel_size, stride, padding, dilation, cei
     """The input's gradient of max_pool2d as a gather (no atomics, deterministic): element
     (h, w) sums the gradients of the covering windows whose argmax (indices, flat over the
     input's plane) is h * W + w. Dilated windows stay in ATen."""
-    kh, kw = _pair(kernel_size)
-    sh, sw = _pair(stride, (kh, kw))
-    ph, pw = _pair(padding)
-    if _pair(dilation, (1, 1)) != (1, 1) or len(x.size) not in (3, 4) or not x.dtype.is_floating_point or \
-            not all(isinstance(n, int) for n in (*x.size[-2:], *grad_out.size[-2:])):
-        raise NotImplementedError("max_pool2d backward: dilation, rank, dtype or symbolic sizes")
-    if kh * kw > MAX_POOL_WINDOW:
-        raise NotImplementedError("max_pool2d backward window too large to unroll")
-    H, W = x.size[-2:]
-    OH, OW = grad_out.size[-2:]
-    acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
+    if _pair(dilation, (1, 1)) != (1, 1):
+        raise NotImplementedError("max_pool2d backward of dilated windows")
+    (kh, kw), (sh, sw), (ph, pw), (H, W), (OH, OW), acc = _window_args(
+        "max_pool2d backward", grad_out, x, kernel_size, stride, padding)
     ld, ld_i = grad_out.loader(), indices.loader()
-
-    def candidates(h, k, s, p, out):
-        last = FloorDiv(h + p, s)
-        rows = []
-        for j in range((k + s - 1) // s):
-            o = last - j
-            oi = _i64(o)
-            rows.append((o, ops.logical_and(ops.ge(oi, _c(0)), ops.lt(oi, _c(out)))))
-        return rows
 
     def inner(idx):
         *rest, h, w = idx
         flat = _i64(h * W + w)
         total = None
-        for o_h, c_h in candidates(h, kh, sh, ph, OH):
-            for o_w, c_w in candidates(w, kw, sw, pw, OW):
+        for o_h, _, c_h in _covering(h, kh, sh, ph, OH):
+            for o_w, _, c_w in _covering(w, kw, sw, pw, OW):
                 at = [*rest, o_h, o_w]
                 inside = ops.logical_and(c_h, c_w)
                 won = ops.masked(inside, lambda at=at: ops.eq(ops.to_dtype(ld_i(at), torch.int64), flat),
