@@ -56,6 +56,20 @@ def _covering(h, k, s, p, out):
     return rows
 
 
+def _averaged(rest, rows_h, rows_w, ld, divisor, acc, dtype):
+    """Sum over the covering windows (rows_*: (index expression, its value, condition) per
+    axis) of the output gradient at (*rest, o_h, o_w) over divisor(oi_h, oi_w), masked where
+    a window does not cover the element."""
+    total = None
+    for o_h, oi_h, c_h in rows_h:
+        for o_w, oi_w, c_w in rows_w:
+            div, at = divisor(oi_h, oi_w), [*rest, o_h, o_w]
+            v = ops.masked(ops.logical_and(c_h, c_w),
+                           lambda at=at, div=div: ops.truediv(ops.to_dtype(ld(at), acc), div), 0.0)
+            total = v if total is None else ops.add(total, v)
+    return ops.to_dtype(total, dtype)
+
+
 @register(aten.avg_pool2d_backward.default)
 def avg_pool2d_backward(grad_out, x, kernel_size, stride, padding, ceil_mode, count_include_pad,
                         divisor_override=None):
@@ -79,21 +93,15 @@ def avg_pool2d_backward(grad_out, x, kernel_size, stride, padding, ceil_mode, co
             return ops.sub(end, start)
         return ops.sub(ops.minimum(end, _c(n)), ops.maximum(start, _c(0)))
 
+    def divisor(oi_h, oi_w):
+        if divisor_override:
+            return ops.constant(float(divisor_override), acc)
+        return ops.to_dtype(ops.mul(extent(oi_h, kh, sh, ph, H), extent(oi_w, kw, sw, pw, W)), acc)
+
     def inner(idx):
         *rest, h, w = idx
-        total = None
-        for o_h, oi_h, c_h in candidates(h, kh, sh, ph, OH):
-            for o_w, oi_w, c_w in candidates(w, kw, sw, pw, OW):
-                if divisor_override:
-                    div = ops.constant(float(divisor_override), acc)
-                else:
-                    div = ops.to_dtype(ops.mul(extent(oi_h, kh, sh, ph, H),
-                                               extent(oi_w, kw, sw, pw, W)), acc)
-                at = [*rest, o_h, o_w]
-                v = ops.masked(ops.logical_and(c_h, c_w),
-                               lambda at=at, div=div: ops.truediv(ops.to_dtype(ld(at), acc), div), 0.0)
-                total = v if total is None else ops.add(total, v)
-        return ops.to_dtype(total, x.dtype)
+        return _averaged(rest, candidates(h, kh, sh, ph, OH), candidates(w, kw, sw, pw, OW),
+                         ld, divisor, acc, x.dtype)
     return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
 
 
@@ -132,15 +140,9 @@ def adaptive_avg_pool2d_backward(grad_out, x):
 
     def inner(idx):
         *rest, h, w = idx
-        total = None
-        for o_h, oi_h, c_h in candidates(h, H, OH, th):
-            for o_w, oi_w, c_w in candidates(w, W, OW, tw):
-                div = ops.to_dtype(ops.mul(extent(oi_h, H, OH), extent(oi_w, W, OW)), acc)
-                at = [*rest, o_h, o_w]
-                v = ops.masked(ops.logical_and(c_h, c_w),
-                               lambda at=at, div=div: ops.truediv(ops.to_dtype(ld(at), acc), div), 0.0)
-                total = v if total is None else ops.add(total, v)
-        return ops.to_dtype(total, x.dtype)
+        return _averaged(rest, candidates(h, H, OH, th), candidates(w, W, OW, tw), ld,
+                         lambda oi_h, oi_w: ops.to_dtype(ops.mul(extent(oi_h, H, OH), extent(oi_w, W, OW)),
+                                                         acc), acc, x.dtype)
     return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
 
 

@@ -115,6 +115,28 @@ def digamma(x):
 
 
 @triton.jit
+def bernoulli_tail(tail, s, pn, r):
+    """tail plus the seven Bernoulli terms of the Euler-Maclaurin tail of sum_k (w + k)^-s:
+    B_2k/(2k)! (s)_(2k-1) w^-(s+2k-1) for k = 1..7, with pn = w^(1-s) and r = w^-2, added in
+    this order (th.polygamma here, sp.zeta's Hurwitz sum in runtime/special.py)."""
+    a = 0.5 * s * pn * r
+    tail += a / 6
+    a = a * (s + 1.0) * (s + 2.0) * r / 12
+    tail -= a / 30
+    a = a * (s + 3.0) * (s + 4.0) * r / 30
+    tail += a / 42
+    a = a * (s + 5.0) * (s + 6.0) * r / 56
+    tail -= a / 30
+    a = a * (s + 7.0) * (s + 8.0) * r / 90
+    tail += a * 5 / 66
+    a = a * (s + 9.0) * (s + 10.0) * r / 132
+    tail -= a * 691 / 2730
+    a = a * (s + 11.0) * (s + 12.0) * r / 182
+    tail += a * 7 / 6
+    return tail
+
+
+@triton.jit
 def polygamma(x, n: tl.constexpr, scale: tl.constexpr):
     """psi^(n)(x) for n >= 1 as scale * zeta(n + 1, x), scale = (-1)^(n+1) n!: the Hurwitz
     zeta's terms (x + i)^-(n+1) summed while x + i < 15 (a loop until every lane is past it),
@@ -148,20 +170,7 @@ def polygamma(x, n: tl.constexpr, scale: tl.constexpr):
         pn = pn * inv
     s = n + 1.0
     tail = pn / n + 0.5 * pn * inv
-    a = 0.5 * s * pn * r                       # B_2k/(2k)! (s)_(2k-1) w^-(s+2k-1), k = 1
-    tail += a / 6
-    a = a * (s + 1.0) * (s + 2.0) * r / 12
-    tail -= a / 30
-    a = a * (s + 3.0) * (s + 4.0) * r / 30
-    tail += a / 42
-    a = a * (s + 5.0) * (s + 6.0) * r / 56
-    tail -= a / 30
-    a = a * (s + 7.0) * (s + 8.0) * r / 90
-    tail += a * 5 / 66
-    a = a * (s + 9.0) * (s + 10.0) * r / 132
-    tail -= a * 691 / 2730
-    a = a * (s + 11.0) * (s + 12.0) * r / 182
-    tail += a * 7 / 6
+    tail = bernoulli_tail(tail, s, pn, r)
     z = acc + tail
     if n == 1:   # the reflection's poles come out as eager's (inf at 0, NaN at -inf)
         z = tl.where(reflect, pi * pi / (sp * sp) - z, z)

@@ -10,7 +10,7 @@ from __future__ import annotations
 import triton
 import triton.language as tl
 
-from .helpers import erfc, erfinv, lgamma, log1p, pow
+from .helpers import bernoulli_tail, erfc, erfinv, lgamma, log1p, pow
 
 # (erfc, erfinv, lgamma, log1p, pow: the libdevice wrappers, or numpy/torch under the
 # interpreter, looked up by the jit functions below through this module's globals)
@@ -388,21 +388,7 @@ def _hurwitz(sv, w):
     r = inv * inv
     pn = pow(w, 1.0 - sv)                      # w^(1-s)
     tail = pn / (sv - 1.0) + 0.5 * pn * inv
-    t = 0.5 * sv * pn * r                      # (s)_(2k-1) w^(-s-2k+1) / (2k)!, k = 1, times B_2k
-    tail += t / 6
-    t = t * (sv + 1.0) * (sv + 2.0) * r / 12
-    tail -= t / 30
-    t = t * (sv + 3.0) * (sv + 4.0) * r / 30
-    tail += t / 42
-    t = t * (sv + 5.0) * (sv + 6.0) * r / 56
-    tail -= t / 30
-    t = t * (sv + 7.0) * (sv + 8.0) * r / 90
-    tail += t * 5 / 66
-    t = t * (sv + 9.0) * (sv + 10.0) * r / 132
-    tail -= t * 691 / 2730
-    t = t * (sv + 11.0) * (sv + 12.0) * r / 182
-    tail += t * 7 / 6
-    return acc + tail
+    return acc + bernoulli_tail(tail, sv, pn, r)
 
 
 @triton.jit
