@@ -17,7 +17,8 @@ edited checkout keeps its version string), the GPU (or "cpu" and Triton's interp
 GRAPH_SCHEMA. Storage: tuner.cache.graphs, reached
 through tuner/graph_store.py. The compiled Triton kernels a graph launches are stored beside it,
 one entry per kernel (compiler/kernel_binaries.py), and written into Triton's cache before a
-rebuilt graph's first launch, so a hit on a new machine compiles nothing.
+rebuilt graph's first launch, so a hit on a new machine compiles nothing; so are the host
+modules Triton built for launching them (its C launchers), which it would otherwise build anew.
 
 Refused (counted in UNCACHEABLE and named in the graph's stats.graph_cache): graphs with
 symbolic sizes (their guards are recorded by lowering, which a hit skips), graphs whose wrapper
@@ -287,6 +288,34 @@ def binary_key(h: str):
     return graphs.make_key(f"triton-binary:{h}", "", versions())
 
 
+def host_key(folder: str):
+    """The cache key of a carried host module (Triton's cache folder `folder`): a binary for
+    this Python, OS and machine only."""
+    import platform
+    import sysconfig
+
+    from tuner import graph_store as graphs
+    where = {"ext": sysconfig.get_config_var("EXT_SUFFIX"), "machine": platform.machine(),
+             "system": platform.system()}
+    return graphs.make_key(f"triton-host:{folder}", "", {**versions(), **where})
+
+
+def _restore_hosts(folders) -> int:
+    """The carried host modules (Triton's compiled launchers) this machine's cache lacks,
+    written into it before the first launch; how many."""
+    from tuner import graph_store as graphs
+
+    from . import kernel_binaries
+    n = 0
+    for folder in folders:
+        if kernel_binaries.host_present(folder):
+            continue
+        stored, _ = graphs.lookup(host_key(folder))
+        if stored is not None and kernel_binaries.restore_host(folder, stored.get("files")):
+            n += 1
+    return n
+
+
 def _restore_binaries(hashes) -> int:
     """The carried kernels this machine's Triton cache lacks, written into it before any of
     them launches (so Triton loads them instead of compiling); how many."""
@@ -309,6 +338,7 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
     from .codegen.wrapper import alloc_namespace, base_namespace, source_text
     from .runtime.launch import ForeachLauncher, Launcher, precompile
     _restore_binaries(value.get("binaries", ()))
+    _restore_hosts(value.get("hosts", ()))
     ns = base_namespace()
     kernel_sources = []
     for k in value["kernels"]:
@@ -491,12 +521,17 @@ def _store(key, value, launchers, stats) -> None:
             k.update(_describe(launchers[k["ns"]], k["source"]))
         value["seconds"] = stats.compile_seconds + stats.tuning_seconds
         binaries = kernel_binaries.collect(launchers.values())
-        value["binaries"] = sorted(binaries)
+        hosts = kernel_binaries.host_modules(launchers.values())
+        value["binaries"], value["hosts"] = sorted(binaries), sorted(hosts)
         why = graphs.store(key, value)
         for h, files in binaries.items():
             if not why and h not in STORED_BINARIES:
                 STORED_BINARIES.add(h)
                 graphs.store(binary_key(h), {"files": files})
+        for folder, files in hosts.items():
+            if not why and folder not in STORED_BINARIES:
+                STORED_BINARIES.add(folder)
+                graphs.store(host_key(folder), {"files": files})
     except Exception as e:   # noqa: BLE001 - a value we cannot store is compiled next time
         why = f"store failed ({type(e).__name__}: {e})"
     if why:

@@ -9,6 +9,14 @@ the binary (`NAME.cubin` on NVIDIA, `NAME.hsaco` on AMD) travel; the group file 
 folder's files holds absolute paths, so it is written anew for the folder it lands in. Triton
 loads what the group lists and needs no intermediate IR to launch. A machine whose Triton
 cache already holds the folder keeps its own.
+
+Host modules travel too: Triton builds C extension modules with the system compiler on first
+use in an empty cache (its driver utilities, and in Triton 3.6 and before a launcher per kernel
+signature: a quarter of a second each, most of a warm process's first call). `host_modules`
+finds the ones the graph's kernels launch through (the `.so` behind each launcher's builtin
+function, when it lies in Triton's cache) and `restore_host` writes one back into the same
+folder of another machine's cache, where Triton's lookup (the file's name in the folder keyed
+by its source) finds it instead of compiling.
 """
 from __future__ import annotations
 
@@ -16,6 +24,7 @@ import base64
 import json
 import os
 import shutil
+import types
 
 KEPT_SUFFIXES = (".json", ".cubin", ".hsaco")
 MAX_FILE_BYTES = 600_000     # a binary larger than this (base64 in one cache entry) compiles
@@ -106,4 +115,95 @@ def restore(h: str, files: dict) -> bool:
         shutil.rmtree(tmp, ignore_errors=True)
         return False
     RESTORED.add(h)
+    return True
+
+
+def cache_root() -> str | None:
+    """Triton's cache folder on this machine (None: unknown)."""
+    try:
+        from triton import knobs
+        root = knobs.cache.dir
+    except Exception:   # noqa: BLE001 - Triton before knobs: its environment variable
+        root = os.environ.get("TRITON_CACHE_DIR") or os.path.join(os.path.expanduser("~"), ".triton", "cache")
+    return os.path.realpath(root) if root else None
+
+
+def _module_file(fn) -> str | None:
+    """The extension module file a builtin function (or a wrapper closing over one) is in."""
+    for f in [fn] + [_cell(c) for c in (getattr(fn, "__closure__", None) or ())]:
+        mod = getattr(f, "__self__", None) if isinstance(f, types.BuiltinFunctionType) else None
+        path = getattr(mod, "__file__", None)
+        if isinstance(path, str) and path.endswith(".so"):
+            return path
+    return None
+
+
+def _cell(c):
+    try:
+        return c.cell_contents
+    except ValueError:   # an empty cell
+        return None
+
+
+def host_modules(launchers) -> dict:
+    """folder key -> {file name: base64 bytes} of the host modules the launchers' kernels
+    launch through (their launchers and Triton's driver utilities) found in Triton's cache."""
+    root = cache_root()
+    if not root:
+        return {}
+    fns = []
+    for launcher in launchers:
+        for k in compiled_kernels(launcher):
+            fns.append(getattr(getattr(k, "run", None), "launch", None))
+    try:
+        import triton
+        fns.append(getattr(triton.runtime.driver.active.utils, "load_binary", None))
+    except Exception:   # noqa: BLE001 - no active driver (the interpreter): nothing to carry
+        pass
+    out = {}
+    for fn in fns:
+        path = _module_file(fn) if fn is not None else None
+        if path is None:
+            continue
+        folder, name = os.path.split(os.path.realpath(path))
+        key = os.path.basename(folder)
+        if os.path.dirname(folder) != root or key in out or os.path.getsize(path) > MAX_FILE_BYTES:
+            continue
+        with open(path, "rb") as f:
+            out[key] = {name: base64.b64encode(f.read()).decode("ascii")}
+    return out
+
+
+def host_present(key: str) -> bool:
+    """Whether Triton's cache here holds a module in folder `key`."""
+    root = cache_root()
+    folder = os.path.join(root, key) if root and isinstance(key, str) and key else None
+    return bool(folder) and os.path.isdir(folder) and any(n.endswith(".so") for n in os.listdir(folder))
+
+
+def restore_host(key: str, files: dict) -> bool:
+    """Write a carried host module into this machine's Triton cache folder `key` (unless a
+    file of that name is there). False if it could not be written: Triton then builds it."""
+    root = cache_root()
+    if (not root or not isinstance(key, str) or not key or os.sep in key or key.startswith(".")
+            or not isinstance(files, dict) or len(files) != 1):
+        return False
+    (name, data), = files.items()
+    if not isinstance(name, str) or os.sep in name or name.startswith(".") or not name.endswith(".so"):
+        return False
+    folder = os.path.join(root, key)
+    path = os.path.join(folder, name)
+    if os.path.exists(path):
+        return False
+    tmp = f"{path}.tmp.{os.getpid()}"
+    try:
+        os.makedirs(folder, exist_ok=True)
+        with open(tmp, "wb") as f:
+            f.write(base64.b64decode(data, validate=True))
+        os.replace(tmp, path)
+    except (OSError, ValueError):
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        return False
+    RESTORED.add(key)
     return True

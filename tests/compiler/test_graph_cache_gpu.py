@@ -52,8 +52,10 @@ from tuner.compiler import kernel_binaries as kb
 root = os.environ["TRITON_CACHE_DIR"]
 ours = sorted(d for d in os.listdir(root)
               if any(f.startswith("tk_") and f.endswith(".cubin") for f in os.listdir(os.path.join(root, d))))
-restored = sorted(os.path.basename(kb.cache_dir(h)) for h in kb.RESTORED)""").replace(
-    '"same": all(', '"ours": ours, "restored": restored, "same": all(')
+restored = sorted(os.path.basename(kb.cache_dir(h)) for h in kb.RESTORED if not kb.host_present(h))
+hosts = sorted(d for d in os.listdir(root) if any(f.endswith(".so") for f in os.listdir(os.path.join(root, d))))
+built = sorted(set(hosts) - kb.RESTORED)""").replace(
+    '"same": all(', '"ours": ours, "restored": restored, "hosts": hosts, "built": built, "same": all(')
 
 
 def test_a_new_machine_loads_the_graphs_kernels_without_compiling_them(tmp_path):
@@ -73,4 +75,6 @@ def test_a_new_machine_loads_the_graphs_kernels_without_compiling_them(tmp_path)
     assert first["ours"] and not first["restored"], first
     assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
     assert second["restored"] and second["ours"] == second["restored"], second
+    # nor does it build a host module (Triton's C launchers) that the first one built
+    assert first["hosts"] and not second["built"], runs
     assert second["out"] == first["out"], runs
