@@ -179,6 +179,15 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     keep_dropout = settings.fallback_random != "none"
     backend = aot_backend(compiler, compiler, decomposition_table(keep_dropout), inference_compiler,
                           settings.partitioner)
+    # a graph compiled before is found from dynamo's graph itself: no passes, no AOTAutograd
+    from . import graph_front
+    front = graph_front.key(gm, example_inputs, mode, options)
+    hit = None
+    if front is not None:
+        from .compile_graph import _PUBLIC_OPS, load_kernel
+        hit = graph_front.load(front, mode, options, load_kernel, _PUBLIC_OPS)
+    if hit is not None:
+        return boxed(wrap(hit[0], gm, example_inputs))
     with gc_paused():
         # hand-written attention becomes SDPA before AOTAutograd (compiler/attn_patterns.py),
         # and before the fold, which may then drop the new call's constant mask
@@ -193,7 +202,10 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         if fast is not None:
             return fast
         try:
-            compiled = backend(gm, example_inputs)
+            with graph_front.Watch(len(example_inputs)) as watch:
+                compiled = backend(gm, example_inputs)
+            if front is not None and watch.link() is not None:
+                graph_front.store(front, watch.link())
         except (torch._dynamo.exc.TorchDynamoException, *data_dependent_errors()):
             # dynamo's own control flow (a restart, a skip), and sizes or values known only
             # at run time, which dynamo answers itself (it runs that code in eager)
@@ -202,6 +214,17 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             graph_fallback(gm, e, when=" (AOTAutograd)")
             return lambda *args: _run_gm(gm, args)
         return AOTFirstCallGuard(compiled, gm)
+
+
+def boxed(fn):
+    """fn (called with one list of inputs, which it empties) as a backend's result, called
+    boxed or with the inputs as arguments, as AOTAutograd's result is."""
+    def call(*args):
+        if len(args) == 1 and isinstance(args[0], list):   # (graph inputs are never lists)
+            return fn(args[0])
+        return fn(list(args))
+    call._boxed_call = True
+    return call
 
 
 def _replace_attention(gm):

@@ -13,7 +13,7 @@ import time
 
 import torch
 
-from . import graph_cache, ir, mm_probes
+from . import graph_cache, graph_front, ir, mm_probes
 from .mutation import reinplace_input_scatters
 from . import stats as stats_mod
 from .codegen import combo
@@ -193,6 +193,8 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     # a graph compiled before (here, or on a machine sharing the remote cache) is rebuilt from
     # its stored sources and configs: no lowering, no tuning (compiler/graph_cache.py)
     record = graph_cache.Record.of(gm, example_inputs, ctx)
+    if not ctx.probe:   # (a cold backend call links dynamo's graph to this key: graph_front)
+        graph_front.note(gm, record.key, ctx.inference)
     if record.key is not None:
         hit = graph_cache.load(record.key, ctx, start, load_kernel, _PUBLIC_OPS)
         if hit is not None:

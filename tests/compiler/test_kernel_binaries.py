@@ -77,3 +77,46 @@ def test_a_folder_already_there_and_bad_names_are_not_written(tmp_path):
     for bad in ({"../x.json": "", "k.cubin": ""}, {"k.cubin": ""}, {"a.json": "", "b.json": ""}, "x"):
         assert not kb.restore(HASH, bad) and not kb.present(HASH)
     assert not kb.restore(HASH, {"k.json": "not base64!", "k.cubin": ""}) and not kb.present(HASH)
+
+
+def test_host_modules_travel_into_another_triton_cache(tmp_path, monkeypatch):
+    # Triton builds its C launchers with the system compiler into its cache; a module found
+    # there behind a kernel's launch function is carried, and written back into the same
+    # folder of an empty cache, byte for byte, where Triton's lookup by file name finds it
+    import importlib.util
+    import shutil
+    import types
+
+    import _struct
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "a"))
+    root = kb.cache_root()
+    assert root == os.path.realpath(tmp_path / "a")
+    folder = os.path.join(root, "0123abcd")
+    os.makedirs(folder)
+    so = shutil.copy(_struct.__file__, os.path.join(folder, "__triton_launcher.so"))
+    spec = importlib.util.spec_from_file_location("_struct", so)
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+
+    pack = mod.pack
+
+    def wrapped(*args):            # a launcher wrapping the builtin (Triton's tensor descriptors)
+        return pack(*args)
+    outside = types.SimpleNamespace(run=types.SimpleNamespace(launch=_struct.pack))   # not in the cache
+    inside = types.SimpleNamespace(run=types.SimpleNamespace(launch=wrapped))
+    launcher = types.SimpleNamespace(_compiled={0: outside, 1: inside}, _buckets={})
+    hosts = kb.host_modules([launcher])
+    assert list(hosts) == ["0123abcd"] and list(hosts["0123abcd"]) == ["__triton_launcher.so"]
+
+    monkeypatch.setenv("TRITON_CACHE_DIR", str(tmp_path / "b"))
+    assert not kb.host_present("0123abcd")
+    assert kb.restore_host("0123abcd", hosts["0123abcd"])
+    assert kb.host_present("0123abcd")
+    with open(so, "rb") as a, open(tmp_path / "b" / "0123abcd" / "__triton_launcher.so", "rb") as b:
+        assert a.read() == b.read()
+    assert not kb.restore_host("0123abcd", hosts["0123abcd"])          # present: kept
+    data = hosts["0123abcd"]["__triton_launcher.so"]
+    for key, files in (("../x", {"m.so": data}), ("k", {"../m.so": data}), ("k", {"m.py": data}),
+                       ("k", {"m.so": "not base64!"}), ("k", {})):
+        assert not kb.restore_host(key, files)
+    assert not kb.host_present("k")
