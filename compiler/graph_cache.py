@@ -53,7 +53,7 @@ CONSTANT_MAX_BYTES = 1 << 16     # a tensor constant above this refuses its grap
 UNCACHEABLE: collections.Counter = collections.Counter()   # reason -> graphs refused
 # settings read while lowering or tuning: a change must miss
 CODE_SETTINGS = ("pad_mm", "mm", "mm_padded", "heuristics", "search", "shortlist_sweeps",
-                 "shortlist_beyond", "tune_budget_s", "fallback_random")
+                 "shortlist_beyond", "tune_budget_s", "fallback_random", "freeze")
 # options that change how a compiled graph is wrapped or built, not its code or configs
 WRAP_OPTIONS = ("cudagraphs", "cudagraph_min_launches", "cudagraph_address_replay", "precompile")
 # what every wrapper namespace holds besides kernels, externs and constants (compile_graph)

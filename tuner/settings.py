@@ -124,7 +124,7 @@ LAYOUT_CHOICES = ("auto", "channels_last", "keep")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
                    "combo_max_args", "foreach_kernels", "mm", "mm_split_k", "precompile",
-                   "round_intermediates", "layout")
+                   "round_intermediates", "layout", "freeze")
 
 
 def unknown_names(given, valid, what: str) -> str | None:
@@ -154,7 +154,7 @@ OPTION_TYPES = {"max_persistent_r": (int, 1), "max_autotune": (bool, None),
                 "cudagraph_address_replay": (bool, None), "combo_kernels": (bool, None),
                 "combo_max_subkernels": (int, 1), "combo_max_args": (int, 1),
                 "foreach_kernels": (bool, None), "precompile": (bool, None),
-                "round_intermediates": (bool, None)}
+                "round_intermediates": (bool, None), "freeze": (bool, None)}
 
 
 def check_compile_options(options: dict, where: str = "") -> None:
@@ -300,6 +300,12 @@ SETTINGS: tuple[Setting, ...] = (
             "graph's entry, outputs returned with eager's strides), or keep the caller's "
             "layout; torch.compile's options={\"layout\": ...} wins.",
             choices=LAYOUT_CHOICES),
+    Setting("TUNER_FREEZE", _bool, False,
+            "Inference with frozen parameters: the compiled module's parameters and buffers are "
+            "constants (the compiled graph keeps the values it saw at compile time; change them "
+            "and it does not see it), so in graphs that want no gradient an eval-mode batch norm "
+            "is folded into the convolution before it (issue 49, not yet measured on a GPU); "
+            "torch.compile's options={\"freeze\": ...} wins."),
     Setting("TUNER_PARTITIONER", _str, "min_cut",
             "How a training graph is split into forward and backward: min_cut (AOTAutograd's "
             "min-cut rematerialization: cheap values the backward needs are recomputed there "
