@@ -1,7 +1,8 @@
 """`torch.compile(fn, backend="tuner", mode=..., options=...)`.
 
 Capture: dynamo hands us an FX graph, whose constant attention masks are folded away first
-(compiler/fold.py) and whose 2-D convolutions may be converted to channels-last (the layout
+(compiler/fold.py), whose eval-mode batch norms fold into their convolutions under freeze
+(compiler/freeze.py) and whose 2-D convolutions may be converted to channels-last (the layout
 point, compiler/channels_last.py); AOTAutograd (with PyTorch's own decompositions)
 splits it into forward/backward ATen graphs, each compiled by `compile_graph`. Modes:
 "default" and "max-autotune-no-cudagraphs" launch directly; "reduce-overhead" and
@@ -23,7 +24,9 @@ graph in a thread pool when it is compiled, not one by one on its first call; de
 not yet measured), "round_intermediates": bool (round every half/bfloat16 op result to its
 dtype as eager does; default False: fused values stay in fp32 until they are stored, as the
 stock compiler keeps them; explicit casts always round), "layout": "auto" | "channels_last" |
-"keep" (graphs with 2-D convolutions; default: the TUNER_LAYOUT setting)}. torch.compile takes a
+"keep" (graphs with 2-D convolutions; default: the TUNER_LAYOUT setting), "freeze": bool
+(parameters and buffers are constants, kept as compiled: eval-mode batch norms fold into their
+convolutions in graphs that want no gradient, compiler/freeze.py; default: TUNER_FREEZE)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.
@@ -195,6 +198,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             _replace_attention(gm)
         # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
         _fold_masks(gm, settings.fold_max_elements)
+        # frozen parameters: batch norms folded into convolutions, before the layout pass
+        # converts the folded weights (compiler/freeze.py)
+        _freeze(gm, example_inputs, options)
         # the layout before AOTAutograd too: forward and backward agree (compiler/channels_last.py)
         _channels_last(gm, example_inputs, layout)
         fast = _inplace_update(gm, example_inputs,
@@ -246,6 +252,20 @@ def _fold_masks(gm, max_elements):
         folds = fold_constant_masks(gm, max_elements)
     except Exception as e:   # noqa: BLE001 - the graph compiles with its masks
         log.debug("attention mask folding failed: %s", e)
+        return
+    note_folds(folds)
+
+
+def _freeze(gm, example_inputs, options):
+    """With freeze on, an inference graph's eval-mode batch norms folded into their
+    convolutions (compiler/freeze.py); a failure leaves gm as it is."""
+    from .freeze import fold_conv_bn, freeze_enabled, is_inference, note_folds
+    if not freeze_enabled(options) or not is_inference(example_inputs):
+        return
+    try:
+        folds = fold_conv_bn(gm, example_inputs)
+    except Exception as e:   # noqa: BLE001 - the graph compiles with its batch norms
+        log.debug("batch norm folding failed: %s", e)
         return
     note_folds(folds)
 

@@ -40,6 +40,8 @@
                               #   scaled_dot_product_attention (compiler/attn_patterns.py)
     stats.layouts             # {"channels_last"/"keep"/"declined": count} graphs with 2-D
                               #   convolutions by the layout their pass gave them (compiler/channels_last.py)
+    stats.bn_folded           # eval-mode batch norms folded into their convolutions (freeze on:
+                              #   compiler/freeze.py)
     stats.reset()
 
 Only the last KEEP_GRAPHS (64) graphs are kept, sources included: a long-running process that
@@ -198,6 +200,8 @@ attention_patterns: collections.Counter = collections.Counter()
 # graphs with 2-D convolutions by layout (compiler/channels_last.py): "channels_last" (converted),
 # "keep" (the decision), "declined" (channels_last decided, the graph could not take it)
 layouts: collections.Counter = collections.Counter()
+# eval-mode batch norms folded into the preceding convolution under freeze (compiler/freeze.py)
+bn_folded = 0
 
 
 def note_symbolic_fallback(reason: str) -> None:
@@ -284,10 +288,11 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
 
 
 def reset():
-    global _older
+    global _older, bn_folded
     _graphs.clear()
     symbolic_fallbacks.clear()
     mask_folds.clear()
     attention_patterns.clear()
     layouts.clear()
+    bn_folded = 0
     _older = GraphStats()

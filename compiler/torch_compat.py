@@ -167,3 +167,15 @@ def retrace_concrete(gm, args):
     ints): every size is an int in the result and size arithmetic is folded."""
     from torch.fx.experimental.proxy_tensor import make_fx
     return make_fx(gm, tracing_mode="fake", _allow_non_fake_inputs=True)(*args)
+
+
+def add_graph_constant(gm, name: str, value) -> None:
+    """`value` as a buffer of dynamo's GraphModule `gm` under `name`, read with get_attr:
+    AOTAutograd lifts it to an input of the compiled graph. Dynamo's graphs name a source for
+    each buffer AOTAutograd lifts (gm._param_name_to_source); the new one gets a constant
+    source of its own (a copy of the dict: dynamo's OutputGraph holds the original)."""
+    gm.register_buffer(name, value)
+    sources = getattr(gm, "_param_name_to_source", None)
+    if sources is not None:
+        from torch._dynamo.source import ConstantSource
+        gm._param_name_to_source = {**sources, name: ConstantSource(f"__tuner_{name}")}
