@@ -571,10 +571,11 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 # variant suffixes, an environment while it compiles and takes its first calls:
 # "tuner@no-heuristics" (no learned module answers), "@mm-extern" (every matmul on ATen),
 # "@keep-layout" / "@channels-last" (the layout point forced: issue 49's comparison), "@save-all"
-# (training graphs split saving every value the backward reads: issue 50's comparison)
+# (training graphs split saving every value the backward reads: issue 50's comparison), "@freeze"
+# (frozen parameters: eval-mode batch norms folded into their convolutions, issue 49)
 SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}, "mm-extern": {"TUNER_MM": "extern"},
             "keep-layout": {"TUNER_LAYOUT": "keep"}, "channels-last": {"TUNER_LAYOUT": "channels_last"},
-            "save-all": {"TUNER_PARTITIONER": "default"}}
+            "save-all": {"TUNER_PARTITIONER": "default"}, "freeze": {"TUNER_FREEZE": "1"}}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -217,6 +217,7 @@ def test_a_no_heuristics_variant_is_compiled_on_its_own_with_heuristics_off(tmp_
         bc.Variant.parse("tuner@bogus")
     assert dict(bc.Variant.parse("tuner-max-autotune@mm-extern").env) == {"TUNER_MM": "extern"}
     assert dict(bc.Variant.parse("tuner@keep-layout").env) == {"TUNER_LAYOUT": "keep"}
+    assert dict(bc.Variant.parse("tuner@freeze").env) == {"TUNER_FREEZE": "1"}
     assert "nchw_resnext50_32x4d" in bc.CASE_BY_NAME and "layout" in bc.GROUPS
     import torch
 
