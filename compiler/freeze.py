@@ -97,7 +97,7 @@ def _plan(gm, bn, value_of):
             or conv.target not in _CONV_ARGS or list(conv.users) != [bn]:
         return None
     c = _named(conv, _CONV_ARGS)
-    if c.get("transposed", False) is not False:
+    if c.get("transposed", False) is not False or not _same_meta(conv, bn):
         return None
     operands = {"w": c.get("weight"), "b": c.get("bias"), "mean": b["running_mean"],
                 "var": b["running_var"], "gamma": b["weight"], "beta": b["bias"]}
@@ -116,6 +116,14 @@ def _plan(gm, bn, value_of):
         return None
     values["eps"] = float(b["eps"])
     return conv, c, values
+
+
+def _same_meta(conv, bn) -> bool:
+    """Whether the batch norm's result has the convolution's dtype and shape (the folded
+    convolution gives the conv's: a batch norm that promotes, under autocast say, stays)."""
+    a, b = (n.meta.get("example_value", n.meta.get("val")) for n in (conv, bn))
+    return isinstance(a, torch.Tensor) and isinstance(b, torch.Tensor) and \
+        a.dtype == b.dtype and a.shape == b.shape
 
 
 def _constant(gm, node, value_of):

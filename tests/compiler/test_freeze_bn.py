@@ -173,3 +173,14 @@ def test_compiled_graph_keeps_the_values_it_saw(aten_graphs):
         model.bn1.running_mean.add_(1.0)
         assert_close(compiled(x), before)
     assert stats.bn_folded == 2
+
+
+def test_bfloat16_weights_fold_in_float32_and_cast_back(aten_graphs):
+    model = _net().to(torch.bfloat16)
+    x = torch.randn(2, 3, 8, 8, dtype=torch.bfloat16)
+    ref_model = copy.deepcopy(model)
+    with torch.no_grad():
+        out = torch.compile(model, backend="tuner", options={"freeze": True})(x)
+        ref = ref_model(x)
+    assert_close(out, ref, dtype=torch.bfloat16)
+    assert stats.bn_folded == 2 and stats.last().graph_fallback == ""
