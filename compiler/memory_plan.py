@@ -13,9 +13,20 @@ byte count at compile time: it reuses only a storage whose last occupant has the
 and stride expressions. A storage is freed (`del` of every name bound to it) when its last occupant dies
 and no later buffer takes it.
 
-Never reused: graph inputs; graph outputs and what they view (never freed either); what an
-extern reads or returns unless the op is known to return fresh tensors (`FRESH_OUTPUTS`), since
-an extern's result may alias its arguments (a view) or an argument may be written in place.
+Never reused: graph inputs, except donated ones (below); graph outputs and what they view
+(never freed either); what an extern reads or returns unless the op is known to return fresh
+tensors (`FRESH_OUTPUTS`), since an extern's result may alias its arguments (a view) or an
+argument may be written in place.
+
+Donated inputs (a backward graph's saved activations that AOTAutograd reports no one reads
+again, compiler/torch_compat.py `donated_inputs`): once past its last use, such an input's
+storage joins the pool like a dead buffer's, under the same rules, if it has byte counts, is
+dense (its bytes are its elements: no gap another tensor may own), and is neither written in
+place, returned, nor read by an extern that may alias it. Buffers put there start at the
+input's own storage offset (the wrapper views it with `reinterpret`, never `as_strided` from 0).
+The caller holds that storage through the call anyway, so taking it costs no live bytes: the
+peak counts such a buffer as if allocated (a bound, as before), and `donated_reused_bytes`
+says how many bytes of donated storage buffers were put in instead of allocations.
 """
 from __future__ import annotations
 
@@ -109,6 +120,7 @@ class _Storage:
     start: int              # the step it is allocated at
     holders: list = field(default_factory=list)   # every name bound to it, oldest first
     end: int | None = None  # the step after which it is freed (None: held to the return)
+    donated: bool = False   # a donated input's: the caller holds it (no live bytes to count)
 
 
 @dataclass
@@ -116,22 +128,42 @@ class Plan:
     """defs: step -> names first bound there (for an extern step, its outputs); actions:
     allocated name -> ("alloc", None) | ("same", old) (the same layout: `name = old`) |
     ("view", old) (`as_strided(old, size, stride, 0)`); frees: step -> names to `del` after
-    it; storage: name -> the name its storage was allocated under. Bytes (None for a graph
+    it; storage: name -> the name its storage was allocated under (a donated input's own
+    name for its storage, once a buffer takes it); on_donated: buffer -> the donated input whose
+    storage it is in (it starts at that input's storage offset). Bytes (None for a graph
     with symbolic sizes): peak_bytes, live bytes at the worst step with the plan (never above
     no_reuse_bytes: a reuse that would raise it is not made);
     no_reuse_bytes, every buffer in its own storage freed at its last use; unplanned_bytes,
-    every buffer in its own storage, none freed."""
+    every buffer in its own storage, none freed; donated_reused_bytes, the bytes of the donated
+    inputs whose storage a buffer took (0 where none did)."""
     defs: dict = field(default_factory=dict)
     actions: dict = field(default_factory=dict)
     frees: dict = field(default_factory=dict)
     storage: dict = field(default_factory=dict)
+    on_donated: dict = field(default_factory=dict)
+    donated_reused_bytes: int = 0
     peak_bytes: int | None = None
     unplanned_bytes: int | None = None
     no_reuse_bytes: int | None = None
 
 
-def plan(steps, g) -> Plan:
-    """The memory plan of the wrapper steps (see WrapperCodegen) over graph g's buffers."""
+def dense_nbytes(b: ir.Buffer):
+    """b's bytes where its elements fill them without gap or overlap (no other tensor's
+    elements lie between them), else None (symbolic, strided with gaps, overlapping)."""
+    size, stride = _ints(b.size), _ints(b.stride)
+    if size is None or stride is None or any(n == 0 for n in size):
+        return None
+    expect = 1
+    for s, n in sorted((s, n) for n, s in zip(size, stride) if n != 1):
+        if s != expect:
+            return None
+        expect *= n
+    return expect * b.dtype.itemsize
+
+
+def plan(steps, g, donated=()) -> Plan:
+    """The memory plan of the wrapper steps (see WrapperCodegen) over graph g's buffers;
+    donated: names of g's input buffers whose storage may be reused after their last use."""
     buffers = g.buffers
     keep = {o.buffer.name for o in g.outputs if isinstance(o, ir.View)}
     last_use, defs, extern_defs = {}, {}, set()
@@ -182,7 +214,10 @@ def plan(steps, g) -> Plan:
     storages: dict[str, _Storage] = {}
     pool = _Pool()   # storages whose occupant died, free for a later buffer
     occupant: dict[str, str] = {}   # storage -> its current (last) occupant
-    for i, st in enumerate(steps):
+    gifts = _donated(g, donated, keep | escaped)   # donated input -> its bytes
+    for name in gifts:   # (one read by no step: free from the start)
+        dies.setdefault(last_use.get(name, -1), []).append(name)
+    for i in range(-1, len(steps)):
         for name in defs.get(i, ()):
             b = buffers[name]
             sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree,
@@ -196,10 +231,21 @@ def plan(steps, g) -> Plan:
                 old = occupant[sid]
                 same = _exact_key(buffers[old]) == _exact_key(b)
                 p.actions[name] = ("same" if same else "view", old)
+                if storages[sid].donated:
+                    p.on_donated[name] = sid
+                    if sid not in p.storage:   # the input's storage, taken for the first time
+                        p.storage[sid] = sid
+                        p.donated_reused_bytes += storages[sid].capacity
             storages[sid].holders.append(name)
             occupant[sid] = name
             p.storage[name] = sid
         for name in dies.get(i, ()):
+            if name in gifts:   # a donated input past its last use: its storage joins the pool
+                b = buffers[name]
+                storages[name] = _Storage(gifts[name], b.dtype, str(b.device), -1, [name], i, True)
+                occupant[name] = name
+                pool.put(name, storages[name], b)
+                continue
             s = storages[p.storage[name]]
             s.end = i   # freed after this step, unless a later buffer takes it (_Pool.take)
             if name not in escaped and s.capacity != 0:
@@ -212,6 +258,20 @@ def plan(steps, g) -> Plan:
     if tree is not None:
         p.peak_bytes = tree.max(0, tree.n - 1)
     return p
+
+
+def _donated(g, names, never) -> dict:
+    """The donated input buffers whose storage may be reused (see the module's docstring),
+    each with its bytes."""
+    out = {}
+    for name in names:
+        b = g.buffers.get(name)
+        if not isinstance(b, ir.InputBuffer) or name in never or name in g.mutated_inputs:
+            continue
+        n = dense_nbytes(b)
+        if n:
+            out[name] = n
+    return out
 
 
 class _Pool:
@@ -247,7 +307,7 @@ class _Pool:
         while need > 0 and j < len(free) and free[j][0] <= 2 * need:
             cap, _, sid = free[j]
             d = storages[sid].end
-            if tree is not None:
+            if tree is not None and not storages[sid].donated:
                 held = tree.max(d + 1, r - 1) + cap if d + 1 <= r - 1 else 0
                 if max(held, tree.max(r, e) + cap - need) > peak:
                     j += 1

@@ -67,6 +67,9 @@ class WrapperCodegen:
         self.own = set()           # buffers allocated here (storage offset 0)
         self.fast_alloc = None     # "cpu" / "cuda": the caller put a C allocator (+ guard) in ns
         self.device_index = 0
+        # indices of the inputs AOTAutograd donated (a backward's saved activations no one
+        # reads again): the memory plan may put buffers in their storage after their last use
+        self.donated: frozenset = frozenset()
         # objects an extern takes that have no source form (an op handed to a higher-order op
         # such as with_effects, a generator): the caller puts them in the wrapper's namespace
         self.objects: dict[str, object] = {}
@@ -91,7 +94,8 @@ class WrapperCodegen:
         if g.sizes is not None:   # this call's value of each size symbol
             for symbol, src in g.sizes.sources.items():
                 self.emit(f"{symbol.name} = {src}")
-        self.plan = plan = memory_plan.plan(self.steps, g)
+        donated = [b.name for b in g.inputs if b is not None and b.arg_index in self.donated]
+        self.plan = plan = memory_plan.plan(self.steps, g, donated)
         for i, st in enumerate(self.steps):
             if st[0] in ("alloc", "kernel"):
                 for name in plan.defs.get(i, ()):   # allocated before the kernel first writes them
@@ -134,10 +138,17 @@ class WrapperCodegen:
 
     def _alloc(self, b, action):
         """b bound per the memory plan: a fresh allocation or a dead buffer's storage."""
-        self.own.add(b.name)   # (a reused storage starts at offset 0 too)
         how, old = action
+        donated = self.plan.on_donated.get(b.name)
+        if donated is None:
+            self.own.add(b.name)   # (a reused storage starts at offset 0 too)
         if how == "same":
-            self.emit(f"{b.name} = {old}  # reuse")
+            self.emit(f"{b.name} = {old}  # reuse" + (f" (donated {donated})" if donated else ""))
+            return
+        if how == "view" and donated is not None:
+            # a donated input's storage: from that input's storage offset, which may not be 0
+            self.emit(f"{b.name} = reinterpret({old}, {tuple(b.size)}, {tuple(b.stride)}, 0)"
+                      f"  # reuse (donated {donated})")
             return
         if how == "view":
             self.emit(f"{b.name} = as_strided({old}, {tuple(b.size)}, {tuple(b.stride)}, 0)  # reuse")
