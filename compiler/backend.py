@@ -44,7 +44,8 @@ from tuner.search.base import first_line
 from . import stats as stats_mod
 from .context import CompileContext
 from .specialize import ShapeSpecialized, eager, is_symbolic, shape_key, symbolic_positions
-from .torch_compat import aot_backend, data_dependent_errors, decomposition_table, has_unbacked
+from .torch_compat import (aot_backend, data_dependent_errors, decomposition_table, donated_inputs,
+                           has_unbacked)
 
 log = logging.getLogger("tuner.compiler")
 
@@ -136,7 +137,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call, address_replay, shape_key=shape_of,
                                max_shapes=settings.cudagraph_shapes)
-        return FirstCallGuard(call, gm_, st, mutated)
+        return FirstCallGuard(call, gm_, st, mutated, compiled.donated_inputs)
 
     def build_unbacked(gm_, inputs_, ctx):
         """A graph of concrete input sizes holding data-dependent ones (nonzero's count): it
@@ -157,8 +158,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         return graph_fallback(gm_, Unsupported("data-dependent sizes, symbolic sizes off or "
                                                "refused (stats.symbolic_fallbacks)"))
 
-    def compiler(gm_, inputs_, inference=False):
-        ctx = CompileContext(mode, options, inference=inference)
+    def compiler(gm_, inputs_, inference=False, donated=frozenset()):
+        ctx = CompileContext(mode, options, inference=inference, donated=donated)
         unbacked = has_unbacked(gm_)
         if unbacked and not is_symbolic(inputs_):
             return build_unbacked(gm_, inputs_, ctx.with_(dynamic=True))
@@ -178,10 +179,15 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # no backward will read this graph's outputs: they may keep padded layouts (pad_mm)
         return compiler(gm_, inputs_, inference=True)
 
+    def backward_compiler(gm_, inputs_):
+        # the saved activations AOTAutograd donated: their storage is reused once dead (not
+        # under CUDA graphs, which copy every output on memory they do not own alone)
+        return compiler(gm_, inputs_, donated=frozenset() if use_graphs else donated_inputs(inputs_))
+
     # TUNER_FALLBACK_RANDOM=none: dropout decomposes into a draw of generated kernels
     keep_dropout = settings.fallback_random != "none"
-    backend = aot_backend(compiler, compiler, decomposition_table(keep_dropout), inference_compiler,
-                          settings.partitioner)
+    backend = aot_backend(compiler, backward_compiler, decomposition_table(keep_dropout),
+                          inference_compiler, settings.partitioner)
     # a graph compiled before is found from dynamo's graph itself: no passes, no AOTAutograd
     from . import graph_front
     front = graph_front.key(gm, example_inputs, mode, options)
@@ -424,11 +430,16 @@ class FirstCallGuard:
     their device; such graphs still compile every kernel with a known config before the first
     call (compile_graph's strict `precompile`), so a kernel Triton cannot build fails the
     compile, not the call. Open there: a kernel that tunes on its first call (max-autotune)
-    or fails at launch after an earlier kernel wrote an input."""
+    or fails at launch after an earlier kernel wrote an input.
 
-    def __init__(self, call, gm, stats, mutated=()):
+    A backward that puts buffers in its donated inputs' storage (compiler/memory_plan.py)
+    overwrites saved activations the retry would read: those are snapshotted too, and where
+    they do not fit, a failing first call raises its error rather than retry on them."""
+
+    def __init__(self, call, gm, stats, mutated=(), donated=()):
         self.call, self.gm, self.stats = call, gm, stats
         self.mutated = tuple(mutated)     # indices of the inputs the graph writes in place
+        self.donated = tuple(donated)     # indices of the donated inputs whose storage it reuses
         self.checked = False
         self._boxed_call = True
 
@@ -436,13 +447,15 @@ class FirstCallGuard:
         if self.checked:
             return self.call(args)
         saved = list(args)
-        snapshot = _snapshot(saved, self.mutated)
+        snapshot = _snapshot(saved, self.mutated + self.donated)
         try:
             out = self.call(args)
         except torch.OutOfMemoryError:
             _restore(saved, snapshot)
             raise   # the caller's condition, not the compiler's: ATen would run out too
         except Exception as e:
+            if self.donated and not snapshot:
+                raise   # donated inputs may be overwritten: ATen would read garbage
             _restore(saved, snapshot)   # undo what the kernels before the failing one wrote
             fallback = eager(self.gm)
             try:

@@ -317,6 +317,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     # the launchers that tune on the graph's first call: the last one prints the graph's report
     stats.tune_pending = sum(1 for v in ns.values() if isinstance(v, Launcher) and v.config is None)
     wrapper_gen = WrapperCodegen(g, sched, steps)
+    wrapper_gen.donated = ctx.donated
     ns.update(g.constants)
     # the devices the wrapper allocates on (constants are held, never allocated)
     devices = {torch.device(b.device) for b in g.buffers.values() if not isinstance(b, ir.ConstantBuffer)}
@@ -342,6 +343,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     ns.update(wrapper_gen.objects)
     plan = wrapper_gen.plan
     stats.planned_peak_bytes, stats.unplanned_bytes = plan.peak_bytes, plan.unplanned_bytes
+    stats.donated_reused_bytes = plan.donated_reused_bytes
     if plan.peak_bytes is not None:
         log.debug("graph %d memory plan: peak %d bytes, %d buffer(s) in a dead one's storage; "
                   "%d bytes without reuse or frees", stats.graph, plan.peak_bytes,
@@ -353,6 +355,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     exec(code, ns)
     stats.compile_seconds = time.perf_counter() - start
     mutated = tuple(b.arg_index for b in g.inputs if b is not None and b.name in g.mutated_inputs)
+    reused = tuple(b.arg_index for b in g.inputs if b is not None and b.name in plan.storage)
     # stored after its first successful call, when the graph is cacheable
-    return record.finish(CompiledGraph(ns["call"], stats, mutated), g, ns, wrapper,
+    return record.finish(CompiledGraph(ns["call"], stats, mutated, reused), g, ns, wrapper,
                          wrapper_gen.objects, dev)

@@ -22,6 +22,8 @@ class CompileContext:
     dynamic: bool = False       # compiled for one shape of a graph with symbolic sizes
     tune_budget_s: float | None = None   # a probe's own tuning budget (else the setting)
     sizes: Any = None           # a symbolic compile's SizeVars (compiler/sizes.py)
+    # a backward's inputs AOTAutograd donated (indices): their storage may be reused once dead
+    donated: frozenset = frozenset()
 
     @property
     def autotune(self) -> bool:
@@ -42,6 +44,7 @@ class CompiledGraph:
     fn: Callable
     stats: Any
     mutated_inputs: tuple = ()   # indices of the inputs the graph writes in place
+    donated_inputs: tuple = ()   # indices of the donated inputs whose storage it writes
 
     def __post_init__(self):
         # read by dynamo and AOTAutograd; an instance attribute, which functools.wraps copies

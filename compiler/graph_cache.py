@@ -203,6 +203,8 @@ def _key(gm, example_inputs, ctx):
     options = {k: v for k, v in ctx.options.items() if k not in WRAP_OPTIONS}
     context = {"autotune": ctx.autotune, "options": options, "inference": ctx.inference,
                "dynamic": ctx.dynamic, "budget": ctx.tune_budget_s,
+               # (only when some are: the keys of other graphs stay as they were)
+               **({"donated": sorted(ctx.donated)} if ctx.donated else {}),
                "settings": {name: getattr(settings, name) for name in CODE_SETTINGS}}
     return make_key(problem, _sha(context), versions()), ""
 
@@ -379,14 +381,15 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
     stats.source = source_text(kernel_sources, wrapper)
     exec(compile(wrapper, f"<tuner wrapper {len(stats_mod.graphs())} (cached)>", "exec"), ns)
     stats.compile_seconds = time.perf_counter() - start
-    return CompiledGraph(ns["call"], stats, mutated)
+    return CompiledGraph(ns["call"], stats, mutated, tuple(value.get("donated", ())))
 
 
 # GraphStats fields lowering and code generation set, stored with the graph
 STAT_FIELDS = ("kernels", "fused_nodes", "nodes", "recomputed", "window_stored", "residual_folds",
                "externs", "fallbacks", "lowered", "pad_mm", "mm_backend", "kernel_names",
                "kernel_kinds", "kernel_labels", "lowering_errors", "learned_configs",
-               "planned_peak_bytes", "unplanned_bytes")
+               "planned_peak_bytes", "unplanned_bytes", "donated_reused_bytes")
+LATER_STAT_FIELDS = ("donated_reused_bytes",)   # entries stored before them lack them
 
 
 def _snapshot_stats(stats) -> dict:
@@ -400,6 +403,8 @@ def _snapshot_stats(stats) -> dict:
 def _restore_stats(stats, stored: dict) -> None:
     for f in STAT_FIELDS:
         cur = getattr(stats, f)
+        if f not in stored and f in LATER_STAT_FIELDS:
+            continue   # an entry stored before the field: its default
         v = stored[f]
         if isinstance(cur, dict):   # (Counters too)
             cur.update(v)
@@ -488,7 +493,8 @@ class Record:
             raise Refused(f"wrapper objects with no stored form ({', '.join(extra[:3])})")
         return {"wrapper": wrapper, "externs": self.externs, "constants": constants,
                 "device": None if dev is None else str(dev),
-                "mutated": list(compiled.mutated_inputs), "stats": _snapshot_stats(compiled.stats),
+                "mutated": list(compiled.mutated_inputs), "donated": list(compiled.donated_inputs),
+                "stats": _snapshot_stats(compiled.stats),
                 "kernels": [{"ns": n, "name": name, "source": src, "label": label}
                             for n, name, src, label in self.kernels]}
 

@@ -33,6 +33,8 @@
     s.planned_peak_bytes      # the wrapper's memory plan (compiler/memory_plan.py): buffer bytes
     s.unplanned_bytes         #   live at its worst step, and the bytes of every buffer in its own
                               #   storage, none reused or freed; None with symbolic sizes
+    s.donated_reused_bytes    # a backward's donated inputs (saved activations no one reads again)
+                              #   whose storage the plan put buffers in: their bytes
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
     stats.mask_folds          # {"dropped"/"causal": count} constant attention masks folded away
@@ -101,6 +103,7 @@ class GraphStats:
     jit_seconds: float = 0.0       # first launches of each kernel: Triton compiling it (and the launch)
     planned_peak_bytes: int | None = None    # memory plan (compiler/memory_plan.py); None:
     unplanned_bytes: int | None = None       #   symbolic sizes (no byte counts)
+    donated_reused_bytes: int = 0            # donated inputs' storage the plan reused
     tune_pending: int = field(default=0, repr=False)   # launchers yet to tune (set by the compiler)
 
     def count_extern(self, op):
@@ -176,7 +179,8 @@ class GraphStats:
                 "learned_configs": self.learned_configs, "prebuilt": self.prebuilt,
                 "tuning_seconds": self.tuning_seconds, "compile_seconds": self.compile_seconds,
                 "jit_seconds": self.jit_seconds, "planned_peak_bytes": self.planned_peak_bytes,
-                "unplanned_bytes": self.unplanned_bytes}
+                "unplanned_bytes": self.unplanned_bytes,
+                "donated_reused_bytes": self.donated_reused_bytes}
 
 
 def _name(op):
@@ -264,6 +268,7 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.recomputed += g.recomputed
     t.window_stored += g.window_stored
     t.residual_folds += g.residual_folds
+    t.donated_reused_bytes += g.donated_reused_bytes
     t.externs.update(g.externs)
     t.fallbacks.update(g.fallbacks)
     t.lowered.update(g.lowered)

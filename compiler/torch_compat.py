@@ -110,6 +110,31 @@ def aot_backend(fw_compiler, bw_compiler, decompositions, inference_compiler=Non
         return aot_autograd(**kwargs)
 
 
+def donated_inputs(example_inputs) -> frozenset:
+    """Indices of a backward graph's inputs that AOTAutograd donated: saved activations that
+    alias no forward input, user output or gradient, so no one reads them after this backward
+    (AOTAutograd reports none when the backward keeps its graph, retain_graph=True). Read, as
+    the stock compiler reads it, from the tracing context's forward metadata while the backward
+    compiles; none where this torch reports nothing there. One sharing its storage with another
+    input is left out: writing it could change that one."""
+    try:
+        from torch._guards import TracingContext
+        meta = getattr(TracingContext.try_get(), "fw_metadata", None)
+        idxs = list(getattr(meta, "bw_donated_idxs", None) or ())
+    except Exception:   # noqa: BLE001 - a torch without the report: nothing donated
+        return frozenset()
+    storages: dict = {}
+    for i, t in enumerate(example_inputs):
+        if isinstance(t, torch.Tensor):
+            try:
+                key = t.untyped_storage()._cdata
+            except Exception:   # noqa: BLE001 - (a tensor without storage)
+                key = ("no storage", i)
+            storages.setdefault(key, []).append(i)
+    alone = {ix[0] for ix in storages.values() if len(ix) == 1}
+    return frozenset(i for i in idxs if isinstance(i, int) and i in alone)
+
+
 def data_dependent_errors() -> tuple:
     """Fake-tensor errors for sizes or values known only at run time (narrow at a tensor's
     value, nonzero): dynamo answers them itself by running that code in eager."""

@@ -143,6 +143,7 @@ def test_every_key_part_misses(monkeypatch):
         "option": graph_cache.key(gm, args, CompileContext("default", {"max_persistent_r": 1024})),
         "mode": graph_cache.key(gm, args, CompileContext("max-autotune-no-cudagraphs", {})),
         "inference": graph_cache.key(gm, args, ctx.with_(inference=True)),
+        "donated": graph_cache.key(gm, args, ctx.with_(donated=frozenset({0}))),
         "dtype": graph_cache.key(make_fx(fn)(*inputs(dtype=torch.float64)),
                                  inputs(dtype=torch.float64), ctx),
         "shape": graph_cache.key(make_fx(fn)(*inputs(4)), inputs(4), ctx),
