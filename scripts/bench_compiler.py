@@ -39,6 +39,8 @@ EPILOG = """examples:
   python3 scripts/bench_compiler.py --cases convnextv2_nano,maxvit_tiny \\
       --variants eager,tuner,inductor --rounds 3 --kernel-times 20 --out DIR
   python3 scripts/bench_compiler.py --smoke --cases pointwise,layernorm     # CPU, tiny shapes
+  python3 scripts/bench_compiler.py --cases gpt2_eager_s1024,gpt2_eager_s1024_train \\
+      --variants eager,inductor,tuner,tuner@attn-off --rounds 3 --out DIR   # issue 52
   python3 scripts/bench_compiler.py --diff-kernels DIR/compiler_X.json tuner inductor"""
 
 SCHEMA = 1
@@ -269,6 +271,10 @@ _NO_DROPOUT = dict(resid_pdrop=0.0, embd_pdrop=0.0, attn_pdrop=0.0)
 # the training row: GPT-2 small's first 6 layers (use_cache off: no KV-cache objects in a graph)
 _gpt2_6l_train = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, dict(n_layer=6), use_cache=False,
                      **_NO_DROPOUT)
+# issue 52: the same models with hand-written attention (softmax(q @ k^T) @ v, no SDPA call)
+_gpt2_eager = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, use_cache=False, attn_implementation="eager")
+_gpt2_6l_eager_train = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, dict(n_layer=6), use_cache=False,
+                           attn_implementation="eager", **_NO_DROPOUT)
 
 
 def _wte_grad(model):
@@ -514,6 +520,16 @@ CASES: tuple[Case, ...] = (
          "the embedding's gradient",
          _train_build(_gpt2_6l_train, _tokens(50257, 8, 512, 256, 2, 16), _wte_grad, note="GPT-2 6L"),
          needs=("transformers",)),
+    # issue 52: eager attention replaced by SDPA (compiler/attn_patterns.py); tuner@attn-off is
+    # the tuner without that pass
+    Case("gpt2_eager_s1024", "model", "GPT-2 small, attn_implementation=\"eager\", batch 4, seq 1024, logits",
+         _model_build(_gpt2_eager, _tokens(50257, 4, 1024, 256, 2, 16), note="GPT-2 small, eager attention"),
+         needs=("transformers",)),
+    Case("gpt2_eager_s1024_train", "model", "GPT-2 6 layers, attn_implementation=\"eager\", AMP training "
+         "step (forward + backward), batch 4, seq 1024, the embedding's gradient",
+         _train_build(_gpt2_6l_eager_train, _tokens(50257, 4, 1024, 256, 2, 16), _wte_grad,
+                      note="GPT-2 6L, eager attention"),
+         needs=("transformers",)),
     # the model zoo at real sizes, default settings (issue 12)
     Case("gpt2_defaults", "zoo", "GPT-2 small, default settings (KV cache on), batch 8, seq 512",
          _model_build(_gpt2_defaults, _tokens(50257, 8, 512, 256, 2, 16), note="GPT-2 small"),
@@ -572,10 +588,12 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 # "tuner@no-heuristics" (no learned module answers), "@mm-extern" (every matmul on ATen),
 # "@keep-layout" / "@channels-last" (the layout point forced: issue 49's comparison), "@save-all"
 # (training graphs split saving every value the backward reads: issue 50's comparison), "@freeze"
-# (frozen parameters: eval-mode batch norms folded into their convolutions, issue 49)
+# (frozen parameters: eval-mode batch norms folded into their convolutions, issue 49),
+# "@attn-off" (hand-written attention kept as written, not replaced by SDPA: issue 52's "ours today")
 SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}, "mm-extern": {"TUNER_MM": "extern"},
             "keep-layout": {"TUNER_LAYOUT": "keep"}, "channels-last": {"TUNER_LAYOUT": "channels_last"},
-            "save-all": {"TUNER_PARTITIONER": "default"}, "freeze": {"TUNER_FREEZE": "1"}}
+            "save-all": {"TUNER_PARTITIONER": "default"}, "freeze": {"TUNER_FREEZE": "1"},
+            "attn-off": {"TUNER_ATTENTION_PATTERNS": "0"}}
 
 
 @dataclasses.dataclass(frozen=True)
@@ -636,6 +654,7 @@ def _read_stats(stats) -> Any:
     try:
         d = stats.totals().as_dict()
         d["graphs"] = len(stats.graphs())
+        d["attention_patterns"] = dict(stats.attention_patterns)   # (SDPA calls made: issue 52)
         return json.loads(json.dumps(d, default=str))
     except Exception as e:   # stats are a bonus; never fail a measurement over them
         return {"error": f"{type(e).__name__}: {e}"}
