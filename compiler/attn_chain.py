@@ -16,14 +16,19 @@ A chain is replaced only where SDPA computes the same thing up to rounding:
 - q, k and v 3-D or 4-D with the same batch dims, or (batch * heads) 3-D ones, the scores
   viewed (view, reshape) to 4-D (batch, heads) and back keeping their last two dims (BLOOM,
   DeBERTa-v2, ProphetNet): SDPA then runs on 4-D views of them;
+- 4-D scores viewed as 5-D (batch, windows, heads, n, n) and back, a mask added there (Swin's
+  shifted windows: mask.unsqueeze(1).unsqueeze(0) of (windows, n, n)): the mask becomes one of
+  the 4-D scores, expanded over (batch, windows) and merged, which needs those two sizes
+  static where the mask broadcasts over them (element (b, w, h) of the 5-D view is element
+  (b * windows + w, h) of the 4-D scores, so the sum is the same);
 - baddbmm(bias, q, k^T, beta=1, alpha=c) as c * (q @ k^T) + bias (BLOOM's alibi);
 - no in-place write, between the chain's first node and its last, to the storage of a tensor
   SDPA reads (it reads them where the second matmul was).
-Misses by design (kept as written): views changing the scores' last two dims (Swin's
-shifted windows), 3-D scores split by a symbolic heads count, DeBERTa's relative-position
-bias (matmuls of its own), logit soft-capping (Gemma 2), a learned (tensor) scale (a 0-d
-tensor of constants, DeBERTa's sqrt(torch.tensor(d)), is constant), in-place masked_fill_
-whose input is used again, dropout p > 0 in training.
+Misses by design (kept as written): views changing the scores' last two dims, 3-D scores
+split by a symbolic heads count, DeBERTa's relative-position bias (matmuls of its own), logit
+soft-capping (Gemma 2), a learned (tensor) scale (Swin-V2's logit scale; a 0-d tensor of
+constants, DeBERTa's sqrt(torch.tensor(d)), is constant), in-place masked_fill_ whose input is
+used again, dropout p > 0 in training, a 5-D window mask to broadcast over a symbolic batch.
 The right operand of q @ k^T is taken as k^T whatever produced it: key = its transpose (or
 the tensor it transposed, when it is a transpose of the last two dims).
 """
@@ -345,6 +350,10 @@ def match_chain(mm2) -> dict:
             raise NoMatch("a fill from a mask that is not boolean")
         if not _broadcasts_to(tuple(mv.shape), tuple(scores)):
             raise NoMatch(f"mask {m.name} does not broadcast to the scores")
+        # (at 5-D scores the rewrite expands the mask over (batch, windows) to merge them)
+        lead = (*(1,) * (5 - mv.dim()), *mv.shape)[:2] if len(scores) == 5 else ()
+        if not all(isinstance(n, int) or _same_size(s, n) for s, n in zip(lead, scores)):
+            raise NoMatch(f"mask {m.name} to broadcast over a symbolic batch or windows count")
     return {"mm2": mm2, "q": q, "kt": kt, "key": key, "v": v, "scale": scale,
             "masks": mask_ops, "chain": chain, "operands": operands,
             "dtype": _tensor(q).dtype, "heads": heads}
@@ -444,15 +453,22 @@ def _untranspose(kt):
 def _check_shapes(mm1, mm2, q, kt, v, chain):
     """The heads count of the 4-D tensors (None if none): NoMatch unless q, k^T, v and the
     chain's are 3-D or 4-D with the same (batch, heads) or their product first, the chain's
-    with the scores' last two sizes (so its views split or merge only the first dims)."""
+    with the scores' last two sizes (so its views split or merge only the first dims). The
+    chain may also view the 4-D scores as 5-D (batch, windows, heads, n, n) (Swin's shifted
+    windows): the batch split in two, the heads kept."""
     qv, ktv, vv, out = _tensor(q), _tensor(kt), _tensor(v), _tensor(mm2)
     vals = [qv, ktv, vv, *map(_tensor, chain)]
-    if any(t.dim() not in (3, 4) for t in vals):
+    if any(t.dim() not in (3, 4) for t in vals[:3]) or any(t.dim() not in (3, 4, 5) for t in vals):
         raise NoMatch(f"q, k^T, v of {qv.dim()}, {ktv.dim()}, {vv.dim()} dims or chain views")
-    four = [t for t in vals if t.dim() == 4]
+    four, five = ([t for t in vals if t.dim() == d] for d in (4, 5))
     heads = four[0].shape[1] if four else None
-    lead = [t.shape[0] * t.shape[1] if t.dim() == 4 else t.shape[0] for t in vals]
+    if five and heads is None:
+        raise NoMatch("5-D scores with no 4-D tensor to say the heads count")
+    # (a 5-D view's third size is the heads count: its (b, w, h) is the 4-D (b * windows + w, h))
+    lead = [t.shape[0] * t.shape[1] * (t.shape[2] if t.dim() == 5 else 1) if t.dim() > 3
+            else t.shape[0] for t in vals]
     pairs = [*((lead[0], n) for n in lead[1:]), *((heads, t.shape[1]) for t in four),
+             *((heads, t.shape[2]) for t in five),
              (qv.shape[-1], ktv.shape[-2]), (ktv.shape[-1], vv.shape[-2])]
     pairs += [p for t in vals[3:] if t is not out
               for p in zip(t.shape[-2:], (qv.shape[-2], ktv.shape[-1]))]

@@ -97,10 +97,22 @@ def _build(graph, m, made):
     def _4d(t, at=None):
         """t (batch * heads, ...) split to 4-D where SDPA runs on 4-D tensors; a mask only
         where the scores were 3-D at its point, and not with a first dim of 1 (broadcast)."""
+        if at is not None and len(at) == 5:
+            return _windows_merged(t, at)
         if heads is None or _tensor(t).dim() != 3 or at is not None and (
                 len(at) != 3 or _same_size(_tensor(t).shape[0], 1)):
             return t
         return _new("call_method", "unflatten", (t, 0, (-1, heads)))
+
+    def _windows_merged(t, at):
+        """A mask added to 5-D scores (batch, windows, heads, n, n) as one of the 4-D scores:
+        broadcast over the first two dims (static sizes where it has 1), then merged."""
+        for _ in range(5 - _tensor(t).dim()):
+            t = _new("call_method", "unsqueeze", (t, 0))
+        sizes = [-1 if _same_size(s, n) else n for s, n in zip(_tensor(t).shape[:2], at[:2])]
+        if sizes != [-1, -1]:
+            t = _new("call_method", "expand", (t, *sizes, -1, -1, -1))
+        return _new("call_method", "flatten", (t, 0, 1))
     with graph.inserting_before(mm2):
         key = m["key"]
         if key is None:

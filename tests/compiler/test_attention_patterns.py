@@ -347,6 +347,70 @@ def test_views_and_baddbmm_not_replaced(dynamo_graphs, fn):
     assert not stats.attention_patterns
 
 
+# --------------------------------------------------------------------------- Swin's windows
+
+class WindowAttention(torch.nn.Module):
+    """Window attention shaped like timm's Swin block with fused attention off: q scaled, a
+    learned relative-position bias (1, heads, n, n), and the shifted windows' mask (windows,
+    n, n) added to the scores viewed as (batch, windows, heads, n, n), then viewed back."""
+
+    def __init__(self, dim=16, heads=2, side=2, windows=4):
+        super().__init__()
+        n = side * side
+        self.heads, self.scale = heads, (dim // heads) ** -0.5
+        self.qkv, self.proj = torch.nn.Linear(dim, 3 * dim), torch.nn.Linear(dim, dim)
+        self.table = torch.nn.Parameter(torch.randn((2 * side - 1) ** 2, heads) * 0.5)
+        yx = torch.stack(torch.meshgrid(torch.arange(side), torch.arange(side), indexing="ij"))
+        d = yx.flatten(1)[:, :, None] - yx.flatten(1)[:, None, :] + side - 1
+        self.register_buffer("index", d[0] * (2 * side - 1) + d[1], persistent=False)
+        region = torch.randint(0, 3, (windows, n), generator=torch.Generator().manual_seed(3))
+        mask = (region[:, None, :] != region[:, :, None]).float() * -100.0
+        self.register_buffer("mask", mask, persistent=False)
+        self.softmax, self.drop = torch.nn.Softmax(dim=-1), torch.nn.Dropout(0.0)
+
+    def forward(self, x):
+        b, n, c = x.shape
+        q, k, v = self.qkv(x).reshape(b, n, 3, self.heads, -1).permute(2, 0, 3, 1, 4).unbind(0)
+        attn = (q * self.scale) @ k.transpose(-2, -1)
+        bias = self.table[self.index.view(-1)].view(n, n, -1).permute(2, 0, 1).contiguous()
+        attn = attn + bias.unsqueeze(0)
+        windows = self.mask.shape[0]
+        attn = attn.view(-1, windows, self.heads, n, n) + self.mask.unsqueeze(1).unsqueeze(0)
+        attn = self.drop(self.softmax(attn.view(-1, self.heads, n, n)))
+        return self.proj((attn @ v).transpose(1, 2).reshape(b, n, -1))
+
+
+def test_swin_window_mask_is_replaced(dynamo_graphs):
+    """The 5-D view's mask becomes SDPA's, expanded over (batch, windows) and merged; forward
+    and gradients (the bias table's too) match eager."""
+    torch.manual_seed(0)
+    model = WindowAttention()
+    ref = WindowAttention()
+    ref.load_state_dict(model.state_dict())
+    x = torch.randn(2 * 4, 4, 16, generator=torch.Generator().manual_seed(1))
+    x1, x2 = x.clone().requires_grad_(), x.clone().requires_grad_()
+    out, expected = torch.compile(model, backend="tuner")(x1), ref(x2)
+    assert_close(out, expected)
+    out.square().sum().backward()
+    expected.square().sum().backward()
+    torch.testing.assert_close(x1.grad, x2.grad, rtol=1e-4, atol=1e-4)
+    for (name, p), r in zip(model.named_parameters(), ref.parameters()):
+        torch.testing.assert_close(p.grad, r.grad, rtol=1e-4, atol=1e-4, msg=name)
+    assert count(dynamo_graphs) == (1, 0)
+    assert stats.attention_patterns == {"graphs": 1, "patterns": 1}
+
+
+def test_swin_window_mask_with_dynamic_batch_is_kept(dynamo_graphs):
+    """A symbolic batch: the 5-D view's (batch // windows) * windows is not provably the
+    batch, and the mask would be expanded to a symbolic size: kept as written."""
+    model = WindowAttention().eval()
+    x = torch.randn(3 * 4, 4, 16)
+    torch._dynamo.mark_dynamic(x, 0)
+    with torch.no_grad():
+        assert_close(torch.compile(model, backend="tuner")(x), model(x))
+    assert count(dynamo_graphs) == (0, 1)
+
+
 # --------------------------------------------------------------------------- kept as written
 
 def returns_probabilities(q, k, v):
