@@ -131,6 +131,11 @@ MAX_LOWERINGS = 3
 PROVISIONAL = "extern"   # what a lowering does with a matmul whose question is not answered yet
 
 
+def interpreting() -> bool:
+    """Whether Triton's interpreter runs kernels (TRITON_INTERPRET, read as Triton reads it)."""
+    return os.environ.get("TRITON_INTERPRET", "0").strip().lower() in ("1", "true", "yes", "on", "y")
+
+
 def _lower(gm, example_inputs, stats, ctx: CompileContext) -> GraphLowering:
     """The graph lowered with the mm point's answers: a question the point can answer only by
     measuring (max-autotune: no confident heuristic, nothing cached) is lowered as ATen and
@@ -205,6 +210,12 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     autotune, probe, dynamic = ctx.autotune, ctx.probe, ctx.dynamic
     reinplace_input_scatters(gm)   # a KV cache's index_copy_ stays in place
     g = _lower(gm, example_inputs, stats, ctx)
+    kernels = any(not isinstance(n, ir.Extern) for n in g.nodes)
+    if g.device.type == "cpu" and kernels and not interpreting():
+        # Triton runs kernels on a GPU unless its interpreter is on: said now, not by a failed
+        # first launch ("cannot be accessed from Triton (cpu tensor?)") and a second run in ATen
+        raise RuntimeError("CPU tensors need Triton's interpreter: set TRITON_INTERPRET=1 "
+                           "before importing torch to run generated kernels on them")
     stats.nodes = len(g.nodes)
     sched = Scheduler(g)
     groups = sched.fuse()
