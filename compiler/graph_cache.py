@@ -302,34 +302,18 @@ def host_key(folder: str):
     return graphs.make_key(f"triton-host:{folder}", "", {**versions(), **where})
 
 
-def _restore_hosts(folders) -> int:
-    """The carried host modules (Triton's compiled launchers) this machine's cache lacks,
-    written into it before the first launch; how many."""
+def _restore_carried(names, present, key_of, restore) -> int:
+    """The carried kernels (compile hashes) or host modules (cache folders) `names` that this
+    machine's Triton cache lacks (`present`), each read from the cache under key_of(name) and
+    written by `restore` before anything launches (so Triton loads instead of building); how
+    many."""
     from tuner import graph_store as graphs
-
-    from . import kernel_binaries
     n = 0
-    for folder in folders:
-        if kernel_binaries.host_present(folder):
+    for name in names:
+        if present(name):
             continue
-        stored, _ = graphs.lookup(host_key(folder))
-        if stored is not None and kernel_binaries.restore_host(folder, stored.get("files")):
-            n += 1
-    return n
-
-
-def _restore_binaries(hashes) -> int:
-    """The carried kernels this machine's Triton cache lacks, written into it before any of
-    them launches (so Triton loads them instead of compiling); how many."""
-    from tuner import graph_store as graphs
-
-    from . import kernel_binaries
-    n = 0
-    for h in hashes:
-        if kernel_binaries.present(h):
-            continue
-        stored, _ = graphs.lookup(binary_key(h))
-        if stored is not None and kernel_binaries.restore(h, stored.get("files")):
+        stored, _ = graphs.lookup(key_of(name))
+        if stored is not None and restore(name, stored.get("files")):
             n += 1
     return n
 
@@ -339,8 +323,9 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
 
     from .codegen.wrapper import alloc_namespace, base_namespace, source_text
     from .runtime.launch import ForeachLauncher, Launcher, precompile
-    _restore_binaries(value.get("binaries", ()))
-    _restore_hosts(value.get("hosts", ()))
+    from . import kernel_binaries as kb
+    _restore_carried(value.get("binaries", ()), kb.present, binary_key, kb.restore)
+    _restore_carried(value.get("hosts", ()), kb.host_present, host_key, kb.restore_host)
     ns = base_namespace()
     kernel_sources = []
     for k in value["kernels"]:

@@ -33,3 +33,18 @@ def aten_graphs(monkeypatch):
     stats.reset()
     torch._dynamo.reset()
     return seen
+
+
+@pytest.fixture
+def wrappers(monkeypatch):
+    """Every WrapperCodegen that generated a wrapper, in order (its plan, graph and steps)."""
+    from tuner.compiler.codegen import wrapper as wrapper_mod
+    seen = []
+    real = wrapper_mod.WrapperCodegen.generate
+
+    def spy(self):
+        src = real(self)
+        seen.append(self)
+        return src
+    monkeypatch.setattr(wrapper_mod.WrapperCodegen, "generate", spy)
+    return seen

@@ -11,24 +11,9 @@ from torch.fx.experimental.proxy_tensor import make_fx
 import tuner.compiler.stats as stats
 from helpers import assert_close
 from tuner.compiler import memory_plan
-from tuner.compiler.codegen import wrapper as wrapper_mod
 from tuner.compiler.compile_graph import compile_graph
 from tuner.compiler.context import CompileContext
 from tuner.compiler.torch_compat import decomposition_table
-
-
-@pytest.fixture
-def wrappers(monkeypatch):
-    """Every WrapperCodegen that generated a wrapper, in order."""
-    seen = []
-    real = wrapper_mod.WrapperCodegen.generate
-
-    def spy(self):
-        src = real(self)
-        seen.append(self)
-        return src
-    monkeypatch.setattr(wrapper_mod.WrapperCodegen, "generate", spy)
-    return seen
 
 
 class GPT2Block(torch.nn.Module):

@@ -9,23 +9,8 @@ import torch
 import tuner.compiler.stats as stats
 from helpers import assert_close
 from tuner.compiler import ir, memory_plan
-from tuner.compiler.codegen import wrapper as wrapper_mod
 
 torch.manual_seed(0)
-
-
-@pytest.fixture
-def wrappers(monkeypatch):
-    """Every WrapperCodegen that generated a wrapper, in order (its plan, graph and steps)."""
-    seen = []
-    real = wrapper_mod.WrapperCodegen.generate
-
-    def spy(self):
-        src = real(self)
-        seen.append(self)
-        return src
-    monkeypatch.setattr(wrapper_mod.WrapperCodegen, "generate", spy)
-    return seen
 
 
 def _buffer_of(w, op_name):
