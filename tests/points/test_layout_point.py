@@ -1,9 +1,10 @@
-"""The layout point (tuner/points/layout.py): the rule, forced modes, the problem's key, and a
-cached answer that wins over the rule."""
+"""The layout point (tuner/points/layout.py): the rule, forced modes, the problem's key, a
+cached answer that wins over the rule, and a measured answer (max-autotune's timer) that is
+stored and read back without measuring."""
 import pytest
 
-from tuner.points.layout import (CANDIDATES, NAMESPACE, ConvSignature, LayoutProblem,
-                                 layout_decision, rule)
+from tuner.points.layout import (CANDIDATES, NAMESPACE, ConvSignature, LayoutAnswer,
+                                 LayoutProblem, layout_decision, rule)
 
 
 def _problem(device="cuda", cl=False, convs=1):
@@ -39,3 +40,53 @@ def test_a_cached_answer_wins_over_the_rule():
     answer = layout_decision(problem)
     assert (answer.choice, answer.source) == ("keep", "cache")
     assert layout_decision(_problem(convs=3)).source == "rule"   # another graph: the rule
+
+
+def _timer(times, calls):
+    """A timer as the layout pass gives one: counts its calls, times each choice from `times`."""
+    def timer():
+        calls.append("timer")
+
+        def measure(choice):
+            calls.append(choice)
+            return times[choice]
+        return measure
+    return timer
+
+
+def test_a_measured_answer_is_stored_and_read_back_without_measuring():
+    problem, calls = _problem("cpu", convs=2), []
+    answer = layout_decision(problem, timer=_timer({"keep": 2.0, "channels_last": 1.0}, calls))
+    # measured although the rule (CPU) says keep; both choices timed once
+    assert (answer.choice, answer.source) == ("channels_last", "measured")
+    assert sorted(calls) == ["channels_last", "keep", "timer"]
+    calls.clear()
+    again = layout_decision(problem, timer=_timer({"keep": 2.0, "channels_last": 1.0}, calls))
+    assert (again.choice, again.source) == ("channels_last", "cache") and calls == []
+    # without a timer (default mode) the stored answer is read the same way
+    assert layout_decision(problem) == again
+
+
+def test_forced_wins_over_a_timer_and_a_stored_answer():
+    problem, calls = _problem(convs=2), []
+    timer = _timer({"keep": 1.0, "channels_last": 2.0}, calls)
+    assert layout_decision(problem, "channels_last", timer) == LayoutAnswer("channels_last", "forced")
+    assert calls == []
+    assert layout_decision(problem, timer=timer).choice == "keep"   # measured and stored
+    assert layout_decision(problem, "channels_last", timer).source == "forced"
+
+
+@pytest.mark.parametrize("timer", [lambda: None, lambda: 1 / 0],
+                         ids=["cannot-time", "timer-fails"])
+def test_a_graph_that_cannot_be_timed_gets_the_rule(timer):
+    problem = _problem(convs=2)
+    assert layout_decision(problem, timer=timer) == LayoutAnswer("channels_last", "rule")
+
+
+def test_choices_that_all_fail_store_nothing():
+    problem, calls = _problem(convs=2), []
+    inf = float("inf")
+    answer = layout_decision(problem, timer=_timer({"keep": inf, "channels_last": inf}, calls))
+    assert answer == LayoutAnswer("channels_last", "rule") and calls
+    from tuner.engine import plan
+    assert plan(NAMESPACE, problem.signature(), list(CANDIDATES)).decision is None

@@ -9,19 +9,29 @@ outputs given back the strides eager would give them).
 
 The answer comes, in order, from what the user forces (torch.compile's options={"layout": ...},
 else the TUNER_LAYOUT setting, when either is not "auto"), the cache (an answer stored under
-the problem's signature, read through the engine's `plan`, which measures nothing), and
-otherwise a rule: channels_last for a graph with at least MIN_CONVS (2) 2-D convolutions on
-CUDA whose activation inputs are not already channels-last; keep on any other device. The rule
-is not yet measured on a GPU against keeping the layout (issue 49's benchmark is next). This part answers
-by the rule: max-autotune does not measure the whole graph under both layouts yet, nothing
-stores an answer, and no learned heuristic exists for the point, so the cache step finds only
-answers written by hand or by a later version.
+the problem's signature, read through the engine's `plan`, which measures nothing), then, in
+max-autotune on CUDA (the caller passes a `timer`), a measurement of the whole graph under
+both layouts, and otherwise a rule: channels_last for a graph with at least MIN_CONVS (2) 2-D
+convolutions on CUDA whose activation inputs are not already channels-last; keep on any
+other device.
+
+A measured answer goes through the engine's `decide` (an exhaustive search of the two
+candidates), which stores it in the cache under the problem's signature like every answer:
+the next compile of a graph with the same convolutions, in any mode, reads it there and
+measures nothing. The timer itself (compiler/channels_last.py, `layout_timer`) runs the
+graph as ATen ops, not our compiled kernels; its docstring says why. No learned heuristic
+exists for the point.
 """
 from __future__ import annotations
 
+import logging
+import math
 from dataclasses import dataclass
+from typing import Callable, Optional
 
 from tuner.settings import LAYOUT_CHOICES
+
+log = logging.getLogger("tuner.points.layout")
 
 NAMESPACE = "layout"
 # "keep" first: the engine treats candidates[0] as the default it reports speedups against.
@@ -62,7 +72,7 @@ class LayoutProblem:
 @dataclass(frozen=True)
 class LayoutAnswer:
     """The choice and what gave it: "forced" (option or setting), "heuristic" or "cache"
-    (through the engine), or "rule"."""
+    (through the engine), "measured" (timed now, and stored), or "rule"."""
     choice: str
     source: str
 
@@ -89,9 +99,17 @@ def check_mode(mode) -> str:
     return mode
 
 
-def layout_decision(problem: LayoutProblem, mode: str = "auto") -> LayoutAnswer:
+# a function timing the graph under one choice (ms), or None when the graph cannot be timed
+Timer = Callable[[], Optional[Callable[[str], float]]]
+
+
+def layout_decision(problem: LayoutProblem, mode: str = "auto",
+                    timer: Timer | None = None) -> LayoutAnswer:
     """"keep" or "channels_last" for a graph's convolutions: `mode` when it forces one, else
-    the engine's heuristic or cache answer when there is one, else the rule."""
+    the engine's heuristic or cache answer when there is one, else, when a `timer` is given
+    (max-autotune), the faster choice measured and stored, else the rule. `timer` is called
+    only when a measurement is needed; it returns choice -> ms, or None when the graph cannot
+    be timed (the rule answers then)."""
     mode = check_mode(mode)
     if mode != "auto":
         return LayoutAnswer(mode, "forced")
@@ -104,4 +122,26 @@ def layout_decision(problem: LayoutProblem, mode: str = "auto") -> LayoutAnswer:
         found = None
     if found is not None and found.source != "exhaustive" and found.choice in CANDIDATES:
         return LayoutAnswer(found.choice, found.source)
+    if timer is not None:
+        measured = _measured(problem, timer)
+        if measured is not None:
+            return measured
     return LayoutAnswer(rule(problem), "rule")
+
+
+def _measured(problem: LayoutProblem, timer: Timer) -> LayoutAnswer | None:
+    """Both choices timed through the engine's `decide`, which stores the faster one under the
+    problem's signature; None when the graph cannot be timed or neither choice ran."""
+    try:
+        measure = timer()
+        if measure is None:
+            return None
+        from tuner.engine import decide
+        d = decide(NAMESPACE, problem.signature(), list(CANDIDATES), measure)
+    except Exception as e:   # noqa: BLE001 - a measurement that fails leaves it to the rule
+        log.debug("layout measurement failed: %s", e)
+        return None
+    if d.choice not in CANDIDATES or d.time_ms is None or not math.isfinite(d.time_ms):
+        return None   # every choice failed to run (nothing was stored)
+    # another process may have stored an answer between plan() and decide()
+    return LayoutAnswer(d.choice, "cache" if d.source == "cache" else "measured")
