@@ -208,7 +208,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # converts the folded weights (compiler/freeze.py)
         _freeze(gm, example_inputs, options)
         # the layout before AOTAutograd too: forward and backward agree (compiler/channels_last.py)
-        _channels_last(gm, example_inputs, layout)
+        _channels_last(gm, example_inputs, layout, CompileContext(mode, options).autotune)
         fast = _inplace_update(gm, example_inputs,
                                lambda g, ins: build(g, ins, CompileContext(mode, options, inference=True)))
         if fast is not None:
@@ -276,12 +276,14 @@ def _freeze(gm, example_inputs, options):
     note_folds(folds)
 
 
-def _channels_last(gm, example_inputs, layout):
+def _channels_last(gm, example_inputs, layout, autotune=False):
     """gm's convolutions converted to channels-last where the layout point says so
-    (compiler/channels_last.py); a failure leaves gm as it is."""
+    (compiler/channels_last.py); when tuning (max-autotune*), on CUDA, the point measures the
+    graph both ways if neither the user nor the cache answers. A failure leaves gm as it is."""
     from .channels_last import convert_graph, note_layout
     try:
-        result = convert_graph(gm, example_inputs, layout)
+        result = convert_graph(gm, example_inputs, layout,
+                               measure_on=("cuda",) if autotune else ())
     except Exception as e:   # noqa: BLE001 - the graph compiles in its own layout
         log.debug("layout pass failed: %s", e)
         return

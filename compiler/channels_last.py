@@ -18,6 +18,10 @@ share memory with a converted input, or that fails on fake tensors once rewritte
 as it was ("declined"); a failure is first retried with the graph's shape `view`s made
 `reshape`s (`x.view(n, -1)` before a linear head, which channels-last strides refuse), where
 no write makes the copy differ from a view. Graphs with symbolic sizes keep their layout.
+
+In max-autotune on CUDA (`measure_on`), when neither the user nor the cache answers, the
+point times the graph both ways (`layout_timer`: gm as it is and a converted copy, on fresh
+random inputs) and stores the faster in the cache, where later compiles of the graph read it.
 """
 from __future__ import annotations
 
@@ -71,7 +75,8 @@ class Declined(Exception):
 class LayoutResult:
     """What the pass did to one graph: the decision, its source, and the nodes converted."""
     choice: str                  # "channels_last" (applied), "keep", or "declined"
-    source: str                  # the decision's: "forced", "rule", "cache", "heuristic"
+    source: str                  # the decision's: "forced", "rule", "cache", "heuristic",
+                                 # "measured"
     convs: int
     inputs: list = field(default_factory=list)    # names of the graph inputs converted
     weights: list = field(default_factory=list)   # names of the conv weights converted
@@ -80,30 +85,23 @@ class LayoutResult:
     reason: str = ""             # why it was declined
 
 
-def convert_graph(gm: torch.fx.GraphModule, example_inputs,
-                  mode: str = "auto") -> LayoutResult | None:
+def convert_graph(gm: torch.fx.GraphModule, example_inputs, mode: str = "auto",
+                  measure_on: tuple = ()) -> LayoutResult | None:
     """Converts gm in place when the layout point says channels_last (see the module doc);
-    None for a graph without 2-D convolutions or with symbolic sizes (nothing decided)."""
-    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
-    if len(placeholders) != len(example_inputs) or any(
-            not isinstance(x, torch.Tensor) and not isinstance(x, (int, float, bool, type(None)))
-            for x in example_inputs):
+    None for a graph without 2-D convolutions or with symbolic sizes (nothing decided).
+    measure_on: the devices ("cuda") on which the point, when neither the user nor the cache
+    answers, times the graph both ways (`layout_timer`) and stores the faster; the backend
+    passes ("cuda",) in max-autotune, tests ("cpu",)."""
+    found = _describe(gm, example_inputs)
+    if found is None:
         return None
-    from .specialize import is_symbolic
-    if is_symbolic(example_inputs):
-        return None
-    convs = [(n, args) for n in gm.graph.nodes if (args := _conv_args(n)) is not None]
-    if not convs:
-        return None
-    value_of = dict(zip(placeholders, example_inputs))
-    activations = _conv_inputs(gm, [a["input"] for _, a in convs])
-    weights = [a["weight"] for _, a in convs if a["weight"].op in ("placeholder", "get_attr")]
-    act_values = [value_of[p] for p in activations if isinstance(value_of.get(p), torch.Tensor)]
-    problem = LayoutProblem(
-        tuple(_signature(n, a) for n, a in convs), _device(convs, example_inputs),
-        bool(act_values) and all(_is_cl(v) for v in act_values))
-    answer = layout_decision(problem, mode)
-    result = LayoutResult(answer.choice, answer.source, len(convs))
+    problem, value_of, activations, weights = found
+    timer = None
+    if problem.device in measure_on:
+        def timer():
+            return layout_timer(gm, example_inputs, activations, weights)
+    answer = layout_decision(problem, mode, timer)
+    result = LayoutResult(answer.choice, answer.source, len(problem.convs))
     if answer.choice != "channels_last":
         return result
     try:
@@ -161,6 +159,92 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
         raise
     for new, node in added:
         (result.weights if node in weights else result.inputs).append(node.name)
+
+
+def layout_problem(gm: torch.fx.GraphModule, example_inputs) -> LayoutProblem | None:
+    """The layout problem `convert_graph` asks the point about for gm (None: nothing to ask)."""
+    found = _describe(gm, example_inputs)
+    return None if found is None else found[0]
+
+
+def _describe(gm, example_inputs):
+    """(the layout problem, placeholder -> example value, the graph inputs reaching a
+    convolution, the convolution weights that are inputs or attributes), or None for a graph
+    without 2-D convolutions or with symbolic sizes."""
+    placeholders = [n for n in gm.graph.nodes if n.op == "placeholder"]
+    if len(placeholders) != len(example_inputs) or any(
+            not isinstance(x, torch.Tensor) and not isinstance(x, (int, float, bool, type(None)))
+            for x in example_inputs):
+        return None
+    from .specialize import is_symbolic
+    if is_symbolic(example_inputs):
+        return None
+    convs = [(n, args) for n in gm.graph.nodes if (args := _conv_args(n)) is not None]
+    if not convs:
+        return None
+    value_of = dict(zip(placeholders, example_inputs))
+    activations = _conv_inputs(gm, [a["input"] for _, a in convs])
+    weights = [a["weight"] for _, a in convs if a["weight"].op in ("placeholder", "get_attr")]
+    act_values = [value_of[p] for p in activations if isinstance(value_of.get(p), torch.Tensor)]
+    problem = LayoutProblem(
+        tuple(_signature(n, a) for n, a in convs), _device(convs, example_inputs),
+        bool(act_values) and all(_is_cl(v) for v in act_values))
+    return problem, value_of, activations, weights
+
+
+def layout_timer(gm, example_inputs, activations, weights):
+    """choice -> milliseconds of gm run as it is ("keep") and of a converted copy
+    ("channels_last", converted as `convert_graph` would, outputs given back eager's
+    strides), both on the same fresh random inputs of the example inputs' sizes, strides and
+    dtypes, timed by the tuner's benchmark; None when the copy cannot be converted (the graph
+    would be declined: nothing to compare) or a run would change state gm holds (a module
+    call, or an attribute the graph writes in place).
+
+    The two graphs run as ATen ops (cuDNN's convolutions, eager's pointwise, norm and pooling
+    kernels), not as our compiled code: the convolutions dominate a conv net's time and run
+    as ATen in our code too, and the choice is about their channels-last kernels plus the
+    copies converting inputs and weights, which both runs pay as compiled code would. Our
+    fused kernels around them are not measured (compiling the graph twice, in max-autotune
+    where every kernel is tuned, would double the compile), nor the backward of a training
+    graph (the forward runs under no_grad). Fresh inputs, not the example ones: the graph may
+    write its inputs (batch norm's running statistics), and the model's must not change."""
+    from tuner.bench import benchmark, rand_args, real_tensors
+    graph = gm.graph
+    if any(n.op == "call_module" or (n.op == "get_attr" and _written(graph, n))
+           for n in graph.nodes):
+        return None
+    converted, mapping = _copy(gm)
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    value_of = {mapping[p]: v for p, v in zip(placeholders, example_inputs)}
+    try:
+        _apply(converted, example_inputs, value_of, [mapping[n] for n in activations],
+               [mapping[n] for n in weights], LayoutResult("channels_last", "measured", 0))
+    except Exception as e:   # noqa: BLE001 - the pass would decline it: nothing to time
+        log.debug("layout not measured: the converted copy failed: %s", e)
+        return None
+    device = next((x.device for x in example_inputs if isinstance(x, torch.Tensor)),
+                  torch.device("cpu"))
+    with real_tensors():
+        args = rand_args(example_inputs)
+    runs = {"keep": gm, "channels_last": converted}
+    cuda = [device] if device.type == "cuda" else []
+
+    def measure(choice: str) -> float:
+        run = runs[choice]
+        # the user's random streams are left as they were (random inputs, dropout)
+        with torch.random.fork_rng(devices=cuda), torch.no_grad():
+            return benchmark(lambda: run(*args), device=str(device))
+    measure.graphs = runs   # what each choice runs (tests check both compute the same)
+    return measure
+
+
+def _copy(gm):
+    """A GraphModule running a copy of gm's graph (node meta shared, attributes shared) and
+    the map from gm's nodes to the copy's."""
+    graph, mapping = torch.fx.Graph(), {}
+    graph.set_codegen(gm.graph._codegen)
+    graph.output(graph.graph_copy(gm.graph, mapping))
+    return torch.fx.GraphModule(gm, graph), mapping
 
 
 def _views_to_reshapes(graph) -> list:
@@ -377,6 +461,7 @@ def note_layout(result: LayoutResult | None) -> None:
 
     from . import stats
     stats.layouts[result.choice] += 1
+    stats.layout_sources[result.source] += 1
     if "decisions" not in settings.logs:
         return
     line = (f"tuner: layout of a graph of {result.convs} convolution(s): {result.choice} "

@@ -42,6 +42,8 @@
                               #   scaled_dot_product_attention (compiler/attn_patterns.py)
     stats.layouts             # {"channels_last"/"keep"/"declined": count} graphs with 2-D
                               #   convolutions by the layout their pass gave them (compiler/channels_last.py)
+    stats.layout_sources      # {"rule"/"measured"/"cache"/"forced"/...: count} the same graphs by
+                              #   what gave their layout decision
     stats.bn_folded           # eval-mode batch norms folded into their convolutions (freeze on:
                               #   compiler/freeze.py)
     stats.reset()
@@ -204,6 +206,9 @@ attention_patterns: collections.Counter = collections.Counter()
 # graphs with 2-D convolutions by layout (compiler/channels_last.py): "channels_last" (converted),
 # "keep" (the decision), "declined" (channels_last decided, the graph could not take it)
 layouts: collections.Counter = collections.Counter()
+# the same graphs by what decided their layout: "rule", "measured" (max-autotune timed both
+# layouts), "cache", "forced", "heuristic"
+layout_sources: collections.Counter = collections.Counter()
 # eval-mode batch norms folded into the preceding convolution under freeze (compiler/freeze.py)
 bn_folded = 0
 
@@ -299,5 +304,6 @@ def reset():
     mask_folds.clear()
     attention_patterns.clear()
     layouts.clear()
+    layout_sources.clear()
     bn_folded = 0
     _older = GraphStats()

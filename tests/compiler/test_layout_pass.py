@@ -1,8 +1,10 @@
 """The channels-last layout pass before AOTAutograd (compiler/channels_last.py) and the layout
 point (tuner/points/layout.py): a conv net forced to channels-last matches eager forward and
 backward, its convolutions get channels-last operands, its outputs eager's strides; graphs
-without convolutions, channels-last inputs and the CPU default are left alone (the point
-itself: tests/points/test_layout_point.py)."""
+without convolutions, channels-last inputs and the CPU default are left alone; max-autotune's
+measurement of the graph both ways (on CPU tensors when a test allows it, never through the
+backend on CPU), stored and read back without measuring (the point itself:
+tests/points/test_layout_point.py)."""
 import copy
 
 import pytest
@@ -236,3 +238,134 @@ def test_view_before_a_head_becomes_a_reshape(aten_graphs, results):
     out = torch.compile(f, backend="tuner", options={"layout": "channels_last"})(x)
     assert_close(out, f(x))
     assert stats.layouts == {"channels_last": 1} and results[0].reshaped == 1
+
+
+# -- max-autotune: the layout measured on the whole graph (issue 49) --------------------------
+
+def _dynamo_graph(model, x):
+    """The FX graph and example inputs dynamo hands a backend for model(x)."""
+    seen = []
+
+    def capture(gm, example_inputs):
+        seen.append((gm, list(example_inputs)))
+        return gm.forward
+    torch._dynamo.reset()
+    torch.compile(model, backend=capture)(x)
+    torch._dynamo.reset()
+    (graph,) = seen
+    return graph
+
+
+def test_measured_layout_on_cpu_is_stored_and_read_back(monkeypatch):
+    from tuner.bench import benchmark
+    from tuner.engine import plan
+    from tuner.points.layout import CANDIDATES, NAMESPACE
+    timed = []
+    monkeypatch.setattr(channels_last, "layout_timer", _counting(channels_last.layout_timer, timed))
+    monkeypatch.setattr("tuner.bench.benchmark", _counting(benchmark, timed))
+    model, x = _net(), torch.randn(2, 3, 8, 8)
+    gm, inputs = _dynamo_graph(model, x)   # (its run updates the running statistics)
+    running_mean, signature = model.bn.running_mean.clone(), _signature_of(gm, inputs)
+    result = channels_last.convert_graph(gm, inputs, measure_on=("cpu",))
+    assert result.source == "measured" and result.choice in CANDIDATES
+    assert len(timed) == 3   # the timer made once, each choice benchmarked once
+    assert torch.equal(model.bn.running_mean, running_mean)   # timed on fresh inputs
+    stored = plan(NAMESPACE, signature, list(CANDIDATES)).decision
+    assert stored is not None and stored.choice == result.choice
+    # the same graph again (any mode): the stored answer, no timer, no measurement
+    timed.clear()
+    gm, inputs = _dynamo_graph(model, x)
+    again = channels_last.convert_graph(gm, inputs, measure_on=("cpu",))
+    assert (again.choice, again.source) == (result.choice, "cache") and timed == []
+    gm, inputs = _dynamo_graph(model, x)
+    assert channels_last.convert_graph(gm, inputs).source == "cache"
+    # forced values still win, measuring nothing
+    gm, inputs = _dynamo_graph(model, x)
+    forced = "keep" if result.choice == "channels_last" else "channels_last"
+    answer = channels_last.convert_graph(gm, inputs, forced, measure_on=("cpu",))
+    assert answer.source == "forced" and timed == []
+
+
+def test_measured_graph_matches_eager_either_way():
+    # each choice's graph computes what the model does (the converted copy is what the pass
+    # would compile); the measurement leaves the graph it was given unchanged
+    model, x = _net().eval(), torch.randn(2, 3, 8, 8)
+    gm, inputs = _dynamo_graph(model, x)
+    code = gm.code
+    measure = channels_last.layout_timer(gm, inputs, *_activations_and_weights(gm, inputs))
+    assert gm.code == code and set(measure.graphs) == {"keep", "channels_last"}
+    assert measure.graphs["keep"] is gm
+    with torch.no_grad():
+        ref = model(x)
+        for run in measure.graphs.values():
+            assert_close(run(*inputs), ref)
+        assert measure.graphs["channels_last"](*inputs)[1].is_contiguous()   # eager's strides
+    assert measure("keep") > 0 and measure("channels_last") > 0
+
+
+def test_cpu_max_autotune_answers_by_the_rule_and_never_measures(aten_graphs, results, monkeypatch):
+    from tuner.compiler import backend
+    timed, asked = [], []
+    monkeypatch.setattr(channels_last, "layout_timer", _counting(channels_last.layout_timer, timed))
+    spy(monkeypatch, channels_last, "convert_graph", lambda *a, **kw: asked.append(kw))
+    torch.manual_seed(0)
+    conv1, conv2 = torch.nn.Conv2d(3, 4, 3), torch.nn.Conv2d(4, 4, 1, bias=False)
+
+    def f(x):   # two convolutions: few kernels to tune in the interpreter
+        return conv2(conv1(x))
+    x = torch.randn(1, 3, 6, 6)
+    with torch.no_grad():
+        out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(x)
+        assert_close(out, f(x))
+    # the backend asks for a measurement on CUDA only; the CPU graph gets the rule
+    assert asked == [{"measure_on": ("cuda",)}]
+    assert (results[0].choice, results[0].source) == ("keep", "rule") and timed == []
+    assert stats.layout_sources == {"rule": 1}
+    # the default mode asks for no measurement at all
+    asked.clear()
+    gm, inputs = _dynamo_graph(f, x)
+    backend._channels_last(gm, inputs, "auto")
+    assert asked == [{"measure_on": ()}] and timed == []
+
+
+@pytest.mark.gpu
+def test_gpu_max_autotune_measures_and_stores_the_layout(monkeypatch, capsys):
+    from tuner.engine import plan
+    from tuner.points.layout import CANDIDATES, NAMESPACE
+    monkeypatch.setenv("TUNER_LOGS", "decisions")
+    model = _net().cuda()
+    x = torch.randn(8, 3, 32, 32, device="cuda")
+    ref_model = copy.deepcopy(model)
+    stats.reset()
+    torch._dynamo.reset()
+    out = torch.compile(model, backend="tuner", mode="max-autotune")(x)
+    assert_close(out, ref_model(x), atol=1e-2, rtol=1e-2)   # cuDNN may use TF32
+    assert stats.layout_sources == {"measured": 1}
+    assert "(measured)" in capsys.readouterr().err
+    stored = plan(NAMESPACE, _signature_of(*_dynamo_graph(_net().cuda(), x)),
+                  list(CANDIDATES)).decision
+    assert stored is not None and stored.source == "cache" and stored.choice in CANDIDATES
+    # compiled again in the default mode: the stored answer, nothing measured
+    stats.reset()
+    torch._dynamo.reset()
+    out = torch.compile(copy.deepcopy(ref_model), backend="tuner")(x)
+    assert_close(out, ref_model(x), atol=1e-2, rtol=1e-2)   # cuDNN may use TF32
+    assert stats.layout_sources == {"cache": 1}
+
+
+def _counting(fn, calls):
+    def wrapper(*args, **kwargs):
+        calls.append(fn.__name__)
+        return fn(*args, **kwargs)
+    return wrapper
+
+
+def _activations_and_weights(gm, inputs):
+    convs = [a for n in gm.graph.nodes if (a := channels_last._conv_args(n)) is not None]
+    return (channels_last._conv_inputs(gm, [a["input"] for a in convs]),
+            [a["weight"] for a in convs if a["weight"].op in ("placeholder", "get_attr")])
+
+
+def _signature_of(gm, inputs):
+    """The layout problem's signature of a dynamo graph, as the pass describes it."""
+    return channels_last.layout_problem(gm, inputs).signature()
