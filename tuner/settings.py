@@ -294,6 +294,7 @@ SETTINGS: tuple[Setting, ...] = (
             choices=("auto", "always", "never")),
     Setting("TUNER_LAYOUT", _str, "auto",
             "Memory layout of graphs with 2-D convolutions: auto (the layout point: its cache, "
+            "else in max-autotune on CUDA both layouts timed and the faster stored, "
             "else channels_last on CUDA for two or more convolutions on inputs not channels-last "
             "already, keep on CPU), "
             "channels_last (inputs reaching a convolution and conv weights converted at the "
