@@ -224,14 +224,14 @@ def layout_timer(gm, example_inputs, activations, weights):
         return None
     device = next((x.device for x in example_inputs if isinstance(x, torch.Tensor)),
                   torch.device("cpu"))
-    with real_tensors():
+    cuda = [device] if device.type == "cuda" else []
+    # the user's random streams are left as they were (inputs drawn here, dropout in a run)
+    with real_tensors(), torch.random.fork_rng(devices=cuda):
         args = rand_args(example_inputs)
     runs = {"keep": gm, "channels_last": converted}
-    cuda = [device] if device.type == "cuda" else []
 
     def measure(choice: str) -> float:
         run = runs[choice]
-        # the user's random streams are left as they were (random inputs, dropout)
         with torch.random.fork_rng(devices=cuda), torch.no_grad():
             return benchmark(lambda: run(*args), device=str(device))
     measure.graphs = runs   # what each choice runs (tests check both compute the same)

@@ -291,8 +291,10 @@ def test_measured_graph_matches_eager_either_way():
     # would compile); the measurement leaves the graph it was given unchanged
     model, x = _net().eval(), torch.randn(2, 3, 8, 8)
     gm, inputs = _dynamo_graph(model, x)
-    code = gm.code
+    code, rng = gm.code, torch.get_rng_state()
     measure = channels_last.layout_timer(gm, inputs, *_activations_and_weights(gm, inputs))
+    assert measure("keep") > 0 and measure("channels_last") > 0
+    assert torch.equal(torch.get_rng_state(), rng)   # the user's random stream is untouched
     assert gm.code == code and set(measure.graphs) == {"keep", "channels_last"}
     assert measure.graphs["keep"] is gm
     with torch.no_grad():
@@ -300,7 +302,6 @@ def test_measured_graph_matches_eager_either_way():
         for run in measure.graphs.values():
             assert_close(run(*inputs), ref)
         assert measure.graphs["channels_last"](*inputs)[1].is_contiguous()   # eager's strides
-    assert measure("keep") > 0 and measure("channels_last") > 0
 
 
 def test_cpu_max_autotune_answers_by_the_rule_and_never_measures(aten_graphs, results, monkeypatch):
