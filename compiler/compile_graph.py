@@ -262,6 +262,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
             src = _with_size_params(src, k.name, size_args)
         fn = load_kernel(src, k.name)
         kname = f"kernel{i}"
+        extents = None   # a sized kernel's launch extents over its size arguments
         if kind == "foreach":   # every part's buffers, part-major; addresses go in a table
             arg_names = k.arg_names
             ns[kname] = ForeachLauncher(fn, k.meta(src, dynamic), k.slots, len(grp) * k.ncol,
@@ -272,7 +273,6 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
             arg_names = list(k.args)
             outs = [j for j, n in enumerate(arg_names) if k.arg_kind[n] != "in"]
             meta = k.meta(src, dynamic)
-            extents = None
             if size_args:   # launched over extents computed per call from the sizes
                 extents = (size_args, meta.xnumel, meta.ynumel, meta.rnumel)
                 meta = dataclasses.replace(meta, xnumel=g.sizes.hint(meta.xnumel),
@@ -288,7 +288,7 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
                 rows.expr.free_symbols & g.sizes.unbacked else None)
         steps.append(("kernel", grp, kname, arg_names + list(size_args), stored, when))
         kernel_sources.append(f"# {kname}: {label}\n" + src)
-        record.kernel(kname, k.name, src, label)
+        record.kernel(kname, k.name, src, label, extents)
         stats.kernels += 1
         stats.kernel_names.append(kname)
         stats.kernel_kinds.append(kind)

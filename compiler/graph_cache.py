@@ -20,12 +20,17 @@ one entry per kernel (compiler/kernel_binaries.py), and written into Triton's ca
 rebuilt graph's first launch, so a hit on a new machine compiles nothing; so are the host
 modules Triton built for launching them (its C launchers), which it would otherwise build anew.
 
+A graph with symbolic sizes (ctx.sizes) is keyed by its size symbols, not their values, and
+its entry keeps the guards its lowering recorded, which a hit checks and hands on: one entry
+serves every size those guards admit (compiler/graph_cache_sizes.py).
+
 Refused (counted in UNCACHEABLE and named in the graph's stats.graph_cache): graphs with
-symbolic sizes (their guards are recorded by lowering, which a hit skips), graphs whose wrapper
-needs an object with no source form (an op handed to a higher-order op, a GraphModule), an
-extern that is not an OpOverload, a get_attr of anything but a small tensor. The value is
-stored only once the compiled graph's first call returned (max-autotune's kernels have tuned
-then: their chosen configs are stored; a graph that falls back to ATen stores nothing).
+data-dependent (unbacked) sizes (their symbols are read from buffers the graph makes and
+decided without guards), graphs whose wrapper needs an object with no source form (an op
+handed to a higher-order op, a GraphModule), an extern that is not an OpOverload, a get_attr
+of anything but a small tensor. The value is stored only once the compiled graph's first call
+returned (max-autotune's kernels have tuned then: their chosen configs are stored; a graph
+that falls back to ATen stores nothing).
 """
 from __future__ import annotations
 
@@ -42,8 +47,10 @@ import time
 
 import torch
 
+from . import graph_cache_sizes
 from . import stats as stats_mod
 from .context import CompiledGraph
+from .graph_cache_sizes import Refused   # (defined there: that module cannot import this one)
 from .torch_compat import outside_fake_mode
 
 log = logging.getLogger("tuner.compiler")
@@ -59,10 +66,6 @@ WRAP_OPTIONS = ("cudagraphs", "cudagraph_min_launches", "cudagraph_address_repla
 # what every wrapper namespace holds besides kernels, externs and constants (compile_graph)
 BASE_NAMES = {"torch", "empty_strided", "reinterpret", "as_strided", "ensure_layout",
               "empty_strided_fast", "device_guard", "call", "__builtins__"}
-
-
-class Refused(Exception):
-    """A graph the cache does not hold, and why."""
 
 
 def _canon(obj) -> str:
@@ -99,23 +102,30 @@ def code_hash() -> str:
     return h.hexdigest()[:16]
 
 
-def _sizes(seq) -> list:
+def _sizes(seq, sym=None) -> list:
     out = []
     for n in seq:
-        if not isinstance(n, int):   # a SymInt: symbolic sizes are not cached
-            raise Refused("symbolic sizes")
+        if not isinstance(n, int):   # a SymInt: written by `sym` (a symbolic compile), else refused
+            if sym is None or not isinstance(n, torch.SymInt):
+                raise Refused("symbolic sizes")
+            n = sym(n)
         out.append(n)
     return out
 
 
-def _value(v):
-    """An example input's or a node value's metadata, as JSON."""
+def _value(v, sym=None):
+    """An example input's or a node value's metadata, as JSON; sym: a SymInt -> its JSON (a
+    graph compiled with symbolic sizes), None where a SymInt refuses the graph."""
     if isinstance(v, torch.Tensor):
-        return ["T", str(v.dtype), _sizes(v.shape), _sizes(v.stride()), str(v.device),
-                _sizes([v.storage_offset()])[0]]
+        return ["T", str(v.dtype), _sizes(v.shape, sym), _sizes(v.stride(), sym), str(v.device),
+                _sizes([v.storage_offset()], sym)[0]]
     if isinstance(v, (list, tuple)):
-        return [type(v).__name__, [_value(x) for x in v]]
+        return [type(v).__name__, [_value(x, sym) for x in v]]
     if isinstance(v, torch.SymInt):
+        if sym is None:
+            raise Refused("symbolic sizes")
+        return sym(v)
+    if isinstance(v, (torch.SymFloat, torch.SymBool)):
         raise Refused("symbolic sizes")
     if v is None or isinstance(v, (bool, int, str)):
         return v
@@ -184,17 +194,19 @@ def _key(gm, example_inputs, ctx):
         return None, ""
     from tuner.graph_store import make_key
     try:
-        if ctx.sizes is not None:
-            raise Refused("symbolic sizes")
+        sym, sizes = None, []
+        if ctx.sizes is not None:   # sizes by symbol and the symbols' bounds, no hint
+            sym, sizes = graph_cache_sizes.namer(ctx.sizes), [graph_cache_sizes.bounds(ctx.sizes)]
         nodes = []
         for n in gm.graph.nodes:
             val = n.meta.get("val")
             item = [n.op, n.name, _target(n.target), _arg(n.args), _arg(n.kwargs),
-                    _value(val) if val is not None else None]
+                    _value(val, sym) if val is not None else None]
             if n.op == "get_attr":
                 item.append(_constant(gm, n.target))
             nodes.append(item)
-        problem = _sha([nodes, [_value(x) for x in example_inputs]])
+        # (a concrete graph's problem stays as it was: its key is unchanged)
+        problem = _sha([nodes, [_value(x, sym) for x in example_inputs], *sizes])
     except Refused as e:
         return None, refused(str(e))
     except Exception as e:   # noqa: BLE001 - a graph we cannot describe is compiled, not cached
@@ -229,6 +241,12 @@ def load(key, ctx, start: float, load_kernel, public_ops: dict):
     if value is None:
         graphs.record(misses=1)
         return None
+    guards = None
+    if ctx.sizes is not None:   # a symbolic entry serves only sizes its guards admit
+        guards = graph_cache_sizes.adopt(value, ctx.sizes) if "sizes" in value else None
+        if guards is None:
+            graphs.record(misses=1)
+            return None
     try:
         compiled = _rebuild(value, ctx, start, load_kernel, public_ops)
     except Exception as e:   # noqa: BLE001 - a bad entry costs a compile, which overwrites it
@@ -237,6 +255,8 @@ def load(key, ctx, start: float, load_kernel, public_ops: dict):
                             f"({type(e).__name__}: {str(e)[:200]}); it is compiled again")
         graphs.record(misses=1, rejected=1)
         return None
+    if guards is not None:   # as the lowering would have recorded them
+        graph_cache_sizes.install(guards, ctx.sizes)
     compiled.stats.graph_cache = f"hit ({layer})"
     graphs.record(**{f"hits_{layer}": 1, "saved_s": float(value.get("seconds", 0.0))})
     call = compiled.fn
@@ -318,6 +338,15 @@ def _restore_carried(names, present, key_of, restore) -> int:
     return n
 
 
+def _kernel_meta(stored: dict, src: str, cls):
+    """A KernelMeta from its stored dict (the kernel's own source where it was left out)."""
+    meta = dict(stored, source=stored.get("source", src))
+    for f in ("parts", "mm", "dtypes"):
+        if meta.get(f) is not None:
+            meta[f] = tuple(meta[f])
+    return cls(**meta)
+
+
 def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
     from tuner.points.triton_kernel import KernelMeta
 
@@ -331,19 +360,22 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
     for k in value["kernels"]:
         src = k["source"]
         fn = load_kernel(src, k["name"])
-        meta = dict(k["meta"], source=k["meta"].get("source", src))
-        for f in ("parts", "mm", "dtypes"):
-            if meta.get(f) is not None:
-                meta[f] = tuple(meta[f])
-        meta = KernelMeta(**meta)
+        meta = _kernel_meta(k["meta"], src, KernelMeta)
         config = k["config"]
-        tune = bool(k["tune"]) and config is None
+        # (a sized kernel keeps tuning the size buckets it has no stored config for)
+        tune = bool(k["tune"]) and (config is None or "extents" in k)
         if "foreach" in k:
             fe = k["foreach"]
             launcher = ForeachLauncher(fn, meta, fe["slots"], fe["table_size"], fe["body_of"],
                                        fe["written"], tune, stats=stats, budget_s=ctx.tune_budget_s)
             if config is not None:
                 launcher.config, launcher.default, launcher.learned = dict(config), dict(config), None
+        elif "extents" in k:   # a kernel taking size arguments: its buckets' configs
+            extents = graph_cache_sizes.extents_of(k["extents"])
+            launcher = Launcher(fn, meta, list(k["outs"]), tune, config=config, stats=stats,
+                                budget_s=ctx.tune_budget_s, extents=extents)
+            graph_cache_sizes.restore_buckets(
+                launcher, k.get("buckets", ()), lambda m, src=src: _kernel_meta(m, src, KernelMeta))
         else:
             launcher = Launcher(fn, meta, list(k["outs"]), tune, config=config, stats=stats,
                                 budget_s=ctx.tune_budget_s)
@@ -412,18 +444,22 @@ class Record:
         self.externs: dict[str, str] = {}
         self.refused = ""
         self.why_none = why   # why there is no key ("": the cache is off, or a probe)
+        self.sizes = None     # a symbolic compile's SizeVars: its guards are stored
 
     @classmethod
     def of(cls, gm, example_inputs, ctx) -> "Record":
         """The record of compiling gm for example_inputs under ctx, with its key (or none)."""
-        return cls(*_key(gm, example_inputs, ctx))
+        record = cls(*_key(gm, example_inputs, ctx))
+        record.sizes = ctx.sizes
+        return record
 
     def refuse(self, why: str) -> None:
         self.refused = self.refused or why
 
-    def kernel(self, ns_name: str, name: str, src: str, label: str) -> None:
+    def kernel(self, ns_name: str, name: str, src: str, label: str, extents=None) -> None:
+        """A kernel of the graph; extents: a sized kernel's (names, x, y, r numel)."""
         if self.key is not None:
-            self.kernels.append((ns_name, name, src, label))
+            self.kernels.append((ns_name, name, src, label, extents))
 
     def extern(self, ns_name: str, op) -> None:
         if self.key is None:
@@ -476,12 +512,18 @@ class Record:
         extra = sorted(set(ns) - known)
         if extra:
             raise Refused(f"wrapper objects with no stored form ({', '.join(extra[:3])})")
-        return {"wrapper": wrapper, "externs": self.externs, "constants": constants,
-                "device": None if dev is None else str(dev),
-                "mutated": list(compiled.mutated_inputs), "donated": list(compiled.donated_inputs),
-                "stats": _snapshot_stats(compiled.stats),
-                "kernels": [{"ns": n, "name": name, "source": src, "label": label}
-                            for n, name, src, label in self.kernels]}
+        kernels = [{"ns": n, "name": name, "source": src, "label": label}
+                   for n, name, src, label, _ in self.kernels]
+        value = {"wrapper": wrapper, "externs": self.externs, "constants": constants,
+                 "device": None if dev is None else str(dev),
+                 "mutated": list(compiled.mutated_inputs), "donated": list(compiled.donated_inputs),
+                 "stats": _snapshot_stats(compiled.stats), "kernels": kernels}
+        if self.sizes is not None:   # the guards a hit needs, each sized kernel's extents
+            value["sizes"] = {"guards": graph_cache_sizes.stored_guards(self.sizes)}
+            for k, (*_, extents) in zip(kernels, self.kernels):
+                if extents is not None:
+                    k["extents"] = graph_cache_sizes.stored_extents(extents)
+        return value
 
 
 def _describe(launcher, src: str) -> dict:
@@ -491,6 +533,8 @@ def _describe(launcher, src: str) -> dict:
         del meta["source"]   # the kernel's own source: stored once
     d = {"meta": meta, "outs": list(launcher.out_args), "tune": bool(launcher.autotune),
          "config": None if launcher.config is None else dict(launcher.config)}
+    if launcher.nsizes:   # a sized kernel: the configs of every size bucket it launched in
+        d["buckets"] = graph_cache_sizes.buckets(launcher, src)
     if isinstance(launcher, ForeachLauncher):
         d["foreach"] = {"slots": list(launcher.slots), "table_size": launcher.table_size,
                         "body_of": list(launcher._body_of), "written": sorted(launcher.written)}
