@@ -120,6 +120,11 @@ def donated_inputs(example_inputs) -> frozenset:
     try:
         from torch._guards import TracingContext
         meta = getattr(TracingContext.try_get(), "fw_metadata", None)
+        if getattr(meta, "tokens", None):
+            # a graph with effect tokens (an op under with_effects: linalg's error checks):
+            # AOTAutograd's report slices its user outputs without the tokens and names a
+            # saved tensor that IS a user output (linalg.inv's result was overwritten)
+            return frozenset()
         idxs = list(getattr(meta, "bw_donated_idxs", None) or ())
     except Exception:   # noqa: BLE001 - a torch without the report: nothing donated
         return frozenset()

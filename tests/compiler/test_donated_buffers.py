@@ -222,3 +222,18 @@ def test_first_call_failure_restores_donated_inputs(monkeypatch):
     guard = backend.FirstCallGuard(failing, gm, stats.new(keep=False), (), (0,))
     with pytest.raises(RuntimeError, match="failed to launch"):
         guard([a, b])
+
+
+def test_a_graph_with_effect_tokens_donates_nothing():
+    # linalg.inv runs its error check under with_effects: AOTAutograd's donation report then
+    # names the saved inverse, which is the user's output, and the backward overwrote it (the
+    # OpInfo gradient sweep caught it)
+    a = torch.randn(5, 5) + 3 * torch.eye(5)
+    x = a.clone().requires_grad_()
+    out = torch.compile(torch.linalg.inv, backend="tuner")(x)
+    before = out.detach().clone()
+    out.sum().backward()
+    torch.testing.assert_close(out.detach(), before, rtol=0, atol=0)
+    xe = a.clone().requires_grad_()
+    torch.linalg.inv(xe).sum().backward()
+    torch.testing.assert_close(x.grad, xe.grad)
