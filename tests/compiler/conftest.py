@@ -48,3 +48,28 @@ def wrappers(monkeypatch):
         return src
     monkeypatch.setattr(wrapper_mod.WrapperCodegen, "generate", spy)
     return seen
+
+
+@pytest.fixture
+def graph_cache_on(monkeypatch):
+    """The compiled-graph cache on (tests/conftest.py turns it off elsewhere), empty before and
+    after the test."""
+    from tuner.cache import reset_cache
+    monkeypatch.setenv("TUNER_GRAPH_CACHE", "1")
+    reset_cache()
+    yield
+    reset_cache()
+
+
+@pytest.fixture
+def lowerings(monkeypatch):
+    """How many times a graph was lowered (compile_graph._lower calls)."""
+    import tuner.compiler.compile_graph as cg
+    count = [0]
+    real = cg._lower
+
+    def spy(*a, **kw):
+        count[0] += 1
+        return real(*a, **kw)
+    monkeypatch.setattr(cg, "_lower", spy)
+    return count

@@ -24,12 +24,7 @@ from tuner.compiler.context import CompileContext
 from helpers import COUNT_LOWERINGS
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch):
-    monkeypatch.setenv("TUNER_GRAPH_CACHE", "1")   # (tests/conftest.py turns it off elsewhere)
-    reset_cache()
-    yield
-    reset_cache()
+pytestmark = pytest.mark.usefixtures("graph_cache_on")
 
 
 @pytest.fixture
@@ -43,19 +38,6 @@ def remote(tmp_path, monkeypatch):
     monkeypatch.setenv("TUNER_REMOTE_CACHE", server.url)
     yield server
     server.kill()
-
-
-@pytest.fixture
-def lowerings(monkeypatch):
-    """How many times a graph was lowered (compile_graph._lower calls)."""
-    count = [0]
-    real = cg._lower
-
-    def spy(*a, **kw):
-        count[0] += 1
-        return real(*a, **kw)
-    monkeypatch.setattr(cg, "_lower", spy)
-    return count
 
 
 def fn(x, y):

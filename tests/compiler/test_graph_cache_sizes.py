@@ -7,30 +7,10 @@ import pytest
 import torch
 
 import tuner.compiler.stats as stats
-from tuner.cache import reset_cache
-from tuner.compiler import compile_graph as cg
 from tuner.compiler import graph_cache, sizes
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch):
-    monkeypatch.setenv("TUNER_GRAPH_CACHE", "1")   # (tests/conftest.py turns it off elsewhere)
-    reset_cache()
-    yield
-    reset_cache()
-
-
-@pytest.fixture
-def lowerings(monkeypatch):
-    """How many times a graph was lowered (compile_graph._lower calls)."""
-    count = [0]
-    real = cg._lower
-
-    def spy(*a, **kw):
-        count[0] += 1
-        return real(*a, **kw)
-    monkeypatch.setattr(cg, "_lower", spy)
-    return count
+pytestmark = pytest.mark.usefixtures("graph_cache_on")
 
 
 @pytest.fixture

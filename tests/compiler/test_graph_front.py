@@ -7,18 +7,12 @@ import pytest
 import torch
 
 import tuner.compiler.stats as stats
-from tuner.cache import reset_cache
 from tuner.compiler import backend as backend_mod
 from tuner.compiler import compile_graph as cg
 from tuner.compiler import graph_front
 
 
-@pytest.fixture(autouse=True)
-def _fresh_cache(monkeypatch):
-    monkeypatch.setenv("TUNER_GRAPH_CACHE", "1")   # (tests/conftest.py turns it off elsewhere)
-    reset_cache()
-    yield
-    reset_cache()
+pytestmark = pytest.mark.usefixtures("graph_cache_on")
 
 
 @pytest.fixture
