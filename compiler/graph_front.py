@@ -42,6 +42,8 @@ def key(gm, example_inputs, mode: str, options: dict):
     from tuner.settings import settings
     if not settings.graph_cache or not settings.cache:
         return None
+    if torch.is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in example_inputs):
+        return None   # a training graph is never linked (Watch): no hashing, no lookup
     from tuner.graph_store import make_key
     try:
         if any(type(t) not in (torch.Tensor, torch.nn.Parameter) for t in example_inputs):
