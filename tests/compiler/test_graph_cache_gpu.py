@@ -78,3 +78,40 @@ def test_a_new_machine_loads_the_graphs_kernels_without_compiling_them(tmp_path)
     # nor does it build a host module (Triton's C launchers) that the first one built
     assert first["hosts"] and not second["built"], runs
     assert second["out"] == first["out"], runs
+
+
+SYMBOLIC = """
+import json, sys
+import torch
+""" + COUNT_LOWERINGS + """import tuner.compiler.stats as stats
+torch.manual_seed(0)
+lin = torch.nn.Linear(64, 64).cuda()
+def fn(x):
+    return torch.softmax(lin(x).relu() * 2, dim=-1).sum(-1) + x[:, 0]
+cf = torch.compile(fn, backend="tuner", dynamic=True)
+errs = []
+with torch.no_grad():
+    for n in [int(a) for a in sys.argv[1:]]:
+        x = torch.randn(n, 64, device="cuda")
+        errs.append((cf(x) - fn(x)).abs().max().item())
+print(json.dumps({"lowered": lowered[0], "cache": [g.graph_cache for g in stats.graphs()],
+                  "symbolic": [g.symbolic for g in stats.graphs()], "err": max(errs)}))
+"""
+
+
+def test_a_symbolic_graph_compiled_on_one_machine_serves_other_sizes_on_another(tmp_path):
+    # one cache entry for a graph with size symbols (compiler/graph_cache_sizes.py): the second
+    # process calls it at sizes the first never saw, lowers nothing and matches eager
+    runs = []
+    for machine, sizes in (("a", ["37", "50"]), ("b", ["91", "300", "7"])):
+        env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE",)}
+        env.update(TUNER_CACHE_DIR=str(tmp_path / "cache"), TUNER_GRAPH_CACHE="1",
+                   TRITON_CACHE_DIR=str(tmp_path / machine))
+        p = subprocess.run([sys.executable, "-c", SYMBOLIC, *sizes], capture_output=True,
+                           text=True, env=env, timeout=300, cwd=str(tmp_path))
+        assert p.returncode == 0, p.stderr[-3000:]
+        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    first, second = runs
+    assert first["lowered"] >= 1 and "stored" in first["cache"] and any(first["symbolic"]), first
+    assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
+    assert first["err"] < 1e-3 and second["err"] < 1e-3, runs

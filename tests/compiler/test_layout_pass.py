@@ -340,7 +340,7 @@ def test_gpu_max_autotune_measures_and_stores_the_layout(monkeypatch, capsys):
     stats.reset()
     torch._dynamo.reset()
     out = torch.compile(model, backend="tuner", mode="max-autotune")(x)
-    assert_close(out, ref_model(x), atol=1e-2, rtol=1e-2)   # cuDNN may use TF32
+    torch.testing.assert_close(out, ref_model(x), atol=1e-2, rtol=1e-2)   # cuDNN may use TF32
     assert stats.layout_sources == {"measured": 1}
     assert "(measured)" in capsys.readouterr().err
     stored = plan(NAMESPACE, _signature_of(*_dynamo_graph(_net().cuda(), x)),
@@ -350,7 +350,7 @@ def test_gpu_max_autotune_measures_and_stores_the_layout(monkeypatch, capsys):
     stats.reset()
     torch._dynamo.reset()
     out = torch.compile(copy.deepcopy(ref_model), backend="tuner")(x)
-    assert_close(out, ref_model(x), atol=1e-2, rtol=1e-2)   # cuDNN may use TF32
+    torch.testing.assert_close(out, ref_model(x), atol=1e-2, rtol=1e-2)   # cuDNN may use TF32
     assert stats.layout_sources == {"cache": 1}
 
 

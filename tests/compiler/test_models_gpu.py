@@ -56,7 +56,7 @@ def _errors(out, ref):
     return (float(diff.abs().max() / ref.abs().max()), float(diff.norm() / ref.norm()))
 
 
-def _check_inference(make_model, make_input, *, mode="default", channels_last=False):
+def _check_inference(make_model, make_input, *, mode="default", channels_last=False, options=None):
     torch.manual_seed(0)
     ref_model = make_model().eval().cuda()
     model = copy.deepcopy(ref_model).to(torch.bfloat16)
@@ -74,7 +74,8 @@ def _check_inference(make_model, make_input, *, mode="default", channels_last=Fa
         with _strict_fp32():
             ref = _tensor(ref_model(x_check.float() if x_check.is_floating_point() else x_check))
         eager = _tensor(model(prep(x_check)))
-        compiled = torch.compile(lambda x: _tensor(model(x)), backend="tuner", mode=mode)
+        how = {"options": options} if options else {"mode": mode}   # torch takes one of the two
+        compiled = torch.compile(lambda x: _tensor(model(x)), backend="tuner", **how)
         compiled(prep(x_compile))
         out = compiled(prep(x_check)).clone()
     e_max, e_norm = _errors(eager, ref)
@@ -120,6 +121,17 @@ def test_resnet50_bf16_channels_last_logits_match_eager():
     torchvision = pytest.importorskip("torchvision")
     _check_inference(lambda: torchvision.models.resnet50(weights=None), _images(8),
                      channels_last=True)
+
+
+def test_resnet50_bf16_nchw_with_frozen_batch_norms_matches_eager():
+    # freeze folds each eval-mode batch norm into its convolution (compiler/freeze.py), weights
+    # computed in float32 from the real values; the layout pass may also go channels-last
+    torchvision = pytest.importorskip("torchvision")
+    import tuner.compiler.stats as stats
+    stats.reset()
+    _check_inference(lambda: torchvision.models.resnet50(weights=None), _images(8),
+                     options={"freeze": True})
+    assert stats.bn_folded == 53, stats.bn_folded
 
 
 def test_vit_b16_bf16_logits_match_eager():
