@@ -43,6 +43,7 @@ import json
 import logging
 import os
 import pathlib
+import sys
 import time
 
 import torch
@@ -160,7 +161,13 @@ def _target(t) -> str:
         return t
     if isinstance(t, torch._ops.OpOverload):
         return str(t)
-    return f"{getattr(t, '__module__', '')}.{getattr(t, '__qualname__', getattr(t, '__name__', t))}"
+    module, name = getattr(t, "__module__", None) or "", getattr(t, "__name__", None)
+    qualname = getattr(t, "__qualname__", name if name is not None else t)
+    if "<" in str(qualname) and name and getattr(sys.modules.get(module), name, None) is t:
+        # a function made by another and kept under its own name in its module (F.max_pool2d
+        # is boolean_dispatch.<locals>.fn): that name is stable
+        return f"{module}.{name}"
+    return f"{module}.{qualname}"
 
 
 def _constant(gm, target: str):

@@ -77,6 +77,32 @@ def test_parameters_without_grad_needed_link_too(traced):
     torch.testing.assert_close(out, m(x))
 
 
+def test_a_conv_net_with_max_pooling_links(traced):
+    # F.max_pool2d's qualname is boolean_dispatch.<locals>.fn: the key names it by its module
+    # attribute instead of refusing the graph (ResNet-50 paid AOTAutograd on every hit)
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.BatchNorm2d(8),
+                            torch.nn.ReLU(inplace=True), torch.nn.MaxPool2d(3, 2, 1)).eval()
+    x = torch.randn(2, 3, 8, 8)
+    with torch.no_grad():
+        compiled_run(m, x)
+        out, kinds = compiled_run(m, x)
+        ref = m(x)
+    assert kinds == ["hit (local), before AOTAutograd"] and traced == [1, 1], (kinds, traced)
+    torch.testing.assert_close(out, ref)
+
+
+def test_a_target_is_named_by_where_it_lives():
+    import torch.nn.functional as F
+    from tuner.compiler.graph_cache import _target
+    assert _target(F.max_pool2d) == "torch.nn.functional.max_pool2d"
+    assert _target(F.adaptive_max_pool2d) == "torch.nn.functional.adaptive_max_pool2d"
+
+    def local():
+        pass
+    assert "<locals>" in _target(local)   # still refused by the front key
+
+
 @pytest.mark.parametrize("case", ["writes_input", "returns_view_of_input"])
 def test_graphs_aotautograd_rewrites_are_not_linked(traced, case):
     def writes_input(x):
