@@ -184,10 +184,6 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # under CUDA graphs, which copy every output on memory they do not own alone)
         return compiler(gm_, inputs_, donated=frozenset() if use_graphs else donated_inputs(inputs_))
 
-    # TUNER_FALLBACK_RANDOM=none: dropout decomposes into a draw of generated kernels
-    keep_dropout = settings.fallback_random != "none"
-    backend = aot_backend(compiler, backward_compiler, decomposition_table(keep_dropout),
-                          inference_compiler, settings.partitioner)
     # a graph compiled before is found from dynamo's graph itself: no passes, no AOTAutograd
     from . import graph_front
     front = graph_front.key(gm, example_inputs, mode, options)
@@ -197,6 +193,11 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         hit = graph_front.load(front, mode, options, load_kernel, _PUBLIC_OPS)
     if hit is not None:
         return boxed(wrap(hit[0], gm, example_inputs))
+    # TUNER_FALLBACK_RANDOM=none: dropout decomposes into a draw of generated kernels
+    # (the table is built after the lookup: a hit needs none)
+    keep_dropout = settings.fallback_random != "none"
+    backend = aot_backend(compiler, backward_compiler, decomposition_table(keep_dropout),
+                          inference_compiler, settings.partitioner)
     with gc_paused():
         # hand-written attention becomes SDPA before AOTAutograd (compiler/attn_patterns.py),
         # and before the fold, which may then drop the new call's constant mask
