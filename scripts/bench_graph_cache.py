@@ -7,7 +7,10 @@
                      flushed Redis (TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE and friends)
   stock-warm-remote  inductor with empty local folders and the Redis stock-cold filled
 A warm state brings its cold one. Outputs are compared with the cold state's (sha256 and max
-|diff|). The Redis (--redis-url, $TUNER_BENCH_REDIS_URL of scripts/device/redis.sh, else its own
+|diff|). Every process reads Python bytecode from one PYTHONPYCACHEPREFIX that is compiled first
+(torch, sympy, triton, the model libraries, the checkout), as an installed site has it: a
+read-only site without .pyc files compiles thousands of modules in every process (about 6 s on
+the device machine, 2026-11-28), which is no part of a graph cache. The Redis (--redis-url, $TUNER_BENCH_REDIS_URL of scripts/device/redis.sh, else its own
 redis-server; none: remote states skipped) is FLUSHED per (model, mode). JSON after every row.
 
     source scripts/device/redis.sh && python3 scripts/bench_graph_cache.py --out $OUT
@@ -91,7 +94,8 @@ def run_state(args, model, mode, state, group: Path, url, code_dir) -> dict:
     stock = state.startswith("stock")
     local = group / ("cold" if state == "warm-local" else state)   # fresh folders but there
     env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE", "TUNER_REMOTE_READONLY")}
-    env.update(PYTHONUNBUFFERED="1", TUNER_GRAPH_CACHE="1", TUNER_CACHE_DIR=str(local / "tuner"),
+    env.update(PYTHONUNBUFFERED="1", PYTHONPYCACHEPREFIX=str(args.pycache),
+               TUNER_GRAPH_CACHE="1", TUNER_CACHE_DIR=str(local / "tuner"),
                TRITON_CACHE_DIR=str(local / "triton"), TORCHINDUCTOR_CACHE_DIR=str(local / "inductor"),
                PYTHONPATH=str(code_dir) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if args.device == "cpu":
@@ -127,6 +131,26 @@ def run_state(args, model, mode, state, group: Path, url, code_dir) -> dict:
     else:
         row["note"] = " | ".join((out or "").strip().splitlines()[-4:])[-600:]
     return row
+
+
+BYTECODE_PACKAGES = ("torch", "sympy", "triton", "transformers", "timm", "torchvision", "redis",
+                     "sqlite_utils", "numpy")
+
+
+def compile_bytecode(prefix: Path, code_dir: Path) -> dict:
+    """The packages the workers import compiled into prefix (compileall, all cores); seconds."""
+    import importlib.util
+    dirs = [str(code_dir)]
+    for name in BYTECODE_PACKAGES:
+        spec = importlib.util.find_spec(name)
+        if spec is not None and spec.submodule_search_locations:
+            dirs += list(spec.submodule_search_locations)
+    t0 = time.perf_counter()
+    subprocess.run([sys.executable, "-m", "compileall", "-q", "-j", "0", *dirs],
+                   env={**os.environ, "PYTHONPYCACHEPREFIX": str(prefix)},
+                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)   # (a few test files fail)
+    return {"prefix": "shared, compiled first", "seconds": round(time.perf_counter() - t0, 1),
+            "packages": [d for d in dirs if d != str(code_dir)]}
 
 
 def derive(rows: list[dict]) -> None:
@@ -201,10 +225,13 @@ def main() -> int:
             print("no Redis (--redis-url, $TUNER_BENCH_REDIS_URL, redis-server): warm-remote states "
                   "skipped", file=sys.stderr)
         code_dir = bc.lay_out_checkout(tmp / "code")   # workers measure this checkout
+        args.pycache = tmp / "pycache"
+        print("compiling bytecode ...", file=sys.stderr, flush=True)
+        bytecode = compile_bytecode(args.pycache, code_dir)
         doc = {"benchmark": "graph_cache", **bc._env_info(args.device, args.smoke),
                "git_commit": bc._git_commit(), "command": " ".join([sys.executable, *sys.argv]),
                "redis": "own redis-server on loopback" if server else url and "--redis-url",
-               "states": states, "rows": []}
+               "states": states, "bytecode": bytecode, "rows": []}
         try:
             for model in models:
                 missing = bc._missing(bc.CASE_BY_NAME[model].needs)
