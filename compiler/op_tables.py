@@ -20,6 +20,9 @@ REDUCTIONS = frozenset({
     _prims.var.default, _prims.amax.default, _prims.amin.default,
     _aten.any.dim, _aten.any.default, _aten.all.dim, _aten.all.default})
 INDEXED_ONCE = frozenset({_aten.constant_pad_nd.default, _aten.cat.default})
+# gathers: each output element reads one element of the input (the lowering loads it through
+# an indirect index), so a value inlined into one is computed once per output element
+GATHERS = frozenset({_aten.gather.default, _aten.index_select.default, _aten.index.Tensor})
 SHAPE_ONLY = frozenset({_aten.full_like.default, _aten.zeros_like.default,
                         _aten.ones_like.default, _aten.empty_like.default,
                         _aten.sym_size.int, _aten.sym_size.default, _aten.sym_stride.int,
@@ -32,7 +35,8 @@ VIEWS = frozenset({
     _aten.view.default, _aten._unsafe_view.default, _aten.reshape.default,
     _aten.permute.default, _aten.transpose.int, _aten.t.default, _aten.unsqueeze.default,
     _aten.squeeze.dim, _aten.squeeze.dims, _aten.squeeze.default, _aten.expand.default,
-    _aten.slice.Tensor, _aten.select.int, _aten.alias.default, _aten.detach.default})
+    _aten.slice.Tensor, _aten.select.int, _aten.alias.default, _aten.detach.default,
+    _prims.squeeze.default})
 # every lowered op that only views its input (lowerings/views.py): it launches nothing, and
 # writing through it writes the input; a split's or unbind's items come through getitem
 VIEW_LOWERINGS = VIEWS | frozenset({

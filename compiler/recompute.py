@@ -9,7 +9,7 @@ import torch.fx
 from . import ir, lowering
 from . import sym as S
 from .codegen import special_calls
-from .op_tables import ATEN_CALLS, INDEXED_ONCE, REDUCTIONS, SHAPE_ONLY, VIEWS
+from .op_tables import ATEN_CALLS, GATHERS, INDEXED_ONCE, REDUCTIONS, SHAPE_ONLY, VIEWS
 from .ops import use
 from .sizes import Undecided, hint
 
@@ -257,6 +257,11 @@ class Recompute:
                 return "chain"     # larger than its input, but each element is read once
             if self.numel(val) > limit:
                 return None
+            if t in GATHERS:
+                # one element read per output element, no more outputs than the chain has
+                # elements: a cross-entropy's pick of the target's log-probability recomputes
+                # 1 element a row instead of storing the fp32 log-softmax of every logit
+                return "chain" if _integer_indices(u) else None
             if t in REDUCTIONS:
                 return "end"
             if t in VIEWS or t is _aten._to_copy.default or \
@@ -288,6 +293,15 @@ class Recompute:
                 return None
             sinks.add(_reduction_key(u))
         return sinks
+
+
+def _integer_indices(node) -> bool:
+    """Whether a gather's indices are integer tensors (a boolean mask selects a data-dependent
+    number of elements)."""
+    idx = node.args[1] if node.target is _aten.index.Tensor else node.args[2:3]
+    vals = [i.meta.get("val") for i in idx if isinstance(i, torch.fx.Node)]
+    return bool(vals) and all(isinstance(v, torch.Tensor) and not v.is_floating_point()
+                              and v.dtype not in (torch.bool, torch.uint8) for v in vals)
 
 
 def _reduction_key(node):
