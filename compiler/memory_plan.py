@@ -217,11 +217,23 @@ def plan(steps, g, donated=()) -> Plan:
     gifts = _donated(g, donated, keep | escaped)   # donated input -> its bytes
     for name in gifts:   # (one read by no step: free from the start)
         dies.setdefault(last_use.get(name, -1), []).append(name)
+    in_place: set = set()   # buffers whose storage an output of their last kernel took
     for i in range(-1, len(steps)):
         for name in defs.get(i, ()):
             b = buffers[name]
             sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree,
                                                              p.no_reuse_bytes)
+            if sid is None and name not in extern_defs and steps[i][0] == "kernel":
+                # no dead storage fits: the storage of an input dying in this very kernel, where
+                # the kernel writes each element over the one it read (inplace_ok)
+                for a in dies.get(i, ()):
+                    if a not in in_place and a not in keep and a not in escaped and a not in gifts \
+                            and same_storage_ok(buffers[a], b) and inplace_ok(steps[i][1], a, name):
+                        sid = p.storage[a]
+                        in_place.add(a)
+                        if tree is not None:   # one storage at step i, not two
+                            tree.add(i, i, -size[name])
+                        break
             if sid is None:
                 sid = name
                 storages[sid] = _Storage(size[name], b.dtype, str(b.device), i)
@@ -240,6 +252,8 @@ def plan(steps, g, donated=()) -> Plan:
             occupant[sid] = name
             p.storage[name] = sid
         for name in dies.get(i, ()):
+            if name in in_place:   # its storage lives on in the output that took it
+                continue
             if name in gifts:   # a donated input past its last use: its storage joins the pool
                 b = buffers[name]
                 storages[name] = _Storage(gifts[name], b.dtype, str(b.device), -1, [name], i, True)
@@ -258,6 +272,37 @@ def plan(steps, g, donated=()) -> Plan:
     if tree is not None:
         p.peak_bytes = tree.max(0, tree.n - 1)
     return p
+
+
+def same_storage_ok(a: ir.Buffer, b: ir.Buffer) -> bool:
+    """Whether b may be written into a's storage element for element: both buffers the
+    compiler allocated (no input, no in-place write of one), same dtype, device, sizes,
+    strides and offset, dense."""
+    return (type(a) is ir.Buffer and type(b) is ir.Buffer and a.dtype == b.dtype
+            and str(a.device) == str(b.device) and _exact_key(a) == _exact_key(b)
+            and _ints([a.offset]) == [0] == _ints([b.offset]) and bool(dense_nbytes(a)))
+
+
+def inplace_ok(grp, a: str, b: str) -> bool:
+    """Whether the kernel of scheduler group grp may write buffer b over buffer a, which dies
+    in it: a pointwise kernel whose one node reading a is the node storing b, reading a only
+    at the element it stores (each element loaded before its own store, by the same program;
+    no other element of a read after b's stores began). Anything else: no."""
+    import sympy
+    if getattr(grp, "kind", None) != "pointwise":
+        return False
+    readers = [n for n in grp.nodes if a in n.reads]
+    if len(readers) != 1:
+        return False
+    node = readers[0]
+    if node.kind != "pointwise" or node.indirect or node.buffer is None or node.buffer.name != b:
+        return False
+    store = node.store_index(node.symbols())
+    reads = [idx for name, idx in node.read_index if name == a]
+    try:
+        return bool(reads) and all(sympy.expand(idx - store) == 0 for idx in reads)
+    except TypeError:   # an index that is not an expression
+        return False
 
 
 def _donated(g, names, never) -> dict:

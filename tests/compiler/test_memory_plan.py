@@ -229,3 +229,35 @@ def test_zero_size_buffers(wrappers):
     for name, act in plan.actions.items():
         if memory_plan.nbytes(wrappers[-1].g.buffers[name]) == 0:
             assert act == ("alloc", None)
+
+
+def _mm_then(pointwise):
+    def f(x, w):
+        return pointwise(x @ w) @ w
+    return f
+
+
+@pytest.mark.parametrize("pointwise, in_place", [
+    (lambda h: torch.sin(h) * 2 + 1, True),             # each element over the one it read
+    (lambda h: torch.sin(h) + h.t(), False),            # also reads another element
+    (lambda h: h - h.amax(-1, keepdim=True), False),    # a reduction's kernel: not pointwise
+])
+def test_a_pointwise_kernel_writes_over_its_dying_input(wrappers, pointwise, in_place):
+    # the mm's result dies in the kernel that reads it, and no dead storage fits the kernel's
+    # output: it is written into the mm result's storage where each element is read only by
+    # the program that overwrites it
+    x, w = torch.randn(64, 64), torch.randn(64, 64)
+    f = _mm_then(pointwise)
+    with torch.no_grad():
+        out = _compile(f)(x, w)
+    assert_close(out, f(x, w))
+    w_ = wrappers[-1]
+    h = next(st[1].outputs[0].name for st in w_.steps if st[0] == "extern")
+    taken = [n for n, act in w_.plan.actions.items() if act == ("same", h)]
+    kernel_of = {n: i for i, st in enumerate(w_.steps) if st[0] == "kernel" for n in st[4]}
+    read_by = [i for i, st in enumerate(w_.steps) if st[0] == "kernel" and h in st[3]]
+    if in_place:
+        assert len(taken) == 1 and kernel_of[taken[0]] == read_by[-1], w_.plan.actions
+        assert f"{taken[0]} = {h}  # reuse" in stats.last().source
+    else:
+        assert all(kernel_of.get(n) != read_by[-1] for n in taken), w_.plan.actions
