@@ -141,7 +141,8 @@ class Plan:
     frees: dict = field(default_factory=dict)
     storage: dict = field(default_factory=dict)
     on_donated: dict = field(default_factory=dict)
-    donated_reused_bytes: int = 0
+    in_place: dict = field(default_factory=dict)   # buffer -> the dying input of its kernel
+    donated_reused_bytes: int = 0                  # whose storage it is written over
     peak_bytes: int | None = None
     unplanned_bytes: int | None = None
     no_reuse_bytes: int | None = None
@@ -231,6 +232,7 @@ def plan(steps, g, donated=()) -> Plan:
                             and same_storage_ok(buffers[a], b) and inplace_ok(steps[i][1], a, name):
                         sid = p.storage[a]
                         in_place.add(a)
+                        p.in_place[name] = a
                         if tree is not None:   # one storage at step i, not two
                             tree.add(i, i, -size[name])
                         break

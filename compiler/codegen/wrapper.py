@@ -143,7 +143,10 @@ class WrapperCodegen:
         if donated is None:
             self.own.add(b.name)   # (a reused storage starts at offset 0 too)
         if how == "same":
-            self.emit(f"{b.name} = {old}  # reuse" + (f" (donated {donated})" if donated else ""))
+            note = f" (donated {donated})" if donated else ""
+            if b.name in self.plan.in_place:   # written over `old` by the kernel reading it
+                note += f" in place, {tuple(b.size)} {tuple(b.stride)}"
+            self.emit(f"{b.name} = {old}  # reuse{note}")
             return
         if how == "view" and donated is not None:
             # a donated input's storage: from that input's storage offset, which may not be 0

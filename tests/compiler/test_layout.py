@@ -22,11 +22,15 @@ def _same_strides(out, ref):
 
 def _allocations(source):
     """(size, stride) of every buffer the wrapper allocates, or puts in a dead buffer's storage
-    (`as_strided(old, size, stride, 0)`, or `name = old` for the same layout: memory plan)."""
+    (`as_strided(old, size, stride, 0)`, or `name = old` for the same layout, `# reuse in place,
+    size stride` where a kernel writes it over its dying input: memory plan)."""
     out, layout = [], {}
     for m in re.finditer(r"(\w+) = (?:empty_strided(?:_fast)?\(|as_strided\(\w+, )(\([^)]*\)), "
-                         r"(\([^)]*\))|(\w+) = (\w+)  # reuse", source):
-        if m.group(4):
+                         r"(\([^)]*\))|(\w+) = (\w+)  # reuse(?: in place, (\([^)]*\)) (\([^)]*\)))?",
+                         source):
+        if m.group(6):   # written in place over a buffer dying in its kernel (an extern's result)
+            layout[m.group(4)] = (eval(m.group(6)), eval(m.group(7)))
+        elif m.group(4):
             layout[m.group(4)] = layout[m.group(5)]
         else:
             layout[m.group(1)] = (eval(m.group(2)), eval(m.group(3)))
