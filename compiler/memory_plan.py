@@ -33,6 +33,7 @@ from __future__ import annotations
 import bisect
 from dataclasses import dataclass, field
 
+import sympy
 import torch
 
 from . import ir
@@ -130,7 +131,8 @@ class Plan:
     ("view", old) (`as_strided(old, size, stride, 0)`); frees: step -> names to `del` after
     it; storage: name -> the name its storage was allocated under (a donated input's own
     name for its storage, once a buffer takes it); on_donated: buffer -> the donated input whose
-    storage it is in (it starts at that input's storage offset). Bytes (None for a graph
+    storage it is in (it starts at that input's storage offset); in_place: buffer dying in a
+    kernel -> the output that kernel writes over it (`inplace_ok`). Bytes (None for a graph
     with symbolic sizes): peak_bytes, live bytes at the worst step with the plan (never above
     no_reuse_bytes: a reuse that would raise it is not made);
     no_reuse_bytes, every buffer in its own storage freed at its last use; unplanned_bytes,
@@ -141,8 +143,8 @@ class Plan:
     frees: dict = field(default_factory=dict)
     storage: dict = field(default_factory=dict)
     on_donated: dict = field(default_factory=dict)
-    in_place: dict = field(default_factory=dict)   # buffer -> the dying input of its kernel
-    donated_reused_bytes: int = 0                  # whose storage it is written over
+    in_place: dict = field(default_factory=dict)
+    donated_reused_bytes: int = 0
     peak_bytes: int | None = None
     unplanned_bytes: int | None = None
     no_reuse_bytes: int | None = None
@@ -218,7 +220,6 @@ def plan(steps, g, donated=()) -> Plan:
     gifts = _donated(g, donated, keep | escaped)   # donated input -> its bytes
     for name in gifts:   # (one read by no step: free from the start)
         dies.setdefault(last_use.get(name, -1), []).append(name)
-    in_place: set = set()   # buffers whose storage an output of their last kernel took
     for i in range(-1, len(steps)):
         for name in defs.get(i, ()):
             b = buffers[name]
@@ -228,11 +229,10 @@ def plan(steps, g, donated=()) -> Plan:
                 # no dead storage fits: the storage of an input dying in this very kernel, where
                 # the kernel writes each element over the one it read (inplace_ok)
                 for a in dies.get(i, ()):
-                    if a not in in_place and a not in keep and a not in escaped and a not in gifts \
+                    if a not in p.in_place and a not in keep and a not in escaped and a not in gifts \
                             and same_storage_ok(buffers[a], b) and inplace_ok(steps[i][1], a, name):
                         sid = p.storage[a]
-                        in_place.add(a)
-                        p.in_place[name] = a
+                        p.in_place[a] = name
                         if tree is not None:   # one storage at step i, not two
                             tree.add(i, i, -size[name])
                         break
@@ -254,7 +254,7 @@ def plan(steps, g, donated=()) -> Plan:
             occupant[sid] = name
             p.storage[name] = sid
         for name in dies.get(i, ()):
-            if name in in_place:   # its storage lives on in the output that took it
+            if name in p.in_place:   # its storage lives on in the output that took it
                 continue
             if name in gifts:   # a donated input past its last use: its storage joins the pool
                 b = buffers[name]
@@ -290,7 +290,6 @@ def inplace_ok(grp, a: str, b: str) -> bool:
     in it: a pointwise kernel whose one node reading a is the node storing b, reading a only
     at the element it stores (each element loaded before its own store, by the same program;
     no other element of a read after b's stores began). Anything else: no."""
-    import sympy
     if getattr(grp, "kind", None) != "pointwise":
         return False
     readers = [n for n in grp.nodes if a in n.reads]

@@ -10,8 +10,9 @@ A warm state brings its cold one. Outputs are compared with the cold state's (sh
 |diff|). Every process reads Python bytecode from one PYTHONPYCACHEPREFIX that is compiled first
 (torch, sympy, triton, the model libraries, the checkout), as an installed site has it: a
 read-only site without .pyc files compiles thousands of modules in every process (about 6 s on
-the device machine, 2026-11-28), which is no part of a graph cache. The Redis (--redis-url, $TUNER_BENCH_REDIS_URL of scripts/device/redis.sh, else its own
-redis-server; none: remote states skipped) is FLUSHED per (model, mode). JSON after every row.
+the device machine, 2026-11-28), which is no part of a graph cache. The Redis (--redis-url,
+$TUNER_BENCH_REDIS_URL of scripts/device/redis.sh, else its own redis-server; none: remote
+states skipped) is FLUSHED per (model, mode). JSON after every row.
 
     source scripts/device/redis.sh && python3 scripts/bench_graph_cache.py --out $OUT
     python3 scripts/bench_graph_cache.py --models llama8 --modes max-autotune --states cold,warm-remote

@@ -144,7 +144,7 @@ class WrapperCodegen:
             self.own.add(b.name)   # (a reused storage starts at offset 0 too)
         if how == "same":
             note = f" (donated {donated})" if donated else ""
-            if b.name in self.plan.in_place:   # written over `old` by the kernel reading it
+            if self.plan.in_place.get(old) == b.name:   # written over old by the kernel reading it
                 note += f" in place, {tuple(b.size)} {tuple(b.stride)}"
             self.emit(f"{b.name} = {old}  # reuse{note}")
             return

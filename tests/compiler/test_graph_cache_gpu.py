@@ -30,16 +30,21 @@ print(json.dumps({"lowered": lowered[0], "cache": [g.graph_cache for g in stats.
 """
 
 
+def _run(tmp_path, script, *args, **env_vars):
+    """script run in a fresh process with the graph cache on (no remote cache) and env_vars;
+    the JSON line it prints last. Its working folder is tmp_path, not the checkout, whose bare
+    tuner/ would shadow the package."""
+    env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE",)}
+    env.update(TUNER_GRAPH_CACHE="1", **env_vars)
+    p = subprocess.run([sys.executable, "-c", script, *args], capture_output=True, text=True,
+                       env=env, timeout=300, cwd=str(tmp_path))
+    assert p.returncode == 0, p.stderr[-3000:]
+    return json.loads(p.stdout.strip().splitlines()[-1])
+
+
 @pytest.mark.parametrize("mode", ["default", "reduce-overhead"])
 def test_second_process_rebuilds_cuda_graphs_from_the_cache(tmp_path, mode):
-    env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE",)}
-    env.update(TUNER_CACHE_DIR=str(tmp_path), TUNER_GRAPH_CACHE="1")
-    runs = []
-    for _ in range(2):
-        p = subprocess.run([sys.executable, "-c", PROCESS, mode], capture_output=True, text=True,
-                           env=env, timeout=300, cwd=str(tmp_path))   # (not the checkout: its bare tuner/ would shadow the package)
-        assert p.returncode == 0, p.stderr[-3000:]
-        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    runs = [_run(tmp_path, PROCESS, mode, TUNER_CACHE_DIR=str(tmp_path)) for _ in range(2)]
     first, second = runs
     assert first["lowered"] >= 1 and "stored" in first["cache"], first
     assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
@@ -62,15 +67,8 @@ def test_a_new_machine_loads_the_graphs_kernels_without_compiling_them(tmp_path)
     # two Triton caches, one tuner cache: the second process finds every generated kernel in
     # the entries the first stored and writes it into its own (empty) Triton cache before
     # launching; Triton then compiles none of ours (no folder with a tk_ kernel it made)
-    runs = []
-    for machine in ("a", "b"):
-        env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE",)}
-        env.update(TUNER_CACHE_DIR=str(tmp_path / "tuner"), TUNER_GRAPH_CACHE="1",
-                   TRITON_CACHE_DIR=str(tmp_path / machine))
-        p = subprocess.run([sys.executable, "-c", BINARIES, "default"], capture_output=True, text=True,
-                           env=env, timeout=300, cwd=str(tmp_path))
-        assert p.returncode == 0, p.stderr[-3000:]
-        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    runs = [_run(tmp_path, BINARIES, "default", TUNER_CACHE_DIR=str(tmp_path / "tuner"),
+                 TRITON_CACHE_DIR=str(tmp_path / machine)) for machine in ("a", "b")]
     first, second = runs
     assert first["ours"] and not first["restored"], first
     assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
@@ -102,15 +100,9 @@ print(json.dumps({"lowered": lowered[0], "cache": [g.graph_cache for g in stats.
 def test_a_symbolic_graph_compiled_on_one_machine_serves_other_sizes_on_another(tmp_path):
     # one cache entry for a graph with size symbols (compiler/graph_cache_sizes.py): the second
     # process calls it at sizes the first never saw, lowers nothing and matches eager
-    runs = []
-    for machine, sizes in (("a", ["37", "50"]), ("b", ["91", "300", "7"])):
-        env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE",)}
-        env.update(TUNER_CACHE_DIR=str(tmp_path / "cache"), TUNER_GRAPH_CACHE="1",
-                   TRITON_CACHE_DIR=str(tmp_path / machine))
-        p = subprocess.run([sys.executable, "-c", SYMBOLIC, *sizes], capture_output=True,
-                           text=True, env=env, timeout=300, cwd=str(tmp_path))
-        assert p.returncode == 0, p.stderr[-3000:]
-        runs.append(json.loads(p.stdout.strip().splitlines()[-1]))
+    runs = [_run(tmp_path, SYMBOLIC, *sizes, TUNER_CACHE_DIR=str(tmp_path / "cache"),
+                 TRITON_CACHE_DIR=str(tmp_path / machine))
+            for machine, sizes in (("a", ["37", "50"]), ("b", ["91", "300", "7"]))]
     first, second = runs
     assert first["lowered"] >= 1 and "stored" in first["cache"] and any(first["symbolic"]), first
     assert second["lowered"] == 0 and all(c.startswith("hit") for c in second["cache"]), second
