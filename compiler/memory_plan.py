@@ -129,7 +129,7 @@ class Plan:
     """defs: step -> names first bound there (for an extern step, its outputs); actions:
     allocated name -> ("alloc", None) | ("same", old) (the same layout: `name = old`) |
     ("view", old) (`as_strided(old, size, stride, 0)`); frees: step -> names to `del` after
-    it; storage: name -> the name its storage was allocated under (a donated input's own
+    it (inputs too, after their last use); storage: name -> the name its storage was allocated under (a donated input's own
     name for its storage, once a buffer takes it); on_donated: buffer -> the donated input whose
     storage it is in (it starts at that input's storage offset); in_place: buffer dying in a
     kernel -> the output that kernel writes over it (`inplace_ok`). Bytes (None for a graph
@@ -271,6 +271,14 @@ def plan(steps, g, donated=()) -> Plan:
         s = storages[sid]
         if s.end is not None:
             p.frees.setdefault(s.end, []).extend(s.holders)
+    # every other input: the wrapper's reference dropped after its last step, so memory its
+    # caller let go of (a backward's incoming gradient) is freed there, not when the call ends
+    freed = {name for names in p.frees.values() for name in names}
+    freed.update(p.storage.values())   # a donated input whose storage a buffer took: named later
+    for b in g.inputs:
+        if b is not None and b.name not in keep and b.name not in freed and steps:
+            p.frees.setdefault(last_use.get(b.name, 0), []).append(b.name)
+            freed.add(b.name)
     if tree is not None:
         p.peak_bytes = tree.max(0, tree.n - 1)
     return p

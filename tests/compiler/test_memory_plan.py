@@ -2,6 +2,7 @@
 may not alias what they read, outputs never on freed or reused storage, symbolic sizes, and
 the planned peak against the wrapper's rules before the plan."""
 import copy
+import re
 
 import pytest
 import torch
@@ -261,3 +262,28 @@ def test_a_pointwise_kernel_writes_over_its_dying_input(wrappers, pointwise, in_
         assert f"{taken[0]} = {h}  # reuse" in stats.last().source
     else:
         assert all(kernel_of.get(n) != read_by[-1] for n in taken), w_.plan.actions
+
+
+def test_inputs_are_dropped_after_their_last_use(wrappers):
+    # a backward's incoming gradient and saved tensors: the wrapper drops its reference to each
+    # input (`del`) right after the last step that reads it and never names it again, so memory
+    # the caller let go (the gradient of a vocabulary-sized output) is freed there, not when
+    # the call returns; donated inputs whose storage buffers take are freed with their storage
+    model = torch.nn.Sequential(torch.nn.Linear(64, 128), torch.nn.Tanh(), torch.nn.Linear(128, 512),
+                                torch.nn.GELU(), torch.nn.Linear(512, 64))
+    _train(model, torch.randn(32, 64))
+    checked = 0
+    for w in wrappers:
+        lines = w.lines
+        returned = {o.buffer.name for o in w.g.outputs if isinstance(o, ir.View)}
+        steps = [i for i, ln in enumerate(lines) if "(" in ln and " = args" not in ln
+                 and not ln.strip().startswith(("return", "def "))]
+        for b in w.g.inputs:
+            if b is None or b.name in returned:
+                continue
+            name = re.compile(rf"\b{b.name}\b")
+            dels = [i for i, ln in enumerate(lines) if ln.strip().startswith("del ") and name.search(ln)]
+            assert len(dels) == 1, (b.name, "\n".join(lines))
+            assert not any(name.search(ln) for ln in lines[dels[0] + 1:]), (b.name, "\n".join(lines))
+            checked += dels[0] < steps[-1]   # before the graph's last step
+    assert checked >= 2
