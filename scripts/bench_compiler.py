@@ -221,31 +221,51 @@ def _model_build(make_model, make_input, *, channels_last=False, warmup_ms=200, 
     return build
 
 
-def _train_build(make_model, make_input, grad_of, *, warmup_ms=200, rep_ms=1000, note=""):
+def _lm_loss(model, ids):
+    return model(input_ids=ids, labels=ids).loss
+
+
+def _class_loss(classes):
+    """Cross-entropy against labels drawn from the images' own values (fixed per input)."""
+    def loss(model, images):
+        torch = _torch()
+        labels = (images.flatten(1)[:, 0] * 1e4).long().remainder(classes)
+        return torch.nn.functional.cross_entropy(model(images), labels)
+    return loss
+
+
+def _train_build(make_model, make_input, grad_of, *, loss_of=_lm_loss, channels_last=False,
+                 warmup_ms=200, rep_ms=1000, note=""):
     """A training step under bf16 autocast (fp32 weights); its result is `grad_of(model)`, the
-    reference the same step in strict fp32 on a copy."""
+    reference the same step in strict fp32 on a copy. `loss_of(model, input)` is the loss (a
+    causal LM's own by default)."""
     def build(smoke: bool, device: str) -> Built:
         torch = _torch()
         torch.manual_seed(0)
         model = make_model(smoke).train().to(device)
+        if channels_last:
+            model = model.to(memory_format=torch.channels_last)
         ref_model = _copy.deepcopy(model)
 
         def make_inputs(seed: int) -> tuple:
-            return (make_input(smoke, device, seed),)
+            x = make_input(smoke, device, seed)
+            if channels_last:
+                x = x.contiguous(memory_format=torch.channels_last)
+            return (x,)
 
-        def fn(ids):
+        def fn(x):
             with torch.enable_grad():
                 model.zero_grad(set_to_none=True)
                 with torch.autocast(device, dtype=torch.bfloat16):
-                    loss = model(input_ids=ids, labels=ids).loss
+                    loss = loss_of(model, x)
                 loss.backward()
             return grad_of(model)
 
         def reference(inputs):
-            (ids,) = inputs
+            (x,) = inputs
             with _strict_fp32(), torch.enable_grad():
                 ref_model.zero_grad(set_to_none=True)
-                ref_model(input_ids=ids, labels=ids).loss.backward()
+                loss_of(ref_model, x).backward()
             return grad_of(ref_model).float()
 
         params = sum(p.numel() for p in model.parameters())
@@ -279,6 +299,14 @@ _gpt2_6l_eager_train = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, dict(n_l
 
 def _wte_grad(model):
     return model.transformer.wte.weight.grad
+
+
+def _embed_grad(model):
+    return model.model.embed_tokens.weight.grad
+
+
+def _conv1_grad(model):
+    return model.conv1.weight.grad
 
 
 class _strict_fp32:
@@ -350,6 +378,12 @@ def _vit(smoke):
 
 # GPT-2 small with its default settings (KV cache on: the legacy empty tensor in cat)
 _gpt2_defaults = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY)
+# issue 50's LLaMA training row: the decode cases' shape (hidden 1024, GQA), no KV cache
+_llama8_1k_train = _hf("LlamaConfig", "LlamaForCausalLM",
+                       dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                            num_key_value_heads=2, vocab_size=256),
+                       dict(hidden_size=1024, intermediate_size=2816, num_hidden_layers=8, num_attention_heads=16,
+                            num_key_value_heads=4, vocab_size=32000), use_cache=False)
 _llama8 = _hf("LlamaConfig", "LlamaForCausalLM",
               dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
                    num_key_value_heads=2, vocab_size=256),
@@ -520,6 +554,16 @@ CASES: tuple[Case, ...] = (
          "the embedding's gradient",
          _train_build(_gpt2_6l_train, _tokens(50257, 8, 512, 256, 2, 16), _wte_grad, note="GPT-2 6L"),
          needs=("transformers",)),
+    # issue 50's other two training rows
+    Case("llama_train", "model", "LLaMA-style 8 layers (hidden 1024, GQA), AMP training step, batch 4, "
+         "seq 512, the embedding's gradient",
+         _train_build(_llama8_1k_train, _tokens(32000, 4, 512, 256, 2, 16), _embed_grad, note="LLaMA 8L"),
+         needs=("transformers",)),
+    Case("resnet50_train", "model", "ResNet-50, AMP training step, batch 64, 224x224, channels-last, "
+         "the first convolution's gradient",
+         _train_build(_resnet50, _images(64, 224, 2, 32), _conv1_grad, loss_of=_class_loss(1000),
+                      channels_last=True, note="torchvision ResNet-50"),
+         needs=("torchvision",)),
     # issue 52: eager attention replaced by SDPA (compiler/attn_patterns.py); tuner@attn-off is
     # the tuner without that pass
     Case("gpt2_eager_s1024", "model", "GPT-2 small, attn_implementation=\"eager\", batch 4, seq 1024, logits",
