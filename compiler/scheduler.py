@@ -445,7 +445,7 @@ class Scheduler:
 
     # -- horizontal (combo) grouping -------------------------------------------------
     def combine(self, groups, combinable, max_subs=32, max_args=200, min_subs=4, body_key=None,
-                max_bodies=16):
+                max_bodies=16, window=32):
         """Groups in an order that puts independent combinable groups side by side, as lists
         (one launch each): groups at the same dependency depth (longest path from the graph's
         sources) have no path between them, so they may share a launch. A list holds at most
@@ -453,7 +453,8 @@ class Scheduler:
         `min_subs` stay single groups (a combo pays when it saves many launches). With
         `body_key` (group -> hashable or None), groups at one depth with equal keys (one kernel
         body: a foreach table kernel) form one list first, of any length and at most
-        `max_bodies` distinct keys. Returns `groups` unchanged when nothing combines."""
+        `max_bodies` distinct keys. Groups of a list are at most `window` places apart in `groups`
+        (a body_key list excepted). Returns `groups` unchanged when nothing combines."""
         index = {id(g): i for i, g in enumerate(groups)}
         group_of = {n.name: g for g in groups for n in g.nodes}
         depth = {}
@@ -470,32 +471,46 @@ class Scheduler:
         def close(run):
             if len(run) >= min_subs:
                 buckets.update((id(m), run) for m in run)
+        def near(members):
+            """members (in schedule order) split where two neighbours are over `window` apart:
+            a launch's groups are near each other, or one far later would run (and have its
+            output allocated) early, such as a backward's zero-filled vocabulary-sized
+            gradient at the start of the graph, beside its peak"""
+            runs = []
+            for g in members:
+                if runs and index[id(g)] - index[id(runs[-1][-1])] <= window:
+                    runs[-1].append(g)
+                else:
+                    runs.append([g])
+            return runs
         for depth_, members in list(by_depth.items()):
             if body_key is None:
                 break
-            if len(members) < min_subs:
-                continue
-            same = {}
-            for g in members:
-                k = body_key(g)
-                if k is not None:
-                    same.setdefault(k, []).append(g)
-            if sum(map(len, same.values())) < min_subs:
-                continue
-            # one launch per `max_bodies` distinct bodies, groups of one body side by side
-            classes = list(same.values())
             taken = set()
-            for i in range(0, len(classes), max_bodies):
-                run = [g for c in classes[i:i + max_bodies] for g in c]
-                if len(run) > 1:
-                    buckets.update((id(m), run) for m in run)
-                    taken.update(id(m) for m in run)
+            for near_members in near(members):
+                if len(near_members) < min_subs:
+                    continue
+                same = {}
+                for g in near_members:
+                    k = body_key(g)
+                    if k is not None:
+                        same.setdefault(k, []).append(g)
+                if sum(map(len, same.values())) < min_subs:
+                    continue
+                # one launch per `max_bodies` distinct bodies, groups of one body side by side
+                classes = list(same.values())
+                for i in range(0, len(classes), max_bodies):
+                    run = [g for c in classes[i:i + max_bodies] for g in c]
+                    if len(run) > 1:
+                        buckets.update((id(m), run) for m in run)
+                        taken.update(id(m) for m in run)
             by_depth[depth_] = [g for g in members if id(g) not in taken]
         for members in by_depth.values():
             cur, names = [], set()
             for g in members:
                 bufs = {r for n in g.nodes for r in n.reads} | {ir.storage_name(n.buffer) for n in g.nodes}
-                if len(cur) >= max_subs or len(names | bufs) > max_args:
+                far = cur and index[id(g)] - index[id(cur[-1])] > window   # (see near)
+                if far or len(cur) >= max_subs or len(names | bufs) > max_args:
                     close(cur)
                     cur, names = [], set()
                 cur.append(g)
@@ -503,14 +518,44 @@ class Scheduler:
             close(cur)
         if not buckets:
             return groups
-        out, placed = [], set()
-        for g in sorted(groups, key=lambda g: (depth[id(g)], index[id(g)])):
+        return self._place(groups, buckets, index)
+
+    def _place(self, groups, buckets, index):
+        """The schedule with each bucket as one list: the groups' own order, a list where its
+        first group was (or as soon after as its other groups' inputs are ready)."""
+        unit = {}   # id(group) -> (key, list or group)
+        for g in groups:
             b = buckets.get(id(g))
             if b is None:
-                out.append(g)
-            elif id(b[0]) not in placed:
-                placed.add(id(b[0]))
-                out.append(list(b))
+                unit[id(g)] = (index[id(g)], g)
+            elif id(b[0]) not in unit:
+                u = (min(index[id(m)] for m in b), list(b))
+                unit.update((id(m), u) for m in b)
+        group_of = {n.name: g for g in groups for n in g.nodes}
+        units = {u[0]: u[1] for u in unit.values()}
+        waits = {k: set() for k in units}
+        users = {k: [] for k in units}
+        for k, u in units.items():
+            for g in (u if isinstance(u, list) else [u]):
+                for n in g.nodes:
+                    for d in n.deps:
+                        if d in group_of:
+                            dk = unit[id(group_of[d])][0]
+                            if dk != k and dk not in waits[k]:
+                                waits[k].add(dk)
+                                users[dk].append(k)
+        ready = [k for k, w in waits.items() if not w]
+        heapq.heapify(ready)
+        out = []
+        while ready:
+            k = heapq.heappop(ready)
+            out.append(units[k])
+            for u in users[k]:
+                waits[u].discard(k)
+                if not waits[u]:
+                    heapq.heappush(ready, u)
+        if len(out) != len(units):
+            raise RuntimeError("cycle in combined groups")
         return out
 
     def internal(self, group):
