@@ -306,10 +306,13 @@ def inplace_ok(grp, a: str, b: str) -> bool:
     node = readers[0]
     if node.kind != "pointwise" or node.indirect or node.buffer is None or node.buffer.name != b:
         return False
-    store = node.store_index(node.symbols())
+    syms = node.symbols()
+    # a loop of one iteration is at 0 (a read index may have dropped it, as at batch 1)
+    ones = {d: 0 for d, n in zip(syms, node.ranges) if _ints([n]) == [1]}
+    store = node.store_index(syms)
     reads = [idx for name, idx in node.read_index if name == a]
     try:
-        return bool(reads) and all(sympy.expand(idx - store) == 0 for idx in reads)
+        return bool(reads) and all(sympy.expand((idx - store).subs(ones)) == 0 for idx in reads)
     except TypeError:   # an index that is not an expression
         return False
 
