@@ -129,10 +129,11 @@ class Plan:
     """defs: step -> names first bound there (for an extern step, its outputs); actions:
     allocated name -> ("alloc", None) | ("same", old) (the same layout: `name = old`) |
     ("view", old) (`as_strided(old, size, stride, 0)`); frees: step -> names to `del` after
-    it (inputs too, after their last use); storage: name -> the name its storage was allocated under (a donated input's own
-    name for its storage, once a buffer takes it); on_donated: buffer -> the donated input whose
-    storage it is in (it starts at that input's storage offset); in_place: buffer dying in a
-    kernel -> the output that kernel writes over it (`inplace_ok`). Bytes (None for a graph
+    it (inputs too, after their last use); storage: name -> the name its storage was allocated
+    under (a donated input's own name for its storage, once a buffer takes it); on_donated:
+    buffer -> the donated input whose storage it is in (it starts at that input's storage
+    offset); in_place: buffer dying in a kernel -> the output that kernel writes over it
+    (`inplace_ok`). Bytes (None for a graph
     with symbolic sizes): peak_bytes, live bytes at the worst step with the plan (never above
     no_reuse_bytes: a reuse that would raise it is not made);
     no_reuse_bytes, every buffer in its own storage freed at its last use; unplanned_bytes,
@@ -312,8 +313,9 @@ def inplace_ok(grp, a: str, b: str) -> bool:
     store = node.store_index(syms)
     reads = [idx for name, idx in node.read_index if name == a]
     try:
-        return bool(reads) and all(sympy.expand((idx - store).subs(ones)) == 0 for idx in reads)
-    except TypeError:   # an index that is not an expression
+        return bool(reads) and all(sympy.expand(sympy.sympify(idx - store).subs(ones)) == 0
+                                   for idx in reads)
+    except (TypeError, sympy.SympifyError):   # an index that is not an expression
         return False
 
 

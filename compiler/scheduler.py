@@ -453,8 +453,9 @@ class Scheduler:
         `min_subs` stay single groups (a combo pays when it saves many launches). With
         `body_key` (group -> hashable or None), groups at one depth with equal keys (one kernel
         body: a foreach table kernel) form one list first, of any length and at most
-        `max_bodies` distinct keys. Groups of a list are at most `window` places apart in `groups`
-        (a body_key list excepted). Returns `groups` unchanged when nothing combines."""
+        `max_bodies` distinct keys. Neighbours in a list are at most `window` places apart in
+        `groups`; each list sits where its first group was (`_place`), every other group keeps
+        its order. Returns `groups` unchanged when nothing combines."""
         index = {id(g): i for i, g in enumerate(groups)}
         group_of = {n.name: g for g in groups for n in g.nodes}
         depth = {}
