@@ -224,8 +224,10 @@ def plan(steps, g, donated=()) -> Plan:
     for i in range(-1, len(steps)):
         for name in defs.get(i, ()):
             b = buffers[name]
-            sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree,
-                                                             p.no_reuse_bytes)
+            # the bound: the peak as planned so far, which in-place writes may have lowered
+            # below no_reuse_bytes (holding a storage for reuse may not take that back)
+            bound = tree.max(0, tree.n - 1) if tree is not None else None
+            sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree, bound)
             if sid is None and name not in extern_defs and steps[i][0] == "kernel":
                 # no dead storage fits: the storage of an input dying in this very kernel, where
                 # the kernel writes each element over the one it read (inplace_ok)
