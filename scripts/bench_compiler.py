@@ -21,6 +21,7 @@ import importlib
 import importlib.util
 import json
 import math
+import operator as _operator
 import os
 import platform
 import shutil
@@ -123,20 +124,9 @@ def _layernorm(x, w, b):
     return _torch().nn.functional.layer_norm(x, (x.shape[-1],), w, b, 1e-5)
 
 
-def _softmax(x):
-    return _torch().softmax(x.float(), dim=-1)   # fp32 compute and output from bf16 input
-
-
-def _sum0(x):
-    return x.sum(dim=0)
-
-
-def _sum1(x):
-    return x.sum(dim=1)
-
-
-def _sum_all(x):
-    return x.float().sum()
+_softmax = lambda x: _torch().softmax(x.float(), dim=-1)  # noqa: E731 (fp32 from bf16 input)
+_sum0, _sum1 = (lambda x: x.sum(dim=0)), (lambda x: x.sum(dim=1))  # noqa: E731
+_sum_all = lambda x: x.float().sum()  # noqa: E731
 
 
 def _copy_build(smoke: bool, device: str) -> Built:
@@ -221,17 +211,13 @@ def _model_build(make_model, make_input, *, channels_last=False, warmup_ms=200, 
     return build
 
 
-def _lm_loss(model, ids):
-    return model(input_ids=ids, labels=ids).loss
+_lm_loss = lambda model, ids: model(input_ids=ids, labels=ids).loss  # noqa: E731
 
 
-def _class_loss(classes):
+def _class_loss(model, images):
     """Cross-entropy against labels drawn from the images' own values (fixed per input)."""
-    def loss(model, images):
-        torch = _torch()
-        labels = (images.flatten(1)[:, 0] * 1e4).long().remainder(classes)
-        return torch.nn.functional.cross_entropy(model(images), labels)
-    return loss
+    labels = (images.flatten(1)[:, 0] * 1e4).long().remainder(1000)
+    return _torch().nn.functional.cross_entropy(model(images), labels)
 
 
 def _train_build(make_model, make_input, grad_of, *, loss_of=_lm_loss, channels_last=False,
@@ -242,16 +228,12 @@ def _train_build(make_model, make_input, grad_of, *, loss_of=_lm_loss, channels_
     def build(smoke: bool, device: str) -> Built:
         torch = _torch()
         torch.manual_seed(0)
-        model = make_model(smoke).train().to(device)
-        if channels_last:
-            model = model.to(memory_format=torch.channels_last)
+        fmt = torch.channels_last if channels_last else torch.contiguous_format
+        model = make_model(smoke).train().to(device, memory_format=fmt)
         ref_model = _copy.deepcopy(model)
 
         def make_inputs(seed: int) -> tuple:
-            x = make_input(smoke, device, seed)
-            if channels_last:
-                x = x.contiguous(memory_format=torch.channels_last)
-            return (x,)
+            return (make_input(smoke, device, seed).contiguous(memory_format=fmt),)
 
         def fn(x):
             with torch.enable_grad():
@@ -297,28 +279,19 @@ _gpt2_6l_eager_train = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, dict(n_l
                            attn_implementation="eager", **_NO_DROPOUT)
 
 
-def _wte_grad(model):
-    return model.transformer.wte.weight.grad
+_wte_grad, _embed_grad, _conv1_grad = (_operator.attrgetter(f"{m}.weight.grad")
+                                       for m in ("transformer.wte", "model.embed_tokens", "conv1"))
 
 
-def _embed_grad(model):
-    return model.model.embed_tokens.weight.grad
-
-
-def _conv1_grad(model):
-    return model.conv1.weight.grad
-
-
-class _strict_fp32:
-    def __enter__(self):
-        torch = _torch()
-        self.saved = (torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32)
-        torch.backends.cuda.matmul.allow_tf32 = False
-        torch.backends.cudnn.allow_tf32 = False
-
-    def __exit__(self, *exc):
-        torch = _torch()
-        torch.backends.cuda.matmul.allow_tf32, torch.backends.cudnn.allow_tf32 = self.saved
+@contextlib.contextmanager
+def _strict_fp32():
+    b = _torch().backends
+    saved = (b.cuda.matmul.allow_tf32, b.cudnn.allow_tf32)
+    b.cuda.matmul.allow_tf32 = b.cudnn.allow_tf32 = False
+    try:
+        yield
+    finally:
+        b.cuda.matmul.allow_tf32, b.cudnn.allow_tf32 = saved
 
 
 def _first_tensor(out):
@@ -378,12 +351,6 @@ def _vit(smoke):
 
 # GPT-2 small with its default settings (KV cache on: the legacy empty tensor in cat)
 _gpt2_defaults = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY)
-# issue 50's LLaMA training row: the decode cases' shape (hidden 1024, GQA), no KV cache
-_llama8_1k_train = _hf("LlamaConfig", "LlamaForCausalLM",
-                       dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                            num_key_value_heads=2, vocab_size=256),
-                       dict(hidden_size=1024, intermediate_size=2816, num_hidden_layers=8, num_attention_heads=16,
-                            num_key_value_heads=4, vocab_size=32000), use_cache=False)
 _llama8 = _hf("LlamaConfig", "LlamaForCausalLM",
               dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
                    num_key_value_heads=2, vocab_size=256),
@@ -440,11 +407,13 @@ def _static_decode(make, batch, prompt, smoke_batch, smoke_prompt):
         return DecodeStep()
     return make_model
 
-_llama_decode = _hf("LlamaConfig", "LlamaForCausalLM",
-                    dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
-                         num_key_value_heads=2, vocab_size=256),
-                    dict(hidden_size=1024, intermediate_size=2816, num_hidden_layers=8, num_attention_heads=16,
-                         num_key_value_heads=4, vocab_size=32000, max_position_embeddings=2048))
+_LLAMA_1K = (dict(hidden_size=64, intermediate_size=128, num_hidden_layers=2, num_attention_heads=4,
+                  num_key_value_heads=2, vocab_size=256),
+             dict(hidden_size=1024, intermediate_size=2816, num_hidden_layers=8, num_attention_heads=16,
+                  num_key_value_heads=4, vocab_size=32000, max_position_embeddings=2048))
+_llama_decode = _hf("LlamaConfig", "LlamaForCausalLM", *_LLAMA_1K)
+# issue 50's LLaMA training row: the decode cases' shape, no KV cache
+_llama8_1k_train = _hf("LlamaConfig", "LlamaForCausalLM", *_LLAMA_1K, use_cache=False)
 
 
 def _with_decoder(model, dec_len, start_id):
@@ -561,7 +530,7 @@ CASES: tuple[Case, ...] = (
          needs=("transformers",)),
     Case("resnet50_train", "model", "ResNet-50, AMP training step, batch 64, 224x224, channels-last, "
          "the first convolution's gradient",
-         _train_build(_resnet50, _images(64, 224, 2, 32), _conv1_grad, loss_of=_class_loss(1000),
+         _train_build(_resnet50, _images(64, 224, 2, 32), _conv1_grad, loss_of=_class_loss,
                       channels_last=True, note="torchvision ResNet-50"),
          needs=("torchvision",)),
     # issue 52: eager attention replaced by SDPA (compiler/attn_patterns.py); tuner@attn-off is
