@@ -224,10 +224,7 @@ def plan(steps, g, donated=()) -> Plan:
     for i in range(-1, len(steps)):
         for name in defs.get(i, ()):
             b = buffers[name]
-            # the bound: the peak as planned so far, which in-place writes may have lowered
-            # below no_reuse_bytes (holding a storage for reuse may not take that back)
-            bound = tree.max(0, tree.n - 1) if tree is not None else None
-            sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree, bound)
+            sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree)
             if sid is None and name not in extern_defs and steps[i][0] == "kernel":
                 # no dead storage fits: the storage of an input dying in this very kernel, where
                 # the kernel writes each element over the one it read (inplace_ok)
@@ -278,8 +275,8 @@ def plan(steps, g, donated=()) -> Plan:
     # caller let go of (a backward's incoming gradient) is freed there, not when the call ends
     freed = {name for names in p.frees.values() for name in names}
     freed.update(p.storage.values())   # a donated input whose storage a buffer took: named later
-    for b in g.inputs:
-        if b is not None and b.name not in keep and b.name not in freed and steps:
+    for b in g.inputs if steps else ():
+        if b is not None and b.name not in keep and b.name not in freed:
             p.frees.setdefault(last_use.get(b.name, 0), []).append(b.name)
             freed.add(b.name)
     if tree is not None:
@@ -351,11 +348,12 @@ class _Pool:
         else:
             bisect.insort(self.sized.setdefault((s.dtype, s.device), []), (s.capacity, -self.count, sid))
 
-    def take(self, b, r, e, storages, tree, peak):
+    def take(self, b, r, e, storages, tree):
         """A dead storage for buffer b (live over steps r..e), removed from the pool, or None:
         the tightest fit of at least b's bytes and at most twice them; with byte counts
         (`tree`: live bytes per step so far), one whose holding from its death to step r and
-        room beyond b's bytes do not raise `peak` (the peak of freeing at last use)."""
+        room beyond b's bytes do not raise the peak as planned so far (the peak of freeing at
+        last use, less what in-place writes took off it: a hold may not take that back)."""
         need = nbytes(b)
         if need is None:   # symbolic: the same expressions only
             free = self.exact.get((b.dtype, str(b.device), _exact_key(b)))
@@ -369,6 +367,7 @@ class _Pool:
             cap, _, sid = free[j]
             d = storages[sid].end
             if tree is not None and not storages[sid].donated:
+                peak = tree.max(0, tree.n - 1)
                 held = tree.max(d + 1, r - 1) + cap if d + 1 <= r - 1 else 0
                 if max(held, tree.max(r, e) + cap - need) > peak:
                     j += 1

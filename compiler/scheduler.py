@@ -506,12 +506,11 @@ class Scheduler:
                         buckets.update((id(m), run) for m in run)
                         taken.update(id(m) for m in run)
             by_depth[depth_] = [g for g in members if id(g) not in taken]
-        for members in by_depth.values():
+        for near_members in (run for members in by_depth.values() for run in near(members)):
             cur, names = [], set()
-            for g in members:
+            for g in near_members:
                 bufs = {r for n in g.nodes for r in n.reads} | {ir.storage_name(n.buffer) for n in g.nodes}
-                far = cur and index[id(g)] - index[id(cur[-1])] > window   # (see near)
-                if far or len(cur) >= max_subs or len(names | bufs) > max_args:
+                if len(cur) >= max_subs or len(names | bufs) > max_args:
                     close(cur)
                     cur, names = [], set()
                 cur.append(g)
@@ -519,9 +518,9 @@ class Scheduler:
             close(cur)
         if not buckets:
             return groups
-        return self._place(groups, buckets, index)
+        return self._place(groups, buckets, index, group_of)
 
-    def _place(self, groups, buckets, index):
+    def _place(self, groups, buckets, index, group_of):
         """The schedule with each bucket as one list: the groups' own order, a list where its
         first group was (or as soon after as its other groups' inputs are ready)."""
         unit = {}   # id(group) -> (key, list or group)
@@ -532,7 +531,6 @@ class Scheduler:
             elif id(b[0]) not in unit:
                 u = (min(index[id(m)] for m in b), list(b))
                 unit.update((id(m), u) for m in b)
-        group_of = {n.name: g for g in groups for n in g.nodes}
         units = {u[0]: u[1] for u in unit.values()}
         waits = {k: set() for k in units}
         users = {k: [] for k in units}
