@@ -359,9 +359,11 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
 
     from .codegen.wrapper import alloc_namespace, base_namespace, source_text
     from .runtime.launch import ForeachLauncher, Launcher, precompile
+    from .runtime import static_launch
     from . import kernel_binaries as kb
     _restore_carried(value.get("binaries", ()), kb.present, binary_key, kb.restore)
     _restore_carried(value.get("hosts", ()), kb.host_present, host_key, kb.restore_host)
+    dev = torch.device(value["device"]) if value["device"] is not None else None
     ns = base_namespace()
     kernel_sources = []
     for k in value["kernels"]:
@@ -386,6 +388,7 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
         else:
             launcher = Launcher(fn, meta, list(k["outs"]), tune, config=config, stats=stats,
                                 budget_s=ctx.tune_budget_s)
+        static_launch.adopt(launcher, k.get("static"), dev)   # (its cubins, without Triton's JIT)
         ns[k["ns"]] = launcher
         kernel_sources.append(f"# {k['ns']}: {k['label']}\n" + src)
     for name, op in value["externs"].items():
@@ -393,7 +396,6 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
         ns[name] = public_ops.get(op, op)
     for name, spec in value["constants"].items():
         ns[name] = _tensor(spec)
-    dev = torch.device(value["device"]) if value["device"] is not None else None
     ns.update(alloc_namespace(dev))
     _restore_stats(stats, value["stats"])
     launchers = [v for v in ns.values() if isinstance(v, Launcher)]
@@ -534,6 +536,7 @@ class Record:
 
 
 def _describe(launcher, src: str) -> dict:
+    from .runtime import static_launch
     from .runtime.launch import ForeachLauncher
     meta = dataclasses.asdict(launcher.meta)
     if meta["source"] == src:
@@ -542,6 +545,9 @@ def _describe(launcher, src: str) -> dict:
          "config": None if launcher.config is None else dict(launcher.config)}
     if launcher.nsizes:   # a sized kernel: the configs of every size bucket it launched in
         d["buckets"] = graph_cache_sizes.buckets(launcher, src)
+    static = static_launch.describe_launcher(launcher)
+    if static:   # what launching its kernels without Triton's JIT needs (runtime/static_launch)
+        d["static"] = static
     if isinstance(launcher, ForeachLauncher):
         d["foreach"] = {"slots": list(launcher.slots), "table_size": launcher.table_size,
                         "body_of": list(launcher._body_of), "written": sorted(launcher.written)}

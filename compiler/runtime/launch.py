@@ -671,7 +671,7 @@ def precompile(launchers, device, strict=False) -> int:
     jobs = {}
     with real_tensors():   # a compiler tracing under a FakeTensorMode would get fake stand-ins
         for launcher in launchers:
-            if launcher.config is None:
+            if launcher.config is None or launcher._compiled:   # (tunes, or loaded: static_launch)
                 continue
             key = (id(launcher.fn), tuple(sorted(launcher.config.items())))
             if key not in jobs:

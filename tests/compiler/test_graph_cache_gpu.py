@@ -59,8 +59,10 @@ ours = sorted(d for d in os.listdir(root)
               if any(f.startswith("tk_") and f.endswith(".cubin") for f in os.listdir(os.path.join(root, d))))
 restored = sorted(os.path.basename(kb.cache_dir(h)) for h in kb.RESTORED if not kb.host_present(h))
 hosts = sorted(d for d in os.listdir(root) if any(f.endswith(".so") for f in os.listdir(os.path.join(root, d))))
-built = sorted(set(hosts) - kb.RESTORED)""").replace(
-    '"same": all(', '"ours": ours, "restored": restored, "hosts": hosts, "built": built, "same": all(')
+built = sorted(set(hosts) - kb.RESTORED)
+from tuner.compiler.runtime import launch, static_launch""").replace(
+    '"same": all(', '"ours": ours, "restored": restored, "hosts": hosts, "built": built, '
+    '"static": static_launch.LOADED, "jit": launch.JIT_LAUNCHES, "same": all(')
 
 
 def test_a_new_machine_loads_the_graphs_kernels_without_compiling_them(tmp_path):
@@ -75,7 +77,19 @@ def test_a_new_machine_loads_the_graphs_kernels_without_compiling_them(tmp_path)
     assert second["restored"] and second["ours"] == second["restored"], second
     # nor does it build a host module (Triton's C launchers) that the first one built
     assert first["hosts"] and not second["built"], runs
-    assert second["out"] == first["out"], runs
+    # it launches every kernel from its cubin through torch's static launcher: none goes
+    # through Triton's JIT (compiler/runtime/static_launch.py)
+    assert first["jit"] > 0 and first["static"] == 0, first
+    assert second["static"] >= len(second["ours"]) and second["jit"] == 0, second
+    assert second["out"] == first["out"] and second["same"], runs
+
+
+def test_with_the_static_launcher_off_a_hit_launches_through_triton(tmp_path):
+    runs = [_run(tmp_path, BINARIES, "reduce-overhead", TUNER_CACHE_DIR=str(tmp_path / "tuner"),
+                 TRITON_CACHE_DIR=str(tmp_path / "a"), TUNER_STATIC_LAUNCH=off) for off in ("1", "0")]
+    first, second = runs
+    assert all(c.startswith("hit") for c in second["cache"]) and second["static"] == 0, second
+    assert second["jit"] > 0 and second["out"] == first["out"], runs
 
 
 SYMBOLIC = """

@@ -1,0 +1,156 @@
+"""Launching a cached graph's kernels without Triton's JIT (issue 53): a graph served from the
+compiled-graph cache loads each kernel's cubin (carried with the graph, compiler/
+kernel_binaries.py) through torch's static CUDA launcher (`torch._C._StaticCudaLauncher`) and
+launches it from there, so its first call neither binds arguments through JITFunction.run,
+nor hashes Triton's sources for a cache key, nor builds (with the system's C compiler) or
+loads a launcher module per kernel signature: those were most of a warm process's first call.
+
+What a launch needs is taken, after the graph's first successful call in the process that
+compiled it, from each compiled kernel (`describe`): its function name, warps, shared memory,
+and which of the fast path's arguments reach the kernel with what type (constexprs and
+arguments Triton specialized away do not). A kernel is left to Triton when it needs what the
+static launcher does not do: more than one CTA per cluster, global or profiling scratch
+memory (Hopper's TMA template variant), cooperative or programmatic-dependent launches,
+argument types outside the table below. A launcher adopts (`adopt`) only the alignment
+patterns it launched in the first process; any other pattern, and a graph whose kernels this
+torch cannot load, launch through Triton as before.
+"""
+from __future__ import annotations
+
+import functools
+import logging
+import os
+
+log = logging.getLogger("tuner.compiler")
+
+# Triton signature type -> the static launcher's argument code; pointers travel as unsigned
+# 64-bit integers (the fast path passes data pointers, not tensors)
+_CODES = {"i1": "i", "i8": "b", "i16": "h", "i32": "i", "i64": "l", "u1": "I", "u8": "B",
+          "u16": "H", "u32": "I", "u64": "K", "fp16": "f", "bf16": "f", "fp32": "f", "fp64": "d"}
+_SCRATCH = ("global_scratch_size", "profile_scratch_size")
+LOADED = 0   # kernels this process launches through the static launcher (a test reads it)
+
+
+@functools.lru_cache(maxsize=None)
+def _impl():
+    """torch's static CUDA launcher, or None (no CUDA build, Triton's interpreter, or
+    TUNER_STATIC_LAUNCH=0)."""
+    if os.environ.get("TRITON_INTERPRET", "0") == "1" or os.environ.get("TUNER_STATIC_LAUNCH", "1") == "0":
+        return None
+    try:
+        from torch._C import _StaticCudaLauncher
+    except ImportError:
+        return None
+    ok = hasattr(_StaticCudaLauncher, "_load_kernel") and hasattr(_StaticCudaLauncher, "_launch_kernel")
+    return _StaticCudaLauncher if ok else None
+
+
+def describe(k, nargs: int) -> dict | None:
+    """What launching compiled kernel `k` statically needs, for a launcher whose fast path
+    passes `nargs` arguments before its constexprs; None where the static launcher cannot."""
+    md, src = getattr(k, "metadata", None), getattr(k, "src", None)
+    if md is None or src is None or not hasattr(src, "signature") or not hasattr(k, "hash"):
+        return None
+    if (getattr(md, "num_ctas", 1) != 1 or any(getattr(md, f, 0) for f in _SCRATCH)
+            or getattr(md, "launch_cooperative_grid", False) or getattr(md, "launch_pdl", False)
+            or tuple(getattr(md, "cluster_dims", None) or (1, 1, 1)) not in ((1, 1, 1), (1,), ())):
+        return None
+    names = list(src.fn.arg_names)
+    constants = {c[0] if isinstance(c, tuple) and len(c) == 1 else c for c in getattr(src, "constants", {})}
+    keep, codes = [], ""
+    for i, name in enumerate(names[:nargs]):
+        ty = src.signature.get(name, src.signature.get(i))
+        if ty == "constexpr" or i in constants or name in constants:
+            continue
+        code = "K" if isinstance(ty, str) and ty.startswith("*") else _CODES.get(ty)
+        if code is None:
+            return None
+        keep.append(i)
+        codes += code
+    if any(src.signature.get(n, "constexpr") != "constexpr" for n in names[nargs:]):
+        return None   # a runtime argument past the fast path's: not ours to place
+    extra = sum(1 for f in _SCRATCH if hasattr(md, f))   # null scratch pointers, appended
+    return {"hash": k.hash, "name": md.name, "num_warps": int(md.num_warps),
+            "shared": int(md.shared), "codes": codes + "O" * extra, "keep": keep,
+            "extra": extra, "nargs": nargs}
+
+
+def describe_launcher(launcher) -> list:
+    """[[alignment key, description], ...] of a launcher's compiled kernels (fast path only:
+    a kernel with size arguments keeps Triton's launcher); [] when there are none."""
+    if launcher.nsizes or launcher._grid is None or _impl() is None:
+        return []
+    nargs = len(launcher.fn.arg_names) - len(launcher._consts)
+    out = []
+    for key, k in launcher._compiled.items():
+        d = describe(k, nargs)
+        if d is not None:
+            out.append([key if key is True else [bool(b) for b in key], d])
+    return out
+
+
+class StaticKernel:
+    """A loaded cubin; `run` takes the arguments Triton's launcher takes on the fast path."""
+    packed_metadata = None
+
+    def __init__(self, function, d: dict):
+        self.function = function
+        self._warps, self._shared, self._codes = d["num_warps"], d["shared"], d["codes"]
+        keep = tuple(d["keep"])
+        self._prefix = len(keep) if keep == tuple(range(len(keep))) else None
+        self._keep = keep
+        self._extra = (None,) * d["extra"]
+        self._launch = _impl()._launch_kernel
+
+    def run(self, gx, gy, gz, stream, function, _packed, _md, _enter, _exit, *args):
+        if self._prefix is not None:
+            args = args[:self._prefix] + self._extra
+        else:
+            args = tuple(args[i] for i in self._keep) + self._extra
+        if gx and gy and gz:   # (an empty grid launches nothing, as with Triton's launcher)
+            self._launch(function, gx, gy, gz, self._warps, self._shared, self._codes, args, stream)
+
+
+def _load(d: dict, device: int) -> StaticKernel | None:
+    from .. import kernel_binaries as kb
+    folder = kb.cache_dir(d["hash"])
+    path = os.path.join(folder, f"{d['name']}.cubin") if folder else None
+    if path is None or not os.path.isfile(path):
+        return None
+    got = _impl()._load_kernel(path, d["name"], d["shared"], device)
+    return StaticKernel(got[-3], d)   # (module,) function, registers, spills
+
+
+def adopt(launcher, stored, device) -> int:
+    """Give a restored launcher (config chosen) the kernels its graph's first process launched,
+    loaded from their cubins, on its fast path; how many it took. Never raises: a launcher
+    that takes none launches through Triton."""
+    global LOADED
+    if not stored or _impl() is None or launcher.nsizes or launcher.config is None or device is None:
+        return 0
+    from . import launch
+    try:
+        if not launch._fast_launch_supported() or not launch.hooks_unset():
+            return 0
+        import torch
+        index = device.index if device.index is not None else torch.cuda.current_device()
+        kernels = {}
+        for key, d in stored:
+            k = _load(d, index)
+            if k is not None:
+                kernels[True if key is True else tuple(key)] = k
+        if not kernels:
+            return 0
+        nargs = stored[0][1]["nargs"]
+        launcher._consts = tuple(launcher._const(n) for n in launcher.fn.arg_names[nargs:])
+        launcher._compiled.update(kernels)
+        launcher._grid = launcher.grid(launcher.config)
+        launcher._device = index
+        launcher._stream_of = launch._stream_getter()
+    except Exception as e:   # noqa: BLE001 - Triton's launcher, as before
+        log.debug("static launch: %s: %s", type(e).__name__, e)
+        launcher._compiled.clear()
+        launcher._grid = None
+        return 0
+    LOADED += len(kernels)
+    return len(kernels)
