@@ -2,17 +2,18 @@
 (compile included, synced) in a fresh process for each state, `backend="tuner"` then stock:
   cold               empty tuner/Triton/inductor cache folders, an empty Redis (filled by it)
   warm-remote        empty local folders again, the Redis cold filled: a new CI machine
+  warm-remote-triton warm-remote with TUNER_STATIC_LAUNCH=0: kernels through Triton's JIT
   warm-local         cold's local folders again: the same machine, a second run
   stock-cold         `backend="inductor"`, empty folders, its remote FX graph cache on the
-                     flushed Redis (TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE and friends)
+                     Redis (TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE and friends)
   stock-warm-remote  inductor with empty local folders and the Redis stock-cold filled
-A warm state brings its cold one. Outputs are compared with the cold state's (sha256 and max
-|diff|). Every process reads Python bytecode from one PYTHONPYCACHEPREFIX that is compiled first
-(torch, sympy, triton, the model libraries, the checkout), as an installed site has it: a
-read-only site without .pyc files compiles thousands of modules in every process (about 6 s on
-the device machine, 2026-11-28), which is no part of a graph cache. The Redis (--redis-url,
-$TUNER_BENCH_REDIS_URL of scripts/device/redis.sh, else its own redis-server; none: remote
-states skipped) is FLUSHED per (model, mode). JSON after every row.
+A warm state brings its cold one; --repeat N runs the warm states N times, interleaved, after
+the cold ones. Outputs are compared with the cold state's (sha256, max |diff|). Every process
+reads Python bytecode from one PYTHONPYCACHEPREFIX compiled first (torch, sympy, triton, the
+model libraries, the checkout), as an installed site has it (without .pyc files a read-only
+site compiles thousands of modules per process: ~6 s on the device machine). The Redis
+(--redis-url, $TUNER_BENCH_REDIS_URL of scripts/device/redis.sh, else its own redis-server;
+none: remote states skipped) is FLUSHED once per (model, mode). JSON after every row.
 
     source scripts/device/redis.sh && python3 scripts/bench_graph_cache.py --out $OUT
     python3 scripts/bench_graph_cache.py --models llama8 --modes max-autotune --states cold,warm-remote
@@ -34,12 +35,15 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import bench_cache as bcache      # noqa: E402  (its redis-server start-up)
+import redis                      # noqa: E402
 import bench_compiler as bc       # noqa: E402  (its model builders, checkout layout, env info)
 
 MODELS = "llama8,vit_b16,resnet50"    # a decoder LLM, a vision transformer, a conv net
-STATES = ("cold", "warm-remote", "warm-local", "stock-cold", "stock-warm-remote")
-NEEDS = {"warm-remote": "cold", "warm-local": "cold", "stock-warm-remote": "stock-cold"}
-REMOTE_ONLY = {"warm-remote", "stock-warm-remote"}     # nothing to measure without a Redis
+STATES = ("cold", "warm-remote", "warm-remote-triton", "warm-local", "stock-cold",
+          "stock-warm-remote")
+NEEDS = {"warm-remote": "cold", "warm-remote-triton": "cold", "warm-local": "cold",
+         "stock-warm-remote": "stock-cold"}
+REMOTE_ONLY = {"warm-remote", "warm-remote-triton", "stock-warm-remote"}   # (they need a Redis)
 
 
 def worker(spec: dict) -> dict:
@@ -47,15 +51,8 @@ def worker(spec: dict) -> dict:
     import torch
     rec: dict = {}
     tuner = spec["backend"] == "tuner"
-    if tuner:    # count lowerings as tests/compiler/test_graph_cache_gpu.py does
+    if tuner:
         import tuner.compiler.stats as stats
-        from tuner.compiler import compile_graph as cg
-        lowered, real = [0], cg._lower
-
-        def spy(*a, **kw):
-            lowered[0] += 1
-            return real(*a, **kw)
-        cg._lower = spy
         stats.reset()
     with torch.no_grad():
         torch.manual_seed(0)
@@ -75,11 +72,14 @@ def worker(spec: dict) -> dict:
         ref = torch.load(spec["ref"])
         rec["max_abs_diff_vs_cold"] = (out.float() - ref.float()).abs().max().item()
     if tuner:
+        from tuner.compiler.runtime import launch, static_launch
         graphs, t = stats.graphs(), stats.totals()
-        rec.update(graphs=len(graphs), graph_cache=[g.graph_cache for g in graphs], lowered=lowered[0],
-                   graph_cache_hits=sum(g.graph_cache.startswith("hit") for g in graphs),
-                   kernels=t.kernels, lowering_s=round(t.compile_seconds, 3),
-                   jit_s=round(t.jit_seconds, 3), tuning_s=round(t.tuning_seconds, 3))
+        hits = sum(g.graph_cache.startswith("hit") for g in graphs)
+        rec.update(graphs=len(graphs), graph_cache=[g.graph_cache for g in graphs],
+                   lowered=len(graphs) - hits, graph_cache_hits=hits, kernels=t.kernels,
+                   lowering_s=round(t.compile_seconds, 3), jit_s=round(t.jit_seconds, 3),
+                   tuning_s=round(t.tuning_seconds, 3), jit_launches=launch.JIT_LAUNCHES,
+                   static_kernels=static_launch.LOADED)
     else:    # inductor's own cache counters: FX graph cache and AOTAutograd cache
         from torch._dynamo.utils import counters
         c = {k: v for g in ("inductor", "aot_autograd") for k, v in counters[g].items() if "cache" in k}
@@ -94,9 +94,12 @@ def run_state(args, model, mode, state, group: Path, url, code_dir) -> dict:
         return {**row, "status": "skipped", "note": "no Redis reachable"}
     stock = state.startswith("stock")
     local = group / ("cold" if state == "warm-local" else state)   # fresh folders but there
+    if state != "warm-local" and local.exists():   # a repeat (--repeat): fresh ones of its own
+        local = group / f"{state}-{len(list(group.glob(state + '*')))}"
     env = {k: v for k, v in os.environ.items() if k not in ("TUNER_REMOTE_CACHE", "TUNER_REMOTE_READONLY")}
     env.update(PYTHONUNBUFFERED="1", PYTHONPYCACHEPREFIX=str(args.pycache),
                TUNER_GRAPH_CACHE="1", TUNER_CACHE_DIR=str(local / "tuner"),
+               TUNER_STATIC_LAUNCH="0" if state.endswith("-triton") else env.get("TUNER_STATIC_LAUNCH", "1"),
                TRITON_CACHE_DIR=str(local / "triton"), TORCHINDUCTOR_CACHE_DIR=str(local / "inductor"),
                PYTHONPATH=str(code_dir) + os.pathsep + os.environ.get("PYTHONPATH", ""))
     if args.device == "cpu":
@@ -104,12 +107,10 @@ def run_state(args, model, mode, state, group: Path, url, code_dir) -> dict:
     if url and not stock:    # graph entries go to Redis only when signed
         env.update(TUNER_REMOTE_CACHE=url, TUNER_CACHE_SECRET=args.secret)
     if url and stock:        # inductor's remote caches (torch/_inductor/remote_cache.py)
-        import redis
         kw = redis.Redis.from_url(url).connection_pool.connection_kwargs
         env.update(TORCHINDUCTOR_FX_GRAPH_REMOTE_CACHE="1", TORCHINDUCTOR_AUTOTUNE_REMOTE_CACHE="1",
                    TORCHINDUCTOR_AUTOGRAD_REMOTE_CACHE="1", TORCHINDUCTOR_REDIS_URL=url,
-                   TORCHINDUCTOR_REDIS_HOST=str(kw.get("host", "localhost")),
-                   TORCHINDUCTOR_REDIS_PORT=str(kw.get("port", 6379)))
+                   TORCHINDUCTOR_REDIS_HOST=str(kw.get("host", "localhost")), TORCHINDUCTOR_REDIS_PORT=str(kw.get("port", 6379)))
     cold = "stock-cold" if stock else "cold"
     spec = {"model": model, "mode": mode, "backend": "inductor" if stock else "tuner",
             "smoke": args.smoke, "device": args.device, "out": str(group / f"{state}.pt"),
@@ -156,8 +157,9 @@ def compile_bytecode(prefix: Path, code_dir: Path) -> dict:
 
 def derive(rows: list[dict]) -> None:
     """Per row: its seconds over its cold state's, the identical check, tuner vs stock."""
-    by = {(r["model"], r["mode"], r["state"]): r for r in rows if r.get("status") == "ok"}
-    for r in by.values():
+    ok = [r for r in rows if r.get("status") == "ok"]
+    by = {(r["model"], r["mode"], r["state"]): r for r in ok}   # (of repeats, the last)
+    for r in ok:
         stock = r["state"].startswith("stock")
         peer = by.get((r["model"], r["mode"], "stock-" + r["state"]))
         if peer is not None and not stock:
@@ -193,6 +195,8 @@ def main() -> int:
     ap.add_argument("--out", default="bench/results", help="folder for graph_cache_bench.json")
     ap.add_argument("--redis-url", default=os.environ.get("TUNER_BENCH_REDIS_URL"),
                     help="a Redis of the benchmark's own (flushed!); default: start redis-server")
+    ap.add_argument("--repeat", type=int, default=1,
+                    help="warm states this many times each, interleaved (A/B: median of 3)")
     ap.add_argument("--timeout-s", type=float, default=600.0, help="per process (default 600)")
     ap.add_argument("--smoke", action="store_true", help="tiny models on CPU (Triton interpreter)")
     ap.add_argument("--_worker", help=argparse.SUPPRESS)
@@ -223,8 +227,7 @@ def main() -> int:
         if url is None and shutil.which("redis-server"):
             server, url = bcache.start_redis(tmp)
         elif url is None:
-            print("no Redis (--redis-url, $TUNER_BENCH_REDIS_URL, redis-server): warm-remote states "
-                  "skipped", file=sys.stderr)
+            print("no Redis (--redis-url, $TUNER_BENCH_REDIS_URL, redis-server)", file=sys.stderr)
         code_dir = bc.lay_out_checkout(tmp / "code")   # workers measure this checkout
         args.pycache = tmp / "pycache"
         print("compiling bytecode ...", file=sys.stderr, flush=True)
@@ -237,18 +240,17 @@ def main() -> int:
             for model in models:
                 missing = bc._missing(bc.CASE_BY_NAME[model].needs)
                 for mode in modes:
-                    group = tmp / f"{model}-{mode}"
-                    group.mkdir()
-                    for state in states if not missing else ():
-                        if url and state in ("cold", "stock-cold"):   # a fresh Redis
-                            import redis
+                    (group := tmp / f"{model}-{mode}").mkdir()
+                    warm = [s for s in states if s in NEEDS] * max(1, args.repeat)
+                    order = [s for s in states if s not in NEEDS] + warm
+                    for state in order if not missing else ():
+                        if url and state == order[0]:   # a fresh Redis (both compilers')
                             redis.Redis.from_url(url).flushdb()
                         print(f"{model} / {mode} / {state} ...", file=sys.stderr, flush=True)
                         doc["rows"].append(run_state(args, model, mode, state, group, url, code_dir))
                         derive(doc["rows"])
                         r = doc["rows"][-1]
-                        print(f"  {r['status']} {r.get('first_call_s', '')} {r.get('note', '')}",
-                              file=sys.stderr, flush=True)
+                        print(f"  {r['status']} {r.get('first_call_s', '')} {r.get('note', '')}", file=sys.stderr)
                         bc._write_json(path, doc)
                     if missing:
                         doc["rows"] += [{"model": model, "mode": mode, "state": s, "status": "skipped",
