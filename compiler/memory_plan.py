@@ -408,3 +408,84 @@ class _MaxTree:
             return self.top[node]
         m = (a + b) // 2
         return max(self.max(lo, hi, 2 * node, a, m), self.max(lo, hi, 2 * node + 1, m + 1, b)) + self.lazy[node]
+
+
+# -- order ---------------------------------------------------------------------------------
+
+MIN_GAIN_BYTES = 1 << 16   # a swap must lower the pair's live bytes by at least this much
+
+
+def _pure(st, inputs) -> bool:
+    """Whether a step may trade places with an independent neighbour: an extern known to
+    return fresh tensors (it writes nothing else), or a kernel writing only buffers of its own
+    (no scatter into another buffer, no graph input)."""
+    if st[0] == "extern":
+        return fresh_outputs(st[1].op) is not False
+    if st[0] != "kernel":
+        return False
+    grp = st[1]
+    nodes = [n for m in grp for n in m.nodes] if isinstance(grp, list) else grp.nodes
+    return not any(n.kind == "scatter" for n in nodes) and not set(st[4]) & inputs
+
+
+def _writes(st) -> set:
+    if st[0] == "extern":
+        return {b.name for b in st[1].outputs if b is not None}
+    return set(st[1] if st[0] == "alloc" else st[4])
+
+
+def reorder(steps, g, donated=(), max_passes: int = 8) -> list:
+    """The steps with neighbours swapped where the swap lowers the live bytes across the two:
+    a step that frees a large buffer (its last reader) goes before an independent one that
+    allocates, rather than after it. GPT-2's backward computed the tied embedding's weight
+    gradient (vocab x hidden) before the hidden state's gradient, the last reader of the
+    forward's bf16 copy of that weight: both vocab x hidden buffers were live at the step's
+    peak. Only two pure steps (`_pure`) that touch no buffer the other writes trade places, so
+    every buffer still sees its writers and readers in their order; the live bytes outside the
+    pair are unchanged, so the peak never rises. A graph input counts as freed only if donated
+    (the caller holds the others). Graphs with symbolic sizes keep their order."""
+    steps = list(steps)
+    buffers = g.buffers
+    inputs = {b.name for b in g.inputs if b is not None}
+    kept = {o.buffer.name for o in g.outputs if isinstance(o, ir.View)}
+    touch = [{u for u in uses(st) if u in buffers} for st in steps]
+    writes = [_writes(st) & buffers.keys() for st in steps]
+    names = set().union(*touch) if touch else set()
+    size = {n: nbytes(buffers[n]) for n in names}
+    if any(v is None for v in size.values()):
+        return steps
+    freeable = {n for n in names if n not in kept and (n not in inputs or n in set(donated))}
+    first, last = {}, {}
+    for i, t in enumerate(touch):
+        for n in t:
+            first.setdefault(n, i)
+            last[n] = i
+
+    def cost(a, b):
+        """Live bytes above those before the pair, at its worst, when step a runs, then b."""
+        p = min(a, b)
+        new_a, new_b = (sum(size[n] for n in writes[k] if first[n] >= p and n not in inputs)
+                        for k in (a, b))
+        freed = sum(size[n] for n in touch[a] - touch[b] if n in freeable and last[n] <= p + 1)
+        return max(new_a, new_a - freed + new_b)
+
+    pure = [_pure(st, inputs) for st in steps]
+    for _ in range(max_passes):
+        moved = False
+        for i in range(len(steps) - 1):
+            j = i + 1
+            if not (pure[i] and pure[j]) or writes[i] & touch[j] or writes[j] & touch[i]:
+                continue
+            if cost(j, i) + MIN_GAIN_BYTES > cost(i, j):
+                continue
+            for arr in (steps, touch, writes, pure):
+                arr[i], arr[j] = arr[j], arr[i]
+            for n in touch[i] | touch[j]:
+                if first[n] in (i, j):
+                    first[n] = i if n in touch[i] else j
+                if last[n] in (i, j):
+                    last[n] = j if n in touch[j] else i
+            moved = True
+        if not moved:
+            break
+    return steps

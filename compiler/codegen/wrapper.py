@@ -3,6 +3,7 @@ the memory plan says: compiler/memory_plan.py), launch kernels, call externs, fr
 dead, return the outputs."""
 from __future__ import annotations
 
+import logging
 import math
 
 import torch
@@ -10,6 +11,8 @@ import torch
 from .. import ir, memory_plan
 from .. import sym as S
 from ..sizes import SymSize
+
+log = logging.getLogger("tuner.compiler")
 
 
 def base_namespace() -> dict:
@@ -95,6 +98,10 @@ class WrapperCodegen:
             for symbol, src in g.sizes.sources.items():
                 self.emit(f"{symbol.name} = {src}")
         donated = [b.name for b in g.inputs if b is not None and b.arg_index in self.donated]
+        try:   # frees before allocations where that lowers the live bytes
+            self.steps = memory_plan.reorder(self.steps, g, donated)
+        except Exception as e:   # noqa: BLE001 - the graph's own order, as before
+            log.debug("memory_plan.reorder: %s: %s", type(e).__name__, e)
         self.plan = plan = memory_plan.plan(self.steps, g, donated)
         for i, st in enumerate(self.steps):
             if st[0] in ("alloc", "kernel"):
