@@ -143,6 +143,68 @@ def _max_pool3d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, c
     return _window_max(x, positions)
 
 
+def _fractional_positions(u, size, out, k):
+    """(L, out, k) input positions of fractional max pooling's windows along one axis, per
+    plane from its sample u (L,): window o starts at trunc((o + u) a) - trunc(u a) with
+    a = (size - k) / (out - 1), computed in the samples' dtype as eager does; the last window
+    starts at size - k."""
+    o = torch.arange(out, device=u.device, dtype=u.dtype)
+    a = (size - k) / (out - 1) if out > 1 else 0.0
+    start = (torch.trunc((o + u[:, None]) * a) - torch.trunc(u[:, None] * a)).to(torch.int64)
+    start = torch.where(o < out - 1, start, size - k)
+    return start[:, :, None] + torch.arange(k, device=u.device, dtype=torch.int64)
+
+
+def _fractional_max_pool(x, kernel_size, output_size, samples, n):
+    """Fractional max pooling over the last n dims: each plane's windows from its own random
+    samples (in eager's order per axis), gathered and reduced with
+    eager's picks (the last NaN of a window, else its first maximum)."""
+    if not x.dtype.is_floating_point or x.numel() == 0 or 0 in output_size:
+        return NotImplemented
+    lead, sizes, outs, ks = list(x.shape[:-n]), list(x.shape[-n:]), list(output_size), list(kernel_size)
+    planes = math.prod(lead)
+    u = samples.reshape(planes, n)
+    which = [1, 0] if n == 2 else list(range(n))   # eager's order: (W, H), but (T, H, W)
+    pos = [_fractional_positions(u[:, which[d]], sizes[d], outs[d], ks[d]) for d in range(n)]
+    index = [torch.arange(planes, device=x.device).reshape([planes] + [1] * (2 * n))]
+    for d, p in enumerate(pos):
+        shape = [planes] + [1] * (2 * n)
+        shape[1 + 2 * d], shape[2 + 2 * d] = outs[d], ks[d]
+        index.append(p.reshape(shape))
+    w = x.reshape(planes, *sizes)[tuple(index)]   # (planes, O0, K0, O1, K1, ...)
+    w = w.permute([0] + [1 + 2 * d for d in range(n)] + [2 + 2 * d for d in range(n)])
+    w = w.reshape(planes, *outs, -1)
+    values = torch.amax(w, -1)
+    taps = torch.arange(w.shape[-1], device=x.device)
+    last_nan = torch.amax(torch.where(torch.isnan(w), taps, -1), -1)
+    first = torch.amin(torch.where(w == values.unsqueeze(-1), taps, w.shape[-1]), -1)
+    local = torch.where(last_nan >= 0, last_nan, first)
+    plane = torch.arange(planes, device=x.device).reshape([planes] + [1] * n)
+    flat = None
+    for d in range(n):
+        tap = torch.remainder(torch.div(local, math.prod(ks[d + 1:]), rounding_mode="floor"), ks[d])
+        out_pos = torch.arange(outs[d], device=x.device).reshape([1] + [outs[d] if e == d else 1 for e in range(n)])
+        at = pos[d][plane, out_pos, tap]
+        flat = at if flat is None else flat * sizes[d] + at
+    return values.reshape(lead + outs), flat.reshape(lead + outs)
+
+
+def _fractional_max_pool2d(x, kernel_size, output_size, random_samples):
+    return _fractional_max_pool(x, kernel_size, output_size, random_samples, 2)
+
+
+def _fractional_max_pool3d(x, kernel_size, output_size, random_samples):
+    return _fractional_max_pool(x, kernel_size, output_size, random_samples, 3)
+
+
+def _fractional_max_pool2d_backward(grad, x, kernel_size, output_size, indices):
+    return _scatter_pool_grad(grad, x, indices, 2)
+
+
+def _fractional_max_pool3d_backward(grad, x, kernel_size, output_size, indices):
+    return _scatter_pool_grad(grad, x, indices, 3)
+
+
 def _adaptive_max_pool2d(x, output_size):
     return _adaptive_max_pool(x, output_size, 2)
 
@@ -436,6 +498,10 @@ DECOMPOSITIONS_NN = {
     aten.adaptive_max_pool2d_backward.default: _adaptive_max_pool2d_backward,
     aten.adaptive_max_pool3d_backward.default: _adaptive_max_pool3d_backward,
     aten.max_pool3d_with_indices_backward.default: _max_pool3d_with_indices_backward,
+    aten.fractional_max_pool2d.default: _fractional_max_pool2d,
+    aten.fractional_max_pool3d.default: _fractional_max_pool3d,
+    aten.fractional_max_pool2d_backward.default: _fractional_max_pool2d_backward,
+    aten.fractional_max_pool3d_backward.default: _fractional_max_pool3d_backward,
     aten._trilinear.default: _trilinear,
     aten._cdist_forward.default: _cdist_forward,
     aten._pdist_forward.default: _pdist_forward,

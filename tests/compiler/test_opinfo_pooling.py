@@ -273,3 +273,21 @@ def test_max_pool_gradients_scatter_into_the_input(name):
     torch.testing.assert_close(x1.grad, x2.grad, rtol=1e-5, atol=1e-5)
     for g in stats.graphs():
         assert not g.graph_fallback and backward not in g.fallbacks, (g.graph_fallback, dict(g.fallbacks))
+
+
+@pytest.mark.parametrize("n, shape, kernel, out", [
+    (2, (2, 3, 9, 11), (3, 2), (4, 5)), (2, (3, 8, 7), (2, 2), (5, 3)), (2, (2, 5, 5), (2, 2), (1, 4)),
+    (3, (2, 2, 6, 7, 8), (2, 3, 2), (3, 4, 5))])
+def test_fractional_max_pool_with_its_samples_and_gradient(n, shape, kernel, out):
+    # each plane's windows come from its own random sample: given explicitly, the values,
+    # indices (a NaN and an infinity among the inputs) and the input gradient equal eager's
+    x = torch.randn(shape)
+    x.view(-1)[5], x.view(-1)[17] = float("nan"), float("inf")
+    samples = torch.rand(shape[0] if len(shape) == n + 2 else 1, shape[-n - 1], n)
+    pool = torch.nn.functional.fractional_max_pool2d if n == 2 else torch.nn.functional.fractional_max_pool3d
+    op = f"aten.fractional_max_pool{n}d"
+    check(lambda t: pool(t, kernel, output_size=out, return_indices=True, _random_samples=samples), x,
+          generated=(f"{op}.default",))
+    g = torch.randn(shape[:-n] + out)
+    check(lambda t: torch.autograd.grad(pool(t, kernel, output_size=out, _random_samples=samples), t, g)[0],
+          torch.randn(shape).requires_grad_(), generated=(f"{op}.default", f"{op}_backward.default"))
