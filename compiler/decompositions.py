@@ -86,7 +86,48 @@ def _ldexp(x, other):
     return aten.mul(aten.mul(aten.mul(xo, scale(a)), scale(b)), scale(c))
 
 
+def _histogram_bin_ct(x, bins=100, *, range=None, weight=None, density=False):
+    """torch.histogram with a bin count: `bins` equal bins over `range` (else the data's, a
+    single value widened by 0.5 each way), edges by linspace in x's dtype, then counted as
+    with given edges (_histogram_bins_tensor)."""
+    if not x.dtype.is_floating_point or bins <= 0 or (range is None and x.numel() == 0):
+        return NotImplemented
+    flat = aten.reshape(x, [-1])
+    if range is not None:
+        lo, hi = float(range[0]), float(range[1])
+        lo, hi = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
+        edges = aten.linspace(lo, hi, bins + 1, dtype=x.dtype, device=x.device)
+    else:
+        lo, hi = aten.amin(flat), aten.amax(flat)
+        same = aten.eq(lo, hi)
+        edges = aten.linspace(aten.where(same, aten.sub(lo, 0.5), lo),
+                              aten.where(same, aten.add(hi, 0.5), hi), bins + 1, dtype=x.dtype,
+                              device=x.device)
+    return _histogram_bins_tensor(x, edges, weight=weight, density=density)
+
+
+def _histogram_bins_tensor(x, bins, *, weight=None, density=False):
+    """torch.histogram over the edges `bins`: an element's bin is the last edge at or below
+    it (the last edge itself: the last bin), elements outside the edges and NaNs are not
+    counted; counts (or weights) added per bin, density divided by the total, then by the bin
+    widths, as eager does; the edges are returned as a copy."""
+    n = bins.shape[0] - 1
+    if not x.dtype.is_floating_point or n < 1 or bins.dim() != 1:
+        return NotImplemented
+    flat = aten.reshape(x, [-1])
+    inside = aten.logical_and(aten.ge(flat, bins[0]), aten.le(flat, bins[-1]))
+    at = aten.clamp(aten.sub(aten.searchsorted(bins, flat, right=True), 1), 0, n - 1)
+    w = aten.ones_like(flat) if weight is None else aten.reshape(weight, [-1])
+    hist = aten.scatter_add(aten.zeros([n], dtype=x.dtype, device=x.device), 0, at,
+                            aten.where(inside, w, aten.zeros_like(w)))
+    if density:
+        hist = aten.div(aten.div(hist, aten.sum(hist)), aten.sub(bins[1:], bins[:-1]))
+    return hist, aten.clone(bins)
+
+
 DECOMPOSITIONS = {
+    aten.histogram.bin_ct: _histogram_bin_ct,
+    aten.histogram.bins_tensor: _histogram_bins_tensor,
     aten.ldexp.Tensor: _ldexp,
     aten.addbmm.default: _addbmm,
     aten.angle.default: _angle,

@@ -92,6 +92,29 @@ def test_segment_reduce(reduce, initial):
           torch.randn(6, 3, 2), torch.tensor([2, 0, 3, 1]), generated=SEGMENT)
 
 
+HISTOGRAM = ("aten.histogram.bin_ct", "aten.histogram.bins_tensor")
+
+
+def test_histogram_opinfo():
+    check_opinfo("histogram", HISTOGRAM)
+
+
+@pytest.mark.parametrize("kw", [dict(bins=7), dict(bins=10, range=(-1.0, 0.5)), dict(bins=6, density=True),
+                                dict(bins=5, range=(0.3, 0.3)), dict(bins=3, range=(-2.0, 2.0), density=True)])
+def test_histogram(kw):
+    # torch.histogram with a bin count: edges (the data's range, or a given one; a single
+    # value widened), counts with the maximum in the last bin and values outside not counted,
+    # weights, density; both outputs equal eager's
+    x = torch.randn(37, 5)
+    x[0, 0], x[0, 1] = x.max() + 1, x.min() - 1
+    check(lambda t: torch.histogram(t, **kw), x, generated=HISTOGRAM)
+    check(lambda t, w: torch.histogram(t, weight=w, **kw), x, torch.rand(37, 5), generated=HISTOGRAM)
+    check(lambda t: torch.histogram(t, 3), torch.full((4,), 2.0), generated=HISTOGRAM)
+    edges = torch.tensor([-1.5, -0.2, 0.0, 0.7, 2.0])   # given edges, uneven
+    check(lambda t, e: torch.histogram(t, e, density=kw.get("density", False)), x, edges,
+          generated=HISTOGRAM)
+
+
 # -- on a GPU: float atomics (histc, put's accumulate) and the scan of a mask --------------
 
 GPU_CASES = {
