@@ -152,10 +152,32 @@ def _fresh_copy(x):
     return g.realize(ir.Lazy(tuple(x.size), x.dtype, x.device, loader_for(x, x.size)), force=True)
 
 
+def _masked_put(x, indices, values, accumulate):
+    """x[mask] = values (or +=) with one bool mask over x's leading dims and values that
+    broadcast to one selected element's trailing dims (`x[mask] = 0`, a row per selection): a
+    select, no data-dependent count. None where it does not apply (values of one row per
+    selected element: eager's call)."""
+    if len(indices) != 1 or indices[0] is None or indices[0].dtype != torch.bool:
+        return None
+    mask, k = indices[0], len(indices[0].size)
+    trailing = tuple(x.size[k:])
+    vsize = tuple(values.size) if isinstance(values, ir.TensorValue) else ()
+    if tuple(mask.size) != tuple(x.size[:k]) or len(vsize) > len(trailing) or any(
+            v not in (1, t) for v, t in zip(vsize[::-1], trailing[::-1])):
+        return None
+    ml, xl, vl = mask.loader(), x.loader(), loader_for(values, trailing, x.dtype)
+
+    def inner(idx):
+        v, old = vl(list(idx[k:])), xl(list(idx))
+        return ops.where(ml(list(idx[:k])), ops.add(old, v) if accumulate else v, old)
+    return ir.Lazy(tuple(x.size), x.dtype, x.device, inner)
+
+
 @register(aten.index_put.default, aten.index_put)
 def index_put(x, indices, values, accumulate=False):
     if _has_bool(indices):
-        return fallback(aten.index_put.default, (x, indices, values, accumulate))
+        got = _masked_put(x, indices, values, accumulate)
+        return got if got is not None else fallback(aten.index_put.default, (x, indices, values, accumulate))
     out = _fresh_copy(x)
     return _index_put_into(out, indices, values, accumulate)
 

@@ -396,3 +396,25 @@ def test_a_negative_index_raises_as_in_eager(case):
         torch.compile(fn, backend="tuner")(x, idx)
     ok = torch.tensor([[0, 3]]) if case == "gather" else torch.tensor([1, 2])
     check(fn, x, ok)
+
+
+IPUT = "aten.index_put.default"
+
+
+@pytest.mark.parametrize("accumulate", [False, True])
+def test_index_put_with_a_bool_mask_and_broadcast_values(accumulate):
+    # x[mask] = v with v one row (or a number) for every selected element: a select, no
+    # data-dependent count (OpInfo index_put's second sample ran as an ATen call)
+    x, m = torch.randn(5, 5), torch.tensor([True, False, True, True, False])
+    for s in (check(lambda t, k, v: torch.index_put(t, (k,), v, accumulate=accumulate), x, m, torch.randn(5),
+                    generated=[IPUT]),
+              check(lambda t, k, v: torch.index_put(t, (k,), v, accumulate=accumulate) * 2, x,
+                    torch.rand(5, 5) > 0.5, torch.tensor(3.0), generated=[IPUT])):
+        assert IPUT not in s.externs and s.kernels >= 1, dict(s.externs)
+
+
+def test_index_put_with_a_bool_mask_and_a_value_per_selection_stays_in_aten():
+    # one value per selected element: the count is the data's, eager's call computes it
+    x, m = torch.randn(5, 3), torch.tensor([True, False, True, True, False])
+    s = check(lambda t, k, v: torch.index_put(t, (k,), v), x, m, torch.randn(3, 3))
+    assert s.externs.get(IPUT) == 1 or s.fallbacks.get(IPUT) == 1, (dict(s.externs), dict(s.fallbacks))
