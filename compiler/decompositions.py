@@ -4,6 +4,7 @@ results (each says how it meets eager's edge cases). A function returns NotImple
 input it does not handle (the op then stays whole, an ATen call)."""
 from __future__ import annotations
 
+import builtins
 import math
 
 import torch
@@ -86,48 +87,111 @@ def _ldexp(x, other):
     return aten.mul(aten.mul(aten.mul(xo, scale(a)), scale(b)), scale(c))
 
 
+def _edges(col, bins, range_):
+    """bins + 1 equal-width edges over range_ (lo, hi) or col's own range (a single value
+    widened by 0.5 each way), in col's dtype as eager's linspace computes them: the step
+    (hi - lo) / bins, the first half lo + step * i, the rest hi - step * (bins - i)."""
+    dt, dev = col.dtype, col.device
+    if range_ is not None:
+        lo, hi = float(range_[0]), float(range_[1])
+        lo, hi = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
+        lo, hi = aten.full([], lo, dtype=dt, device=dev), aten.full([], hi, dtype=dt, device=dev)
+    else:
+        lo, hi = aten.amin(col), aten.amax(col)
+        same = aten.eq(lo, hi)
+        lo, hi = aten.where(same, aten.sub(lo, 0.5), lo), aten.where(same, aten.add(hi, 0.5), hi)
+    i = aten.arange(bins + 1, dtype=dt, device=dev)
+    step = aten.div(aten.sub(hi, lo), bins)
+    return aten.where(aten.lt(i, (bins + 1) // 2), aten.add(lo, aten.mul(step, i)),
+                      aten.sub(hi, aten.mul(step, aten.sub(bins, i))))
+
+
+def _bin_of(col, edges):
+    """(inside, bin) per element: the last edge at or below it (the last edge: the last
+    bin); outside the edges, and NaN, is not inside."""
+    inside = aten.logical_and(aten.ge(col, edges[0]), aten.le(col, edges[-1]))
+    at = aten.clamp(aten.sub(aten.searchsorted(edges, col, right=True), 1), 0, edges.shape[0] - 2)
+    return inside, at
+
+
+def _histogram_counts(x, points, edges, weight, density):
+    """The histogram of `points` (n, d) over per-dim `edges`: counts (or weights) added per
+    bin, density divided by the total, then by each dim's bin widths, as eager does."""
+    nbins = [e.shape[0] - 1 for e in edges]
+    inside, flat = None, None
+    for d, e in enumerate(edges):
+        ok, at = _bin_of(points[:, d], e)
+        inside = ok if inside is None else aten.logical_and(inside, ok)
+        flat = at if flat is None else aten.add(aten.mul(flat, nbins[d]), at)
+    w = aten.ones([points.shape[0]], dtype=x.dtype, device=x.device) if weight is None \
+        else aten.reshape(weight, [-1])
+    hist = aten.scatter_add(aten.zeros([math.prod(nbins)], dtype=x.dtype, device=x.device), 0, flat,
+                            aten.where(inside, w, aten.zeros_like(w)))
+    hist = aten.reshape(hist, nbins)
+    if density:
+        hist = aten.div(hist, aten.sum(hist))
+        for d, e in enumerate(edges):
+            shape = [1] * len(edges)
+            shape[d] = nbins[d]
+            hist = aten.div(hist, aten.reshape(aten.sub(e[1:], e[:-1]), shape))
+    return hist
+
+
 def _histogram_bin_ct(x, bins=100, *, range=None, weight=None, density=False):
-    """torch.histogram with a bin count: `bins` equal bins over `range` (else the data's, a
-    single value widened by 0.5 each way), edges by linspace in x's dtype, then counted as
-    with given edges (_histogram_bins_tensor)."""
+    """torch.histogram with a bin count (edges: _edges), counted as over given edges."""
     if not x.dtype.is_floating_point or bins <= 0 or (range is None and x.numel() == 0):
         return NotImplemented
-    flat = aten.reshape(x, [-1])
-    if range is not None:
-        lo, hi = float(range[0]), float(range[1])
-        lo, hi = (lo - 0.5, hi + 0.5) if lo == hi else (lo, hi)
-        edges = aten.linspace(lo, hi, bins + 1, dtype=x.dtype, device=x.device)
-    else:
-        lo, hi = aten.amin(flat), aten.amax(flat)
-        same = aten.eq(lo, hi)
-        edges = aten.linspace(aten.where(same, aten.sub(lo, 0.5), lo),
-                              aten.where(same, aten.add(hi, 0.5), hi), bins + 1, dtype=x.dtype,
-                              device=x.device)
+    edges = _edges(aten.reshape(x, [-1]), bins, range)
     return _histogram_bins_tensor(x, edges, weight=weight, density=density)
 
 
 def _histogram_bins_tensor(x, bins, *, weight=None, density=False):
-    """torch.histogram over the edges `bins`: an element's bin is the last edge at or below
-    it (the last edge itself: the last bin), elements outside the edges and NaNs are not
-    counted; counts (or weights) added per bin, density divided by the total, then by the bin
-    widths, as eager does; the edges are returned as a copy."""
-    n = bins.shape[0] - 1
-    if not x.dtype.is_floating_point or n < 1 or bins.dim() != 1:
+    """torch.histogram over the edges `bins` (_histogram_counts); the edges returned as a copy."""
+    if not x.dtype.is_floating_point or bins.dim() != 1 or bins.shape[0] < 2:
         return NotImplemented
-    flat = aten.reshape(x, [-1])
-    inside = aten.logical_and(aten.ge(flat, bins[0]), aten.le(flat, bins[-1]))
-    at = aten.clamp(aten.sub(aten.searchsorted(bins, flat, right=True), 1), 0, n - 1)
-    w = aten.ones_like(flat) if weight is None else aten.reshape(weight, [-1])
-    hist = aten.scatter_add(aten.zeros([n], dtype=x.dtype, device=x.device), 0, at,
-                            aten.where(inside, w, aten.zeros_like(w)))
-    if density:
-        hist = aten.div(aten.div(hist, aten.sum(hist)), aten.sub(bins[1:], bins[:-1]))
-    return hist, aten.clone(bins)
+    return _histogram_counts(x, aten.reshape(x, [-1, 1]), [bins], weight, density), aten.clone(bins)
+
+
+def _dd_edges(x, bins, range_):
+    d = x.shape[-1]
+    points = aten.reshape(x, [-1, d])
+    return [_edges(points[:, i], bins[i], None if range_ is None else range_[2 * i:2 * i + 2])
+            for i in builtins.range(d)]
+
+
+def _histogramdd_ok(x, bins, range_):
+    return x.dtype.is_floating_point and x.dim() >= 1 and len(bins) == x.shape[-1] and \
+        all(b > 0 for b in bins) and (range_ is not None or x.numel() > 0)
+
+
+def _histogramdd_bin_edges(x, bins, *, range=None, weight=None, density=False):
+    """torch.histogramdd's edges per dim (_edges of each coordinate column)."""
+    if not _histogramdd_ok(x, bins, range):
+        return NotImplemented
+    return _dd_edges(x, bins, range)
+
+
+def _histogramdd_from_bin_cts(x, bins, *, range=None, weight=None, density=False):
+    """torch.histogramdd's counts with a bin count per dim (its edges: _dd_edges)."""
+    if not _histogramdd_ok(x, bins, range):
+        return NotImplemented
+    return _histogram_counts(x, aten.reshape(x, [-1, x.shape[-1]]), _dd_edges(x, bins, range),
+                             weight, density)
+
+
+def _histogramdd_from_bin_tensors(x, bins, *, weight=None, density=False):
+    """torch.histogramdd's counts over given edges per dim."""
+    if not x.dtype.is_floating_point or x.dim() < 1 or len(bins) != x.shape[-1]:
+        return NotImplemented
+    return _histogram_counts(x, aten.reshape(x, [-1, x.shape[-1]]), list(bins), weight, density)
 
 
 DECOMPOSITIONS = {
     aten.histogram.bin_ct: _histogram_bin_ct,
     aten.histogram.bins_tensor: _histogram_bins_tensor,
+    aten._histogramdd_bin_edges.default: _histogramdd_bin_edges,
+    aten._histogramdd_from_bin_cts.default: _histogramdd_from_bin_cts,
+    aten._histogramdd_from_bin_tensors.default: _histogramdd_from_bin_tensors,
     aten.ldexp.Tensor: _ldexp,
     aten.addbmm.default: _addbmm,
     aten.angle.default: _angle,

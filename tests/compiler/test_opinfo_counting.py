@@ -115,6 +115,27 @@ def test_histogram(kw):
           generated=HISTOGRAM)
 
 
+HISTOGRAMDD = ("aten._histogramdd_bin_edges.default", "aten._histogramdd_from_bin_cts.default",
+               "aten._histogramdd_from_bin_tensors.default")
+
+
+def test_histogramdd_opinfo():
+    check_opinfo("histogramdd", HISTOGRAMDD)
+
+
+@pytest.mark.parametrize("kw", [dict(bins=[3, 4, 2]), dict(bins=[2, 2, 5], range=[-1.0, 1.0, 0.0, 0.0, -2.0, 0.5]),
+                                dict(bins=[3, 3, 3], density=True)])
+def test_histogramdd(kw):
+    # per coordinate: edges over its range (or the given one), a point counted in the bin of
+    # each of its coordinates when all lie inside; weights, density; given edges per dim
+    x = torch.randn(40, 3)
+    check(lambda t: torch.histogramdd(t, **kw), x, generated=HISTOGRAMDD)
+    check(lambda t, w: torch.histogramdd(t, weight=w, **kw), x, torch.rand(40), generated=HISTOGRAMDD)
+    edges = [torch.tensor([-2.0, 0.0, 1.0]), torch.tensor([-1.0, 1.0]), torch.tensor([-3.0, -1.0, 0.0, 3.0])]
+    check(lambda t, a, b, c: torch.histogramdd(t, bins=[a, b, c], density=kw.get("density", False)), x,
+          *edges, generated=HISTOGRAMDD)
+
+
 # -- on a GPU: float atomics (histc, put's accumulate) and the scan of a mask --------------
 
 GPU_CASES = {
