@@ -43,6 +43,16 @@ ATEN_ON_PURPOSE: dict[str, str] = {
                                    "(TUNER_FALLBACK_RANDOM=0 draws it in kernels)",
 }
 
+# OpInfo key -> why the whole op stays in ATen on purpose, beyond ATEN_ON_PURPOSE's calls (an op
+# whose every ATen call is in ATEN_ON_PURPOSE is on purpose too): complex tensors, and the FFTs'
+# conversions to and from them
+_COMPLEX = ("complex tensors: generated kernels hold real dtypes only (compiler/graph.py sends "
+            "complex dtypes to ATen)")
+OPS_ON_PURPOSE: dict[str, str] = {
+    "fft.*": _FFT, "stft": _FFT,
+    **{name: _COMPLEX for name in ("cdouble", "cfloat", "chalf", "complex", "polar", "view_as_complex")},
+}
+
 # OpInfo key -> why the interpreter's result differs from eager (not a compiler bug)
 KNOWN_INTERPRETER_MISMATCHES: dict[str, str] = {
     # tl.tensor.to(tl.bfloat16) under TRITON_INTERPRET=1 truncates (the interpreter's cast passes

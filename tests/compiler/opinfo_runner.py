@@ -685,6 +685,13 @@ def summarize(rows, header=None, expected=None) -> dict:
             fb[name]["ops"].add(r["op"])
         for name, why in r.get("lowering_errors", {}).items():
             lowering_errors.setdefault(name, why)
+    # ops left in ATen on purpose (OPS_ON_PURPOSE, or every ATen call declared in ATEN_ON_PURPOSE):
+    # the coverage figure is also given over the others
+    on_purpose = sorted(k for k in computing if ops[k]["status"] == "pass_op_fallback" and (
+        declared(getattr(expected, "OPS_ON_PURPOSE", {}), k) or all(
+            declared(expected.ATEN_ON_PURPOSE, name) or name == "with_effects"
+            for r in by_op[k] for name in r.get("fallbacks", {}))))
+    ours = len(computing) - len(on_purpose)
     fallbacks = sorted(({"aten": name, "samples": v["samples"], "ops": len(v["ops"]),
                          "opinfos": sorted(v["ops"]),
                          "on_purpose": declared(expected.ATEN_ON_PURPOSE, name) or ""}
@@ -705,6 +712,8 @@ def summarize(rows, header=None, expected=None) -> dict:
         "kernels_only_pct": round(100 * len(kernels_only) / len(computing), 1) if computing else None,
         "kernels_or_extern_pct": (round(100 * (len(kernels_only) + len(by_status.get("extern", [])))
                                         / len(computing), 1) if computing else None),
+        "on_purpose_ops": on_purpose,
+        "kernels_only_pct_not_on_purpose": round(100 * len(kernels_only) / ours, 1) if ours else None,
         "failures": failures,
         "failed_ops": sorted({f["op"] for f in failures}),
         "declared_outcomes": declared_rows,
@@ -725,7 +734,8 @@ def table(summary, top=15) -> str:
             lines.append(f"{st:<18} {s['op_counts'].get(st, 0):>5} {s['sample_counts'].get(st, 0):>8}")
     lines.append(f"ops that compute: {s['computing_ops']}; entirely generated kernels: "
                  f"{s['kernels_only_ops']} ({s['kernels_only_pct']}%), with deliberate externs "
-                 f"{s['kernels_or_extern_pct']}%")
+                 f"{s['kernels_or_extern_pct']}%; of the {s['computing_ops'] - len(s['on_purpose_ops'])} "
+                 f"not left in ATen on purpose, {s['kernels_only_pct_not_on_purpose']}%")
     if s["aten_fallbacks"]:
         lines.append("ATen fallbacks (samples, ops): " + ", ".join(
             f"{f['aten']} {f['samples']}/{f['ops']}{'*' if f['on_purpose'] else ''}"

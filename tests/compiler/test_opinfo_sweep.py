@@ -205,10 +205,30 @@ def test_summary_counts_and_percentages():
     assert s["op_counts"] == {"mismatch": 1, "pass_op_fallback": 1, "extern": 1, "pass_kernels_only": 1, "skip": 1}
     assert s["sample_counts"]["pass_kernels_only"] == 3 and "skip" not in s["sample_counts"]
     assert s["computing_ops"] == 4 and s["kernels_only_pct"] == 25.0 and s["kernels_or_extern_pct"] == 50.0
+    # b's only ATen call is not declared on purpose: the figure over the others counts it
+    assert s["on_purpose_ops"] == [] and s["kernels_only_pct_not_on_purpose"] == 25.0
     assert s["failed_ops"] == ["c"] and s["failures"][0]["max_abs_err"] == 0.5
     assert s["aten_fallbacks"][0]["aten"] == "aten.sort.default" and s["aten_fallbacks"][0]["opinfos"] == ["b"]
     text = sweep.table(s)
     assert "c " in text and "25.0%" in text
+
+
+def test_ops_left_in_aten_on_purpose_leave_the_coverage_figure():
+    # an op whose every ATen call is declared on purpose (or whose key is in OPS_ON_PURPOSE)
+    # is counted apart: the figure over the others is of what the compiler is meant to cover
+    class Declared(_Declared):
+        ATEN_ON_PURPOSE = {"aten._fft_r2c.default": "an FFT"}
+        OPS_ON_PURPOSE = {"cfloat": "complex"}
+    rows = [{"op": "a", "mode": "fwd", "sample": 0, "status": "pass_kernels_only"},
+            {"op": "fft", "mode": "fwd", "sample": 0, "status": "pass_op_fallback",
+             "fallbacks": {"aten._fft_r2c.default": 1, "with_effects": 1}},
+            {"op": "cfloat", "mode": "fwd", "sample": 0, "status": "pass_op_fallback",
+             "fallbacks": {"aten._to_copy.default": 1}},
+            {"op": "sortish", "mode": "fwd", "sample": 0, "status": "pass_op_fallback",
+             "fallbacks": {"aten._fft_r2c.default": 1, "aten.sort.default": 1}}]
+    s = sweep.summarize(rows, {}, expected=Declared)
+    assert s["on_purpose_ops"] == ["cfloat", "fft"] and s["kernels_only_pct"] == 25.0
+    assert s["kernels_only_pct_not_on_purpose"] == 50.0 and "of the 2 not left in ATen" in sweep.table(s)
 
 
 def test_read_rows_drops_a_torn_last_line_only(tmp_path):
