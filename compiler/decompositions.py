@@ -186,7 +186,30 @@ def _histogramdd_from_bin_tensors(x, bins, *, weight=None, density=False):
     return _histogram_counts(x, aten.reshape(x, [-1, x.shape[-1]]), list(bins), weight, density)
 
 
+def _multinomial(p, num_samples, replacement=False, *, generator=None):
+    """torch.multinomial drawn by generated kernels (compiler/lowerings/random.py's Philox, so
+    other numbers than eager's generator streams): without replacement (or one sample) an
+    exponential race, the categories of the largest p / E with E ~ Exp(1) per category; with
+    replacement the first category whose normalized running sum reaches a uniform draw.
+    Eager's argument checks (negative, infinite or all-zero weights) are not made. ATen draws
+    it under TUNER_FALLBACK_RANDOM=1, or with a generator of the caller's."""
+    from tuner.settings import settings
+    if (settings.fallback_random == "all" or generator is not None or not p.dtype.is_floating_point
+            or p.dim() not in (1, 2) or p.numel() == 0 or num_samples <= 0):
+        return NotImplemented
+    if not replacement or num_samples == 1:
+        race = aten.div(p, aten.exponential(aten.empty_like(p)))
+        if num_samples == 1:
+            return aten.argmax(race, -1, True)
+        return aten.topk(race, num_samples)[1]
+    cdf = aten.cumsum(p, -1)
+    cdf = aten.div(cdf, aten.slice(cdf, -1, p.shape[-1] - 1, p.shape[-1]))
+    u = aten.rand(list(p.shape[:-1]) + [num_samples], dtype=p.dtype, device=p.device)
+    return aten.clamp(aten.searchsorted(cdf, u), 0, p.shape[-1] - 1)
+
+
 DECOMPOSITIONS = {
+    aten.multinomial.default: _multinomial,
     aten.histogram.bin_ct: _histogram_bin_ct,
     aten.histogram.bins_tensor: _histogram_bins_tensor,
     aten._histogramdd_bin_edges.default: _histogramdd_bin_edges,

@@ -201,3 +201,40 @@ def test_rrelu_gradient(training):
         torch.where(x > 0, 1.0, 0.2)
     keep = x.detach() != 0
     torch.testing.assert_close(x.grad[keep], 2 * slope[keep])
+
+
+MULTINOMIAL = "aten.multinomial.default"
+
+
+@pytest.mark.parametrize("replacement", [False, True])
+def test_multinomial_frequencies_without_fallback(replacement):
+    # one category per row (an exponential race) or 4 per row with replacement (a uniform draw
+    # against the running sum): each category's frequency is its weight's share, a zero weight
+    # is never drawn
+    w = torch.tensor([0.1, 0.0, 0.6, 0.3, 1.0]).expand(N // 4, 5).contiguous()
+    n = 4 if replacement else 1
+    out, fallbacks = compiled(lambda t: torch.multinomial(t, n, replacement=replacement), w)
+    assert MULTINOMIAL not in fallbacks and out.shape == (N // 4, n) and out.dtype == torch.int64
+    freq = torch.bincount(out.flatten(), minlength=5).double() / out.numel()
+    share = w[0].double() / w[0].sum()
+    assert freq[1] == 0 and torch.allclose(freq, share, atol=6 * 0.5 / math.sqrt(out.numel())), freq
+
+
+def test_multinomial_without_replacement_draws_distinct_categories():
+    w = torch.rand(64, 10) + torch.arange(10) / 10
+    w[:, 3] = 0
+    out, fallbacks = compiled(lambda t: torch.multinomial(t, 6), w)
+    assert MULTINOMIAL not in fallbacks and out.shape == (64, 6)
+    assert all(len(set(r)) == 6 and 3 not in r for r in out.tolist())
+    one, _ = compiled(lambda t: torch.multinomial(t[0], 2), w)   # a 1-d weight vector
+    assert one.shape == (2,) and len(set(one.tolist())) == 2
+
+
+def test_multinomial_in_aten_under_fallback_random(monkeypatch):
+    monkeypatch.setenv("TUNER_FALLBACK_RANDOM", "1")
+    w = torch.rand(8, 7)
+    torch.manual_seed(3)
+    ref = torch.multinomial(w, 3)
+    torch.manual_seed(3)
+    out, fallbacks = compiled(lambda t: torch.multinomial(t, 3), w)
+    assert MULTINOMIAL in fallbacks and torch.equal(out, ref)
