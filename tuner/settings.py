@@ -227,6 +227,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_GRAPH_CACHE_MAX_MB", float, 1024.0,
             "Megabytes of compiled-graph entries the local cache keeps; the oldest go first.",
             minimum=0),
+    Setting("TUNER_STATIC_LAUNCH", _bool, True,
+            "Launch the kernels of a graph served from the compiled-graph cache through torch's "
+            "static CUDA launcher (their carried cubins loaded directly: no Triton JIT, key or C "
+            "launcher on the first call); off launches them through Triton."),
     # engine
     Setting("TUNER_LOGS", _logs, frozenset(),
             # the doc is the README's table row (a test compares): decisions is listed in

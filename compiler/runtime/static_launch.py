@@ -31,11 +31,16 @@ _SCRATCH = ("global_scratch_size", "profile_scratch_size")
 LOADED = 0   # kernels this process launches through the static launcher (a test reads it)
 
 
-@functools.lru_cache(maxsize=None)
 def _impl():
     """torch's static CUDA launcher, or None (no CUDA build, Triton's interpreter, or
-    TUNER_STATIC_LAUNCH=0)."""
-    if os.environ.get("TRITON_INTERPRET", "0") == "1" or os.environ.get("TUNER_STATIC_LAUNCH", "1") == "0":
+    TUNER_STATIC_LAUNCH off)."""
+    from tuner.settings import settings
+    return _launcher() if settings.static_launch else None
+
+
+@functools.lru_cache(maxsize=None)
+def _launcher():
+    if os.environ.get("TRITON_INTERPRET", "0") == "1":
         return None
     try:
         from torch._C import _StaticCudaLauncher
@@ -78,7 +83,7 @@ def describe(k, nargs: int) -> dict | None:
 def describe_launcher(launcher) -> list:
     """[[alignment key, description], ...] of a launcher's compiled kernels (fast path only:
     a kernel with size arguments keeps Triton's launcher); [] when there are none."""
-    if launcher.nsizes or launcher._grid is None or _impl() is None:
+    if launcher.nsizes or launcher._grid is None or _launcher() is None:   # (stored even when off)
         return []
     nargs = len(launcher.fn.arg_names) - len(launcher._consts)
     out = []
@@ -100,7 +105,7 @@ class StaticKernel:
         self._prefix = len(keep) if keep == tuple(range(len(keep))) else None
         self._keep = keep
         self._extra = (None,) * d["extra"]
-        self._launch = _impl()._launch_kernel
+        self._launch = _launcher()._launch_kernel
 
     def run(self, gx, gy, gz, stream, function, _packed, _md, _enter, _exit, *args):
         if self._prefix is not None:
@@ -117,7 +122,7 @@ def _load(d: dict, device: int) -> StaticKernel | None:
     path = os.path.join(folder, f"{d['name']}.cubin") if folder else None
     if path is None or not os.path.isfile(path):
         return None
-    got = _impl()._load_kernel(path, d["name"], d["shared"], device)
+    got = _launcher()._load_kernel(path, d["name"], d["shared"], device)
     return StaticKernel(got[-3], d)   # (module,) function, registers, spills
 
 
