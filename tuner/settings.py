@@ -227,6 +227,10 @@ SETTINGS: tuple[Setting, ...] = (
     Setting("TUNER_GRAPH_CACHE_MAX_MB", float, 1024.0,
             "Megabytes of compiled-graph entries the local cache keeps; the oldest go first.",
             minimum=0),
+    Setting("TUNER_FAST_LAUNCH", _bool, True,
+            "Launch each compiled kernel after its first call straight through Triton's launcher "
+            "with its data pointers, skipping JITFunction.run's argument binding (tens of "
+            "microseconds per launch); off: every launch goes through JITFunction.run."),
     Setting("TUNER_STATIC_LAUNCH", _bool, True,
             "Launch the kernels of a graph served from the compiled-graph cache through torch's "
             "static CUDA launcher (their carried cubins loaded directly: no Triton JIT, key or C "

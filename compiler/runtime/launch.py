@@ -9,6 +9,7 @@ import dataclasses
 import functools
 import logging
 import operator
+import os
 import sys
 import time
 
@@ -30,8 +31,8 @@ def _fast_launch_supported():
     launcher takes every argument, constexprs included (3.3 and later; checked on the source,
     not the version string), and not the interpreter."""
     import inspect
-    import os
-    if os.environ.get("TRITON_INTERPRET", "0") == "1" or os.environ.get("TUNER_FAST_LAUNCH", "1") == "0":
+    from tuner.settings import settings
+    if os.environ.get("TRITON_INTERPRET", "0") == "1" or not settings.fast_launch:
         return False
     try:
         from triton import knobs  # noqa: F401
@@ -577,7 +578,6 @@ def prebuild_possible() -> bool:
     """Whether building ahead can happen at all: compile worker processes to build on, real
     kernels (not Triton's interpreter), and no tuning budget (under TUNER_TUNE_BUDGET_S the
     first call may keep the default)."""
-    import os
 
     from tuner.bench import compile_processes
     from tuner.settings import settings
@@ -661,7 +661,6 @@ def precompile(launchers, device, strict=False) -> int:
     call then finds each in Triton's cache. Launchers that tune on their first call, or whose
     argument dtypes are unknown, are left to it. Returns how many kernels were built; a
     kernel that fails here is simply compiled (and reports its error) on the first call."""
-    import os
     device = torch.device(device)
     if os.environ.get("TRITON_INTERPRET", "0") == "1" or device.type != "cuda":
         return 0
