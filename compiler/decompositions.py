@@ -4,7 +4,6 @@ results (each says how it meets eager's edge cases). A function returns NotImple
 input it does not handle (the op then stays whole, an ATen call)."""
 from __future__ import annotations
 
-import builtins
 import math
 
 import torch
@@ -156,7 +155,7 @@ def _dd_edges(x, bins, range_):
     d = x.shape[-1]
     points = aten.reshape(x, [-1, d])
     return [_edges(points[:, i], bins[i], None if range_ is None else range_[2 * i:2 * i + 2])
-            for i in builtins.range(d)]
+            for i in range(d)]
 
 
 def _histogramdd_ok(x, bins, range_):

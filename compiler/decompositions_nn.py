@@ -78,6 +78,18 @@ def _pool_out(size, k, s, p, d, ceil_mode):
     return out
 
 
+def _pick(w, inside=None):
+    """The max over w's last dim (a window's taps) and eager's pick among them: the last NaN of
+    a window with NaNs, else its first maximum (among the taps `inside` marks, when given)."""
+    values = torch.amax(w, -1)
+    taps = torch.arange(w.shape[-1], device=w.device)
+    last_nan = torch.amax(torch.where(torch.isnan(w), taps, -1), -1)
+    hit = w == values.unsqueeze(-1)
+    if inside is not None:
+        hit = hit & inside
+    return values, torch.where(last_nan >= 0, last_nan, torch.amin(torch.where(hit, taps, w.shape[-1]), -1))
+
+
 def _window_max(x, positions):
     """Max pooling of x's last len(positions) dims over windows given per axis as input
     positions (O, K) and whether any lies outside the input (padding): the max and the flat input index
@@ -102,13 +114,7 @@ def _window_max(x, positions):
         inside = inside.expand(*[v for o, k in zip(outs, ks) for v in (o, k)])
         inside = inside.permute(perm).reshape(*outs, -1)
     w = w.permute(list(range(lead)) + [lead + p for p in perm]).reshape(*x.shape[:lead], *outs, -1)
-    values = torch.amax(w, -1)
-    taps = torch.arange(w.shape[-1], device=x.device)
-    last_nan = torch.amax(torch.where(torch.isnan(w), taps, -1), -1)
-    hit = w == values.unsqueeze(-1)
-    if inside is not None:
-        hit = hit & inside
-    local = torch.where(last_nan >= 0, last_nan, torch.amin(torch.where(hit, taps, w.shape[-1]), -1))
+    values, local = _pick(w, inside)
     flat = None
     for d, (pos, _) in enumerate(positions):
         tap = torch.remainder(torch.div(local, math.prod(ks[d + 1:]), rounding_mode="floor"), ks[d])
@@ -157,8 +163,7 @@ def _fractional_positions(u, size, out, k):
 
 def _fractional_max_pool(x, kernel_size, output_size, samples, n):
     """Fractional max pooling over the last n dims: each plane's windows from its own random
-    samples (in eager's order per axis), gathered and reduced with
-    eager's picks (the last NaN of a window, else its first maximum)."""
+    samples (in eager's order per axis), gathered and reduced with eager's picks (_pick)."""
     if not x.dtype.is_floating_point or x.numel() == 0 or 0 in output_size:
         return NotImplemented
     lead, sizes, outs, ks = list(x.shape[:-n]), list(x.shape[-n:]), list(output_size), list(kernel_size)
@@ -174,11 +179,7 @@ def _fractional_max_pool(x, kernel_size, output_size, samples, n):
     w = x.reshape(planes, *sizes)[tuple(index)]   # (planes, O0, K0, O1, K1, ...)
     w = w.permute([0] + [1 + 2 * d for d in range(n)] + [2 + 2 * d for d in range(n)])
     w = w.reshape(planes, *outs, -1)
-    values = torch.amax(w, -1)
-    taps = torch.arange(w.shape[-1], device=x.device)
-    last_nan = torch.amax(torch.where(torch.isnan(w), taps, -1), -1)
-    first = torch.amin(torch.where(w == values.unsqueeze(-1), taps, w.shape[-1]), -1)
-    local = torch.where(last_nan >= 0, last_nan, first)
+    values, local = _pick(w)
     plane = torch.arange(planes, device=x.device).reshape([planes] + [1] * n)
     flat = None
     for d in range(n):

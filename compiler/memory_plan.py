@@ -362,12 +362,12 @@ class _Pool:
             storages[free[-1]].end = None
             return free.pop()
         free = self.sized.get((b.dtype, str(b.device)), [])
+        peak = tree.max(0, tree.n - 1) if tree is not None else None   # (as planned so far)
         j = bisect.bisect_left(free, (need,))
         while need > 0 and j < len(free) and free[j][0] <= 2 * need:
             cap, _, sid = free[j]
             d = storages[sid].end
             if tree is not None and not storages[sid].donated:
-                peak = tree.max(0, tree.n - 1)
                 held = tree.max(d + 1, r - 1) + cap if d + 1 <= r - 1 else 0
                 if max(held, tree.max(r, e) + cap - need) > peak:
                     j += 1
@@ -454,7 +454,8 @@ def reorder(steps, g, donated=(), max_passes: int = 8) -> list:
     size = {n: nbytes(buffers[n]) for n in names}
     if any(v is None for v in size.values()):
         return steps
-    freeable = {n for n in names if n not in kept and (n not in inputs or n in set(donated))}
+    donated = set(donated)
+    freeable = {n for n in names if n not in kept and (n not in inputs or n in donated)}
     first, last = {}, {}
     for i, t in enumerate(touch):
         for n in t:
