@@ -526,12 +526,22 @@ def _pad(x, rows, cols, transposed):
         # One padded copy per (view, layout) and graph: a weight read by several matmuls (the
         # forward and its backward's transposes live in different graphs, but tied or shared
         # weights do not) is copied once. The buffer's last writer is in the key, so a copy
-        # made before a mutation of its source is not reused after it.
-        key = (x.buffer.name, g.last_writer.get(x.buffer.name), tuple(x.size), tuple(x.stride),
-               x.offset, rows, cols, transposed)
+        # made before a mutation of its source is not reused after it. A view read once as is
+        # and once transposed (the logits' gradient in a tied LM head's backward: K of the
+        # hidden state's gradient, M of the weight's) is one copy too: the transposed pad of
+        # the transposed view, in the swapped order, is the same memory.
         cache = _PADDED.setdefault(g, {})
+        writer = g.last_writer.get(x.buffer.name)
+        key = (x.buffer.name, writer, tuple(x.size), tuple(x.stride), x.offset, rows, cols,
+               transposed)
         if key in cache:
             return cache[key]
+        swap = lambda t: tuple(t[:-2]) + (t[-1], t[-2])   # noqa: E731
+        flipped = (x.buffer.name, writer, swap(x.size), swap(x.stride), x.offset, cols, rows,
+                   not transposed)
+        if flipped in cache:
+            other = cache[flipped]
+            return ir.View(other.buffer, swap(other.size), swap(other.stride), other.offset)
     padded = constant_pad_nd(x, [0, cols - c, 0, rows - r], 0)
     n = len(padded.size)
     order = list(range(n - 2)) + ([n - 1, n - 2] if transposed else [n - 2, n - 1])

@@ -94,6 +94,16 @@ def test_operand_read_by_two_matmuls_is_padded_once():
     assert stats.last().source.count("empty_strided_fast((36, 20)") == 1
 
 
+def test_operand_read_as_is_and_transposed_is_padded_once():
+    """A tied LM head's backward reads the logits' gradient as K of one matmul and, transposed,
+    as M of another: both pads are one copy (one padded logits-sized buffer, not two)."""
+    g, w, h = _operands((16, 37), (37, 24), (16, 24))
+    s = _run(lambda g, w, h: (g @ w, g.t() @ h), g, w, h, pad_mm="always")
+    assert s.pad_mm == {"pad": 2}
+    src = stats.last().source
+    assert src.count("empty_strided_fast((16, 40)") + src.count("empty_strided_fast((40, 16)") == 1
+
+
 @pytest.mark.parametrize("dtype,shapes", [(torch.float32, [(32, 16), (16, 40)]),
                                           (torch.bfloat16, [(32, 16), (16, 40)]),
                                           (torch.float64, [(33, 19), (19, 37)])])
