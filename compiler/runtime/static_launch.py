@@ -81,16 +81,25 @@ def describe(k, nargs: int) -> dict | None:
 
 
 def describe_launcher(launcher) -> list:
-    """[[alignment key, description], ...] of a launcher's compiled kernels (fast path only:
-    a kernel with size arguments keeps Triton's launcher); [] when there are none."""
-    if launcher.nsizes or launcher._grid is None or _launcher() is None:   # (stored even when off)
+    """[[alignment key, description], ...] of a launcher's compiled kernels (fast path only);
+    a sized launcher's entries carry their size bucket third, every bucket it launched in
+    being described; [] when there are none."""
+    if _launcher() is None:   # (stored even when TUNER_STATIC_LAUNCH is off)
         return []
-    nargs = len(launcher.fn.arg_names) - len(launcher._consts)
+    held = [(None, launcher._compiled, launcher._grid, launcher._consts)]
+    if launcher.nsizes:
+        held = [(launcher._bucket, *held[0][1:])]
+        held += [(b, s[3], s[4], s[5]) for b, s in launcher._buckets.items() if b is not None]
     out = []
-    for key, k in launcher._compiled.items():
-        d = describe(k, nargs)
-        if d is not None:
-            out.append([key if key is True else [bool(b) for b in key], d])
+    for bucket, compiled, grid, consts in held:
+        if grid is None:
+            continue
+        nargs = len(launcher.fn.arg_names) - len(consts)
+        for key, k in compiled.items():
+            d = describe(k, nargs)
+            if d is not None:
+                entry = [key if key is True else [bool(b) for b in key], d]
+                out.append(entry if bucket is None else entry + [list(bucket)])
     return out
 
 
@@ -126,36 +135,61 @@ def _load(d: dict, device: int) -> StaticKernel | None:
     return StaticKernel(got[-3], d)   # (module,) function, registers, spills
 
 
+def _consts(launcher, config, nargs) -> tuple:
+    """The constexpr arguments after the fast path's `nargs`, under `config` (Launcher._const's
+    rule: a template's TMA defaults to 0)."""
+    return tuple(config.get(n, 0) if n == "TMA" else config[n] for n in launcher.fn.arg_names[nargs:])
+
+
 def adopt(launcher, stored, device) -> int:
     """Give a restored launcher (config chosen) the kernels its graph's first process launched,
-    loaded from their cubins, on its fast path; how many it took. Never raises: a launcher
-    that takes none launches through Triton."""
+    loaded from their cubins, on its fast path (a sized launcher: in each size bucket it has a
+    config for); how many it took. Never raises: a launcher that takes none launches through
+    Triton."""
     global LOADED
-    if not stored or _impl() is None or launcher.nsizes or launcher.config is None or device is None:
+    if not stored or _impl() is None or device is None:
         return 0
     from . import launch
+    taken = 0
     try:
         if not launch._fast_launch_supported() or not launch.hooks_unset():
             return 0
         import torch
         index = device.index if device.index is not None else torch.cuda.current_device()
-        kernels = {}
-        for key, d in stored:
+        groups: dict = {}   # size bucket (None: an unsized launcher) -> (nargs, {key: kernel})
+        for entry in stored:
+            key, d = entry[0], entry[1]
+            b = tuple(entry[2]) if len(entry) > 2 else None
+            if (b is None) == bool(launcher.nsizes):
+                continue
             k = _load(d, index)
             if k is not None:
-                kernels[True if key is True else tuple(key)] = k
-        if not kernels:
-            return 0
-        nargs = stored[0][1]["nargs"]
-        launcher._consts = tuple(launcher._const(n) for n in launcher.fn.arg_names[nargs:])
-        launcher._compiled.update(kernels)
-        launcher._grid = launcher.grid(launcher.config)
-        launcher._device = index
-        launcher._stream_of = launch._stream_getter()
+                groups.setdefault(b, (d["nargs"], {}))[1][True if key is True else tuple(key)] = k
+        for b, (nargs, kernels) in groups.items():
+            if b is None or b == launcher._bucket:
+                if launcher.config is None:
+                    continue
+                launcher._consts = _consts(launcher, launcher.config, nargs)
+                launcher._compiled.update(kernels)
+                launcher._grid = launcher.grid(launcher.config)
+            else:
+                saved = launcher._buckets.get(b)
+                if saved is None or saved[2] is None:
+                    continue
+                meta, default, config, compiled, _, _, decision = saved
+                grid = launcher.grid(config, extents=(meta.xnumel, meta.ynumel, None))
+                launcher._buckets[b] = (meta, default, config, {**compiled, **kernels}, grid,
+                                        _consts(launcher, config, nargs), decision)
+            taken += len(kernels)
+        if taken:
+            launcher._device = index
+            launcher._stream_of = launch._stream_getter()
     except Exception as e:   # noqa: BLE001 - Triton's launcher, as before
         log.debug("static launch: %s: %s", type(e).__name__, e)
         launcher._compiled.clear()
         launcher._grid = None
+        for b, saved in list(launcher._buckets.items()):
+            launcher._buckets[b] = saved[:3] + ({}, None, ()) + saved[6:]
         return 0
-    LOADED += len(kernels)
-    return len(kernels)
+    LOADED += taken
+    return taken
