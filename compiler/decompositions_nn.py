@@ -9,6 +9,8 @@ import math
 
 import torch
 
+from . import pool_offsets
+
 aten = torch.ops.aten
 
 
@@ -495,6 +497,7 @@ DECOMPOSITIONS_NN = {
     aten._adaptive_avg_pool3d.default: _adaptive_avg_pool3d,
     aten.adaptive_max_pool2d.default: _adaptive_max_pool2d,
     aten.adaptive_max_pool3d.default: _adaptive_max_pool3d,
+    aten.max_pool2d_with_indices.default: pool_offsets.max_pool2d_with_indices,
     aten.max_pool3d_with_indices.default: _max_pool3d_with_indices,
     aten.adaptive_max_pool2d_backward.default: _adaptive_max_pool2d_backward,
     aten.adaptive_max_pool3d_backward.default: _adaptive_max_pool3d_backward,

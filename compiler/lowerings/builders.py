@@ -7,7 +7,7 @@ import math
 
 import torch
 
-from .. import ir
+from .. import ir, pool_offsets  # noqa: F401 (pool_offsets defines tuner::max_pool2d_offsets)
 from ..lowering import full_value, graph, loader_for, make_pointwise, realize, register
 from ..ops import ops
 from ..sizes import SymSize
@@ -364,6 +364,17 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
     to recompute at every tap than to store (`_window_input`: a tanh-GELU). The indices (flat
     h*W + w of the first maximum inside the input, or of the last NaN, as eager) are only
     computed where something reads them (the backward)."""
+    return _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, offsets=False)
+
+
+@register(torch.ops.tuner.max_pool2d_offsets.default)
+def max_pool2d_offsets(x, kernel_size, stride, padding, dilation, ceil_mode):
+    """The same values, and the winner's tap i * kw + j inside its window as int8 in place of
+    its flat index (compiler/pool_offsets.py: what a training graph saves)."""
+    return _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, offsets=True)
+
+
+def _max_pool2d(x, kernel_size, stride, padding, dilation, ceil_mode, offsets):
     kh, kw = _pair(kernel_size)
     sh, sw = _pair(stride, (kh, kw))
     ph, pw = _pair(padding)
@@ -389,7 +400,7 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
                     continue   # in the padding for every output (a single output row/column)
                 conds = [c for c in conds if c is not True]
                 cond = functools.reduce(ops.logical_and, conds) if conds else None
-                out.append((cond, [*rest, h, w], h * W + w))
+                out.append((cond, [*rest, h, w], i * kw + j if offsets else h * W + w))
         return out
 
     def value(cond, at):
@@ -408,7 +419,7 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
         best = best_i = seen = None
         for cond, at, flat in taps(idx):
             v = value(cond, at)
-            i = ops.index_expr(flat, torch.int64)
+            i = ops.constant(flat, index_dtype) if offsets else ops.index_expr(flat, index_dtype)
             if best is None:
                 best, best_i, seen = v, i, cond
                 continue
@@ -426,7 +437,8 @@ def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ce
             best_i = ops.where(take, i, best_i)
             best = ops.where(take, v, best)
         return best_i
-    return (ir.Lazy(size, x.dtype, x.device, values), ir.Lazy(size, torch.int64, x.device, indices))
+    index_dtype = torch.int8 if offsets else torch.int64
+    return (ir.Lazy(size, x.dtype, x.device, values), ir.Lazy(size, index_dtype, x.device, indices))
 
 
 # avg_pool2d's window is unrolled into the output's pointwise body: one masked load and add per
