@@ -34,6 +34,7 @@ that falls back to ATen stores nothing).
 """
 from __future__ import annotations
 
+import atexit
 import base64
 import collections
 import dataclasses
@@ -502,6 +503,7 @@ class Record:
             out = call(args)
             compiled.fn = call   # from now on the graph alone
             _store(key, value, launchers, st)
+            _store_again_on_new_buckets(compiled, call, key, value, launchers, st)
             return out
         compiled.fn = first
         return compiled
@@ -555,6 +557,39 @@ def _describe(launcher, src: str) -> dict:
 
 
 STORED_BINARIES: set = set()   # kernel hashes this process stored (each once)
+
+
+PENDING: dict = {}   # id(compiled) -> a store owed since a sized kernel entered a new bucket
+
+
+def _store_again_on_new_buckets(compiled, call, key, value, launchers, stats) -> None:
+    """A sized kernel that enters a size bucket after the store compiles kernels (and picks
+    configs) the entry lacks: the graph's next call stores the entry again, or the process's
+    exit does, so a new machine launches those sizes (a generate's growing cache) from the
+    entry's cubins too, compiling nothing. No cost on a call that stays in known buckets."""
+    def store():
+        PENDING.pop(id(compiled), None)
+        compiled.fn = call
+        _store(key, value, launchers, stats)
+
+    def again(args):
+        out = call(args)
+        store()
+        return out
+
+    def grew():
+        if id(compiled) not in PENDING:
+            PENDING[id(compiled)] = store
+            compiled.fn = again
+    for launcher in launchers.values():
+        if launcher.nsizes:
+            launcher.on_new_bucket = grew
+
+
+@atexit.register
+def _store_pending() -> None:
+    for store in list(PENDING.values()):
+        store()
 
 
 def _store(key, value, launchers, stats) -> None:

@@ -12,7 +12,6 @@ import operator
 import os
 import sys
 import time
-
 from typing import Sequence
 
 import torch
@@ -131,6 +130,7 @@ class Launcher:
     the first call asks the point for a decision with its arguments. `stats` is the graph's
     GraphStats: tuning decisions and seconds are counted there, and TUNER_TUNE_BUDGET_S bounds
     the graph's tuning time."""
+    on_new_bucket = None   # called when a sized kernel enters a bucket (graph_cache re-stores)
 
     def __init__(self, fn, meta: KernelMeta, out_args, autotune=False, *, config=None, stats=None,
                  budget_s=None, extents=None):
@@ -191,6 +191,8 @@ class Launcher:
         self.learned = None if self.autotune else point.learned_config(self.meta)
         self.config = None if self.autotune else dict(self.learned or self.default)
         self._compiled, self._grid, self._consts, self.decision = {}, None, (), None
+        if self.on_new_bucket is not None:
+            self.on_new_bucket()
         return ext
 
     def __call__(self, *args):
@@ -578,7 +580,6 @@ def prebuild_possible() -> bool:
     """Whether building ahead can happen at all: compile worker processes to build on, real
     kernels (not Triton's interpreter), and no tuning budget (under TUNER_TUNE_BUDGET_S the
     first call may keep the default)."""
-
     from tuner.bench import compile_processes
     from tuner.settings import settings
     return os.environ.get("TRITON_INTERPRET", "0") != "1" and compile_processes() > 1 \

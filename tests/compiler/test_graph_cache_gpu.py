@@ -124,15 +124,16 @@ def test_a_symbolic_graph_compiled_on_one_machine_serves_other_sizes_on_another(
 
 
 def test_a_symbolic_graphs_sized_kernels_launch_statically_on_a_hit(tmp_path):
-    # the entry describes each sized kernel's compiled kernels in the size bucket the first
-    # process's first call launched in (runtime/static_launch.py): the second process, at
-    # other sizes of that bucket, launches them from their cubins, none through Triton's JIT
+    # the entry describes each sized kernel's compiled kernels in every size bucket the first
+    # process launched in (runtime/static_launch.py; a bucket entered after the first call's
+    # store is stored again at exit): the second process, at other sizes of those buckets,
+    # launches them from their cubins, none through Triton's JIT
     script = SYMBOLIC.replace("import tuner.compiler.stats as stats", "import tuner.compiler.stats as stats\n"
                               "from tuner.compiler.runtime import launch, static_launch").replace(
         '"err": max(errs)', '"err": max(errs), "static": static_launch.LOADED, "jit": launch.JIT_LAUNCHES')
     runs = [_run(tmp_path, script, *sizes, TUNER_CACHE_DIR=str(tmp_path / "cache"),
                  TRITON_CACHE_DIR=str(tmp_path / machine))
-            for machine, sizes in (("a", ["37"]), ("b", ["50", "41"]))]
+            for machine, sizes in (("a", ["37", "300"]), ("b", ["50", "41", "400"]))]
     first, second = runs
     assert any(first["symbolic"]) and first["jit"] > 0 and first["static"] == 0, first
     assert all(c.startswith("hit") for c in second["cache"]), second

@@ -133,3 +133,38 @@ def test_data_dependent_sizes_are_refused():
     kinds = [g.graph_cache for g in stats.graphs()]
     assert kinds == ["uncacheable: data-dependent sizes"], kinds
     assert graph_cache.UNCACHEABLE["data-dependent sizes"] >= 1
+
+
+def test_buckets_entered_after_the_store_are_stored_again(monkeypatch):
+    # a sized kernel entering a new size bucket compiles what the entry lacks: the next call
+    # (or the process's exit) stores the entry again, every bucket's config in it
+    from tuner import graph_store as graphs
+    stored = []
+    real = graphs.store
+
+    def spy(k, v):
+        if "kernels" in v:
+            stored.append([len(k.get("buckets", ())) for k in v["kernels"] if "extents" in k])
+        return real(k, v)
+    monkeypatch.setattr(graphs, "store", spy)
+    _, cf, _, _ = compiled_at(6, cols=17)
+    assert len(stored) == 1 and stored[0] and set(stored[0]) == {1}, stored
+
+    def call(n):
+        y = torch.randn(n, 17)
+        torch.testing.assert_close(cf(y), row_sum(y))
+    call(7)   # the same buckets: nothing to store
+    assert len(stored) == 1 and not graph_cache.PENDING
+    call(70)   # a new bucket: owed, stored after the next call
+    assert len(stored) == 1 and graph_cache.PENDING
+    call(71)
+    assert len(stored) == 2 and set(stored[1]) == {2} and not graph_cache.PENDING, stored
+    call(71)
+    assert len(stored) == 2
+    call(300)   # and one the process's exit stores
+    graph_cache._store_pending()
+    assert len(stored) == 3 and set(stored[2]) == {3}, stored
+    # a new process hits the entry and finds the three buckets' configs
+    _, cf, out, x = compiled_at(300, cols=17)
+    assert stats.graphs()[0].graph_cache.startswith("hit")
+    torch.testing.assert_close(out, row_sum(x))
