@@ -389,3 +389,48 @@ def test_max_autotune_builds_the_mm_probes_candidates_before_measuring(monkeypat
     assert not first & later, first & later
     for got, want in zip(call([a, w, q]), f(a, w, q)):
         torch.testing.assert_close(got, want, rtol=2e-2, atol=2e-2)
+
+
+def test_tuning_measures_store_only_outputs_in_place_and_copies_what_a_kernel_reads(monkeypatch):
+    # measuring writes into the real output where a kernel only stores into it (no device
+    # temporary raises the first call's peak); an argument it also reads or updates in place
+    # (an input mutated by the graph, an accumulation) is measured on a copy, so the tuned
+    # call's result is still eager's
+    copied = []
+    real = point.clone_strided
+
+    def counting(t):
+        copied.append(t)
+        return real(t)
+    monkeypatch.setattr(point, "clone_strided", counting)
+
+    def fn(x, acc):
+        acc.add_(x * 2)
+        return (x + 1).sin()
+    x, acc = torch.randn(8, 16), torch.randn(8, 16)
+    acc_ref = acc.clone()
+    stats.reset()
+    out = torch.compile(fn, backend="tuner", mode="max-autotune-no-cudagraphs")(x, acc)
+    assert_close(out, fn(x, acc_ref))
+    assert_close(acc, acc_ref)   # tuned once, added once
+    assert stats.last().decisions_measured >= 1
+    assert copied and all(t.data_ptr() == acc.data_ptr() for t in copied), [t.shape for t in copied]
+
+
+def test_read_back_finds_the_outputs_a_kernel_loads_or_updates():
+    src = ("@triton.jit\ndef k(in_ptr0, out_ptr1, out_ptr2, out_ptr3, xnumel, XBLOCK: tl.constexpr):\n"
+           "    a = tl.load(in_ptr0 + x)\n    tl.store(out_ptr1 + x, a)\n"
+           "    tl.store(out_ptr2 + x, tl.load(out_ptr2 + x) + a)\n    tl.atomic_add(out_ptr3 + x, a)\n")
+    assert point.read_back(src, [1, 2, 3]) == [2, 3]
+    assert point.read_back("", [1, 2]) == [1, 2]   # nothing to read: all copied
+
+
+def test_a_kernel_writing_in_place_over_its_input_is_measured_on_a_copy():
+    # relu(a @ b) * 2 runs in place over the matmul's result (one storage, two arguments):
+    # measuring in place would apply it once per candidate
+    a, b = torch.randn(16, 24), torch.randn(24, 8)
+    f = lambda a, b: torch.relu(a @ b) * 2   # noqa: E731
+    stats.reset()
+    out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(a, b)
+    assert "reuse in place" in stats.last().source and stats.last().decisions_measured >= 1
+    assert_close(out, f(a, b))

@@ -274,7 +274,7 @@ def test_written_arguments_are_copied_only_when_a_config_is_measured(fake_bench,
     # (a large mutated tensor's copy would raise peak memory for no measurement: issue 50)
     copies = []
     real = point.written_copies
-    monkeypatch.setattr(point, "written_copies", lambda a, o: copies.append(o) or real(a, o))
+    monkeypatch.setattr(point, "written_copies", lambda a, o, *s: copies.append(o) or real(a, o, *s))
     out = torch.zeros(4)
     seen = []
     launch = lambda cfg, args: (seen.append(args[1]), fake_bench.launch(cfg, args))  # noqa: E731

@@ -452,14 +452,56 @@ def clone_strided(t):
     return torch.empty_strided(t.size(), t.stride(), dtype=t.dtype, device=t.device).copy_(t)
 
 
-def written_copies(args: Sequence[Any], out_args: Sequence[int]) -> list:
-    """args with each one at out_args replaced by its clone_strided copy: what measurements
-    write into. Made only when a config is measured: a decision answered by a cache or a
-    heuristic allocates nothing."""
+def written_copies(args: Sequence[Any], out_args: Sequence[int], source: str = "") -> list:
+    """args with each one at out_args that the kernel also reads (`read_back`, or under another
+    argument sharing its storage) replaced by its clone_strided copy: what measurements write
+    into. An argument the kernel only stores
+    into is measured in place: every candidate writes what the real launch after the tuning
+    writes again, and no device temporary raises the peak (an lm-head's logits: hundreds of
+    MiB). Made only when a config is measured: a decision answered by a cache or a heuristic
+    allocates nothing."""
     scratch = list(args)
-    for i in out_args:
+    copy = set(read_back(source, out_args))
+    copy |= {i for i in out_args if _shares_storage(args, i)}   # (a pointwise kernel in place)
+    for i in sorted(copy):
         scratch[i] = clone_strided(args[i])
     return scratch
+
+
+def _shares_storage(args: Sequence[Any], i: int) -> bool:
+    """Whether args[i] shares its storage with another argument (written in place, the kernel
+    reads it under another name)."""
+    storage = getattr(args[i], "untyped_storage", None)
+    if storage is None:
+        return True
+    base = storage().data_ptr()
+    return any(j != i and hasattr(a, "untyped_storage") and a.untyped_storage().data_ptr() == base
+               for j, a in enumerate(args))
+
+
+_SIGNATURE = re.compile(r"@triton\.jit\s*\ndef \w+\(([^)]*)\)", re.S)
+
+
+def read_back(source: str, out_args: Sequence[int]) -> list:
+    """The positions in out_args whose pointer the kernel (`source`, one @triton.jit function)
+    uses other than as the first argument of a tl.store: loaded, updated atomically, made a
+    block pointer. All of them when the source says too little to tell."""
+    m = _SIGNATURE.search(source or "")
+    if m is None:
+        return list(out_args)
+    names = [p.split(":")[0].strip() for p in m.group(1).split(",")]
+    body = source[m.end():].splitlines()
+    out = []
+    for i in out_args:
+        name = names[i] if i < len(names) else None
+        if name is None or not name.isidentifier():
+            out.append(i)
+            continue
+        word = re.compile(rf"\b{name}\b")
+        if any(word.search(ln) and not re.match(rf"\s*tl\.store\({name}\b", ln)
+               or len(word.findall(ln)) > 1 for ln in body):
+            out.append(i)
+    return out
 
 
 def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict, list], Any], *,
@@ -486,7 +528,7 @@ def decide_config(meta: KernelMeta, args: Sequence[Any], launch: Callable[[dict,
 
     def scratch():
         if not copies:
-            copies.append(written_copies(args, out_args))
+            copies.append(written_copies(args, out_args, meta.source))
         return copies[0]
     device = "cuda" if torch.cuda.is_available() else "cpu"
 
