@@ -416,22 +416,24 @@ def _call_op(op, *args, **kwargs):
     return op(*args, **kwargs)
 
 
-def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, key=None):
-    """Yields one result row per sample of one OpInfo (at most `samples`, float32, CPU),
+def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, key=None,
+           dtype: str = "float32"):
+    """Yields one result row per sample of one OpInfo (at most `samples`, of `dtype`, CPU),
     skipping sample indices in `skip`; an op-level row (sample -1) when it has nothing to run."""
     import torch
     expected = expected or load_expected()
     key = key or op_key(op)
     grad = mode == "grad"
-    if torch.float32 not in op.supported_dtypes("cpu"):
-        yield {"op": key, "mode": mode, "sample": -1, "status": "skip", "detail": "no float32 on CPU"}
+    dt = getattr(torch, dtype)
+    if dt not in op.supported_dtypes("cpu"):
+        yield {"op": key, "mode": mode, "sample": -1, "status": "skip", "detail": f"no {dtype} on CPU"}
         return
-    if grad and not op.supports_autograd:
+    if grad and (not op.supports_autograd or not (dt.is_floating_point or dt.is_complex)):
         yield {"op": key, "mode": mode, "sample": -1, "status": "skip", "detail": "not differentiable"}
         return
     torch.manual_seed(0)                       # sample inputs are random: the same every run
     try:
-        it = op.sample_inputs("cpu", torch.float32, requires_grad=grad)
+        it = op.sample_inputs("cpu", dt, requires_grad=grad)
         got = list(itertools.islice(it, samples))
     except Exception as e:  # noqa: BLE001
         yield {"op": key, "mode": mode, "sample": -1, "status": "skip",
@@ -463,7 +465,8 @@ def worker_main():
         key = req["op"]
         try:
             for row in run_op(ops[key], samples=req["samples"], mode=req["mode"],
-                              skip=set(req["skip"]), expected=expected, key=key):
+                              skip=set(req["skip"]), expected=expected, key=key,
+                              dtype=req.get("dtype", "float32")):
                 print(ROW_PREFIX + json.dumps(row), flush=True)
         except Exception as e:  # noqa: BLE001  (a bug of the sweep itself: recorded, not fatal)
             print(ROW_PREFIX + json.dumps({"op": key, "mode": req["mode"], "sample": -1, "status": "error",
@@ -564,7 +567,7 @@ def read_rows(path):
     return rows
 
 
-def sweep(keys, out, *, samples=2, mode="fwd", op_timeout=300.0, jobs=1, resume=False,
+def sweep(keys, out, *, samples=2, mode="fwd", op_timeout=300.0, jobs=1, resume=False, dtype="float32",
           recycle=100, progress=True):
     """Runs the ops in worker processes, appending each row to `out` as it comes; returns the
     rows of these ops in `out` (earlier ones too with resume)."""
@@ -605,7 +608,7 @@ def sweep(keys, out, *, samples=2, mode="fwd", op_timeout=300.0, jobs=1, resume=
             except queue.Empty:
                 break
             seen = set(done[key])
-            req = {"op": key, "mode": mode, "samples": samples, "skip": sorted(seen)}
+            req = {"op": key, "mode": mode, "samples": samples, "skip": sorted(seen), "dtype": dtype}
 
             def on_row(row, seen=seen):
                 seen.add(row["sample"])
@@ -763,7 +766,7 @@ def header(argv, args) -> dict:
     return {"torch": torch.__version__, "triton": triton.__version__, "python": platform.python_version(),
             "platform": platform.platform(), "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "command": "python3 scripts/opinfo_sweep.py " + shlex.join(argv), "commit": commit,
-            "device": "cpu", "dtype": "float32", "triton_interpret": os.environ.get("TRITON_INTERPRET", ""),
+            "device": "cpu", "dtype": args.dtype, "triton_interpret": os.environ.get("TRITON_INTERPRET", ""),
             "mode": "grad" if args.grad else "fwd", "samples": args.samples, "op_timeout_s": args.op_timeout,
             "rtol": RTOL, "atol": ATOL}
 
@@ -781,6 +784,7 @@ def main(argv=None):
     ap.add_argument("--limit", type=int, help="at most this many ops (after --ops)")
     ap.add_argument("--samples", type=int, default=2, help="sample inputs per op (default 2)")
     ap.add_argument("--grad", action="store_true", help="gradient mode: requires_grad samples, backward compared")
+    ap.add_argument("--dtype", default="float32", help="the samples' dtype (default float32; e.g. int64, bool, float64)")
     ap.add_argument("--out", help="results file, one JSON line per sample (required unless --list)")
     ap.add_argument("--summary", help="summary JSON (default: OUT with .summary.json)")
     ap.add_argument("--resume", action="store_true", help="keep OUT's rows and skip the samples already there")
@@ -796,6 +800,9 @@ def main(argv=None):
         v = getattr(args, name)
         if v is not None and v < 1:
             ap.error(f"--{name} must be at least 1 (got {v})")
+    import torch
+    if not isinstance(getattr(torch, args.dtype, None), torch.dtype):
+        ap.error(f"--dtype: {args.dtype!r} is not a torch dtype (e.g. float32, float64, int64, int32, bool)")
     if args.op_timeout <= 0:
         ap.error(f"--op-timeout must be positive (got {args.op_timeout:g})")
     patterns = [p.strip() for group in (args.ops or []) for p in group.split(",") if p.strip()]
@@ -823,7 +830,7 @@ def main(argv=None):
         ap.error(f"--summary: folder {os.path.dirname(os.path.abspath(summary_path))} does not exist")
     t0 = time.time()
     rows = sweep(keys, args.out, samples=args.samples, mode="grad" if args.grad else "fwd",
-                 op_timeout=args.op_timeout, jobs=args.jobs, resume=args.resume)
+                 op_timeout=args.op_timeout, jobs=args.jobs, resume=args.resume, dtype=args.dtype)
     head = header(argv, args)
     head["ops_selected"] = len(keys)
     head["seconds"] = round(time.time() - t0, 1)

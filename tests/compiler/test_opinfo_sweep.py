@@ -260,6 +260,19 @@ def test_cli_help_and_bad_input():
     assert r.returncode == 2 and "nosuchop" in r.stderr.splitlines()[-1]
     r = _cli("--frobnicate")
     assert r.returncode == 2 and "unrecognized arguments: --frobnicate" in r.stderr
+    r = _cli("--ops", "abs", "--dtype", "int65", "--out", "x.jsonl")
+    assert r.returncode == 2 and "'int65' is not a torch dtype" in r.stderr
+
+
+def test_samples_of_another_dtype(ops):
+    # --dtype int64: integer samples, compared exactly; gradients only for floating dtypes
+    rows = list(sweep.run_op(ops["abs"], samples=1, dtype="int64"))
+    assert [(r["status"], r["desc"].startswith("T[")) for r in rows] == [("pass_kernels_only", True)], rows
+    assert "int64" in rows[0]["desc"]
+    (row,) = sweep.run_op(ops["abs"], samples=1, mode="grad", dtype="int64")
+    assert row["status"] == "skip" and row["detail"] == "not differentiable"
+    (row,) = sweep.run_op(ops["linalg.det"], samples=1, dtype="int64")
+    assert row["status"] == "skip" and row["detail"] == "no int64 on CPU"
 
 
 def test_cli_runs_abs_writes_rows_and_summary_and_resumes(tmp_path):
