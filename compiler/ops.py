@@ -24,7 +24,7 @@ UNARY = ["neg", "abs", "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", 
          "asinh", "acosh", "atanh", "erf", "erfc", "sigmoid", "floor", "ceil", "round", "trunc",
          "isnan", "isinf", "logical_not", "bitwise_not", "sign", "signbit", "erfinv", "lgamma",
          "digamma", "erfcx", "i0", "i0e", "i1", "i1e"]
-BINARY = ["add", "sub", "mul", "truediv", "floordiv", "truncdiv", "remainder", "fmod", "pow",
+BINARY = ["add", "sub", "mul", "truediv", "floordiv", "truncdiv", "remainder", "fmod", "pow", "ipow",
           "atan2", "maximum", "minimum", "eq", "ne", "lt", "le", "gt", "ge", "logical_and",
           "logical_or", "logical_xor", "bitwise_and", "bitwise_or", "bitwise_xor",
           "lshift", "rshift", "copysign", "hypot", "nextafter"]

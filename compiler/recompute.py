@@ -29,7 +29,7 @@ RECOMPUTE_MAX_READS = 6     # distinct buffers read (a BatchNorm affine reads 5:
                             # weight, bias): each is a pointer and a load per consumer kernel
 # Ops that are slow on a GPU (a libdevice series or loop, not a single instruction): never
 # recomputed. tanh, erf, exp, rsqrt and the like are one or a few instructions.
-RECOMPUTE_EXPENSIVE = frozenset({"pow", "lgamma", "digamma", "polygamma", "erfinv", "atan2",
+RECOMPUTE_EXPENSIVE = frozenset({"pow", "ipow", "lgamma", "digamma", "polygamma", "erfinv", "atan2",
                                  "hypot", "fmod", "remainder", "nextafter", "acosh", "asinh",
                                  "atanh", "erfcx", "i0", "i0e", "i1", "i1e",
                                  *special_calls.UNARY, *special_calls.BINARY})

@@ -100,7 +100,7 @@ BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
                "bitwise_or": "({0} | {1})", "bitwise_xor": "({0} ^ {1})",
                "lshift": "({0} << {1})", "rshift": "({0} >> {1})", "truncdiv": "({0} // {1})",
                "atan2": "th.atan2({0}, {1})", "hypot": "th.hypot({0}, {1})",
-               "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})",
+               "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})", "ipow": "th.ipow({0}, {1})",
                "nextafter": "th.nextafter({0}, {1})"}
 UNARY_FLOAT.update(special_calls.UNARY)   # series-evaluated special functions (runtime/special.py)
 BINARY_SAME.update(special_calls.BINARY)

@@ -198,6 +198,8 @@ def _pow(a, b):
         return make_pointwise(fn, [a, None], result, compute, shape=a.size)
     if not is_tensor(b) and b == 0.5:
         return make_pointwise(lambda x, _: ops.sqrt(x), [a, None], result, compute, shape=a.size)
+    if not (compute.is_floating_point or compute.is_complex):   # integers: eager's powi
+        return make_pointwise(lambda x, y: ops.ipow(x, y), [a, b], result, compute)
     return make_pointwise(lambda x, y: ops.pow(x, y), [a, b], result, compute)
 
 

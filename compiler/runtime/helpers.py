@@ -68,6 +68,25 @@ def remainder_int(a, b):
 
 
 @triton.jit
+def ipow(a, b):
+    """a ** b over integers as eager computes it: square and multiply over b's 64 bits, the
+    products wrapping as eager's do; b < 0 gives 1 for a == 1, -1 or 1 for a == -1 (b odd or
+    even), else 0."""
+    r = a * 0 + b * 0 + 1
+    base = a + b * 0
+    e = b + a * 0
+    for _ in range(64):
+        r = tl.where((e & 1) != 0, r * base, r)
+        e = e >> 1
+        base = base * base
+    if r.dtype.is_int_signed():
+        odd = (b & 1) != 0
+        neg = tl.where(a == 1, 1, tl.where(a == -1, tl.where(odd, -1, 1), 0))
+        r = tl.where(b < 0, neg.to(r.dtype), r)
+    return r
+
+
+@triton.jit
 def remainder_float(a, b):
     r = fmod(a, b)
     return tl.where((r != 0) & ((r < 0) != (b < 0)), r + b, r)

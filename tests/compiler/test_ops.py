@@ -559,3 +559,20 @@ def test_unfold_is_a_strided_view(dim, size, step):
     check_forward_and_backward(lambda t: t.unfold(1, 3, 2) * 3, x)
     s = compile_and_check(lambda t: t.unfold(0, 1, 1) + 1, torch.tensor(2.0))
     assert not s.fallbacks
+
+
+@pytest.mark.parametrize("dtype", [torch.int64, torch.int32, torch.uint8])
+def test_integer_pow_is_eagers_integer_power(dtype):
+    # eager's integer power: exact products that wrap on overflow, and a negative exponent
+    # gives 1 for a base of 1, +-1 for -1, 0 otherwise (a float pow or numpy's power refuses
+    # or rounds); tensor exponents and a scalar base
+    from helpers import check_generated
+    signed = dtype != torch.uint8
+    base = torch.tensor([-3, -1, 0, 1, 2, 7, 3, -2] if signed else [0, 1, 2, 3, 7, 9, 15, 255]).to(dtype)
+    exps = torch.arange(-3 if signed else 0, 5 if signed else 8).to(dtype)
+    a, b = base.repeat(8, 1), exps.reshape(8, 1).expand(8, 8).contiguous()
+    check_generated(lambda x, y: x ** y, a, b, generated=("aten.pow.Tensor_Tensor",), min_kernels=1)
+    check_generated(lambda y: torch.pow(3, y), b, generated=("aten.pow.Scalar",), min_kernels=1)
+    if dtype == torch.int64:   # products past 2**63 wrap as eager's do
+        big, e = torch.tensor([3, 7, -5, 2]), torch.tensor([40, 63, 33, 64])
+        check_generated(lambda x, y: x ** y, big, e, generated=("aten.pow.Tensor_Tensor",))
