@@ -70,6 +70,13 @@ TOLERANCE_OVERRIDES: dict[str, tuple[float, float, str]] = {
                                  "within 4e-3 of eager's)"),
 }
 
+# OpInfo key -> why a (values, indices) result is checked by value: eager's values, and indices
+# that pick them from the input (which of several equal elements it names may differ)
+INDICES_AMONG_TIES: dict[str, str] = {
+    "topk": "among equal elements eager's index is unspecified (CPU's partial sort and CUDA's "
+            "radix select differ; ours takes the lowest): integer samples tie",
+}
+
 # OpInfo key -> why its values are not compared (only structure, shapes and dtypes): the output
 # is not a function of the inputs (uninitialized memory). Ops whose eager output changes with
 # the RNG seed are found by the sweep itself and need no entry.

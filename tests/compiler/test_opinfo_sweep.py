@@ -109,7 +109,7 @@ def test_fast_subset_gradients(ops):
 def test_declared_lists_are_well_formed():
     expected = sweep.load_expected()
     for name in ("EXPECTED_GRAPH_FALLBACKS", "ATEN_ON_PURPOSE", "KNOWN_INTERPRETER_MISMATCHES",
-                 "VALUES_UNCHECKED"):
+                 "VALUES_UNCHECKED", "INDICES_AMONG_TIES"):
         table = getattr(expected, name)
         assert all(isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in table.items()), name
     for key, value in expected.TOLERANCE_OVERRIDES.items():
@@ -137,6 +137,7 @@ class _Declared:
     KNOWN_INTERPRETER_MISMATCHES = {}
     TOLERANCE_OVERRIDES = {}
     VALUES_UNCHECKED = {}
+    INDICES_AMONG_TIES = {}
 
 
 def _abs_row(ops, expected):
@@ -273,6 +274,15 @@ def test_samples_of_another_dtype(ops):
     assert row["status"] == "skip" and row["detail"] == "not differentiable"
     (row,) = sweep.run_op(ops["linalg.det"], samples=1, dtype="int64")
     assert row["status"] == "skip" and row["detail"] == "no int64 on CPU"
+
+
+def test_topk_of_tied_integers_is_checked_by_value(ops):
+    # integer samples tie: eager's index among equal elements is unspecified, so topk's indices
+    # are checked to pick eager's values from the input; without the declaration a mismatch
+    rows = list(sweep.run_op(ops["topk"], samples=1, dtype="int64"))
+    assert [(r["status"], r["values"]) for r in rows] == [("pass_kernels_only", "ties")], rows
+    (row,) = sweep.run_op(ops["topk"], samples=1, dtype="int64", expected=_Declared)
+    assert row["status"] == "mismatch" and "['out'][1]" in row["detail"], row
 
 
 def test_cli_runs_abs_writes_rows_and_summary_and_resumes(tmp_path):
