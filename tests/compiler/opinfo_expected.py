@@ -70,11 +70,15 @@ TOLERANCE_OVERRIDES: dict[str, tuple[float, float, str]] = {
                                  "within 4e-3 of eager's)"),
 }
 
-# OpInfo key -> why a (values, indices) result is checked by value: eager's values, and indices
-# that pick them from the input (which of several equal elements it names may differ)
-INDICES_AMONG_TIES: dict[str, str] = {
-    "topk": "among equal elements eager's index is unspecified (CPU's partial sort and CUDA's "
-            "radix select differ; ours takes the lowest): integer samples tie",
+# OpInfo key -> (position of the dim among the sample's args, why): indices checked by value:
+# eager's values, and indices that pick them from the input (which of several equal elements
+# they name may differ). Our sort is stable; eager's unstable sort and its topk are not.
+_TIES = ("among equal elements eager's order is unspecified (CPU and CUDA differ; ours is "
+         "stable, lowest index first): integer and boolean samples tie")
+INDICES_AMONG_TIES: dict[str, tuple[int, str]] = {
+    "topk": (1, _TIES),
+    "sort": (0, _TIES),
+    "argsort": (0, _TIES),
 }
 
 # OpInfo key -> why its values are not compared (only structure, shapes and dtypes): the output

@@ -304,18 +304,23 @@ def _grad_run(fn, sample, tree, cotangent_seed):
     return out, [None if g is None else g.detach() for g in grads]
 
 
-def _indices_point_at_values(got, want, pristine, rtol, atol) -> bool:
-    """For a (values, indices) selection along a dim (topk): got's values are eager's and its
-    indices pick them from the input, so only which of several equal elements differs."""
+def _indices_point_at_values(got, want, pristine, dim_at, rtol, atol) -> bool:
+    """For a selection or ordering along a dim (topk's and sort's (values, indices), argsort's
+    indices; the dim at args[dim_at] or the keyword, else -1): got's values are eager's and
+    its indices pick them from the input, so only which of several equal elements differs."""
     import torch
     inp, args, kwargs = pristine
-    if not (isinstance(got, tuple) and len(got) == 2 and isinstance(inp, torch.Tensor)):
+    if not isinstance(inp, torch.Tensor):
         return False
-    dim = kwargs.get("dim", args[1] if len(args) > 1 else -1)
-    if compare(got[0], want[0], rtol, atol)[0] or got[1].shape != want[1].shape:
+    dim = kwargs.get("dim", args[dim_at] if len(args) > dim_at else -1)
+
+    def pick(idx):
+        return inp.gather(dim, idx) if inp.dim() else inp.expand(idx.shape)
+    if isinstance(got, torch.Tensor):   # indices alone: the same values in the same order
+        return got.shape == want.shape and torch.equal(pick(got), pick(want))
+    if not (isinstance(got, tuple) and len(got) == 2) or got[1].shape != want[1].shape:
         return False
-    picked = inp.gather(dim, got[1]) if inp.dim() else inp.expand(got[0].shape)
-    return torch.equal(picked, got[0])
+    return not compare(got[0], want[0], rtol, atol)[0] and torch.equal(pick(got[1]), got[0])
 
 
 def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
@@ -373,7 +378,7 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     row.update(info)
     why, err = compare(got, ref, rtol, atol, values=not unchecked)
     ties = declared(getattr(expected, "INDICES_AMONG_TIES", {}), key)
-    if why and ties and _indices_point_at_values(got["out"], ref["out"], pristine, rtol, atol):
+    if why and ties and _indices_point_at_values(got["out"], ref["out"], pristine, ties[0], rtol, atol):
         why, row["values"] = "", "ties"   # eager's values, indices of equal elements
     if unchecked:
         row["values"] = "unchecked"

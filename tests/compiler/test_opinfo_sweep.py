@@ -109,9 +109,11 @@ def test_fast_subset_gradients(ops):
 def test_declared_lists_are_well_formed():
     expected = sweep.load_expected()
     for name in ("EXPECTED_GRAPH_FALLBACKS", "ATEN_ON_PURPOSE", "KNOWN_INTERPRETER_MISMATCHES",
-                 "VALUES_UNCHECKED", "INDICES_AMONG_TIES"):
+                 "VALUES_UNCHECKED"):
         table = getattr(expected, name)
         assert all(isinstance(k, str) and isinstance(v, str) and v.strip() for k, v in table.items()), name
+    for key, (dim_at, why) in expected.INDICES_AMONG_TIES.items():
+        assert isinstance(dim_at, int) and dim_at >= 0 and why.strip(), key
     for key, value in expected.TOLERANCE_OVERRIDES.items():
         rtol, atol, why = value
         assert rtol > 0 and atol > 0 and why.strip(), key
@@ -283,6 +285,8 @@ def test_topk_of_tied_integers_is_checked_by_value(ops):
     assert [(r["status"], r["values"]) for r in rows] == [("pass_kernels_only", "ties")], rows
     (row,) = sweep.run_op(ops["topk"], samples=1, dtype="int64", expected=_Declared)
     assert row["status"] == "mismatch" and "['out'][1]" in row["detail"], row
+    rows = list(sweep.run_op(ops["argsort"], samples=2, dtype="bool"))   # (dim first, then descending)
+    assert [r["status"] for r in rows] == ["pass_kernels_only"] * 2, rows
 
 
 def test_cli_runs_abs_writes_rows_and_summary_and_resumes(tmp_path):
