@@ -89,19 +89,16 @@ UNARY_FLOAT = {"exp": "tl.exp({0})", "exp2": "tl.exp2({0})", "log": "tl.log({0})
                "atan": "th.atan({0})", "sinh": "th.sinh({0})", "cosh": "th.cosh({0})",
                "asinh": "th.asinh({0})", "acosh": "th.acosh({0})", "atanh": "th.atanh({0})",
                "log10": "th.log10({0})", "erfc": "th.erfc({0})", "lgamma": "th.lgamma({0})",
-               "erfinv": "th.erfinv({0})", "digamma": "th.digamma({0})",
-               "erfcx": "th.erfcx({0})", "i0": "th.bessel_i({0}, 0, False)",
-               "i0e": "th.bessel_i({0}, 0, True)", "i1": "th.bessel_i({0}, 1, False)",
-               "i1e": "th.bessel_i({0}, 1, True)",
-               "isinf": "(tl.abs({0}) == float('inf'))",
-               "isnan": "({0} != {0})", "signbit": "({0} < 0)"}
+               "erfinv": "th.erfinv({0})", "digamma": "th.digamma({0})", "erfcx": "th.erfcx({0})",
+               "i0": "th.bessel_i({0}, 0, False)", "i0e": "th.bessel_i({0}, 0, True)",
+               "i1": "th.bessel_i({0}, 1, False)", "i1e": "th.bessel_i({0}, 1, True)",
+               "isinf": "(tl.abs({0}) == float('inf'))", "isnan": "({0} != {0})", "signbit": "({0} < 0)"}
 BINARY_SAME = {"add": "({0} + {1})", "sub": "({0} - {1})", "mul": "({0} * {1})",
-               "truediv": "({0} / {1})", "bitwise_and": "({0} & {1})",
-               "bitwise_or": "({0} | {1})", "bitwise_xor": "({0} ^ {1})",
-               "lshift": "({0} << {1})", "rshift": "({0} >> {1})", "truncdiv": "({0} // {1})",
-               "atan2": "th.atan2({0}, {1})", "hypot": "th.hypot({0}, {1})",
-               "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})", "ipow": "th.ipow({0}, {1})",
-               "nextafter": "th.nextafter({0}, {1})"}
+               "truediv": "({0} / {1})", "bitwise_and": "({0} & {1})", "bitwise_or": "({0} | {1})",
+               "bitwise_xor": "({0} ^ {1})", "lshift": "({0} << {1})", "rshift": "({0} >> {1})",
+               "truncdiv": "({0} // {1})", "atan2": "th.atan2({0}, {1})", "hypot": "th.hypot({0}, {1})",
+               "copysign": "th.copysign({0}, {1})", "pow": "th.pow({0}, {1})",
+               "ipow": "th.ipow({0}, {1})", "nextafter": "th.nextafter({0}, {1})"}
 UNARY_FLOAT.update(special_calls.UNARY)   # series-evaluated special functions (runtime/special.py)
 BINARY_SAME.update(special_calls.BINARY)
 COMPARE = {"eq": "==", "ne": "!=", "lt": "<", "le": "<=", "gt": ">", "ge": ">="}
@@ -508,7 +505,10 @@ class TritonKernel:
         value = node.value_fn(idx)
         ptr = self.arg(node.buffer.name, "inout")
         where_src = S.texpr(where) if "x" in S.free_names(where) else f"{S.texpr(where)} + 0 * x"
-        if node.mode in ("atomic_add", "atomic_max", "atomic_min"):
+        if node.mode and node.buffer.dtype == torch.bool:   # (an atomic mode) no byte atomics:
+            add, cmp = (False, "==") if node.mode == "atomic_min" else (True, "!=")   # or, and: exact
+            self.emit(f"tl.store({ptr} + {where_src}, tl.full([XBLOCK], {int(add)}, tl.int1), xmask & ({value} {cmp} 0))")
+        elif node.mode:   # atomic_add, atomic_max, atomic_min
             self.emit(f"tl.{node.mode}({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask, sem='relaxed')")
         else:
             self.emit(f"tl.store({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask)")

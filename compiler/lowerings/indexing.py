@@ -281,12 +281,13 @@ _SCATTER_REDUCE = {"sum": "atomic_add", "mean": "atomic_add", "amax": "atomic_ma
 @register(aten.scatter_reduce.two)
 def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     """x with src reduced into it at index along dim by atomics (sum, mean, amax, amin), prod
-    (no atomic) as a product over index's positions (_prod_into); bool stays an ATen call."""
+    (no atomic) as a product over index's positions (_prod_into); a bool sum or max is an or,
+    a min an and (codegen stores those without atomics); bool prod and mean stay ATen calls."""
     if reduce == "prod" and x.dtype != torch.bool and isinstance(src, ir.TensorValue) \
             and len(index.size) == len(x.size) \
             and _prod_small(x, index.size[dim] if index.size else 1, index, src):
         return _scatter_prod(x, dim, index, src, include_self)
-    if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
+    if reduce not in _SCATTER_REDUCE or (x.dtype == torch.bool and reduce == "mean"):
         return fallback(aten.scatter_reduce.two, (x, dim, index, src, reduce),
                         {"include_self": include_self})
     return _reduce_into(x, src, reduce, include_self,

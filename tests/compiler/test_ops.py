@@ -576,3 +576,22 @@ def test_integer_pow_is_eagers_integer_power(dtype):
     if dtype == torch.int64:   # products past 2**63 wrap as eager's do
         big, e = torch.tensor([3, 7, -5, 2]), torch.tensor([40, 63, 33, 64])
         check_generated(lambda x, y: x ** y, big, e, generated=("aten.pow.Tensor_Tensor",))
+
+
+BOOL_ACCUMULATES = {   # GPUs have no atomics on bytes: a boolean sum or max is an or, a min an and
+    "index_add": lambda x, i, s: x.index_add(0, i, s),
+    "scatter_add": lambda x, i, s: x.scatter_add(0, i, s),
+    "index_put_accumulate": lambda x, i, s: x.index_put((i,), s, accumulate=True),
+    "scatter_amin": lambda x, i, s: x.scatter_reduce(0, i, s, "amin"),
+    "scatter_amax_without_self": lambda x, i, s: x.scatter_reduce(0, i, s, "amax", include_self=False),
+    "scatter_sum": lambda x, i, s: x.scatter_reduce(0, i, s, "sum"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BOOL_ACCUMULATES))
+def test_boolean_accumulating_scatters_are_generated_and_match_eager(case):
+    from helpers import check_generated
+    g = torch.Generator().manual_seed(0)
+    x = torch.rand(10, generator=g) > 0.7
+    idx, src = torch.randint(0, 10, (20,), generator=g), torch.rand(20, generator=g) > 0.5
+    check_generated(BOOL_ACCUMULATES[case], x, idx, src, min_kernels=1)
