@@ -64,6 +64,9 @@ def view_base(node):
 # may read or return (complex ones run in ATen)
 INLINE_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, torch.int64,
                  torch.int32, torch.int16, torch.int8, torch.uint8, torch.bool)
+# dtypes a scatter cannot accumulate into by atomics (none on bytes or halfwords on a GPU; bool
+# sums, maxima and minima are stores: codegen/triton.py): ATen runs those ops
+NO_ATOMICS = (torch.int16, torch.int8, torch.uint8)
 
 
 def _sym_size(x, dim=None):

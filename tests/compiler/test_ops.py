@@ -595,3 +595,16 @@ def test_boolean_accumulating_scatters_are_generated_and_match_eager(case):
     x = torch.rand(10, generator=g) > 0.7
     idx, src = torch.randint(0, 10, (20,), generator=g), torch.rand(20, generator=g) > 0.5
     check_generated(BOOL_ACCUMULATES[case], x, idx, src, min_kernels=1)
+
+
+@pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int16])
+def test_accumulating_into_bytes_or_halfwords_leaves_the_op_to_aten(dtype):
+    # no GPU atomics on 8- and 16-bit integers: the op runs in ATen (counted), not the graph
+    g = torch.Generator().manual_seed(0)
+    x, src = torch.randint(0, 5, (10,), generator=g).to(dtype), torch.randint(0, 5, (20,), generator=g).to(dtype)
+    idx = torch.randint(0, 10, (20,), generator=g)
+    stats.reset()
+    compile_and_check(lambda x, i, s: (x * 2).index_add(0, i, s) + 1, x, idx, src)
+    (graph,) = stats.graphs()
+    assert not graph.graph_fallback and graph.fallbacks == {"aten.index_put.default": 1}, graph.fallbacks
+    assert graph.kernels >= 1   # the ops around it are still generated
