@@ -455,11 +455,10 @@ def clone_strided(t):
 def written_copies(args: Sequence[Any], out_args: Sequence[int], source: str = "") -> list:
     """args with each one at out_args that the kernel also reads (`read_back`, or under another
     argument sharing its storage) replaced by its clone_strided copy: what measurements write
-    into. An argument the kernel only stores
-    into is measured in place: every candidate writes what the real launch after the tuning
-    writes again, and no device temporary raises the peak (an lm-head's logits: hundreds of
-    MiB). Made only when a config is measured: a decision answered by a cache or a heuristic
-    allocates nothing."""
+    into. An argument the kernel only stores into is measured in place: every candidate writes
+    what the real launch after the tuning writes again, and no device temporary raises the peak
+    (an lm-head's logits: hundreds of MiB). Made only when a config is measured: a decision
+    answered by a cache or a heuristic allocates nothing."""
     scratch = list(args)
     copy = set(read_back(source, out_args))
     copy |= {i for i in out_args if _shares_storage(args, i)}   # (a pointwise kernel in place)
