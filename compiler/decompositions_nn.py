@@ -224,7 +224,8 @@ def _trilinear(i1, i2, i3, expand1, expand2, expand3, sumdim, unroll_dim=1):
             t = aten.unsqueeze(t, d)
         return t
     prod = aten.mul(aten.mul(grow(i1, expand1), grow(i2, expand2)), grow(i3, expand3))
-    return aten.sum(prod, list(sumdim)) if len(sumdim) else prod
+    # (an integer sum is int64; eager's keeps the inputs' dtype)
+    return aten.sum(prod, list(sumdim), dtype=prod.dtype) if len(sumdim) else prod
 
 
 def _p_norm_last(d, p):

@@ -340,8 +340,8 @@ class TritonKernel:
             # an op's own result (not an explicit cast): the fp32 value stands for the
             # half/bfloat16 one until a store rounds it
             return CSEVar(v.name, dtype)
-        if ct != dtype:   # half/bfloat16: round through the storage type, compute in fp32
-            return self.cse(f"{v}.to({TL[dtype]}).to(tl.float32)", dtype)
+        if ct != dtype:   # half/bfloat16: rounded to it (from fp32: ints and doubles convert as eager's), fp32 after
+            return self.cse(f"{v if v.dtype == torch.float32 else f'{v}.to(tl.float32)'}.to({TL[dtype]}).to(tl.float32)", dtype)
         return self.cse(f"{v}.to({TL[ct]})", dtype)
 
     def masked(self, mask, body, other):
