@@ -280,12 +280,15 @@ def min_dim(x, dim, keepdim=False):
 
 @register(aten.any.dim, aten.any.dims, aten.any.default, aten.any)
 def any_(x, dim=None, keepdim=False):
-    return reduce(x, dim, keepdim, "any", torch.bool, src_dtype=torch.bool)
+    # (eager's any and all of uint8 return uint8 0 or 1)
+    out = torch.uint8 if x.dtype == torch.uint8 else torch.bool
+    return reduce(x, dim, keepdim, "any", out, src_dtype=torch.bool)
 
 
 @register(aten.all.dim, aten.all.dims, aten.all.default, aten.all)
 def all_(x, dim=None, keepdim=False):
-    return reduce(x, dim, keepdim, "all", torch.bool, src_dtype=torch.bool)
+    out = torch.uint8 if x.dtype == torch.uint8 else torch.bool
+    return reduce(x, dim, keepdim, "all", out, src_dtype=torch.bool)
 
 
 def variance(x, dims, correction, keepdim, out_dtype=None):

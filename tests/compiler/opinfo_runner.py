@@ -337,7 +337,8 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
         return f(inp, *args, **kwargs)
 
     pristine = (sample.input, tuple(sample.args), dict(sample.kwargs))
-    tol = declared(expected.TOLERANCE_OVERRIDES, key)
+    dtype = str(getattr(sample.input, "dtype", "")).replace("torch.", "")
+    tol = declared(expected.TOLERANCE_OVERRIDES, f"{key}@{dtype}") or declared(expected.TOLERANCE_OVERRIDES, key)
     rtol, atol = (tol[0], tol[1]) if tol else (RTOL, ATOL)
     grad = mode == "grad"
 

@@ -627,3 +627,11 @@ def test_bilinear_of_integers_keeps_their_dtype():
     w, bias = torch.randint(-3, 4, (5, 3, 4), generator=g, dtype=torch.int32), torch.randint(-3, 4, (5,), generator=g, dtype=torch.int32)
     from helpers import check_generated
     check_generated(F.bilinear, a, b, w, bias, min_kernels=1)
+
+
+@pytest.mark.parametrize("op", ["any", "all"])
+def test_any_and_all_of_uint8_return_uint8_as_eager(op):
+    x = torch.tensor([[0, 3, 0], [1, 2, 255]], dtype=torch.uint8)
+    from helpers import check_generated
+    check_generated(lambda t: getattr(torch, op)(t), x, min_kernels=1)
+    check_generated(lambda t: getattr(torch, op)(t * 1, 1, keepdim=True), x, min_kernels=1)
