@@ -255,8 +255,9 @@ def load(key, ctx, start: float, load_kernel, public_ops: dict):
         if guards is None:
             graphs.record(misses=1)
             return None
+    rebuilt: dict = {}   # ns name -> the rebuilt launcher
     try:
-        compiled = _rebuild(value, ctx, start, load_kernel, public_ops)
+        compiled = _rebuild(value, ctx, start, load_kernel, public_ops, rebuilt)
     except Exception as e:   # noqa: BLE001 - a bad entry costs a compile, which overwrites it
         stats_mod.warn_once(("graph-cache", type(e).__name__),
                             f"tuner: a cached compiled graph could not be loaded "
@@ -279,6 +280,8 @@ def load(key, ctx, start: float, load_kernel, public_ops: dict):
             compiled.stats.graph_cache = f"hit ({layer}), failed: local entry deleted"
             raise
         compiled.fn = call
+        if ctx.sizes is not None:   # a bucket this process enters first is stored too
+            _store_again_on_new_buckets(compiled, call, key, value, rebuilt, compiled.stats)
         return out
     compiled.fn = first
     return compiled
@@ -303,10 +306,10 @@ def _tensor(spec) -> torch.Tensor:
     return t.to(spec["device"])
 
 
-def _rebuild(value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
+def _rebuild(value: dict, ctx, start: float, load_kernel, public_ops, launchers) -> CompiledGraph:
     stats = stats_mod.new(keep=not ctx.probe)
     try:
-        return _rebuild_into(stats, value, ctx, start, load_kernel, public_ops)
+        return _rebuild_into(stats, value, ctx, start, load_kernel, public_ops, launchers)
     except Exception:
         stats_mod.discard(stats)   # the fresh compile that follows keeps its own
         raise
@@ -355,7 +358,8 @@ def _kernel_meta(stored: dict, src: str, cls):
     return cls(**meta)
 
 
-def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops) -> CompiledGraph:
+def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops,
+                  launchers: dict) -> CompiledGraph:
     from tuner.points.triton_kernel import KernelMeta
 
     from .codegen.wrapper import alloc_namespace, base_namespace, source_text
@@ -390,7 +394,7 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
             launcher = Launcher(fn, meta, list(k["outs"]), tune, config=config, stats=stats,
                                 budget_s=ctx.tune_budget_s)
         static_launch.adopt(launcher, k.get("static"), dev)   # (its cubins, without Triton's JIT)
-        ns[k["ns"]] = launcher
+        ns[k["ns"]] = launchers[k["ns"]] = launcher
         kernel_sources.append(f"# {k['ns']}: {k['label']}\n" + src)
     for name, op in value["externs"].items():
         op = _op(op)
@@ -602,7 +606,8 @@ def _store(key, value, launchers, stats) -> None:
     try:
         for k in value["kernels"]:
             k.update(_describe(launchers[k["ns"]], k["source"]))
-        value["seconds"] = stats.compile_seconds + stats.tuning_seconds
+        # (a hit storing again keeps the first compile's seconds, which a hit saves)
+        value["seconds"] = max(value.get("seconds", 0.0), stats.compile_seconds + stats.tuning_seconds)
         binaries = kernel_binaries.collect(launchers.values())
         hosts = kernel_binaries.host_modules(launchers.values())
         value["binaries"], value["hosts"] = sorted(binaries), sorted(hosts)
@@ -619,6 +624,6 @@ def _store(key, value, launchers, stats) -> None:
         why = f"store failed ({type(e).__name__}: {e})"
     if why:
         refused(why[:120])
-        stats.graph_cache = f"not stored: {why[:200]}"
-    else:
-        stats.graph_cache = "stored"
+    if stats.graph_cache.startswith("hit"):
+        return   # (a hit that stored a new bucket stays a hit in the stats)
+    stats.graph_cache = f"not stored: {why[:200]}" if why else "stored"

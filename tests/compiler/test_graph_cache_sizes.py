@@ -164,7 +164,12 @@ def test_buckets_entered_after_the_store_are_stored_again(monkeypatch):
     call(300)   # and one the process's exit stores
     graph_cache._store_pending()
     assert len(stored) == 3 and set(stored[2]) == {3}, stored
-    # a new process hits the entry and finds the three buckets' configs
+    # a new process hits the entry and finds the three buckets' configs; a fourth bucket it
+    # enters first is stored again from the hit, which stays a hit in its stats
     _, cf, out, x = compiled_at(300, cols=17)
     assert stats.graphs()[0].graph_cache.startswith("hit")
     torch.testing.assert_close(out, row_sum(x))
+    call(2000)
+    graph_cache._store_pending()
+    assert len(stored) == 4 and set(stored[3]) == {4}, stored
+    assert stats.graphs()[0].graph_cache.startswith("hit") and len(stats.graphs()) == 1
