@@ -505,9 +505,9 @@ class TritonKernel:
         value = node.value_fn(idx)
         ptr = self.arg(node.buffer.name, "inout")
         where_src = S.texpr(where) if "x" in S.free_names(where) else f"{S.texpr(where)} + 0 * x"
-        if node.mode and node.buffer.dtype == torch.bool:   # (an atomic mode) no byte atomics:
-            add, cmp = (False, "==") if node.mode == "atomic_min" else (True, "!=")   # or, and: exact
-            self.emit(f"tl.store({ptr} + {where_src}, tl.full([XBLOCK], {int(add)}, tl.int1), xmask & ({value} {cmp} 0))")
+        if node.mode and node.buffer.dtype == torch.bool:   # no byte atomics: an or (and) as stores
+            keep = self.cse(f"({value} {'==' if node.mode == 'atomic_min' else '!='} 0)", torch.bool)
+            self.emit(f"tl.store({ptr} + {where_src}, tl.full([XBLOCK], {int(node.mode != 'atomic_min')}, tl.int1), xmask & {keep})")
         elif node.mode:   # atomic_add, atomic_max, atomic_min
             self.emit(f"tl.{node.mode}({ptr} + {where_src}, {value}.to({TL[node.buffer.dtype]}), xmask, sem='relaxed')")
         else:

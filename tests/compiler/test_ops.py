@@ -595,6 +595,9 @@ def test_boolean_accumulating_scatters_are_generated_and_match_eager(case):
     x = torch.rand(10, generator=g) > 0.7
     idx, src = torch.randint(0, 10, (20,), generator=g), torch.rand(20, generator=g) > 0.5
     check_generated(BOOL_ACCUMULATES[case], x, idx, src, min_kernels=1)
+    if case == "index_add":   # 0-d: the condition a scalar comparison (OpInfo's sample)
+        check_generated(lambda x, i, s: x.index_add(0, i, s), torch.tensor(False), torch.tensor([0]),
+                        torch.tensor(True))
 
 
 @pytest.mark.parametrize("dtype", [torch.int8, torch.uint8, torch.int16])
