@@ -278,10 +278,10 @@ class Launcher:
         """Tune again after a cached or heuristic config failed to launch."""
         return self._tune(args)
 
-    def _const(self, name):
-        """A constexpr argument's value for the direct launch (a template's TMA, when its
-        config leaves it out: 0, the plain variant, as the kernel's signature defaults it)."""
-        return self.config.get(name, 0) if name == "TMA" else self.config[name]
+    def _const(self, name, config=None):
+        """A constexpr's value under `config` (default: the chosen one); a template's TMA: 0 if unset."""
+        c = config or self.config
+        return c.get(name, 0) if name == "TMA" else c[name]
 
     def grid(self, cfg, args=None, extents=None):
         """The launch grid for cfg (a sized kernel: at `extents`, or those of `args`, else at
@@ -442,8 +442,8 @@ class ForeachLauncher(Launcher):
     def _retune(self, args):
         return self._tune_foreach(self._tensors)
 
-    def _const(self, name):
-        return False if name == "MISALIGNED" else self.config[name]
+    def _const(self, name, config=None):
+        return False if name == "MISALIGNED" else (config or self.config)[name]
 
     def placeholder_args(self, device):
         return [torch.zeros(self.table_size, dtype=torch.int64, device=device)]

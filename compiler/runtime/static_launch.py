@@ -136,9 +136,8 @@ def _load(d: dict, device: int) -> StaticKernel | None:
 
 
 def _consts(launcher, config, nargs) -> tuple:
-    """The constexpr arguments after the fast path's `nargs`, under `config` (Launcher._const's
-    rule: a template's TMA defaults to 0)."""
-    return tuple(config.get(n, 0) if n == "TMA" else config[n] for n in launcher.fn.arg_names[nargs:])
+    """The constexpr arguments after the fast path's `nargs`, under `config`."""
+    return tuple(launcher._const(n, config) for n in launcher.fn.arg_names[nargs:])
 
 
 def adopt(launcher, stored, device) -> int:
