@@ -77,7 +77,20 @@ class StaticOutputs:
         self.outs = list(outs)
         # the graph never owns its inputs' memory (an output may be a view of one, with the
         # caller's tensor as its base)
-        theirs = {storage_handle(a) for a in inputs if isinstance(a, torch.Tensor)}
+        theirs = {storage_handle(a): i for i, a in enumerate(inputs) if isinstance(a, torch.Tensor)}
+        # An output viewing an input is rebuilt from the replayed call's input, not kept: kept,
+        # it would hold the input's memory for good, and when that input is another recording's
+        # static output (the logits a loss graph reads), that recording could never replay
+        # without copies again. output position -> (input position, size, stride, offset in
+        # elements from the input's first element)
+        self.views: dict[int, tuple] = {}
+        for k, o in enumerate(self.outs):
+            j = theirs.get(storage_handle(o)) if isinstance(o, torch.Tensor) else None
+            if j is not None and o.dtype == inputs[j].dtype:
+                rel, rem = divmod(o.data_ptr() - inputs[j].data_ptr(), o.element_size())
+                if not rem and inputs[j].storage_offset() + rel >= 0:
+                    self.views[k] = (j, tuple(o.shape), o.stride(), rel)
+                    self.outs[k] = None
         ours: dict[int, set] = {}      # storage handle -> ids of our tensors on it
         self._storages: dict[int, object] = {}
         for o in self.outs:
@@ -102,13 +115,18 @@ class StaticOutputs:
         """Whether a result handed out from an owned output is still held somewhere."""
         return any(storage_use_count(h) > n for h, n in self._watch)
 
-    def hand_out(self, zero_copy: bool = True) -> list:
+    def hand_out(self, inputs=(), zero_copy: bool = True) -> list:
         """Owned outputs as fresh aliases (new tensors on the same memory, not autograd views,
-        as AOTAutograd expects of a compiled graph's outputs), the others as copies; every
-        output a copy with zero_copy False (a recording whose outputs are never handed out)."""
+        as AOTAutograd expects of a compiled graph's outputs), the others as copies (those
+        viewing an input: of that view of `inputs`, the replayed call's); every output a copy
+        with zero_copy False (a recording whose outputs are never handed out)."""
         global OUTPUT_COPIES
         res = []
-        for o, own in zip(self.outs, self.owned):
+        for k, (o, own) in enumerate(zip(self.outs, self.owned)):
+            view = self.views.get(k)
+            if view is not None:
+                a = inputs[view[0]]
+                o = a.as_strided(view[1], view[2], a.storage_offset() + view[3])
             if not isinstance(o, torch.Tensor):
                 res.append(o)
             elif own and zero_copy:
@@ -118,8 +136,8 @@ class StaticOutputs:
                 res.append(o.clone())
         return res
 
-    def copies(self) -> list:
-        return self.hand_out(zero_copy=False)
+    def copies(self, inputs=()) -> list:
+        return self.hand_out(inputs, zero_copy=False)
 
 
 class _Pool:
@@ -277,8 +295,8 @@ class CUDAGraphed:
                     args[i].copy_(inputs[i])
         if zero_copy:
             ZERO_COPY_REPLAYS += 1
-            return rec.outputs.hand_out()
-        return rec.outputs.copies()
+            return rec.outputs.hand_out(inputs)
+        return rec.outputs.copies(inputs)
 
     def _address_ring(self, args):
         """The ring recorded on these inputs' addresses (made if there is room), or None: past

@@ -78,7 +78,7 @@ def test_outputs_on_memory_the_recording_does_not_own_are_copied():
     outs = StaticOutputs([x.view(2, 3), x, param, own, 7], inputs=[x, 1.0])
     assert outs.owned == [False, False, False, True, False]
     before = cg.OUTPUT_COPIES
-    res = outs.hand_out()
+    res = outs.hand_out([x, 1.0])
     assert cg.OUTPUT_COPIES == before + 3
     assert res[4] == 7
     assert res[3].data_ptr() == own.data_ptr()
@@ -89,6 +89,30 @@ def test_outputs_on_memory_the_recording_does_not_own_are_copied():
     assert outs.alive()
     del res
     assert not outs.alive() and len(copies) == 3 and elsewhere.numel() == 4
+
+
+def test_an_output_viewing_an_input_does_not_hold_the_inputs_memory():
+    # A loss graph returns a view of the logits it reads; the logits are the static output of
+    # the forward's recording. Were the view kept, the forward's memory would stay held for
+    # good and its recording would replay with copies from then on (GPT-2's training step,
+    # 2 ms of copies a step under CUDA graphs).
+    logits = torch.randn(4, 6)
+    h = storage_handle(logits)
+    held = storage_use_count(h)
+    outs = StaticOutputs([logits.view(2, 12), logits[1:, 2:], torch.randn(3)], inputs=[logits])
+    assert storage_use_count(h) == held
+    assert outs.owned == [False, False, True]
+    # handed out: copies of the same views of the replayed call's input, its current values
+    logits.mul_(2)
+    res = outs.hand_out([logits])
+    assert torch.equal(res[0], logits.view(2, 12)) and torch.equal(res[1], logits[1:, 2:])
+    assert res[1].data_ptr() != logits[1:, 2:].data_ptr()
+    # an input that is itself a view (a storage offset): the output's place relative to it
+    base = torch.randn(20)
+    x = base[4:16]
+    outs = StaticOutputs([x[2:8]], inputs=[x])
+    res = outs.copies([x])
+    assert torch.equal(res[0], base[6:12])
 
 
 def test_copies_copy_every_tensor_and_count_them():
