@@ -680,18 +680,18 @@ def _sync(device: str) -> None:
         _torch().cuda.synchronize()
 
 
-def _peak_mib(fn) -> float:
-    """MiB a warm call allocates at its peak above what was allocated before it (activations,
-    temporaries, its results; another variant's CUDA graph pools and the weights not counted)."""
+def _peak_mib(fn) -> tuple:
+    """MiB a warm call allocates at its peak above what was allocated before it (no weights, no
+    CUDA graph pools), and all allocated then (those too: one variant's alone with --rounds 1)."""
     torch = _torch()
     torch.cuda.synchronize()
     base = torch.cuda.memory_allocated()
     torch.cuda.reset_peak_memory_stats()
     out = fn()
     torch.cuda.synchronize()
-    peak = torch.cuda.max_memory_allocated() - base
+    peak = torch.cuda.max_memory_allocated()
     del out
-    return peak / 2**20
+    return (peak - base) / 2**20, peak / 2**20
 
 
 def _median_ms(fn, device: str, warmup_ms: int, rep_ms: int, smoke: bool) -> float:
@@ -896,10 +896,10 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
             if progress is not None:
                 progress(recs)
 
-        if device == "cuda":   # the call's own peak: above what was allocated before it
+        if device == "cuda":   # the call's own peak: above what was allocated before it, and all
             for rec, compiled, _ in ready:
                 if "status" not in rec:
-                    rec["peak_mib"] = _peak_mib(lambda: compiled(*inputs0))
+                    rec["peak_mib"], rec["peak_total_mib"] = _peak_mib(lambda: compiled(*inputs0))
             if progress is not None:
                 progress(recs)
 
