@@ -58,18 +58,20 @@ def offsets_to_indices(offsets, kernel_size, stride, padding, dilation, width):
     return h * width + w
 
 
-def _pair(v, default=None):
+def pair(v, default=None):
+    """A pooling argument (an int, or a list of one or two) as a tuple of two; `default` when
+    it is None or empty (a stride left out: the kernel size)."""
     if v is None or (isinstance(v, (list, tuple)) and len(v) == 0):
         return default
     if isinstance(v, (list, tuple)):
-        return [v[0], v[0]] if len(v) == 1 else [v[0], v[1]]
-    return [v, v]
+        return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
+    return (v, v)
 
 
 def max_pool2d_with_indices(x, kernel_size, stride=(), padding=0, dilation=1, ceil_mode=False):
     """The decomposition: offsets saved, indices rebuilt pointwise (module docstring)."""
-    k = _pair(kernel_size)
-    s, p, d = _pair(stride, k), _pair(padding), _pair(dilation)
+    k = pair(kernel_size)
+    s, p, d = pair(stride, k), pair(padding), pair(dilation)
     if (x.dim() not in (3, 4) or not x.dtype.is_floating_point or k[0] * k[1] > MAX_TAPS
             or not all(isinstance(v, int) for v in k + s + p + d)):
         return NotImplemented

@@ -7,7 +7,8 @@ import math
 
 import torch
 
-from .. import ir, pool_offsets  # noqa: F401 (pool_offsets defines tuner::max_pool2d_offsets)
+from .. import ir
+from ..pool_offsets import pair as _pair   # (importing it defines tuner::max_pool2d_offsets)
 from ..lowering import full_value, graph, loader_for, make_pointwise, realize, register
 from ..ops import ops
 from ..sizes import SymSize
@@ -314,14 +315,6 @@ def copy_(dst, src, non_blocking=False):
     if not isinstance(dst, ir.View):
         dst = realize(dst)
     return graph().write_into(dst, loader_for(src, dst.size, dst.dtype), src=src)
-
-
-def _pair(v, default=None):
-    if v is None or (isinstance(v, (list, tuple)) and len(v) == 0):
-        return default
-    if isinstance(v, (list, tuple)):
-        return (v[0], v[0]) if len(v) == 1 else (v[0], v[1])
-    return (v, v)
 
 
 def _pool_out(size, k, s, p, d, ceil_mode):
