@@ -31,7 +31,9 @@ def _angle(x):
         return NotImplemented
     if not x.dtype.is_floating_point:
         x = aten._to_copy(x, dtype=torch.get_default_dtype())
-    return aten.where(aten.isnan(x), x, aten.where(aten.lt(x, 0), math.pi, 0.0))
+    # pi and 0 in x's dtype: Python floats would promote a half input's result to float32
+    pi, zero = (aten.scalar_tensor(v, dtype=x.dtype, device=x.device) for v in (math.pi, 0.0))
+    return aten.where(aten.isnan(x), x, aten.where(aten.lt(x, 0), pi, zero))
 
 
 def _frexp(x):

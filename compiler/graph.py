@@ -21,7 +21,7 @@ from .attn_bias import AttnBiasAlignment
 from .context import CompileContext
 from .layout import LayoutRule, dense
 from .mutation import MutationTracking
-from .op_tables import INLINE_DTYPES, NO_ATOMICS, PYTHON_SCALAR_FNS
+from .op_tables import INLINE_DTYPES, NO_ATOMICS, NO_MINMAX_ATOMICS, PYTHON_SCALAR_FNS
 from .ops import ops
 from .recompute import Recompute
 from .sizes import Unsupported, concrete
@@ -135,7 +135,8 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         return ir.View(buf, buf.size, buf.stride, 0)
 
     def scatter_into(self, dst: ir.View, ranges, index_fn, value_fn, mode):
-        if mode and dst.dtype in NO_ATOMICS:   # (GPUs have no atomics on bytes or halfwords)
+        if mode and dst.dtype in NO_ATOMICS or mode in ("atomic_max", "atomic_min") and \
+                dst.dtype in NO_MINMAX_ATOMICS:   # (no GPU atomics on bytes, halfwords)
             raise NotImplementedError(f"{mode} on {dst.dtype}")   # ATen runs the op
         node = ir.Scatter(self.node_name(), dst.buffer, tuple(ranges), index_fn, value_fn, mode)
         self.add_node(node)

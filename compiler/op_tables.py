@@ -67,6 +67,9 @@ INLINE_DTYPES = (torch.float32, torch.float64, torch.float16, torch.bfloat16, to
 # dtypes a scatter cannot accumulate into by atomics (none on bytes or halfwords on a GPU; bool
 # sums, maxima and minima are stores: codegen/triton.py): ATen runs those ops
 NO_ATOMICS = (torch.int16, torch.int8, torch.uint8)
+# dtypes Triton adds into atomically but has no atomic max or min for (scatter_reduce's and
+# index_reduce's amax/amin on them would fail to compile: ATen runs those ops)
+NO_MINMAX_ATOMICS = (torch.float16, torch.bfloat16)
 
 
 def _sym_size(x, dim=None):

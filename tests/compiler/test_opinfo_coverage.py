@@ -176,6 +176,9 @@ def test_angle_and_ldexp_edges():
     check(torch.angle, x, generated=DECOMPOSED["angle"])
     check(torch.angle, torch.tensor([3, -2, 0]), generated=DECOMPOSED["angle"])
     check(torch.angle, x.double(), generated=DECOMPOSED["angle"], dtype=torch.float64)
+    check(torch.angle, x.half(), generated=DECOMPOSED["angle"], dtype=torch.float16)
+    torch._dynamo.reset()                 # a half input's angle is half (was float32)
+    assert torch.compile(torch.angle, backend="tuner")(x.half()).dtype == torch.float16
     # exact scaling (2^200 alone overflows float32), 0 * 2^big, NaN, inf, subnormals
     e = torch.tensor([0, 1, -1, 127, -149, 200, -200, 3, 5, -7, 2, 0, 1, 1, 4, -2])
     check(torch.ldexp, x, e, generated=DECOMPOSED["ldexp"])
