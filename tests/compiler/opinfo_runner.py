@@ -31,7 +31,10 @@ its inputs are copies, the same for eager and compiled, and inputs an op mutates
 too. Both runs are seeded alike (the database's wrapper_set_seed, which dynamo cannot trace,
 just calls the op during a sweep): a random op whose compiled call draws other numbers than
 eager's is compared by structure, shape and dtype only ("values": "rng"), as are the ops of
-VALUES_UNCHECKED (uninitialized memory, "values": "unchecked"). An ATen fallback of an op in
+VALUES_UNCHECKED (uninitialized memory, "values": "unchecked"). A float16 or bfloat16 sample
+is compared with torch.testing's tolerances for its dtype, against eager's result or, failing
+that, eager's computed in float32 and rounded ("values": "float32 reference": ours computes
+half math in float32, as eager's GPU kernels do). An ATen fallback of an op in
 ATEN_ON_PURPOSE is marked "declared". --grad: differentiable ops with requires_grad samples;
 the floating outputs times fixed random cotangents are summed and differentiated, and the
 input gradients are compared as well (forward and backward graphs both classified).
@@ -72,6 +75,10 @@ import threading  # noqa: E402
 import time  # noqa: E402
 
 RTOL, ATOL = 1.3e-6, 1e-5          # torch.testing's float32 defaults (the stock opinfo test's too)
+# torch.testing's defaults for the half types; a half sample that misses eager's result by more
+# is compared with eager computed in float32 and rounded to its dtype too (what eager's GPU
+# kernels compute, and ours: half math in float32), and passes if it matches that
+HALF_TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5)}
 # worst first; an op's status is the worst of its samples'
 ORDER = ["error", "timeout", "mismatch", "graph_fallback", "no_graph", "pass_op_fallback",
          "extern", "pass_kernels_only", "eager_error", "skip"]
@@ -283,6 +290,19 @@ def _forward(fn, sample, tree):
     return fn(inp, args, kwargs)
 
 
+def _retyped(tree, src, dst):
+    """tree with its tensors of dtype src cast to dst (leaves that required grad still do)."""
+    import torch
+    from torch.utils._pytree import tree_map
+
+    def cast(t):
+        if not isinstance(t, torch.Tensor) or t.dtype != src:
+            return t
+        new = t.detach().to(dst)
+        return new.requires_grad_() if t.requires_grad else new
+    return tree_map(cast, tree)
+
+
 def _grad_run(fn, sample, tree, cotangent_seed):
     """Outputs, input gradients and mutated inputs of one differentiable call."""
     import torch
@@ -339,11 +359,11 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     pristine = (sample.input, tuple(sample.args), dict(sample.kwargs))
     dtype = str(getattr(sample.input, "dtype", "")).replace("torch.", "")
     tol = declared(expected.TOLERANCE_OVERRIDES, f"{key}@{dtype}") or declared(expected.TOLERANCE_OVERRIDES, key)
-    rtol, atol = (tol[0], tol[1]) if tol else (RTOL, ATOL)
+    rtol, atol = (tol[0], tol[1]) if tol else HALF_TOLERANCES.get(dtype, (RTOL, ATOL))
     grad = mode == "grad"
 
-    def run(fn, s):
-        tree = _copy(pristine)
+    def run(fn, s, base=pristine):
+        tree = _copy(base)
         torch.manual_seed(s)
         if grad:
             out, grads = _grad_run(fn, sample, tree, cotangent_seed=1000 + index)
@@ -381,6 +401,14 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     ties = declared(getattr(expected, "INDICES_AMONG_TIES", {}), key)
     if why and ties and _indices_point_at_values(got["out"], ref["out"], pristine, ties[0], rtol, atol):
         why, row["values"] = "", "ties"   # eager's values, indices of equal elements
+    if why and dtype in HALF_TOLERANCES and not unchecked and not rng:
+        low = getattr(torch, dtype)
+        try:
+            ref32 = _retyped(run(call, seed, _retyped(pristine, low, torch.float32)), torch.float32, low)
+        except Exception:  # noqa: BLE001 - an op that takes no float32 here: eager's result stands
+            ref32 = None
+        if ref32 is not None and not compare(got, ref32, rtol, atol)[0]:
+            why, row["values"] = "", "float32 reference"
     if unchecked:
         row["values"] = "unchecked"
     elif rng and why:
@@ -745,7 +773,9 @@ def summarize(rows, header=None, expected=None) -> dict:
         "declared_outcomes": declared_rows,
         "aten_fallbacks": fallbacks,
         "lowering_errors": lowering_errors,
-        "values_unchecked": sorted({r["op"] for r in rows if r.get("values", "compared") != "compared"}),
+        "values_unchecked": sorted({r["op"] for r in rows
+                                    if r.get("values", "compared") not in ("compared", "float32 reference")}),
+        "float32_reference": sorted({r["op"] for r in rows if r.get("values") == "float32 reference"}),
         "graph_breaks": sorted({r["op"] for r in rows if r.get("graph_breaks")}),
         "ops_by_status": {s: sorted(by_status[s]) for s in ORDER if by_status.get(s)},
         "ops": dict(sorted(ops.items())),
