@@ -821,7 +821,7 @@ def header(argv, args) -> dict:
             "command": "python3 scripts/opinfo_sweep.py " + shlex.join(argv), "commit": commit,
             "device": "cpu", "dtype": args.dtype, "triton_interpret": os.environ.get("TRITON_INTERPRET", ""),
             "mode": "grad" if args.grad else "fwd", "samples": args.samples, "op_timeout_s": args.op_timeout,
-            "rtol": RTOL, "atol": ATOL}
+            **dict(zip(("rtol", "atol"), HALF_TOLERANCES.get(args.dtype, (RTOL, ATOL))))}
 
 
 # --------------------------------------------------------------------------- CLI
