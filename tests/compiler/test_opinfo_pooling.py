@@ -78,6 +78,20 @@ def test_grid_sample_2d(mode, padding_mode, align_corners):
           x, grid, generated=OPINFO["grid_sampler_2d"])
 
 
+@pytest.mark.parametrize("dtype", [torch.float16, torch.bfloat16])
+def test_grid_sample_of_half_inputs_is_computed_in_float32(dtype):
+    # as eager's GPU kernel: positions and weights in float32, the result rounded once (with
+    # them rounded to half on the way it was 2.5 float16 ulps off: the float16 OpInfo sweep)
+    x, grid = torch.randn(2, 3, 5, 20) * 4, torch.rand(2, 13, 10, 2) * 2.4 - 1.2
+    fn = lambda t, g: torch.nn.functional.grid_sample(t, g, "bilinear", "zeros", False)  # noqa: E731
+    torch._dynamo.reset()
+    got = torch.compile(fn, backend="tuner")(x.to(dtype), grid.to(dtype))
+    want = fn(x.to(dtype).float(), grid.to(dtype).float()).to(dtype)
+    assert got.dtype == dtype
+    # (bfloat16: within the interpreter's truncating cast, one ulp; a GPU rounds to nearest)
+    torch.testing.assert_close(got, want, rtol=0 if dtype == torch.float16 else 2 ** -7, atol=0)
+
+
 # -- ours: compiler/decompositions_nn.py ------------------------------------------------------
 
 @pytest.mark.parametrize("kw", [
