@@ -54,9 +54,13 @@ def _adaptive_avg_pool3d(x, output_size):
     lead, (D, H, W) = list(x.shape[:-3]), x.shape[-3:]
     if x.numel() == 0 or 0 in (od, oh, ow):   # (an empty batch: eager's empty result)
         return aten.zeros(lead + [od, oh, ow], dtype=x.dtype, device=x.device)
-    y = aten._adaptive_avg_pool2d(aten.reshape(x, [-1, H, W]), [oh, ow])
+    # (half: both means in float32, rounded once, as eager's GPU kernel)
+    half = x.dtype in (torch.float16, torch.bfloat16)
+    y = aten._to_copy(x, dtype=torch.float32) if half else x
+    y = aten._adaptive_avg_pool2d(aten.reshape(y, [-1, H, W]), [oh, ow])
     y = aten._adaptive_avg_pool2d(aten.reshape(y, [-1, D, oh * ow]), [od, oh * ow])
-    return aten.reshape(y, lead + [od, oh, ow])
+    y = aten.reshape(y, lead + [od, oh, ow])
+    return aten._to_copy(y, dtype=x.dtype) if half else y
 
 
 def _adaptive_windows(n_in, n_out, device):
@@ -318,9 +322,13 @@ def _embedding_bag_forward_only(weight, indices, offsets, scale_grad_by_freq=Fal
         found = aten.lt(first, n)
         picked = aten.index(aten.cat([idx, aten.zeros([1], dtype=torch.int64, device=idx.device)]), [first])
         return out, offset2bag, count, aten.where(found, picked, 0)
+    if weight.dtype in (torch.float16, torch.bfloat16):   # summed in float32, as eager's kernels
+        rows, zeros = aten._to_copy(rows, dtype=torch.float32), aten._to_copy(zeros, dtype=torch.float32)
     out = aten.slice(aten.index_add(zeros, 0, bag, rows), 0, 0, bags)
     if mode == 1:
         out = aten.div(out, aten.unsqueeze(aten.clamp_min(count, 1), 1))
+    out = aten._to_copy(out, dtype=weight.dtype) if out.dtype != weight.dtype else out
+    if mode == 1:
         return out, offset2bag, count, count
     size0 = aten.zeros([offsets.shape[0]], dtype=torch.int64, device=idx.device)   # (eager's)
     if padding_idx < 0 and weight.dtype in (torch.float32, torch.float16, torch.bfloat16):

@@ -92,6 +92,31 @@ def test_grid_sample_of_half_inputs_is_computed_in_float32(dtype):
     torch.testing.assert_close(got, want, rtol=0 if dtype == torch.float16 else 2 ** -7, atol=0)
 
 
+HALF_IN_FLOAT32 = {   # ours rounded half sums or means twice (the float16 OpInfo sweep: 1 ulp)
+    "adaptive_avg_pool3d": (lambda t: torch.nn.functional.adaptive_avg_pool3d(t, [5, 7, 4]),
+                            lambda: (torch.randn(2, 8, 8, 8, 8) * 4,)),
+    "embedding_bag_sum": (lambda w, i, o, p: torch.nn.functional.embedding_bag(
+                              i, w, o, mode="sum", per_sample_weights=p),
+                          lambda: (torch.randn(10, 5) * 4, torch.randint(0, 10, (40,)),
+                                   torch.tensor([0, 7, 30]), torch.randn(40))),
+    "embedding_bag_mean": (lambda w, i, o: torch.nn.functional.embedding_bag(i, w, o, mode="mean"),
+                           lambda: (torch.randn(10, 5) * 4, torch.randint(0, 10, (40,)),
+                                    torch.tensor([0, 7, 30]))),
+}
+
+
+@pytest.mark.parametrize("case", sorted(HALF_IN_FLOAT32))
+def test_half_means_and_bag_sums_are_computed_in_float32(case):
+    # as eager's kernels: accumulated in float32, the result rounded once
+    fn, make = HALF_IN_FLOAT32[case]
+    torch.manual_seed(0)
+    args = [a.half() if a.is_floating_point() else a for a in make()]
+    torch._dynamo.reset()
+    got = torch.compile(fn, backend="tuner")(*args)
+    want = fn(*[a.float() if a.is_floating_point() else a for a in args]).half()
+    torch.testing.assert_close(got, want, rtol=0, atol=0)
+
+
 # -- ours: compiler/decompositions_nn.py ------------------------------------------------------
 
 @pytest.mark.parametrize("kw", [
