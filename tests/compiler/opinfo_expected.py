@@ -69,6 +69,10 @@ TOLERANCE_OVERRIDES: dict[str, tuple[float, float, str]] = {
     "nn.functional.interpolate.bilinear@uint8": (1e-6, 1.0, _UINT8_RESIZE),
     "nn.functional.interpolate.bicubic@uint8": (1e-6, 1.0, _UINT8_RESIZE),
     "nn.functional.upsample_bilinear@uint8": (1e-6, 1.0, _UINT8_RESIZE),
+    # (a 1x1x1 kernel's output near 1: one float16 ulp is 1e-3 there)
+    "nn.functional.conv3d@float16": (1e-3, 1e-3, "the bias is added by the kernel after the "
+                                     "convolution, rounding twice in half as eager's cuDNN path "
+                                     "does (convolution, then add); eager's CPU kernel rounds once"),
     # its samples hold 1e4 beside values near 0: the float32 gradient is ill-conditioned (eager's
     # is 7.2 off a float64 reference, ours 7.2 off it too and within 4e-3 of eager's)
     "logcumsumexp": (1e-3, 5e-3, "an input of 1e4 beside values near 0: the float32 gradient "
