@@ -287,6 +287,19 @@ def test_half_samples_may_match_eager_computed_in_float32(ops):
     assert "float32 reference" in {r["values"] for r in rows}, rows
 
 
+def test_half_tolerances_follow_a_list_inputs_dtype_and_declarations_their_dtype(ops):
+    # einsum's input is a list of tensors: its samples took float32's tolerance (the bfloat16
+    # sweep: 'i,j->ij' one bfloat16 ulp off, the interpreter's truncating cast)
+    rows = list(sweep.run_op(ops["einsum"], samples=2, dtype="bfloat16"))
+    assert [r["status"] for r in rows] == ["pass_kernels_only"] * 2, _report(rows)
+    # a "key@dtype" declaration holds for that dtype's samples: the interpreter's missing
+    # bfloat16 atomic add (index_add@bfloat16); float32's index_add is generated
+    (row,) = sweep.run_op(ops["index_add"], samples=1, dtype="bfloat16")
+    assert row["status"] == "graph_fallback" and "bfloat16 atomic add" in row["declared"], row
+    (row,) = sweep.run_op(ops["index_add"], samples=1)
+    assert row["status"] == "pass_kernels_only", row
+
+
 def test_topk_of_tied_integers_is_checked_by_value(ops):
     # integer samples tie: eager's index among equal elements is unspecified, so topk's indices
     # are checked to pick eager's values from the input; without the declaration a mismatch
