@@ -355,6 +355,14 @@ GPU_CASES["index_reduce_amax"] = lambda: (lambda a, i, b: a.index_reduce(1, i, b
 GPU_CASES["index_add_alpha"] = lambda: (lambda a, i, b: a.index_add(0, i, b, alpha=-2.5),
                                         (torch.randn(5, 3), torch.tensor([4, 0, 4]), torch.randn(3, 3)))
 GPU_CASES["unfold"] = lambda: (lambda a: (a * 2).unfold(1, 3, 2).sin(), (torch.randn(4, 7, 5),))
+# bfloat16 atomic adds: Triton's interpreter has none (the bfloat16 OpInfo sweep declares those
+# graph fallbacks for CPU), a GPU compiles them
+GPU_CASES["index_add_bf16"] = lambda: (lambda a, i, b: a.index_add(0, i, b * 2),
+                                       (torch.randn(5, 3).bfloat16(), torch.tensor([4, 0, 2]),
+                                        torch.randn(3, 3).bfloat16()))
+GPU_CASES["scatter_add_bf16"] = lambda: (lambda a, i, b: (a + 1).scatter_add(0, i, b),
+                                         (torch.randn(6, 5).bfloat16(), torch.randint(0, 6, (3, 5)),
+                                          torch.randn(3, 5).bfloat16()))
 for _r in ("sum", "mean", "amax", "amin"):
     for _self in (True, False):
         GPU_CASES[f"scatter_reduce_{_r}_{_self}"] = (
