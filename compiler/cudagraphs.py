@@ -122,11 +122,7 @@ class StaticOutputs:
         with zero_copy False (a recording whose outputs are never handed out)."""
         global OUTPUT_COPIES
         res = []
-        for k, (o, own) in enumerate(zip(self.outs, self.owned)):
-            view = self.views.get(k)
-            if view is not None:
-                a = inputs[view[0]]
-                o = a.as_strided(view[1], view[2], a.storage_offset() + view[3])
+        for o, own in zip(self.outs, self.owned):   # (a view's place holds None until below)
             if not isinstance(o, torch.Tensor):
                 res.append(o)
             elif own and zero_copy:
@@ -134,6 +130,9 @@ class StaticOutputs:
             else:
                 OUTPUT_COPIES += 1
                 res.append(o.clone())
+        for k, (j, size, stride, rel) in self.views.items():
+            OUTPUT_COPIES += 1
+            res[k] = inputs[j].as_strided(size, stride, inputs[j].storage_offset() + rel).clone()
         return res
 
     def copies(self, inputs=()) -> list:

@@ -44,6 +44,17 @@ def _avg_pool3d(x, kernel_size, stride=(), padding=0, ceil_mode=False, count_inc
     return aten.div(z, divisor_override) if divisor_override else z
 
 
+def _opmath(t):
+    """A float16/bfloat16 tensor in float32, where eager's kernels compute half math (it is
+    rounded back once, by _rounded); any other tensor as it is."""
+    return aten._to_copy(t, dtype=torch.float32) if t.dtype in (torch.float16, torch.bfloat16) else t
+
+
+def _rounded(t, dtype):
+    """t (from _opmath) back in dtype; NotImplemented passes through."""
+    return t if t is NotImplemented or t.dtype == dtype else aten._to_copy(t, dtype=dtype)
+
+
 def _adaptive_avg_pool3d(x, output_size):
     """The adaptive average over (H, W) (PyTorch's _adaptive_avg_pool2d decomposition), then
     over D (H*W kept: an output size equal to the input's averages windows of one): the mean
@@ -55,12 +66,9 @@ def _adaptive_avg_pool3d(x, output_size):
     if x.numel() == 0 or 0 in (od, oh, ow):   # (an empty batch: eager's empty result)
         return aten.zeros(lead + [od, oh, ow], dtype=x.dtype, device=x.device)
     # (half: both means in float32, rounded once, as eager's GPU kernel)
-    half = x.dtype in (torch.float16, torch.bfloat16)
-    y = aten._to_copy(x, dtype=torch.float32) if half else x
-    y = aten._adaptive_avg_pool2d(aten.reshape(y, [-1, H, W]), [oh, ow])
+    y = aten._adaptive_avg_pool2d(aten.reshape(_opmath(x), [-1, H, W]), [oh, ow])
     y = aten._adaptive_avg_pool2d(aten.reshape(y, [-1, D, oh * ow]), [od, oh * ow])
-    y = aten.reshape(y, lead + [od, oh, ow])
-    return aten._to_copy(y, dtype=x.dtype) if half else y
+    return _rounded(aten.reshape(y, lead + [od, oh, ow]), x.dtype)
 
 
 def _adaptive_windows(n_in, n_out, device):
@@ -322,14 +330,12 @@ def _embedding_bag_forward_only(weight, indices, offsets, scale_grad_by_freq=Fal
         found = aten.lt(first, n)
         picked = aten.index(aten.cat([idx, aten.zeros([1], dtype=torch.int64, device=idx.device)]), [first])
         return out, offset2bag, count, aten.where(found, picked, 0)
-    if weight.dtype in (torch.float16, torch.bfloat16):   # summed in float32, as eager's kernels
-        rows, zeros = aten._to_copy(rows, dtype=torch.float32), aten._to_copy(zeros, dtype=torch.float32)
-    out = aten.slice(aten.index_add(zeros, 0, bag, rows), 0, 0, bags)
+    # (half: summed in float32, as eager's kernels)
+    out = aten.slice(aten.index_add(_opmath(zeros), 0, bag, _opmath(rows)), 0, 0, bags)
     if mode == 1:
         out = aten.div(out, aten.unsqueeze(aten.clamp_min(count, 1), 1))
-    out = aten._to_copy(out, dtype=weight.dtype) if out.dtype != weight.dtype else out
-    if mode == 1:
-        return out, offset2bag, count, count
+        return _rounded(out, weight.dtype), offset2bag, count, count
+    out = _rounded(out, weight.dtype)
     size0 = aten.zeros([offsets.shape[0]], dtype=torch.int64, device=idx.device)   # (eager's)
     if padding_idx < 0 and weight.dtype in (torch.float32, torch.float16, torch.bfloat16):
         offset2bag = aten.zeros([0], dtype=torch.int64, device=idx.device)
@@ -425,21 +431,11 @@ def _grid_sample(x, grid, interpolation_mode, padding_mode, align_corners):
     return out
 
 
-def _grid_sampler_2d(x, grid, interpolation_mode=0, padding_mode=0, align_corners=False):
-    return _grid_sample_opmath(x, grid, interpolation_mode, padding_mode, align_corners)
-
-
-def _grid_sampler_3d(x, grid, interpolation_mode=0, padding_mode=0, align_corners=False):
-    return _grid_sample_opmath(x, grid, interpolation_mode, padding_mode, align_corners)
-
-
-def _grid_sample_opmath(x, grid, *modes):
-    """Half inputs sampled in float32 and rounded once, as eager's GPU kernel (its positions
-    and weights rounded to half on the way were 2.5 ulps off: the float16 OpInfo sweep)."""
-    if x.dtype not in (torch.float16, torch.bfloat16):
-        return _grid_sample(x, grid, *modes)
-    out = _grid_sample(x.float(), grid.float(), *modes)
-    return NotImplemented if out is NotImplemented else out.to(x.dtype)
+def _grid_sampler(x, grid, interpolation_mode=0, padding_mode=0, align_corners=False):
+    """grid_sampler_2d and _3d; half inputs sampled in float32 and rounded once, as eager's GPU
+    kernel (positions and weights rounded to half on the way were 2.5 ulps off)."""
+    out = _grid_sample(_opmath(x), _opmath(grid), interpolation_mode, padding_mode, align_corners)
+    return _rounded(out, x.dtype)
 
 
 def _aa_axis(x, axis, n_out, align_corners, given_scale):
@@ -528,7 +524,7 @@ DECOMPOSITIONS_NN = {
     aten._cdist_forward.default: _cdist_forward,
     aten._pdist_forward.default: _pdist_forward,
     aten._embedding_bag_forward_only.default: _embedding_bag_forward_only,
-    aten.grid_sampler_2d.default: _grid_sampler_2d,
-    aten.grid_sampler_3d.default: _grid_sampler_3d,
+    aten.grid_sampler_2d.default: _grid_sampler,
+    aten.grid_sampler_3d.default: _grid_sampler,
     aten._upsample_bilinear2d_aa.default: _upsample_bilinear2d_aa,
 }

@@ -278,17 +278,20 @@ def min_dim(x, dim, keepdim=False):
     return reduce(x, [dim], keepdim, "min", x.dtype), reduce(x, [dim], keepdim, "argmin", torch.int64)
 
 
-@register(aten.any.dim, aten.any.dims, aten.any.default, aten.any)
-def any_(x, dim=None, keepdim=False):
+def _any_all(kind, x, dim, keepdim):
     # (eager's any and all of uint8 return uint8 0 or 1)
     out = torch.uint8 if x.dtype == torch.uint8 else torch.bool
-    return reduce(x, dim, keepdim, "any", out, src_dtype=torch.bool)
+    return reduce(x, dim, keepdim, kind, out, src_dtype=torch.bool)
+
+
+@register(aten.any.dim, aten.any.dims, aten.any.default, aten.any)
+def any_(x, dim=None, keepdim=False):
+    return _any_all("any", x, dim, keepdim)
 
 
 @register(aten.all.dim, aten.all.dims, aten.all.default, aten.all)
 def all_(x, dim=None, keepdim=False):
-    out = torch.uint8 if x.dtype == torch.uint8 else torch.bool
-    return reduce(x, dim, keepdim, "all", out, src_dtype=torch.bool)
+    return _any_all("all", x, dim, keepdim)
 
 
 def variance(x, dims, correction, keepdim, out_dtype=None):

@@ -280,7 +280,7 @@ class Launcher:
 
     def _const(self, name, config=None):
         """A constexpr's value under `config` (default: the chosen one); a template's TMA: 0 if unset."""
-        c = config or self.config
+        c = self.config if config is None else config
         return c.get(name, 0) if name == "TMA" else c[name]
 
     def grid(self, cfg, args=None, extents=None):
@@ -443,7 +443,7 @@ class ForeachLauncher(Launcher):
         return self._tune_foreach(self._tensors)
 
     def _const(self, name, config=None):
-        return False if name == "MISALIGNED" else (config or self.config)[name]
+        return False if name == "MISALIGNED" else (self.config if config is None else config)[name]
 
     def placeholder_args(self, device):
         return [torch.zeros(self.table_size, dtype=torch.int64, device=device)]

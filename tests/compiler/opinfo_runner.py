@@ -109,6 +109,11 @@ def declared(table: dict, key: str):
     return None
 
 
+def declared_for(table: dict, key: str, dtype: str):
+    """declared() of "key@dtype" (the samples' dtype), else of key."""
+    return declared(table, f"{key}@{dtype}") or declared(table, key)
+
+
 # --------------------------------------------------------------------------- op selection
 
 def op_key(op) -> str:
@@ -360,7 +365,7 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     first = sample.input if not isinstance(sample.input, (list, tuple)) else \
         next((t for t in sample.input if isinstance(t, torch.Tensor)), None)   # (einsum's list)
     dtype = str(getattr(first, "dtype", "")).replace("torch.", "")
-    tol = declared(expected.TOLERANCE_OVERRIDES, f"{key}@{dtype}") or declared(expected.TOLERANCE_OVERRIDES, key)
+    tol = declared_for(expected.TOLERANCE_OVERRIDES, key, dtype)
     rtol, atol = HALF_TOLERANCES.get(dtype, (RTOL, ATOL))
     if tol:   # (an override widens the dtype's tolerance, never narrows it)
         rtol, atol = max(rtol, tol[0]), max(atol, tol[1])
@@ -425,12 +430,12 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
         row["values"] = "rng"
     if why:
         row.update(status="mismatch", detail=why, max_abs_err=err)
-        known = declared(expected.KNOWN_INTERPRETER_MISMATCHES, f"{key}@{dtype}") or declared(expected.KNOWN_INTERPRETER_MISMATCHES, key)
+        known = declared_for(expected.KNOWN_INTERPRETER_MISMATCHES, key, dtype)
         if known:
             row["declared"] = known
     elif info["graph_fallbacks"]:
         row.update(status="graph_fallback", detail=info["graph_fallbacks"][0])
-        known = declared(expected.EXPECTED_GRAPH_FALLBACKS, f"{key}@{dtype}") or declared(expected.EXPECTED_GRAPH_FALLBACKS, key)
+        known = declared_for(expected.EXPECTED_GRAPH_FALLBACKS, key, dtype)
         if known:
             row["declared"] = known
     elif info["graphs"] == 0:

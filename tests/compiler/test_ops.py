@@ -4,7 +4,7 @@ import torch
 import torch.nn.functional as F
 
 import tuner.compiler.stats as stats
-from helpers import assert_close, check_forward_and_backward, compile_and_check
+from helpers import assert_close, check_forward_and_backward, check_generated, compile_and_check
 
 torch.manual_seed(0)
 FLOATS = [torch.float32, torch.float16, torch.bfloat16]
@@ -566,7 +566,6 @@ def test_integer_pow_is_eagers_integer_power(dtype):
     # eager's integer power: exact products that wrap on overflow, and a negative exponent
     # gives 1 for a base of 1, +-1 for -1, 0 otherwise (a float pow or numpy's power refuses
     # or rounds); tensor exponents and a scalar base
-    from helpers import check_generated
     signed = dtype != torch.uint8
     base = torch.tensor([-3, -1, 0, 1, 2, 7, 3, -2] if signed else [0, 1, 2, 3, 7, 9, 15, 255]).to(dtype)
     exps = torch.arange(-3 if signed else 0, 5 if signed else 8).to(dtype)
@@ -590,7 +589,6 @@ BOOL_ACCUMULATES = {   # GPUs have no atomics on bytes: a boolean sum or max is 
 
 @pytest.mark.parametrize("case", sorted(BOOL_ACCUMULATES))
 def test_boolean_accumulating_scatters_are_generated_and_match_eager(case):
-    from helpers import check_generated
     g = torch.Generator().manual_seed(0)
     x = torch.rand(10, generator=g) > 0.7
     idx, src = torch.randint(0, 10, (20,), generator=g), torch.rand(20, generator=g) > 0.5
@@ -620,7 +618,6 @@ def test_ints_and_doubles_convert_to_16_bit_floats_as_eager(src, dst):
     # (the interpreter's direct int32 -> bfloat16 cast gave NaN for -8)
     vals = [-8, -1, 0, 3, 255, 16777217, 33554435, -2147483647]
     x = torch.tensor(vals, dtype=src)
-    from helpers import check_generated
     check_generated(lambda t: (t * 1).to(dst), x, min_kernels=1)
 
 
@@ -628,14 +625,12 @@ def test_bilinear_of_integers_keeps_their_dtype():
     g = torch.Generator().manual_seed(0)
     a, b = torch.randint(-3, 4, (2, 3), generator=g, dtype=torch.int32), torch.randint(-3, 4, (2, 4), generator=g, dtype=torch.int32)
     w, bias = torch.randint(-3, 4, (5, 3, 4), generator=g, dtype=torch.int32), torch.randint(-3, 4, (5,), generator=g, dtype=torch.int32)
-    from helpers import check_generated
     check_generated(F.bilinear, a, b, w, bias, min_kernels=1)
 
 
 @pytest.mark.parametrize("op", ["any", "all"])
 def test_any_and_all_of_uint8_return_uint8_as_eager(op):
     x = torch.tensor([[0, 3, 0], [1, 2, 255]], dtype=torch.uint8)
-    from helpers import check_generated
     check_generated(lambda t: getattr(torch, op)(t), x, min_kernels=1)
     check_generated(lambda t: getattr(torch, op)(t * 1, 1, keepdim=True), x, min_kernels=1)
 
