@@ -9,10 +9,13 @@ graph. A graph reads its inputs at the addresses it was recorded with, so:
   its inputs (an optimizer step) updates the caller's tensors in place;
 - otherwise (past that) graphs recorded on static input buffers of our own replay after
   copying the new inputs in (and the mutated ones back out, once); they are recorded again
-  when a shape/stride/dtype changes. Parameters, buffers and tensors marked static (a static
-  KV cache) are read where they are, never copied: such a recording is made again when one
-  of them moves. (An optimizer step copied in and out this way moved
-  every parameter and state twice: 24 ms instead of 1.5 ms for GPT-2's AdamW on the H100.)
+  when a shape/stride/dtype changes. Parameters, buffers, tensors marked static (a static
+  KV cache) and other recordings' static outputs (STATIC_STORAGES: a backward reading what
+  its forward's recording saved) are read where they are, never copied: up to COPY_RINGS
+  recordings follow them to other addresses, and a graph whose producers keep moving copies
+  their outputs in after all. (An optimizer step copied in and out this way moved every
+  parameter and state twice: 24 ms instead of 1.5 ms for GPT-2's AdamW on the H100; GPT-2's
+  backward copying its saved activations in took 0.94 ms of a 6.6 ms training step.)
 
 Results. A replay rewrites its graph's static outputs in place, so a recording may replay
 only when no result it handed out is still held by anyone (StaticOutputs.alive compares each
@@ -22,8 +25,10 @@ fresh aliases of its static outputs (ZERO_COPY_REPLAYS); if every one is held an
 not full it records another; otherwise (a caller keeping a list of results, activations saved
 across several forwards) it replays a spare recording whose outputs are never handed out and
 returns copies. The usual `out = f(x)` loop alternates between two recordings, copying
-nothing. An output on memory the recording does not own alone (an input, a parameter) is
-always copied. OUTPUT_COPIES counts every copied output.
+nothing. An output viewing an input is that view of the caller's input, as eager returns it
+(the recording keeps only its place: kept, it would hold the input's memory, and a producing
+recording could never replay without copies again); another output on memory the recording
+does not own alone (a parameter) is copied. OUTPUT_COPIES counts every copied output.
 
 Memory pools. Recordings sharing a pool share the memory of their intermediates, but a
 recording captured later may put its outputs where an earlier one keeps intermediates, so
@@ -31,8 +36,9 @@ replaying the earlier one would overwrite them. Hence: slot i of every address p
 shares pool i, and a recording replays without copies only while nothing handed out by it or
 by a recording captured after it in that pool is held (_Pool.replayable); the two slots of a
 ring never share a pool (else the `out = f(x)` loop could never alternate); spares share one
-pool of their own (nothing in it is handed out); the copy-in ring's slots get private pools,
-since a layout change drops that ring while results it handed out may still be held.
+pool of their own (nothing in it is handed out); the copy-in rings' slots get private pools,
+since a layout change or a full COPY_RINGS drops a ring while results it handed out may still
+be held.
 
 Dynamic sizes. A graph compiled with symbolic sizes (compiler/sizes.py) is called with many
 shapes, and a recording serves one. Such a graph (`shape_key` given: the call's symbolic sizes)
@@ -48,12 +54,14 @@ import weakref
 import torch
 
 MAX_ADDRESS_GRAPHS = 4
+COPY_RINGS = 2         # copy-in rings of a graph of fixed sizes (kept inputs at other addresses)
 RING = 2               # zero-copy recordings per input pattern
 RECORDINGS = 0         # graphs captured in this process (tests read these counters)
 OUTPUT_COPIES = 0      # outputs returned as copies
 ZERO_COPY_REPLAYS = 0  # replays that handed out the static outputs themselves
 DIRECT_CALLS = 0       # calls of a dynamic-size graph run without a recording (see above)
 SIGHTINGS = 4096       # shapes of one dynamic-size graph remembered as seen once
+STATIC_STORAGES: dict = {}     # data_ptr -> live recordings owning a storage there (outputs)
 
 
 def storage_handle(t: torch.Tensor) -> int:
@@ -106,6 +114,11 @@ class StaticOutputs:
         owned = {h for h, _ in self._watch}
         self.owned = [isinstance(o, torch.Tensor) and storage_handle(o) in owned
                       for o in self.outs]
+        ptrs = {o.untyped_storage().data_ptr() for o, own in zip(self.outs, self.owned) if own}
+        for p in ptrs:
+            STATIC_STORAGES[p] = STATIC_STORAGES.get(p, 0) + 1
+        if ptrs:
+            weakref.finalize(self, _forget, ptrs)
 
     def _hold(self, t) -> int:
         s = t.untyped_storage()
@@ -117,9 +130,10 @@ class StaticOutputs:
 
     def hand_out(self, inputs=(), zero_copy: bool = True) -> list:
         """Owned outputs as fresh aliases (new tensors on the same memory, not autograd views,
-        as AOTAutograd expects of a compiled graph's outputs), the others as copies (those
-        viewing an input: of that view of `inputs`, the replayed call's); every output a copy
-        with zero_copy False (a recording whose outputs are never handed out)."""
+        as AOTAutograd expects of a compiled graph's outputs), those viewing an input as that
+        view of the caller's input (`inputs`: the call's own, as eager and a direct launch
+        alias it), the others as copies; every owned output a copy with zero_copy False (a
+        recording whose outputs are never handed out)."""
         global OUTPUT_COPIES
         res = []
         for o, own in zip(self.outs, self.owned):   # (a view's place holds None until below)
@@ -130,13 +144,20 @@ class StaticOutputs:
             else:
                 OUTPUT_COPIES += 1
                 res.append(o.clone())
-        for k, (j, size, stride, rel) in self.views.items():
-            OUTPUT_COPIES += 1
-            res[k] = inputs[j].as_strided(size, stride, inputs[j].storage_offset() + rel).clone()
+        for k, (j, size, stride, rel) in self.views.items():   # views of the caller's inputs
+            res[k] = inputs[j].as_strided(size, stride, inputs[j].storage_offset() + rel)
         return res
 
     def copies(self, inputs=()) -> list:
         return self.hand_out(inputs, zero_copy=False)
+
+
+def _forget(ptrs):
+    """A recording's outputs are gone: their memory is nobody's static output any more."""
+    for p in ptrs:
+        n = STATIC_STORAGES.pop(p, 0) - 1
+        if n > 0:
+            STATIC_STORAGES[p] = n
 
 
 class _Pool:
@@ -199,6 +220,10 @@ class CUDAGraphed:
         self.kept = None             # positions of inputs never copied in (_kept_inputs)
         self.moving = ()             # the other positions
         self.kept_mutated = False
+        # other recordings' static outputs are kept inputs (fixed sizes: a dynamic-size graph's
+        # producers, a decode step's, move with every size)
+        self.keep_outputs = shape_key is None
+        self.copy_recordings = 0     # copy-in rings made (a graph of fixed sizes)
         self.address_replay = address_replay
         self.mutated_inputs = tuple(call.mutated_inputs)
         self.mutates = bool(self.mutated_inputs)
@@ -232,11 +257,14 @@ class CUDAGraphed:
     def _kept_inputs(self, args) -> tuple:
         """Positions of the inputs a copy-in recording reads where they are, never copied:
         parameters, buffers and tensors marked static (torch._dynamo.mark_static_address, as
-        Hugging Face's static KV cache is). Copying them in and out per call moved every
-        weight and the whole cache each decode step."""
+        Hugging Face's static KV cache is), and other recordings' static outputs (a backward
+        reading the activations its forward's recording saved). Copying them in and out per
+        call moved every weight and the whole cache each decode step, and every saved
+        activation each training step."""
         if self.kept is None:
             self.kept = tuple(i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and (
-                isinstance(a, torch.nn.Parameter) or hasattr(a, "_dynamo_static_input_type")))
+                isinstance(a, torch.nn.Parameter) or hasattr(a, "_dynamo_static_input_type")
+                or (self.keep_outputs and a.untyped_storage().data_ptr() in STATIC_STORAGES)))
             # a copy-in recording reading a mutated kept input in place skips its warm-up
             self.kept_mutated = bool(set(self.kept) & set(self.mutated_inputs))
             self.moving = tuple(i for i in range(len(args)) if i not in set(self.kept))
@@ -244,8 +272,8 @@ class CUDAGraphed:
 
     def _copy_ring(self, args):
         """(static inputs, ring) recorded on our own copies of inputs of args' layout (the kept
-        inputs themselves, at their addresses): one layout at a time for a graph of fixed
-        sizes, one per recorded shape otherwise."""
+        inputs themselves, at their addresses: None in the list): for a graph of fixed sizes,
+        up to COPY_RINGS addresses of its kept inputs, one per recorded shape otherwise."""
         kept = self._kept_inputs(args)
         # a graph of fixed sizes is called only with the sizes and strides dynamo's guards
         # checked: the kept inputs (parameters) are keyed by address alone, not layout
@@ -253,13 +281,22 @@ class CUDAGraphed:
             tuple(_layout(args[i]) for i in self.moving)
         key = (layouts, tuple(args[i].data_ptr() for i in kept))
         entry = self.copy_rings.get(key)
-        if entry is None:
-            if self.shape_key is None:
+        if entry is None and self.shape_key is None:
+            self.copy_recordings += 1
+            if self.keep_outputs and self.copy_recordings > 4 * COPY_RINGS and \
+                    any(not isinstance(args[i], torch.nn.Parameter) for i in kept):
+                # the recordings it reads from move more than its rings follow: copy them in
+                self.keep_outputs, self.kept = False, None
                 self.copy_rings.clear()
-            static = [torch.empty_strided(a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
-                      if isinstance(a, torch.Tensor) else a for a in args]
-            for i in kept:
-                static[i] = args[i]
+                return self._copy_ring(args)
+            while len(self.copy_rings) >= COPY_RINGS:
+                del self.copy_rings[next(iter(self.copy_rings))]
+        if entry is None:
+            # kept inputs are not held here (the call passes them): held, another recording's
+            # static output would stay alive for good and that recording never replay again
+            static = [None if i in kept else torch.empty_strided(
+                a.shape, a.stride(), dtype=a.dtype, device=a.device).copy_(a)
+                if isinstance(a, torch.Tensor) else a for i, a in enumerate(args)]
             entry = self.copy_rings[key] = (static, _Ring())
         return entry
 
@@ -277,6 +314,9 @@ class CUDAGraphed:
             inputs = args
         if ring is None:
             inputs, ring = self._copy_ring(args)
+            inputs = list(inputs)
+            for i in self.kept:
+                inputs[i] = args[i]
             copy_in = True
         # Pick (or record) before copying inputs in: recording runs a warm-up on `inputs`,
         # which for a mutating graph changes the static inputs.
@@ -294,8 +334,8 @@ class CUDAGraphed:
                     args[i].copy_(inputs[i])
         if zero_copy:
             ZERO_COPY_REPLAYS += 1
-            return rec.outputs.hand_out(inputs)
-        return rec.outputs.copies(inputs)
+            return rec.outputs.hand_out(args)
+        return rec.outputs.copies(args)
 
     def _address_ring(self, args):
         """The ring recorded on these inputs' addresses (made if there is room), or None: past

@@ -70,21 +70,23 @@ def test_views_of_results_and_outputs_sharing_a_storage_are_counted():
     assert not outs.alive()
 
 
-def test_outputs_on_memory_the_recording_does_not_own_are_copied():
-    x = torch.randn(6)           # an input of the recording (a parameter is one too)
-    param = torch.randn(5)
+def test_views_of_an_input_alias_the_callers_input_other_memory_not_owned_is_copied():
+    x = torch.randn(6)           # an input of the recording
+    param = torch.randn(5)       # not an input here: somebody else's memory
     elsewhere = param[1:]        # somebody else holds a tensor on this memory
     own = torch.randn(3)
     outs = StaticOutputs([x.view(2, 3), x, param, own, 7], inputs=[x, 1.0])
     assert outs.owned == [False, False, False, True, False]
     before = cg.OUTPUT_COPIES
-    res = outs.hand_out([x, 1.0])
-    assert cg.OUTPUT_COPIES == before + 3
+    y = torch.randn(6)           # the call's input (copy-in: the caller's tensor, not ours)
+    res = outs.hand_out([y, 1.0])
+    assert cg.OUTPUT_COPIES == before + 1
     assert res[4] == 7
     assert res[3].data_ptr() == own.data_ptr()
-    for r, s in zip(res[:3], (x, x, param)):
-        assert r.data_ptr() != s.data_ptr() and torch.equal(r.flatten(), s.flatten()[: r.numel()])
-    # copies (and the caller's own tensors, x and elsewhere) do not keep the recording alive
+    # as eager and a direct launch return them: views of the caller's own input
+    assert res[0].data_ptr() == y.data_ptr() and res[0].shape == (2, 3) and torch.equal(res[1], y)
+    assert res[2].data_ptr() != param.data_ptr() and torch.equal(res[2], param)
+    # copies and views of inputs (and the caller's own tensors) do not keep the recording alive
     copies = res[:3]
     assert outs.alive()
     del res
@@ -102,17 +104,30 @@ def test_an_output_viewing_an_input_does_not_hold_the_inputs_memory():
     outs = StaticOutputs([logits.view(2, 12), logits[1:, 2:], torch.randn(3)], inputs=[logits])
     assert storage_use_count(h) == held
     assert outs.owned == [False, False, True]
-    # handed out: copies of the same views of the replayed call's input, its current values
+    # handed out: the same views of the call's input, no copies
+    copies = cg.OUTPUT_COPIES
     logits.mul_(2)
     res = outs.hand_out([logits])
     assert torch.equal(res[0], logits.view(2, 12)) and torch.equal(res[1], logits[1:, 2:])
-    assert res[1].data_ptr() != logits[1:, 2:].data_ptr()
+    assert res[1].data_ptr() == logits[1:, 2:].data_ptr() and res[1].stride() == (6, 1)
+    assert cg.OUTPUT_COPIES == copies
     # an input that is itself a view (a storage offset): the output's place relative to it
     base = torch.randn(20)
     x = base[4:16]
     outs = StaticOutputs([x[2:8]], inputs=[x])
     res = outs.copies([x])
     assert torch.equal(res[0], base[6:12])
+
+
+def test_owned_outputs_are_known_as_static_outputs_while_their_recording_lives():
+    # copy-in recordings read other recordings' static outputs in place (a backward reading
+    # the activations its forward's recording saved); the registry forgets a dead recording
+    own, x = torch.randn(4), torch.randn(3)
+    ptr = own.untyped_storage().data_ptr()
+    outs = StaticOutputs([own, x[1:]], inputs=[x])
+    assert cg.STATIC_STORAGES.get(ptr) == 1 and x.untyped_storage().data_ptr() not in cg.STATIC_STORAGES
+    del outs
+    assert ptr not in cg.STATIC_STORAGES
 
 
 def test_copies_copy_every_tensor_and_count_them():

@@ -189,24 +189,23 @@ def test_two_address_patterns_in_turn_never_overwrite_a_held_result():
 
 
 @pytest.mark.parametrize("address_replay", [False, True])
-def test_output_aliasing_an_input_is_copied(address_replay):
+def test_output_aliasing_an_input_is_that_view_of_the_callers_input(address_replay):
     g = _graphed(lambda x: [x.view(4, 8), x * 2], address_replay=address_replay)
-    x = torch.randn(32, device="cuda")
-    g([x])
+    xs = [torch.randn(32, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 3)]
+    g([xs[0]])
     prev = None
-    for _ in range(4):
+    for x in xs[1:] + xs[1:]:                    # past the address patterns: copy-in too
         copies = cg.OUTPUT_COPIES
         x.copy_(torch.randn_like(x))
         xi = x.clone()
         a, b = g([x])
-        assert cg.OUTPUT_COPIES == copies + 1    # only the alias of x; x * 2 is handed out
-        assert a.untyped_storage().data_ptr() != x.untyped_storage().data_ptr()
+        assert cg.OUTPUT_COPIES == copies        # as eager: x's own memory; x * 2 handed out
+        assert a.data_ptr() == x.data_ptr() and a.shape == (4, 8)
         torch.testing.assert_close(a, xi.view(4, 8))
         torch.testing.assert_close(b, xi * 2)
-        if prev is not None:                     # the previous call's results did not change
-            torch.testing.assert_close(prev[1], prev[0].view(4, 8))
-            torch.testing.assert_close(prev[2], prev[0] * 2)
-        prev = (xi, a, b)
+        if prev is not None:                     # the previous call's result did not change
+            torch.testing.assert_close(prev[1], prev[0] * 2)
+        prev = (xi, b)
 
 
 def test_a_graph_viewing_another_graphs_output_leaves_it_replayable(monkeypatch):
@@ -236,6 +235,29 @@ def test_a_graph_viewing_another_graphs_output_leaves_it_replayable(monkeypatch)
         del y, s, flat, total
     assert not spares
     assert len(fwd.by_address) == 1 and len(fwd.by_address[next(iter(fwd.by_address))].ring.slots) == 1
+
+
+def test_copy_in_recordings_read_other_recordings_outputs_in_place():
+    # A training loop with a fresh batch each step: the forward goes past its address patterns
+    # to copy-in, and the backward, reading the activations the forward's recording saved,
+    # followed it: it copied every saved activation in each step (138 copies, 0.94 ms a step
+    # for GPT-2). Those are read where the forward's recording keeps them now.
+    fwd = _graphed(lambda x: [torch.tanh(x) * 3, x.sum()])
+    bwd = _graphed(lambda y, g: [(1 - (y / 3) ** 2) * 3 * g])
+    held = []                                    # fresh batches at fresh addresses
+    for step in range(14):
+        x, g = torch.randn(16, 32, device="cuda"), torch.randn(16, 32, device="cuda")
+        held.append((x, g))
+        if step == 10:
+            rec, copies = cg.RECORDINGS, cg.OUTPUT_COPIES
+        y, s = fwd([x])
+        (dx,) = bwd([y, g])
+        torch.testing.assert_close(dx, (1 - torch.tanh(x) ** 2) * 3 * g, **TOL)
+        torch.testing.assert_close(s, x.sum(), **TOL)
+        del y, s, dx
+    assert fwd.copy_rings and bwd.copy_rings and 0 in bwd.kept and 1 not in bwd.kept
+    assert len(bwd.copy_rings) <= cg.COPY_RINGS
+    assert (cg.RECORDINGS - rec, cg.OUTPUT_COPIES - copies) == (0, 0)   # steady: no copies
 
 
 def _mlp():
@@ -375,7 +397,8 @@ def test_copy_in_recordings_read_parameters_and_static_buffers_in_place():
         torch.testing.assert_close(cache, ref_cache, **TOL)   # updated once per call, in place
         torch.testing.assert_close(out, ref_cache.sum(0) * 2, **TOL)
     (inputs, _ring), = g.copy_rings.values()
-    assert inputs[2] is w and inputs[3] is cache and inputs[0] is not xs[-1]
+    assert g.kept == (2, 3) and inputs[2] is None and inputs[3] is None   # read where they are
+    assert inputs[0] is not xs[-1]
     with torch.no_grad():
         w.mul_(0.5)                    # a weight changed in place is read at its address
     x, pos = torch.randn(1, 16, device="cuda"), torch.tensor([3], device="cuda")
