@@ -62,6 +62,7 @@ ZERO_COPY_REPLAYS = 0  # replays that handed out the static outputs themselves
 DIRECT_CALLS = 0       # calls of a dynamic-size graph run without a recording (see above)
 SIGHTINGS = 4096       # shapes of one dynamic-size graph remembered as seen once
 STATIC_STORAGES: dict = {}     # data_ptr -> live recordings owning a storage there (outputs)
+LIVE: weakref.WeakSet = weakref.WeakSet()   # every CUDAGraphed alive (census)
 
 
 def storage_handle(t: torch.Tensor) -> int:
@@ -160,6 +161,37 @@ def _forget(ptrs):
             STATIC_STORAGES[p] = n
 
 
+def census() -> dict:
+    """What the live graphs' recordings hold: recordings by kind, and the MiB kept allocated
+    between calls by their owned static outputs and by copy-in rings' static inputs (each
+    storage once). Memory a recording's intermediates reserve in its pool is not counted."""
+    res = dict(graphs=0, address_recordings=0, copy_recordings=0, spares=0,
+               output_mib=0.0, input_mib=0.0)
+    seen: set = set()
+
+    def mib(tensors) -> float:
+        n = 0
+        for t in tensors:
+            if isinstance(t, torch.Tensor) and t.untyped_storage().data_ptr() not in seen:
+                seen.add(t.untyped_storage().data_ptr())
+                n += t.untyped_storage().nbytes()
+        return n / 2**20
+
+    for g in list(LIVE):
+        res["graphs"] += 1
+        rings = [(a.ring, "address_recordings") for a in g.by_address.values()]
+        rings += [(ring, "copy_recordings") for _, ring in g.copy_rings.values()]
+        for ring, kind in rings:
+            res[kind] += len(ring.slots)
+            res["spares"] += ring.spare is not None
+            for rec in ring.slots + [ring.spare] * (ring.spare is not None):
+                res["output_mib"] += mib(o for o, own in zip(rec.outputs.outs, rec.outputs.owned)
+                                         if own)
+        for static, _ in g.copy_rings.values():
+            res["input_mib"] += mib(static)
+    return res
+
+
 class _Pool:
     """A CUDA graph memory pool and the outputs of the zero-copy recordings captured into it,
     in capture order."""
@@ -231,6 +263,7 @@ class CUDAGraphed:
         self.address_pools: list[_Pool] = []   # pool i holds slot i of every address ring
         self.spare_pool: _Pool | None = None
         self.calls = 0
+        LIVE.add(self)
 
     def _key(self, args):
         return tuple(_layout(a) for a in args)

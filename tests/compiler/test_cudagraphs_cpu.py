@@ -161,3 +161,32 @@ def test_dynamic_sizes_admit_a_shape_on_its_second_call_up_to_the_limit():
     assert g.admitted == {(1,), (2,)} and cg.DIRECT_CALLS - direct == 6
     fixed = cg.CUDAGraphed(CompiledGraph(lambda args: [args[0]], None))
     assert not fixed._direct([1]) and not fixed._direct([2])    # fixed sizes: always recorded
+
+
+def test_census_counts_recordings_and_the_memory_their_static_tensors_keep():
+    # The recordings' bookkeeping on CPU tensors (no graphs: census reads only what a recording
+    # holds): an address ring of two slots and a spare, a copy ring of one slot with its static
+    # inputs; a storage two outputs share counts once, an output the recording does not own
+    # (the caller holds it) not at all, and a dead graph drops out.
+    from tuner.compiler.context import CompiledGraph
+    g = cg.CUDAGraphed(CompiledGraph(lambda args: args, None))
+    mib = 2**20 // 4                                   # float32 elements in one MiB
+
+    def rec(*outs):
+        return cg._Recording(None, StaticOutputs(list(outs)), None)
+
+    shared = torch.empty(2 * mib)
+    held = torch.empty(mib)
+    alias = held.detach()                              # the caller's: not the recording's alone
+    addr = g.by_address[(1,)] = cg._Address((), ())
+    addr.ring.slots = [rec(shared[:mib], shared[mib:]), rec(torch.empty(mib), held)]
+    addr.ring.spare = rec(torch.empty(3 * mib))
+    ring = cg._Ring()
+    ring.slots = [rec(torch.empty(mib))]
+    g.copy_rings[("layout",)] = ([torch.empty(4 * mib), None, 3], ring)
+    before = cg.census()
+    others = {k: before[k] - v for k, v in dict(graphs=1, address_recordings=2, copy_recordings=1,
+                                                 spares=1, output_mib=7.0, input_mib=4.0).items()}
+    del g, addr, ring, alias
+    after = cg.census()
+    assert others == after       # what this graph held, exactly: the rest is other live graphs'

@@ -262,6 +262,21 @@ def test_copy_in_recordings_read_other_recordings_outputs_in_place():
     assert (cg.RECORDINGS - rec, cg.OUTPUT_COPIES - copies) == (0, 0)   # steady: no copies
 
 
+def test_census_counts_a_recordings_static_outputs_while_the_graph_lives():
+    before = cg.census()
+    g = _graphed(lambda x: [x * 2, x.sum()])
+    x = torch.randn(1024, 256, device="cuda")             # x * 2: 1 MiB
+    g([x])
+    out = g([x])                                          # recorded on x's address
+    c = cg.census()
+    assert c["graphs"] - before["graphs"] == 1
+    assert c["address_recordings"] - before["address_recordings"] == 1
+    assert c["output_mib"] - before["output_mib"] >= 1.0
+    torch.testing.assert_close(out[0], x * 2)
+    del g, out
+    assert cg.census()["graphs"] == before["graphs"]
+
+
 def _mlp():
     torch.manual_seed(0)
     return torch.nn.Sequential(
