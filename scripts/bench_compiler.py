@@ -682,16 +682,19 @@ def _sync(device: str) -> None:
 
 def _peak_mib(fn) -> tuple:
     """MiB a warm call allocates at its peak above what was allocated before it (no weights, no
-    CUDA graph pools), and all allocated then (those too: one variant's alone with --rounds 1)."""
+    CUDA graph pools), all allocated then (those too: one variant's alone with --rounds 1), and
+    all reserved then, cached blocks emptied first (CUDA graph pools whole: stock cudagraph
+    trees count little of theirs as allocated)."""
     torch = _torch()
     torch.cuda.synchronize()
+    torch.cuda.empty_cache()
     base = torch.cuda.memory_allocated()
     torch.cuda.reset_peak_memory_stats()
     out = fn()
     torch.cuda.synchronize()
-    peak = torch.cuda.max_memory_allocated()
+    peak, reserved = torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved()
     del out
-    return (peak - base) / 2**20, peak / 2**20
+    return (peak - base) / 2**20, peak / 2**20, reserved / 2**20
 
 
 def _median_ms(fn, device: str, warmup_ms: int, rep_ms: int, smoke: bool) -> float:
@@ -899,7 +902,10 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
         if device == "cuda":   # the call's own peak: above what was allocated before it, and all
             for rec, compiled, _ in ready:
                 if "status" not in rec:
-                    rec["peak_mib"], rec["peak_total_mib"] = _peak_mib(lambda: compiled(*inputs0))
+                    rec["peak_mib"], rec["peak_total_mib"], rec["peak_reserved_mib"] = \
+                        _peak_mib(lambda: compiled(*inputs0))
+                    if rec["backend"] == "tuner":   # every live graph's (one variant: --rounds 1)
+                        rec["cudagraphs"] = importlib.import_module("tuner.compiler.cudagraphs").census()
             if progress is not None:
                 progress(recs)
 
