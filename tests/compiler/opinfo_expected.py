@@ -65,6 +65,9 @@ KNOWN_INTERPRETER_MISMATCHES: dict[str, str] = {
     # tl.tensor.to(tl.bfloat16) under TRITON_INTERPRET=1 truncates (the interpreter's cast passes
     # no rounding mode), where eager and a GPU round to nearest even: -8.47 -> -8.4375, not -8.5
     "bfloat16": "the interpreter's float32 -> bfloat16 cast truncates instead of rounding to nearest even",
+    # (checked: the gradients summed over each group of equal inputs are eager's exactly)
+    "msort@float16": "3,951 ties among 8,000 half values: a gradient goes to another of equal "
+                     "elements than eager's (its sort's order among ties)",
 }
 
 # OpInfo key (or "key@dtype", the samples' dtype, tried first) -> (rtol, atol, why), where the
@@ -74,7 +77,12 @@ _UINT8_RESIZE = ("uint8 resizing: eager's CPU kernel interpolates in fixed point
                  "rounding (its CUDA kernel in float); ours in float32: within 1")
 _BIAS_AFTER = ("the bias is added by the kernel after the convolution, rounding twice in half "
                "as eager's cuDNN path does (convolution, then add); eager's CPU kernel rounds once")
+_HALF_SCATTER_ADD = ("the gradient adds the cotangents at each running extreme's position in "
+                     "half, in another order than eager's CPU loop: a sum that cancels (0.028 "
+                     "from terms near 1) keeps a rounding of its terms, about one ulp at 1")
 TOLERANCE_OVERRIDES: dict[str, tuple[float, float, str]] = {
+    "cummax@float16": (1e-3, 2e-3, _HALF_SCATTER_ADD),
+    "cummin@float16": (1e-3, 2e-3, _HALF_SCATTER_ADD),
     "nn.functional.interpolate.bilinear@uint8": (1e-6, 1.0, _UINT8_RESIZE),
     "nn.functional.interpolate.bicubic@uint8": (1e-6, 1.0, _UINT8_RESIZE),
     "nn.functional.upsample_bilinear@uint8": (1e-6, 1.0, _UINT8_RESIZE),

@@ -308,8 +308,10 @@ def _retyped(tree, src, dst):
     return tree_map(cast, tree)
 
 
-def _grad_run(fn, sample, tree, cotangent_seed):
-    """Outputs, input gradients and mutated inputs of one differentiable call."""
+def _grad_run(fn, sample, tree, cotangent_seed, cotangent_dtype=None):
+    """Outputs, input gradients and mutated inputs of one differentiable call. The cotangents
+    are rounded to cotangent_dtype first when given (a wider reference run of a half sample
+    takes the half sample's cotangents, not more precise ones)."""
     import torch
     out = fn(*tree)
     post = sample.output_process_fn_grad(out) if sample.output_process_fn_grad else out
@@ -323,10 +325,35 @@ def _grad_run(fn, sample, tree, cotangent_seed):
     loss = 0
     for t in diff:
         ct = torch.randn(t.shape, generator=gen, dtype=torch.float32)
-        ct = ct.to(t.dtype) if not t.is_complex() else torch.complex(ct, torch.randn(t.shape, generator=gen))
+        ct = ct.to(cotangent_dtype or t.dtype).to(t.dtype) if not t.is_complex() else torch.complex(ct, torch.randn(t.shape, generator=gen))
         loss = loss + (t * ct).sum().real if t.is_complex() else loss + (t * ct).sum()
     grads = torch.autograd.grad(loss, ins, allow_unused=True)
     return out, [None if g is None else g.detach() for g in grads]
+
+
+def _as_close(got, eager, exact, rtol, atol) -> bool:
+    """Whether got is as close to the exact result (eager in float64 on the same half inputs) as
+    eager's own half result is: within twice eager's largest error or twice the dtype's
+    tolerance (about two half ulps), element by element. Half math done in another order (a
+    decomposition's steps, another summation order) rounds differently, but no worse than
+    eager's; a wrong result is far beyond both."""
+    import torch
+
+    def err(x, r):       # each element's error in units of the tolerance there
+        x, r = torch.as_tensor(x).detach().double(), torch.as_tensor(r).detach().double()
+        same = (x == r) | (x.isnan() & r.isnan())
+        return torch.where(same, 0.0, ((x - r).abs() / (atol + rtol * r.abs())).nan_to_num(math.inf, math.inf))
+
+    def no_worse(a, b, c) -> bool:
+        ours, theirs = err(a, c), err(b, c)
+        fair = theirs.isfinite()     # where eager overflowed or made a NaN, nothing is worse
+        bound = max(2.0, 2 * float(theirs[fair].max())) if fair.any() else 2.0
+        return not fair.any() or float(ours[fair].max()) <= bound
+    g, e, x = (_leaves(t)[0] for t in (got, eager, exact))
+    if not len(g) == len(e) == len(x) or any(isinstance(t, torch.Tensor) and t.is_complex() for t in g):
+        return False
+    return all(no_worse(a, b, c) if isinstance(a, torch.Tensor) else a is c or a == c
+               for a, b, c in zip(g, e, x))
 
 
 def _indices_point_at_values(got, want, pristine, dim_at, rtol, atol) -> bool:
@@ -371,11 +398,11 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
         rtol, atol = max(rtol, tol[0]), max(atol, tol[1])
     grad = mode == "grad"
 
-    def run(fn, s, base=pristine):
+    def run(fn, s, base=pristine, cotangent_dtype=None):
         tree = _copy(base)
         torch.manual_seed(s)
         if grad:
-            out, grads = _grad_run(fn, sample, tree, cotangent_seed=1000 + index)
+            out, grads = _grad_run(fn, sample, tree, 1000 + index, cotangent_dtype)
             return {"out": out, "grads": grads, "inputs": tree}
         return {"out": fn(*tree), "inputs": tree}
 
@@ -412,15 +439,23 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
         why, row["values"] = "", "ties"   # eager's values, indices of equal elements
     if why and dtype in HALF_TOLERANCES and not unchecked and not rng:
         low = getattr(torch, dtype)
-        try:
-            ref32 = _retyped(run(call, seed, _retyped(pristine, low, torch.float32)), torch.float32, low)
-        except Exception:  # noqa: BLE001 - an op that takes no float32 here: eager's result stands
-            ref32 = None
+
+        def wide(dt):    # eager on the sample cast to dt (its cotangents too), not rounded back
+            try:
+                return run(call, seed, _retyped(pristine, low, dt), cotangent_dtype=low)
+            except Exception:  # noqa: BLE001 - an op that takes no dt here: eager's result stands
+                return None
+        ref32 = wide(torch.float32)
+        ref32 = ref32 and _retyped(ref32, torch.float32, low)
         # each part (output, gradients, mutated inputs) matches one reference or the other
         if ref32 is not None and set(ref32) == set(got) and all(
                 not compare(got[k], ref[k], rtol, atol)[0] or not compare(got[k], ref32[k], rtol, atol)[0]
                 for k in got):
             why, row["values"] = "", "float32 reference"
+        exact = wide(torch.float64) if why else None
+        if exact is not None and set(exact) == set(got) and all(
+                _as_close(got[k], ref[k], exact[k], rtol, atol) for k in got):
+            why, row["values"] = "", "as close as eager"
     if unchecked:
         row["values"] = "unchecked"
     elif rng and why:

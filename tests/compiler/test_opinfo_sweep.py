@@ -291,6 +291,38 @@ def test_half_samples_may_match_eager_computed_in_float32(ops):
     assert row["status"].startswith("pass") and row["values"] == "float32 reference", row
 
 
+def test_half_gradients_take_the_half_cotangents_in_the_float32_reference(ops):
+    # kron's float16 gradient is eager's in float32 and rounded only when that reference is
+    # given the sample's own (float16-rounded) cotangents, not float32 draws of more precision
+    (row,) = sweep.run_op(ops["kron"], samples=1, mode="grad", dtype="float16")
+    assert row["status"] == "pass_kernels_only" and row["values"] == "float32 reference", row
+
+
+def test_half_results_as_close_to_the_exact_result_as_eagers_pass():
+    # float64 on the same inputs is the exact result; eager's half result is 0.2 tolerances
+    # off it. Ours passes within twice eager's error or two tolerances (two half ulps), element
+    # by element; elements where eager overflowed bound nothing; a wrong value fails.
+    t = lambda *v: torch.tensor(v, dtype=torch.float64)          # noqa: E731
+    exact, eager = t(1.0, 2.0, 0.5), t(1.0002, 2.0, 0.5)
+    close = sweep._as_close
+    assert close([t(1.0015, 2.0, 0.5)], [eager], [exact], 1e-3, 1e-5)      # 1.5 tolerances
+    assert not close([t(1.003, 2.0, 0.5)], [eager], [exact], 1e-3, 1e-5)   # 3, eager 0.2
+    assert close([t(1.003, 2.0, 0.5)], [t(0.998, 2.0, 0.5)], [exact], 1e-3, 1e-5)   # eager 2
+    assert not close([t(1.0, 2.0, 0.6)], [eager], [exact], 1e-3, 1e-5)     # wrong
+    assert close([t(1.0, 2.0, 9e4)], [t(1.0, 2.0, float("inf"))], [t(1.0, 2.0, 9e4)], 1e-3, 1e-5)
+    assert not close([t(1.0, 2.1, 9e4)], [t(1.0, 2.0, float("inf"))], [t(1.0, 2.0, 9e4)], 1e-3, 1e-5)
+    assert close([None, 3], [None, 3], [None, 3], 1e-3, 1e-5)
+
+
+def test_half_gradients_off_both_references_pass_as_close_to_exact_as_eager(ops):
+    # layer_norm's float16 weight gradient sums over rows in another order than eager's CPU
+    # kernel: 1.1 tolerances off the float64 result (eager 0.3), neither eager's nor eager's in
+    # float32 within tolerance
+    rows = list(sweep.run_op(ops["nn.functional.layer_norm"], samples=2, mode="grad", dtype="float16"))
+    assert [r["status"] for r in rows] == ["pass_kernels_only"] * 2, _report(rows)
+    assert rows[1]["values"] == "as close as eager", rows
+
+
 def test_half_tolerances_follow_a_list_inputs_dtype_and_declarations_their_dtype(ops):
     # einsum's input is a list of tensors: its samples took float32's tolerance (the bfloat16
     # sweep: 'i,j->ij' one bfloat16 ulp off, the interpreter's truncating cast)
