@@ -59,6 +59,7 @@ RING = 2               # zero-copy recordings per input pattern
 RECORDINGS = 0         # graphs captured in this process (tests read these counters)
 OUTPUT_COPIES = 0      # outputs returned as copies
 ZERO_COPY_REPLAYS = 0  # replays that handed out the static outputs themselves
+INPUT_COPIES = 0       # inputs copied into a copy-in recording's static inputs
 DIRECT_CALLS = 0       # calls of a dynamic-size graph run without a recording (see above)
 SIGHTINGS = 4096       # shapes of one dynamic-size graph remembered as seen once
 STATIC_STORAGES: dict = {}     # data_ptr -> live recordings owning a storage there (outputs)
@@ -164,9 +165,12 @@ def _forget(ptrs):
 def census() -> dict:
     """What the live graphs' recordings hold: recordings by kind, and the MiB kept allocated
     between calls by their owned static outputs and by copy-in rings' static inputs (each
-    storage once). Memory a recording's intermediates reserve in its pool is not counted."""
+    storage once); memory a recording's intermediates reserve in its pool is not counted.
+    With the process's counters so far (two censuses around a call give that call's)."""
     res = dict(graphs=0, address_recordings=0, copy_recordings=0, spares=0,
-               output_mib=0.0, input_mib=0.0)
+               output_mib=0.0, input_mib=0.0, recordings_made=RECORDINGS,
+               output_copies=OUTPUT_COPIES, input_copies=INPUT_COPIES,
+               zero_copy_replays=ZERO_COPY_REPLAYS)
     seen: set = set()
 
     def mib(tensors) -> float:
@@ -334,7 +338,7 @@ class CUDAGraphed:
         return entry
 
     def __call__(self, args):
-        global ZERO_COPY_REPLAYS
+        global ZERO_COPY_REPLAYS, INPUT_COPIES
         args = list(args)
         if self.calls == 0 or not all(not isinstance(a, torch.Tensor) or a.is_cuda for a in args) \
                 or self._direct(args):
@@ -359,6 +363,7 @@ class CUDAGraphed:
             for i in self.moving:
                 a, s = args[i], inputs[i]
                 if isinstance(a, torch.Tensor) and s.data_ptr() != a.data_ptr():
+                    INPUT_COPIES += 1
                     s.copy_(a)
         rec.graph.replay()
         if copy_in:
