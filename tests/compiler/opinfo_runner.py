@@ -6,6 +6,7 @@ tuner.compiler.stats by what the compiler did with it.
     python3 scripts/opinfo_sweep.py --out /tmp/opinfo.jsonl                    # every op, 2 samples
     python3 scripts/opinfo_sweep.py --ops 'abs,add,nn.functional.*' --samples 1 --out /tmp/o.jsonl
     python3 scripts/opinfo_sweep.py --ops 'linalg.*' --grad --out /tmp/grad.jsonl   # gradients
+    python3 scripts/opinfo_sweep.py --dynamic --out /tmp/dyn.jsonl           # dynamic=True
     python3 scripts/opinfo_sweep.py --out /tmp/opinfo.jsonl --resume           # go on after a stop
     python3 scripts/opinfo_sweep.py --list --ops 'max*'                         # the matching keys
 
@@ -281,7 +282,7 @@ def _graph_info():
               for k in torch._dynamo.utils.counters.get("graph_break", {})]
     return {"graphs": len(graphs), "kernels": kernels, "fallbacks": dict(fallbacks),
             "lowering_errors": errors, "externs": dict(externs), "graph_fallbacks": reasons,
-            "graph_breaks": breaks}
+            "graph_breaks": breaks, "symbolic": sum(bool(getattr(g, "symbolic", False)) for g in graphs)}
 
 
 def _seeded(seed, fn):
@@ -396,7 +397,7 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     rtol, atol = HALF_TOLERANCES.get(dtype, (RTOL, ATOL))
     if tol:   # (an override widens the dtype's tolerance, never narrows it)
         rtol, atol = max(rtol, tol[0]), max(atol, tol[1])
-    grad = mode == "grad"
+    grad = mode.startswith("grad")
 
     def run(fn, s, base=pristine, cotangent_dtype=None):
         tree = _copy(base)
@@ -422,7 +423,8 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     torch._dynamo.reset()
     torch._dynamo.utils.counters.clear()
     stats.reset()
-    compiled = torch.compile(call, backend="tuner")
+    # "-dynamic": every size symbolic (torch.compile(dynamic=True)), the shape-generic path
+    compiled = torch.compile(call, backend="tuner", dynamic=True if mode.endswith("-dynamic") else None)
     try:
         got = run(compiled, seed)
     except Exception as e:  # noqa: BLE001
@@ -552,7 +554,7 @@ def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, k
     import torch
     expected = expected or load_expected()
     key = key or op_key(op)
-    grad = mode == "grad"
+    grad = mode.startswith("grad")
     interpreter_rounds_bfloat16()
     dt = getattr(torch, dtype)
     if dt not in op.supported_dtypes("cpu"):
@@ -899,11 +901,16 @@ def header(argv, args) -> dict:
             "platform": platform.platform(), "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
             "command": "python3 scripts/opinfo_sweep.py " + shlex.join(argv), "commit": commit,
             "device": "cpu", "dtype": args.dtype, "triton_interpret": os.environ.get("TRITON_INTERPRET", ""),
-            "mode": "grad" if args.grad else "fwd", "samples": args.samples, "op_timeout_s": args.op_timeout,
+            "mode": _mode(args), "samples": args.samples, "op_timeout_s": args.op_timeout,
             **dict(zip(("rtol", "atol"), HALF_TOLERANCES.get(args.dtype, (RTOL, ATOL))))}
 
 
 # --------------------------------------------------------------------------- CLI
+
+def _mode(args) -> str:
+    """A row's mode: fwd or grad, with -dynamic when every size is a symbol."""
+    return ("grad" if args.grad else "fwd") + ("-dynamic" if args.dynamic else "")
+
 
 def main(argv=None):
     argv = sys.argv[1:] if argv is None else argv
@@ -916,6 +923,8 @@ def main(argv=None):
     ap.add_argument("--limit", type=int, help="at most this many ops (after --ops)")
     ap.add_argument("--samples", type=int, default=2, help="sample inputs per op (default 2)")
     ap.add_argument("--grad", action="store_true", help="gradient mode: requires_grad samples, backward compared")
+    ap.add_argument("--dynamic", action="store_true",
+                    help="compile with dynamic=True: every size a symbol (the shape-generic kernels)")
     ap.add_argument("--dtype", default="float32", help="the samples' dtype (default float32; e.g. int64, bool, float64)")
     ap.add_argument("--out", help="results file, one JSON line per sample (required unless --list)")
     ap.add_argument("--summary", help="summary JSON (default: OUT with .summary.json)")
@@ -961,7 +970,7 @@ def main(argv=None):
     if not os.path.isdir(os.path.dirname(os.path.abspath(summary_path))):
         ap.error(f"--summary: folder {os.path.dirname(os.path.abspath(summary_path))} does not exist")
     t0 = time.time()
-    rows = sweep(keys, args.out, samples=args.samples, mode="grad" if args.grad else "fwd",
+    rows = sweep(keys, args.out, samples=args.samples, mode=_mode(args),
                  op_timeout=args.op_timeout, jobs=args.jobs, resume=args.resume, dtype=args.dtype)
     head = header(argv, args)
     head["ops_selected"] = len(keys)

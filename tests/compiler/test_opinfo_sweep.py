@@ -291,6 +291,16 @@ def test_half_samples_may_match_eager_computed_in_float32(ops):
     assert row["status"].startswith("pass") and row["values"] == "float32 reference", row
 
 
+def test_dynamic_mode_compiles_every_size_as_a_symbol(ops):
+    # --dynamic: torch.compile(dynamic=True), the shape-generic kernels' path (issue 46); a
+    # 0-d sample has no size to make a symbol of
+    rows = list(sweep.run_op(ops["softmax"], samples=2, mode="fwd-dynamic"))
+    assert [(r["mode"], r["status"]) for r in rows] == [("fwd-dynamic", "pass_kernels_only")] * 2, _report(rows)
+    assert all(r["symbolic"] == r["graphs"] == 1 for r in rows), rows
+    (row,) = sweep.run_op(ops["softmax"], samples=1)
+    assert row["symbolic"] == 0
+
+
 def test_the_interpreter_rounds_float32_to_bfloat16_to_nearest_as_a_gpu(ops):
     # Triton's interpreter truncated float32 -> bfloat16 casts: tanh's bfloat16 gradient
     # 1 - y^2 took y = 0.996 where eager (and a GPU) round to 1.0: 0.031 instead of 0
