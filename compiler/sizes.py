@@ -69,9 +69,11 @@ class SizeVars:
         self.defined_by: dict[str, list] = {}
 
     # -- symbols ---------------------------------------------------------------------
-    def bind(self, symbol, hint: int, lower: int = 2):
+    def bind(self, symbol, hint: int, lower: int | None = 2):
+        """An input's symbol; `lower` None: an integer argument of no lower bound (a slice's
+        end, which may be negative), not a size."""
         self.hints.setdefault(symbol, int(hint))
-        self.lower.setdefault(symbol, int(lower))
+        self.lower.setdefault(symbol, None if lower is None else int(lower))
 
     def define(self, symbol, lower: int = 0, upper=None):
         """A data-dependent symbol, within lower..upper (None: unbounded); where the wrapper
@@ -169,8 +171,8 @@ class SizeVars:
             return bool(rel)
         if rel.free_symbols & self.unbacked:
             return self._decide_unbacked(rel)
-        known = _decide_by_bounds(rel, {s: self.lower.get(s, 0) for s in rel.free_symbols
-                                         if s in self.hints})
+        lows = {s: self.lower.get(s, 0) for s in rel.free_symbols if s in self.hints}
+        known = None if None in lows.values() else _decide_by_bounds(rel, lows)
         if known is not None:
             return known
         value = rel.xreplace(self.hints)
@@ -190,7 +192,8 @@ class SizeVars:
         Undecided. Never a guard."""
         for oblivious in (False, True):
             ranges = {s: (max(self.lower.get(s, 0), 2) if oblivious and s in self.unbacked
-                          else self.lower.get(s, 0), self.upper.get(s)) for s in rel.free_symbols}
+                          else _or_minus_oo(self.lower.get(s, 0)), self.upper.get(s))
+                      for s in rel.free_symbols}
             known = _decide_by_ranges(rel, ranges)
             if known is not None:
                 return known
@@ -233,6 +236,10 @@ def _decide_by_bounds(rel, lower):
     if isinstance(rel, sympy.Gt):
         return True if pos else (False if nonpos else None)
     return True if nonneg else (False if neg else None)   # Ge
+
+
+def _or_minus_oo(lower):
+    return -sympy.oo if lower is None else lower
 
 
 def _decide_by_ranges(rel, ranges):
@@ -492,19 +499,22 @@ def bind(example_inputs, args) -> SizeVars:
     that holds it alone (a scalar, a size or a stride), with this call's values as hints."""
     sv = SizeVars()
 
-    def lower_bound(n):
+    def lower_bound(n, what):
+        # a size or stride is non-negative; an integer argument (what == "value": a slice's
+        # bounds, an offset) may be negative: its range's lower bound, else none at all
         try:
             lo = n.node.shape_env.var_to_range[n.node.expr].lower
-            return max(0, int(lo))
-        except Exception:   # noqa: BLE001 - no range known: sizes are non-negative
-            return 0
+            lo = int(lo) if lo.is_finite else None
+        except Exception:   # noqa: BLE001 - no range known
+            lo = None
+        return lo if what == "value" else max(0, lo or 0)
 
     def visit(n, value, i, what, d):
         if not isinstance(n, torch.SymInt):
             return
         expr = n.node.expr
         if isinstance(expr, sympy.Symbol) and expr not in sv.hints:
-            sv.bind(expr, value, lower_bound(n))
+            sv.bind(expr, value, lower_bound(n, what))
             sv.read(expr, i, what, d)
 
     for i, (ex, a) in enumerate(zip(example_inputs, args)):

@@ -154,6 +154,26 @@ def test_guards_are_recorded_only_where_the_bounds_cannot_decide():
         int(a)
 
 
+def test_an_integer_argument_is_not_a_size_it_may_be_negative():
+    # dynamic=True makes a slice's bounds symbols too; they had a size's lower bound of 0, so
+    # `end < 0` was decided False for end = -2 without a guard and slice(1, -2) of 30 rows came
+    # out empty (the OpInfo sweep's --dynamic run). A guard now records the sign.
+    sv = SizeVars()
+    e = sympy.Symbol("s7", integer=True)
+    sv.bind(e, -2, lower=None)
+    assert sv.wrap(e) < 0 and [str(g) for g in sv.guards] == ["s7 < 0"]
+
+    def f(x, start, end):
+        return torch.ops.aten.slice.Tensor(x, 1, start, end) * 2
+    g = torch.compile(f, backend="tuner", dynamic=True)
+    stats.reset()
+    for start, end in ((1, -2), (2, -5), (3, 25), (0, -29)):
+        x = torch.randn(4, 30, 5)
+        assert_close(g(x, start, end), f(x, start, end))
+    assert not any(gr.graph_fallback for gr in stats.graphs())
+    assert any(gr.symbolic for gr in stats.graphs())
+
+
 def test_an_attention_bias_is_aligned_with_symbolic_sizes():
     # the fused CUDA attention kernels' bias rows are padded to 8 elements; with a dynamic
     # sequence length the padded stride is an expression, not a refusal (GPT-2's mask on GPU)
