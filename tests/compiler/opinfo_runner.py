@@ -20,6 +20,7 @@ Statuses of a sample, from worst to best (an op's status is the worst of its sam
                      lowering_errors)
   extern             values match, no fallback, deliberate ATen calls only (mm, convolution)
   pass_kernels_only  values match, every graph compiled, everything ran as generated kernels
+  dynamo_error       torch.compile fails with backend="eager" too: dynamo's own (not counted)
   eager_error        the op fails in eager with this sample (not counted as computing)
   skip               no float32 support, no sample, or not differentiable (--grad)
 
@@ -82,9 +83,9 @@ RTOL, ATOL = 1.3e-6, 1e-5          # torch.testing's float32 defaults (the stock
 HALF_TOLERANCES = {"float16": (1e-3, 1e-5), "bfloat16": (1.6e-2, 1e-5)}
 # worst first; an op's status is the worst of its samples'
 ORDER = ["error", "timeout", "mismatch", "graph_fallback", "no_graph", "pass_op_fallback",
-         "extern", "pass_kernels_only", "eager_error", "skip"]
+         "extern", "pass_kernels_only", "dynamo_error", "eager_error", "skip"]
 RANK = {s: i for i, s in enumerate(ORDER)}
-NOT_COMPUTING = ("eager_error", "skip")
+NOT_COMPUTING = ("dynamo_error", "eager_error", "skip")
 ROW_PREFIX = "OPINFO_ROW "
 DONE_PREFIX = "OPINFO_DONE "
 READY = "OPINFO_READY"
@@ -424,12 +425,18 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     torch._dynamo.utils.counters.clear()
     stats.reset()
     # "-dynamic": every size symbolic (torch.compile(dynamic=True)), the shape-generic path
-    compiled = torch.compile(call, backend="tuner", dynamic=True if mode.endswith("-dynamic") else None)
+    dynamic = True if mode.endswith("-dynamic") else None
+    compiled = torch.compile(call, backend="tuner", dynamic=dynamic)
     try:
         got = run(compiled, seed)
     except Exception as e:  # noqa: BLE001
         row.update(_graph_info())
         row.update(status="error", detail=first_line(e), seconds=round(time.time() - t0, 3))
+        torch._dynamo.reset()
+        try:    # dynamo alone (no backend of ours) failing alike: not ours to fix
+            run(torch.compile(call, backend="eager", dynamic=dynamic), seed)
+        except Exception:  # noqa: BLE001
+            row["status"] = "dynamo_error"
         torch._dynamo.reset()
         return row
     info = _graph_info()
