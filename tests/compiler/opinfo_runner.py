@@ -354,8 +354,8 @@ def _as_close(got, eager, exact, rtol, atol) -> bool:
     g, e, x = (_leaves(t)[0] for t in (got, eager, exact))
     if not len(g) == len(e) == len(x) or any(isinstance(t, torch.Tensor) and t.is_complex() for t in g):
         return False
-    return all(no_worse(a, b, c) if isinstance(a, torch.Tensor) else a is c or a == c
-               for a, b, c in zip(g, e, x))
+    return all(no_worse(a, b, c) if isinstance(a, torch.Tensor) and isinstance(c, torch.Tensor)
+               else not isinstance(c, torch.Tensor) and (a is c or a == c) for a, b, c in zip(g, e, x))
 
 
 def _indices_point_at_values(got, want, pristine, dim_at, rtol, atol) -> bool:
