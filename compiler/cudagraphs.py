@@ -176,9 +176,10 @@ def census() -> dict:
     def mib(tensors) -> float:
         n = 0
         for t in tensors:
-            if isinstance(t, torch.Tensor) and t.untyped_storage().data_ptr() not in seen:
-                seen.add(t.untyped_storage().data_ptr())
-                n += t.untyped_storage().nbytes()
+            s = t.untyped_storage() if isinstance(t, torch.Tensor) else None
+            if s is not None and s.data_ptr() not in seen:
+                seen.add(s.data_ptr())
+                n += s.nbytes()
         return n / 2**20
 
     for g in list(LIVE):

@@ -900,9 +900,9 @@ def run_case(case_name: str, variant_names: list[str], smoke: bool, device: str,
                 progress(recs)
 
         if device == "cuda":   # the call's own peak: above what was allocated before it, and all
+            census = lambda: importlib.import_module("tuner.compiler.cudagraphs").census()  # noqa: E731
             for rec, compiled, _ in ready:
                 if "status" not in rec:   # (census: every live graph's; one variant: --rounds 1)
-                    census = lambda: importlib.import_module("tuner.compiler.cudagraphs").census()  # noqa: E731
                     before = census() if rec["backend"] == "tuner" else None
                     rec["peak_mib"], rec["peak_total_mib"], rec["peak_reserved_mib"] = \
                         _peak_mib(lambda: compiled(*inputs0))

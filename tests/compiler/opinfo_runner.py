@@ -64,6 +64,7 @@ import argparse  # noqa: E402
 import collections  # noqa: E402
 import datetime  # noqa: E402
 import fnmatch  # noqa: E402
+import functools  # noqa: E402
 import importlib.util  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
@@ -342,7 +343,7 @@ def _as_close(got, eager, exact, rtol, atol) -> bool:
     import torch
 
     def err(x, r):       # each element's error in units of the tolerance there
-        x, r = torch.as_tensor(x).detach().double(), torch.as_tensor(r).detach().double()
+        x, r = x.detach().double(), r.detach().double()
         same = (x == r) | (x.isnan() & r.isnan())
         return torch.where(same, 0.0, ((x - r).abs() / (atol + rtol * r.abs())).nan_to_num(math.inf, math.inf))
 
@@ -475,7 +476,7 @@ def run_sample(op, key, index, sample, mode, expected, seed=0) -> dict:
     if why:
         row.update(status="mismatch", detail=why, max_abs_err=err)
         known = declared_for(expected.KNOWN_INTERPRETER_MISMATCHES, key, dtype) or \
-            declared_for(getattr(expected, "KNOWN_MISMATCHES", {}), key, dtype)
+            declared_for(expected.KNOWN_MISMATCHES, key, dtype)
         if known:
             row["declared"] = known
     elif info["graph_fallbacks"]:
@@ -524,34 +525,29 @@ def _call_op(op, *args, **kwargs):
     return op(*args, **kwargs)
 
 
-_ROUNDING = []
-
-
+@functools.cache
 def interpreter_rounds_bfloat16() -> bool:
     """Makes Triton's interpreter round float32 -> bfloat16 casts to nearest even, as a GPU's
     cvt.rn.bf16.f32 does (its emulation truncates when the cast names no rounding mode, which
     put bfloat16 gradients a few ulps off eager's: tanh's 1 - y^2 at y = 0.996 instead of 1);
     casts that name a mode keep the interpreter's handling. Whether it is in place (False: a
     Triton without the private converter, whose casts are its own)."""
-    if not _ROUNDING:
-        import numpy as np
-        import torch
-        try:
-            import triton.language as tl
-            from triton.runtime import interpreter
-            convert = interpreter._convert_float
-        except (ImportError, AttributeError):
-            _ROUNDING.append(False)
-            return False
+    import numpy as np
+    import torch
+    try:
+        import triton.language as tl
+        from triton.runtime import interpreter
+        convert = interpreter._convert_float
+    except (ImportError, AttributeError):
+        return False
 
-        def rounded(data, src, dst, rounding_mode):
-            if src == tl.float32 and dst == tl.bfloat16 and rounding_mode is None:
-                wide = torch.from_numpy(np.ascontiguousarray(data).view(np.float32).copy())
-                return wide.to(torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
-            return convert(data, src, dst, rounding_mode)
-        interpreter._convert_float = rounded
-        _ROUNDING.append(True)
-    return _ROUNDING[0]
+    def rounded(data, src, dst, rounding_mode):
+        if src == tl.float32 and dst == tl.bfloat16 and rounding_mode is None:
+            wide = torch.from_numpy(np.ascontiguousarray(data).view(np.float32).copy())
+            return wide.to(torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
+        return convert(data, src, dst, rounding_mode)
+    interpreter._convert_float = rounded
+    return True
 
 
 def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, key=None,

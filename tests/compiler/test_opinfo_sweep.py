@@ -140,6 +140,7 @@ class _Declared:
     TOLERANCE_OVERRIDES = {}
     VALUES_UNCHECKED = {}
     INDICES_AMONG_TIES = {}
+    KNOWN_MISMATCHES = {}
 
 
 def _abs_row(ops, expected):
