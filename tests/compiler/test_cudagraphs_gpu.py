@@ -262,6 +262,57 @@ def test_copy_in_recordings_read_other_recordings_outputs_in_place():
     assert (cg.RECORDINGS - rec, cg.OUTPUT_COPIES - copies) == (0, 0)   # steady: no copies
 
 
+def test_once_full_a_pattern_seen_twice_in_a_row_replaces_the_oldest_dead_one():
+    # A training loop's first steps hand its backward a new gradient address each; once the
+    # allocator settles the address repeats. That pattern takes the place of the least
+    # recently used one (results dead) and replays without copies; a pattern that moves every
+    # call stays on copy-in, never recorded.
+    g = _graphed(lambda x: [torch.tanh(x) * 2])
+    xs = [torch.randn(64, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 1)]
+    for x in xs:                                  # (the first runs eagerly)
+        g([x])
+    assert len(g.by_address) == cg.MAX_ADDRESS_GRAPHS and not g.copy_rings
+    moving = [torch.randn(64, device="cuda") for _ in range(3)]
+    for x in moving:                              # each once: copy-in
+        g([x])
+    assert len(g.copy_rings) == 1 and all((x.data_ptr(),) not in g.by_address for x in moving)
+    steady = torch.randn(64, device="cuda")
+    oldest = (xs[1].data_ptr(),)                  # the least recently used pattern
+    g([steady])                                   # missed once: copy-in
+    rec = cg.RECORDINGS
+    out = g([steady])[0]                          # missed twice in a row: recorded in its place
+    assert cg.RECORDINGS == rec + 1 and (steady.data_ptr(),) in g.by_address
+    assert oldest not in g.by_address and len(g.by_address) == cg.MAX_ADDRESS_GRAPHS
+    torch.testing.assert_close(out, torch.tanh(steady) * 2, **TOL)
+    del out
+    copies, replays = cg.INPUT_COPIES, cg.ZERO_COPY_REPLAYS
+    steady.copy_(torch.randn(64, device="cuda"))
+    torch.testing.assert_close(g([steady])[0], torch.tanh(steady) * 2, **TOL)
+    assert (cg.INPUT_COPIES, cg.ZERO_COPY_REPLAYS) == (copies, replays + 1)
+
+
+def test_rings_unused_for_a_while_with_dead_results_are_dropped():
+    # the patterns of a loop's first steps are never seen again, and each recording held a
+    # full set of the graph's outputs (GPT-2's backward: every gradient); a held result keeps
+    # its ring
+    g = _graphed(lambda x: [x * 3 + 1])
+    xs = [torch.randn(1024, 256, device="cuda") for _ in range(cg.MAX_ADDRESS_GRAPHS + 1)]
+    kept = None
+    for i, x in enumerate(xs):
+        out = g([x])[0]
+        if i == 2:
+            kept = out                            # held by the caller: its ring stays
+    del out
+    g([torch.randn(1024, 256, device="cuda")])    # once: copy-in
+    before = cg.census()["output_mib"]
+    steady = xs[-1]
+    for _ in range(cg.STALE_CALLS + 4):
+        torch.testing.assert_close(g([steady])[0], steady * 3 + 1, **TOL)
+    assert set(g.by_address) == {(steady.data_ptr(),), (xs[2].data_ptr(),)} and not g.copy_rings
+    assert cg.census()["output_mib"] <= before - 2.0  # two 1 MiB outputs and the copy ring's
+    torch.testing.assert_close(kept, xs[2] * 3 + 1, **TOL)
+
+
 def test_census_counts_a_recordings_static_outputs_while_the_graph_lives():
     before = cg.census()
     g = _graphed(lambda x: [x * 2, x.sum()])
