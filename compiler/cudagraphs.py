@@ -59,6 +59,7 @@ import torch
 
 MAX_ADDRESS_GRAPHS = 4
 STALE_CALLS = 16       # a ring unused for this many calls, its results dead, is dropped
+REPLACEMENTS = 8       # address patterns a graph records after its first MAX_ADDRESS_GRAPHS
 COPY_RINGS = 2         # copy-in rings of a graph of fixed sizes (kept inputs at other addresses)
 RING = 2               # zero-copy recordings per input pattern
 RECORDINGS = 0         # graphs captured in this process (tests read these counters)
@@ -287,6 +288,7 @@ class CUDAGraphed:
         self.tick = 0                # every call
         self.last_miss = None        # the last address pattern missed once the patterns filled
         self.was_full = False        # MAX_ADDRESS_GRAPHS patterns were recorded at some point
+        self.replaced = 0            # patterns recorded since
         LIVE.add(self)
 
     def _key(self, args):
@@ -431,8 +433,9 @@ class CUDAGraphed:
             # the patterns and sent every later step to copy-in, copying the logits' gradient
             # in (16 copies, 0.22 ms of GPT-2's 6.4 ms step).
             steady, self.last_miss = ptrs == self.last_miss, ptrs
-            if not steady:
+            if not steady or self.replaced >= REPLACEMENTS:   # (addresses recurring in pairs)
                 return None
+            self.replaced += 1
             if len(self.by_address) >= MAX_ADDRESS_GRAPHS:
                 dead = [(e.ring.used, p) for p, e in self.by_address.items() if e.ring.dead()]
                 if not dead:
