@@ -367,7 +367,7 @@ class CUDAGraphed:
             self.calls += 1
             return self.call(list(args))
         self.tick += 1
-        if self.tick % 4 == 0:
+        if self.tick % 4 == 0 and self.shape_key is None:
             self._drop_stale()
         ring = inputs = None
         copy_in = False
@@ -402,8 +402,10 @@ class CUDAGraphed:
         return rec.outputs.copies(args)
 
     def _address_ring(self, args):
-        """The ring recorded on these inputs' addresses (made if there is room), or None: past
-        MAX_ADDRESS_GRAPHS patterns, or the same addresses with other layouts. Layouts are
+        """The ring recorded on these inputs' addresses (made if there is room; once the
+        patterns have filled, in a graph of fixed sizes, for a pattern missed on two calls in a
+        row), or None: past MAX_ADDRESS_GRAPHS patterns, or the same addresses with other
+        layouts. Layouts are
         compared only when the tensor objects are not the ones of the last call at these
         addresses: an optimizer step passes ~600 tensors, and reading every one's sizes and
         strides cost more host time than its whole GPU step (the same objects at the same
@@ -425,6 +427,8 @@ class CUDAGraphed:
                 entry.refs = tuple(refs)
             return entry.ring
         self.was_full = self.was_full or len(self.by_address) >= MAX_ADDRESS_GRAPHS
+        if self.was_full and self.shape_key is not None:
+            return None
         if self.was_full:
             # Once full, only a pattern missed on two calls in a row is recorded (inputs that
             # move every call go to copy-in, never re-recorded), in place of the least recently
@@ -448,7 +452,8 @@ class CUDAGraphed:
         """Drops the rings unused for STALE_CALLS calls whose results are dead, so their static
         outputs (and copy-in inputs) stop holding memory: address patterns of a loop's first
         steps are never seen again, and each held a full set of the graph's outputs (GPT-2's
-        backward: every gradient)."""
+        backward: every gradient). (A graph of fixed sizes only: a dynamic-size graph's rings
+        are its recorded shapes, which a later generate call uses again.)"""
         old = self.tick - STALE_CALLS
         for p in [p for p, e in self.by_address.items() if e.ring.used <= old and e.ring.dead()]:
             self.by_address.pop(p).ring.drop()
