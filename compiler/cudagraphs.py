@@ -405,9 +405,8 @@ class CUDAGraphed:
         """The ring recorded on these inputs' addresses (made if there is room; once the
         patterns have filled, in a graph of fixed sizes, for a pattern missed on two calls in a
         row), or None: past MAX_ADDRESS_GRAPHS patterns, or the same addresses with other
-        layouts. Layouts are
-        compared only when the tensor objects are not the ones of the last call at these
-        addresses: an optimizer step passes ~600 tensors, and reading every one's sizes and
+        layouts. Layouts are compared only when the tensor objects are not the ones of the last
+        call at these addresses: an optimizer step passes ~600 tensors, and reading every one's sizes and
         strides cost more host time than its whole GPU step (the same objects at the same
         addresses keep their layouts: dynamo's guards check sizes and strides before a
         compiled graph is called)."""
@@ -439,12 +438,12 @@ class CUDAGraphed:
             steady, self.last_miss = ptrs == self.last_miss, ptrs
             if not steady or self.replaced >= REPLACEMENTS:   # (addresses recurring in pairs)
                 return None
-            self.replaced += 1
             if len(self.by_address) >= MAX_ADDRESS_GRAPHS:
                 dead = [(e.ring.used, p) for p, e in self.by_address.items() if e.ring.dead()]
                 if not dead:
                     return None
                 self.by_address.pop(min(dead, key=lambda d: d[0])[1]).ring.drop()
+            self.replaced += 1
         entry = self.by_address[ptrs] = _Address(self._key(args), _refs(args))
         return entry.ring
 
