@@ -406,10 +406,10 @@ class CUDAGraphed:
         patterns have filled, in a graph of fixed sizes, for a pattern missed on two calls in a
         row), or None: past MAX_ADDRESS_GRAPHS patterns, or the same addresses with other
         layouts. Layouts are compared only when the tensor objects are not the ones of the last
-        call at these addresses: an optimizer step passes ~600 tensors, and reading every one's sizes and
-        strides cost more host time than its whole GPU step (the same objects at the same
-        addresses keep their layouts: dynamo's guards check sizes and strides before a
-        compiled graph is called)."""
+        call at these addresses: an optimizer step passes ~600 tensors, and reading every
+        one's sizes and strides cost more host time than its whole GPU step (the same objects
+        at the same addresses keep their layouts: dynamo's guards check sizes and strides
+        before a compiled graph is called)."""
         ptrs = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else _layout(a) for a in args)
         entry = self.by_address.get(ptrs)
         if entry is not None:
