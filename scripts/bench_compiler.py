@@ -684,10 +684,13 @@ def _peak_mib(fn) -> tuple:
     """MiB a warm call allocates at its peak above what was allocated before it (no weights, no
     CUDA graph pools), all allocated then (those too: one variant's alone with --rounds 1), and
     all reserved then, cached blocks emptied first (CUDA graph pools whole: stock cudagraph
-    trees count little of theirs as allocated)."""
+    trees count little of theirs as allocated). The call measured is the second after the
+    emptying: the first may meet inputs at new addresses (a CUDA graph recorded again)."""
     torch = _torch()
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
+    fn()   # (its result dropped at once)
+    torch.cuda.synchronize()
     base = torch.cuda.memory_allocated()
     torch.cuda.reset_peak_memory_stats()
     out = fn()
