@@ -10,9 +10,8 @@ import torch
 
 from .. import ir
 from .. import sym as S
-from ..lowering import fallback, graph, loader_for, register
+from ..lowering import broadcast_shapes, fallback, graph, loader_for, register
 from ..ops import ops
-from ..sizes import SymSize, hint
 from ..torch_compat import aten
 from .reductions import reduce
 from .reductions import reduce as _reduce   # (segment_reduce's `reduce` argument hides it)
@@ -20,10 +19,6 @@ from .scans import scan
 from .views import view
 
 MAX_WORK = 1 << 24
-
-
-def _static(*vals):
-    return not any(isinstance(s, SymSize) for v in vals for s in v.size)
 
 
 def _contiguous_copy(x):
@@ -42,7 +37,7 @@ def put(x, index, source, accumulate=False):
     """x's elements at flat (row-major) positions `index` (negatives count from the end) set
     to (accumulate: increased by) source's elements in order. Repeated positions without
     accumulate keep one of the values, as eager's (the last, in the interpreter and on CPU)."""
-    if not _static(x, index, source) or index.numel != source.numel:
+    if index.numel != source.numel:
         return fallback(aten.put.default, (x, index, source, accumulate))
     out = _contiguous_copy(x)
     if index.numel == 0:
@@ -73,7 +68,7 @@ def masked_scatter(x, mask, source):
     """x where mask (broadcast to x) is false; where it is true, source's elements in order
     (the k-th true position takes source's flat element k: k from a running count)."""
     size = tuple(x.size)
-    if not _static(x, mask, source) or math.prod(size) == 0:
+    if math.prod(size) == 0:
         return fallback(aten.masked_scatter.default, (x, mask, source))
     ml = loader_for(mask, size)
     count = _running_count(lambda idx: ml(idx), size, x.device).loader()
@@ -106,10 +101,9 @@ def masked_scatter_backward(grad, mask, sizes):
     """The source's gradient: grad's elements where mask (both broadcast) is true, in order,
     then zeros up to the source's size (eager's masked_select, padded and viewed)."""
     sizes = tuple(sizes)
-    shape = tuple(torch.broadcast_shapes(tuple(grad.size), tuple(mask.size)))
+    shape = broadcast_shapes(tuple(grad.size), tuple(mask.size))
     numel, rows = math.prod(shape), math.prod(sizes)
-    if not _static(grad, mask) or not all(isinstance(s, int) for s in sizes) \
-            or rows * max(numel, 1) > MAX_WORK or numel == 0 or rows == 0:
+    if numel == 0 or rows == 0 or rows * numel > MAX_WORK:   # (symbolic sizes: guarded)
         return fallback(aten.masked_scatter_backward.default, (grad, mask, list(sizes)))
     ml, gl = loader_for(mask, shape), loader_for(grad, shape)
     count = _running_count(ml, shape, grad.device)
@@ -133,7 +127,7 @@ def nonzero_static(x, *, size, fill_value=-1):
     shape = tuple(x.size)
     nd = len(shape)
     numel = math.prod(shape)
-    if not _static(x) or not isinstance(size, int) or size * max(numel, 1) > MAX_WORK:
+    if size * max(numel, 1) > MAX_WORK:   # (symbolic sizes: guarded)
         return fallback(aten.nonzero_static.default, (x,), {"size": size, "fill_value": fill_value})
     if nd == 0 or size == 0 or numel == 0:
         if nd == 0 or size == 0:
@@ -164,8 +158,7 @@ def histc(x, bins=100, min=0, max=0):
     min == max, widened by 1 each way when that is one value); elements outside it and NaNs
     are not counted, max falls in the last bin. The bin is eager's: (x - min) * bins /
     (max - min) in x's dtype, truncated (no search among the edges)."""
-    if not _static(x) or not x.dtype.is_floating_point or bins <= 0 or min > max \
-            or hint(x.numel) * bins > MAX_WORK:
+    if not x.dtype.is_floating_point or bins <= 0 or min > max or x.numel * bins > MAX_WORK:
         return fallback(aten.histc.default, (x, bins, min, max))
     dt = x.dtype
     dev = x.device
@@ -247,8 +240,8 @@ def segment_reduce_backward(grad, output, data, reduce, *, lengths=None, offsets
     bounds = lengths if lengths is not None else offsets
     size = tuple(data.size)
     if reduce not in ("max", "min", "sum", "mean") or bounds is None or len(bounds.size) != 1 \
-            or not data.dtype.is_floating_point or not _static(data, bounds, grad) or n == 0 \
-            or hint(bounds.size[0]) * max(math.prod(size), 1) > MAX_WORK:
+            or not data.dtype.is_floating_point or n == 0 \
+            or bounds.size[0] * max(math.prod(size), 1) > MAX_WORK:
         return fallback(aten._segment_reduce_backward.default, (grad, output, data, reduce),
                         {"lengths": lengths, "offsets": offsets, "axis": axis, "initial": initial})
     segs = bounds.size[0] if lengths is not None else bounds.size[0] - 1
@@ -298,14 +291,14 @@ def segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=
     axis = axis + n if axis < 0 else axis
     bounds = lengths if lengths is not None else offsets
     if reduce not in _SEGMENT or indices is not None or bounds is None or len(bounds.size) != 1 \
-            or not data.dtype.is_floating_point or not _static(data, bounds) or n == 0:
+            or not data.dtype.is_floating_point or n == 0:
         return fallback(aten.segment_reduce.default, (data, reduce),
                         {"lengths": lengths, "indices": indices, "offsets": offsets, "axis": axis,
                          "unsafe": unsafe, "initial": initial})
     size = tuple(data.size)
     segs = bounds.size[0] if lengths is not None else bounds.size[0] - 1
     length = size[axis]
-    if hint(segs) * max(math.prod(size), 1) > MAX_WORK:
+    if segs * max(math.prod(size), 1) > MAX_WORK:   # (symbolic sizes: guarded)
         return fallback(aten.segment_reduce.default, (data, reduce),
                         {"lengths": lengths, "indices": indices, "offsets": offsets, "axis": axis,
                          "unsafe": unsafe, "initial": initial})

@@ -8,7 +8,6 @@ import torch
 from .. import ir
 from .. import sym as S
 from ..lowering import broadcast_shapes, fallback, graph, loader_for, register
-from ..sizes import SymSize, hint
 from ..ops import ops
 from ..torch_compat import aten
 
@@ -224,6 +223,10 @@ def scatter(x, dim, index, src, reduce=None):
     if reduce is not None:
         return fallback(aten.scatter.src if isinstance(src, ir.TensorValue) else aten.scatter.value,
                         (x, dim, index, src), {"reduce": reduce})
+    if not x.size:   # a 0-d x (its index 0-d or of one element): one element of one
+        from .views import view
+        one = lambda t: view(t, [1]) if isinstance(t, ir.TensorValue) else t  # noqa: E731
+        return view(scatter(one(x), 0, one(index), one(src)), [])
     if _one_per_row(x, dim, index):
         return _scatter_one_per_row(x, dim, index, src)
     return _scatter(x, dim, index, src, None)
@@ -397,10 +400,8 @@ PROD_MAX_WORK = 1 << 24
 
 
 def _prod_small(x, extent, *others):
-    """Few enough products, and static sizes (the masks compare index's and x's sizes)."""
-    if any(isinstance(d, SymSize) for v in (x, *others) for d in v.size):
-        return False
-    return hint(x.numel) * hint(extent) <= PROD_MAX_WORK
+    """Few enough products (symbolic sizes: guarded)."""
+    return bool(x.numel * extent <= PROD_MAX_WORK)
 
 
 def _prod_into(x, extent, match, include_self):

@@ -20,6 +20,7 @@ import torch
 from .. import ir
 from ..lowering import broadcast_shapes, graph, is_tensor, loader_for, make_pointwise, register
 from ..ops import ops
+from ..sizes import SymSize
 from ..torch_compat import aten
 
 OFFSET_BITS = 40    # an op's elements: linear indices below 2**40, then the next op's offset
@@ -263,7 +264,7 @@ def rrelu_with_noise_backward(grad, x, noise, lower, upper, training, self_is_re
 # -- integers -------------------------------------------------------------------------------
 def _integers(shape, dtype, device, low, high):
     """Uniform integers in [low, high) (Python ints), as dtype: 63 random bits modulo the span."""
-    if not isinstance(low, int) or not isinstance(high, int) or high <= low:
+    if not isinstance(low, (int, SymSize)) or not isinstance(high, (int, SymSize)) or high <= low:
         raise NotImplementedError("randint bounds not Python ints in order")
     span = high - low
 

@@ -12,7 +12,6 @@ import torch
 from .. import ir
 from ..lowering import fallback, register
 from ..ops import ops
-from ..sizes import SymSize, hint
 from ..torch_compat import aten
 from .reductions import reduce
 from .views import unsqueeze, view
@@ -74,10 +73,10 @@ def _select(x, dim, keepdim, k_of):
 
 
 def _fits(x, dim):
-    if not x.dtype.is_floating_point or any(isinstance(s, SymSize) for s in x.size):
+    if not x.dtype.is_floating_point:
         return False
     m = x.size[dim] if x.size else 1
-    return 0 < m <= MAX_ROW and hint(x.numel) * m <= MAX_WORK
+    return bool(0 < m <= MAX_ROW and x.numel * m <= MAX_WORK)   # (symbolic sizes: guarded)
 
 
 def _as_1d(x):

@@ -21,17 +21,13 @@ from .. import ir
 from .. import sym as S
 from ..lowering import fallback, graph, register
 from ..ops import ops
-from ..sizes import SymSize, hint
+from ..sizes import SymSize
 from ..torch_compat import aten
 from .reductions import reduce
 from .scans import _strides, _used
 
 MAX_ROW = 8192
 MAX_WORK = 1 << 26
-
-
-def _static(*vals):
-    return not any(isinstance(s, SymSize) for v in vals for s in v.size)
 
 
 def _before(a, b, floating, descending):
@@ -108,7 +104,7 @@ def _sort_or_none(x, dim, descending):
     """The sort when a kernel does it (None: the caller keeps the ATen call); a 0-d input or
     a row of one element is x itself with indices 0."""
     n = max(len(x.size), 1)
-    if not -n <= dim < n or not _static(x) or x.dtype.is_complex:
+    if not -n <= dim < n or x.dtype.is_complex:
         return None
     d = dim + n if dim < 0 else dim
     size = tuple(x.size)
@@ -116,7 +112,7 @@ def _sort_or_none(x, dim, descending):
         xl = x.loader()
         return (ir.Lazy(size, x.dtype, x.device, lambda idx: xl(list(idx))),
                 ir.Lazy(size, torch.int64, x.device, lambda idx: ops.constant(0, torch.int64)))
-    if size[d] > MAX_ROW or hint(x.numel) * size[d] > MAX_WORK:
+    if size[d] > MAX_ROW or x.numel * size[d] > MAX_WORK:   # (symbolic sizes: guarded)
         return None
     return _sort(x, d, descending)
 
@@ -132,7 +128,7 @@ def topk(x, k, dim=-1, largest=True, sorted=True):
     """The first k of a stable sort, descending when `largest` (NaN sorts as the largest, as
     eager's topk takes it); rows the sort leaves to ATen keep ATen's topk, and so does
     sorted=False (eager's order of the k is its own)."""
-    out = _sort_or_none(x, dim, largest) if isinstance(k, int) and sorted else None
+    out = _sort_or_none(x, dim, largest) if isinstance(k, (int, SymSize)) and sorted else None
     if out is None:
         return fallback(aten.topk.default, (x, k, dim, largest, sorted))
     if not x.size:
@@ -184,13 +180,13 @@ def _search(boundaries, values, out_int32, right, sorter):
 
 def _searchable(boundaries, values, sorter):
     vals = [boundaries, values] + ([sorter] if sorter is not None else [])
-    if not _static(*vals) or any(v.dtype.is_complex or v.dtype == torch.bool for v in (boundaries, values)):
+    if any(v.dtype.is_complex or v.dtype == torch.bool for v in (boundaries, values)):
         return False
     if not boundaries.size:
         return False
     if len(boundaries.size) > 1 and tuple(boundaries.size[:-1]) != tuple(values.size[:-1]):
         return False   # (eager's error)
-    return hint(values.numel) * boundaries.size[-1] <= MAX_WORK
+    return bool(values.numel * boundaries.size[-1] <= MAX_WORK)   # (symbolic sizes: guarded)
 
 
 @register(aten.searchsorted.Tensor)

@@ -37,3 +37,13 @@ def test_cross_entropy_backward_stores_no_logits_sized_float_buffer():
     backward = graphs[-1].source.split("def call", 1)[1]
     allocs = [line for line in backward.splitlines() if "empty_strided" in line and str(SHAPE) in line]
     assert len(allocs) == 1, allocs   # the gradient itself, nothing before it
+
+
+def test_a_zero_dim_scatter_is_one_element_of_one():
+    # median's gradient of a 0-d input under dynamic=True scattered into a 0-d tensor
+    # (an IndexError sent it to ATen)
+    x = torch.tensor(2.0)
+    check_generated(lambda a, i, s: a.scatter(0, i, s) * 2, x, torch.tensor(0), torch.tensor(5.0),
+                    generated=("aten.scatter.src",), min_kernels=1)
+    check_generated(lambda a, i: a.scatter(-1, i, 7.0) * 2, x, torch.tensor([0]),
+                    generated=("aten.scatter.value",), min_kernels=1)

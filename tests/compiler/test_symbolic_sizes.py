@@ -251,3 +251,44 @@ def test_a_launch_whose_block_misses_the_row_runs_the_looped_body():
     finally:
         launch.Launcher._to_bucket = orig
     assert seen
+
+
+def _i64(n, hi):
+    return torch.randint(0, hi, (n,), generator=torch.Generator().manual_seed(n))
+
+
+# ops whose kernels once needed static sizes (their row length or element count was a
+# compile-time constant): each stays kernels under symbolic sizes; (fn, inputs of size n, op)
+SIZED_OPS = {
+    "sort": (lambda x: torch.sort(x, -1, descending=True), lambda n: (torch.randn(3, n),), "aten.sort"),
+    "argsort": (lambda x: torch.argsort(x, dim=0, stable=True), lambda n: (torch.randn(n, 4),), "aten.sort"),
+    "topk": (lambda x: torch.topk(x, 2, -1), lambda n: (torch.randn(3, n),), "aten.topk"),
+    "kthvalue": (lambda x: torch.kthvalue(x, 2, -1), lambda n: (torch.randn(3, n),), "aten.kthvalue"),
+    "median": (lambda x: torch.median(x, -1), lambda n: (torch.randn(3, n),), "aten.median"),
+    "searchsorted": (lambda b, v: torch.searchsorted(b, v), lambda n: (torch.randn(n).sort()[0],
+                     torch.randn(2, n + 1)), "aten.searchsorted"),
+    "put": (lambda x, i, s: x.put(i, s, accumulate=True), lambda n: (torch.randn(n, 3), _i64(n, 3 * n),
+            torch.randn(n)), "aten.put"),
+    "masked_scatter": (lambda x, m, s: x.masked_scatter(m, s), lambda n: (torch.randn(n, 3),
+                       torch.randn(n, 3) > 0, torch.randn(n, 3)), "aten.masked_scatter"),
+    "nonzero_static": (lambda x: torch.nonzero_static(x, size=4), lambda n: (torch.randn(n, 3) > 0.5,),
+                       "aten.nonzero_static"),
+    "histc": (lambda x: torch.histc(x, 5, -1.0, 1.0), lambda n: (torch.randn(n, 2),), "aten.histc"),
+    "scatter_prod": (lambda x, i, s: x.scatter_reduce(0, i, s, "prod"), lambda n: (
+                     torch.randn(n, 2), _i64(2 * n, n).view(n, 2), torch.randn(n, 2)), "aten.scatter_reduce"),
+}
+
+
+@pytest.mark.parametrize("name", sorted(SIZED_OPS))
+def test_sorting_selection_and_counting_ops_stay_kernels_under_symbolic_sizes(name):
+    fn, make, op = SIZED_OPS[name]
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (5, 7, 12):
+        args = make(n)
+        assert_close(cf(*args), fn(*args))
+    graphs = stats.graphs()
+    assert graphs and all(g.symbolic for g in graphs), stats.symbolic_fallbacks
+    calls = [k for g in graphs for k in (*g.externs, *g.fallbacks, *g.lowering_errors)]
+    assert not [k for k in calls if k.startswith(op)], calls
+    assert len(graphs) == 1, [g.guards for g in graphs]   # one compile served the three sizes
