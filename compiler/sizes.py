@@ -207,6 +207,20 @@ class SizeVars:
         raise Unsupported(f"a concrete value of the size {expr} is needed")
 
 
+def surely(rel, a, b):
+    """rel(a, b) (sympy.Lt, ...) over ints or sizes, without a guard: True or False where it
+    holds or fails for every size the symbols' lower bounds admit, else None (for a caller
+    that keeps a runtime check instead: a mask, not a recompile for another size)."""
+    sv = next((v.sv for v in (a, b) if isinstance(v, SymSize)), None)
+    r = sympy.sympify(rel(sympy.sympify(a), sympy.sympify(b)))
+    if r in (sympy.true, sympy.false):
+        return bool(r)
+    if sv is None or r.free_symbols & sv.unbacked:
+        return None
+    lows = {s: sv.lower.get(s, 0) for s in r.free_symbols}
+    return None if None in lows.values() else _decide_by_bounds(r, lows)
+
+
 def _decide_by_bounds(rel, lower):
     """True/False when a relation holds or fails for every value of its symbols at or above
     their lower bounds, by the signs of lhs - rhs as a polynomial in (symbol - bound); else
@@ -435,13 +449,18 @@ def _floordiv(a, b, sv):
     a, b = sympy.sympify(a), sympy.sympify(b)
     if b == 1:
         return a
-    q = sympy.cancel(a / b)
+    # integer-valued terms (a pooled size's FloorDiv) count as variables of the polynomial:
+    # 4*s0*FloorDiv(s1 + 1, 2) // 2 is 2*s0*FloorDiv(s1 + 1, 2)
+    funcs = a.atoms(sympy.Function) | b.atoms(sympy.Function)
+    terms = {f: sympy.Dummy(f"t{i}") for i, f in enumerate(funcs)}
+    back = {d: f for f, d in terms.items()}
+    q = sympy.cancel(a.xreplace(terms) / b.xreplace(terms))
     if q.is_polynomial() and all(c.is_Integer for c in sympy.Poly(q, *q.free_symbols).coeffs()) \
             if q.free_symbols else q.is_Integer:
-        return q
+        return q.xreplace(back)
     num, den = sympy.fraction(sympy.together(q))   # (s*t) // (4*t) is s // 4
-    if den.is_Integer and den > 0 and _integer_poly(num) and sv.decide(sympy.Ge(num, 0)):
-        return S.FloorDiv(sympy.expand(num), den)   # (its index form holds a >= 0 only)
+    if den.is_Integer and den > 0 and _integer_poly(num) and sv.decide(sympy.Ge(num.xreplace(back), 0)):
+        return S.FloorDiv(sympy.expand(num).xreplace(back), den)   # (its index form holds a >= 0 only)
     raise Unsupported(f"{a} // {b}")
 
 

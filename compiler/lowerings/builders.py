@@ -5,13 +5,14 @@ from __future__ import annotations
 import functools
 import math
 
+import sympy
 import torch
 
 from .. import ir
 from ..pool_offsets import pair as _pair   # (importing it defines tuner::max_pool2d_offsets)
 from ..lowering import full_value, graph, loader_for, make_pointwise, realize, register
 from ..ops import ops
-from ..sizes import SymSize
+from ..sizes import SymSize, surely
 from ..sym import FloorDiv, ModIdx
 from ..torch_compat import aten, prims
 
@@ -326,7 +327,10 @@ def _pool_out(size, k, s, p, d, ceil_mode):
 
 
 def _overlaps(n, out, k, s, p, d):
-    """Whether two windows along an axis (n inputs, out outputs) read the same input."""
+    """Whether two windows along an axis (n inputs, out outputs) read the same input; with
+    symbolic sizes, whether a window is wider than the stride (a speed choice either way)."""
+    if not isinstance(n, int) or not isinstance(out, int):
+        return (k - 1) * d + 1 > s
     seen = set()
     for o in range(out):
         for i in range(k):
@@ -448,14 +452,17 @@ def _in_bounds(e, lo_min, hi_max, lo, hi):
     on the output: True or False where that decides it for every output (a single output
     row has a constant e: the kernel would get a 0-d mask, which the Triton interpreter
     refuses in a load), else an op."""
-    if lo <= lo_min and hi_max < hi:
+    # (symbolic sizes: decided where every size agrees, else checked in the kernel; a guard
+    # here would recompile for every other parity of a pooled size)
+    below, above = surely(sympy.Lt, lo_min, lo), surely(sympy.Ge, hi_max, hi)
+    if below is False and above is False:
         return True
-    if hi_max < lo or lo_min >= hi:
+    if surely(sympy.Lt, hi_max, lo) or surely(sympy.Ge, lo_min, hi):
         return False
     conds, pos = [], ops.index_expr(e, torch.int64)
-    if lo_min < lo:
+    if below is not False:
         conds.append(ops.ge(pos, ops.constant(lo, torch.int64)))
-    if hi_max >= hi:
+    if above is not False:
         conds.append(ops.lt(pos, ops.constant(hi, torch.int64)))
     return functools.reduce(ops.logical_and, conds)
 

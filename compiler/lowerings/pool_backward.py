@@ -36,9 +36,8 @@ def _window_args(what, grad_out, x, kernel_size, stride, padding):
     kh, kw = _pair(kernel_size)
     sh, sw = _pair(stride, (kh, kw))
     ph, pw = _pair(padding)
-    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point or \
-            not all(isinstance(n, int) for n in (*x.size[-2:], *grad_out.size[-2:])):
-        raise NotImplementedError(f"{what} of this rank, dtype or symbolic sizes")
+    if len(x.size) not in (3, 4) or not x.dtype.is_floating_point:   # (sizes may be symbolic)
+        raise NotImplementedError(f"{what} of this rank or dtype")
     if kh * kw > MAX_POOL_WINDOW:
         raise NotImplementedError(f"{what} window too large to unroll")
     acc = torch.float32 if x.dtype in (torch.float16, torch.bfloat16) else x.dtype
@@ -157,9 +156,8 @@ def _replication_pad_backward(grad_out, x, padding):
     pads = [(padding[2 * i], padding[2 * i + 1]) for i in range(len(padding) // 2)][::-1]
     nd = len(pads)
     sizes = list(x.size[-nd:])
-    if not x.dtype.is_floating_point or any(p < 0 for pair in pads for p in pair) or \
-            not all(isinstance(n, int) for n in (*sizes, *grad_out.size[-nd:])):
-        raise NotImplementedError("replication_pad backward of this dtype, negative pads or symbolic sizes")
+    if not x.dtype.is_floating_point or any(p < 0 for pair in pads for p in pair):
+        raise NotImplementedError("replication_pad backward of this dtype or negative pads")
     taps = 1
     for left, right in pads:
         taps *= 1 + left + right
@@ -176,7 +174,7 @@ def _replication_pad_backward(grad_out, x, padding):
             out += [(sympy.Integer(j), first) for j in range(left)]
         if right:
             last = ops.eq(_i64(h), _c(n - 1))
-            out += [(sympy.Integer(n + left + j), last) for j in range(right)]
+            out += [(sympy.sympify(n + left + j), last) for j in range(right)]   # (n: symbolic too)
         return out
 
     def inner(idx):

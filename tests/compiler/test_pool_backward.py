@@ -85,3 +85,26 @@ def test_avg_pool2d_gradient_on_gpu():
         _check(kw, torch.randn(4, 16, 30, 30, device="cuda", requires_grad=True))
     _check(CASES["k3_s2_p1"], torch.randn(4, 16, 30, 30, device="cuda", requires_grad=True), F.max_pool2d,
            "aten.max_pool2d_with_indices_backward.default")
+
+
+@pytest.mark.parametrize("which", ["avg", "max", "replicate"])
+def test_window_gradients_stay_kernels_under_symbolic_sizes(which):
+    # one symbolic compile of forward and backward serves every image size; the gradient is
+    # our kernel, not the ATen call (they refused any symbolic size before)
+    fn, backward = {
+        "avg": (lambda x: F.avg_pool2d(x, 3, 2, 1).sin(), BACKWARD),
+        "max": (lambda x: F.max_pool2d(x, 3, 2, 1).sin(), "aten.max_pool2d_with_indices_backward.default"),
+        "replicate": (lambda x: F.pad(x, (1, 2, 2, 0), mode="replicate").sin(),
+                      "aten.replication_pad2d_backward.default"),
+    }[which]
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (7, 9, 12):
+        x = torch.randn(2, 3, n, n + 2, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        cf(x).square().sum().backward()
+        fn(x2).square().sum().backward()
+        assert_close(x.grad, x2.grad)
+    graphs = stats.graphs()
+    assert len(graphs) == 2 and all(g.symbolic for g in graphs), [g.guards for g in graphs]
+    assert not any(backward in g.fallbacks or backward in g.lowering_errors for g in graphs)

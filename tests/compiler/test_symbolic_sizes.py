@@ -154,6 +154,21 @@ def test_guards_are_recorded_only_where_the_bounds_cannot_decide():
         int(a)
 
 
+def test_a_pooled_size_divides_and_compares_without_a_parity_guard():
+    from tuner.compiler.sizes import surely
+    sv = SizeVars()
+    s, t = sympy.Symbol("s0", integer=True, positive=True), sympy.Symbol("s1", integer=True, positive=True)
+    sv.bind(s, 7)
+    sv.bind(t, 3)
+    pooled = (sv.wrap(s) + 1) // 2            # a pooling's output size: a FloorDiv term
+    assert "FloorDiv" in str(pooled.expr)
+    assert (pooled * sv.wrap(t) * 4) // 2 == pooled * sv.wrap(t) * 2   # exact: no Unsupported
+    # the last window's end against the input: true at odd sizes only, so undecided, no guard
+    assert surely(sympy.Ge, 2 * pooled - 1, sv.wrap(s)) is None
+    assert surely(sympy.Lt, 0, sv.wrap(s)) is True and surely(sympy.Lt, 3, 2) is False
+    assert not sv.guards
+
+
 def test_an_integer_argument_is_not_a_size_it_may_be_negative():
     # dynamic=True makes a slice's bounds symbols too; they had a size's lower bound of 0, so
     # `end < 0` was decided False for end = -2 without a guard and slice(1, -2) of 30 rows came
