@@ -5,9 +5,15 @@ import subprocess
 
 import pytest
 
+from triton_rounding import interpreter_rounds_bfloat16
+
 
 @pytest.fixture(autouse=True)
 def _isolated_tuner_env(tmp_path, monkeypatch):
+    # The CPU tests' kernels run in Triton's interpreter: its bfloat16 casts round as a GPU's
+    # (installed once, here rather than at import: the folders' conftests set TRITON_INTERPRET
+    # before anything imports Triton)
+    interpreter_rounds_bfloat16()
     # Never touch the user's ~/.cache/tuner or a shared Redis from a test.
     monkeypatch.setenv("TUNER_CACHE_DIR", str(tmp_path / "tuner-cache"))
     for var in ("TUNER_REMOTE_CACHE", "TUNER_CACHE_SECRET", "TUNER_REMOTE_READONLY",

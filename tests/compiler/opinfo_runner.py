@@ -64,7 +64,6 @@ import argparse  # noqa: E402
 import collections  # noqa: E402
 import datetime  # noqa: E402
 import fnmatch  # noqa: E402
-import functools  # noqa: E402
 import importlib.util  # noqa: E402
 import itertools  # noqa: E402
 import json  # noqa: E402
@@ -525,29 +524,18 @@ def _call_op(op, *args, **kwargs):
     return op(*args, **kwargs)
 
 
-@functools.cache
 def interpreter_rounds_bfloat16() -> bool:
-    """Makes Triton's interpreter round float32 -> bfloat16 casts to nearest even, as a GPU's
-    cvt.rn.bf16.f32 does (its emulation truncates when the cast names no rounding mode, which
-    put bfloat16 gradients a few ulps off eager's: tanh's 1 - y^2 at y = 0.996 instead of 1);
-    casts that name a mode keep the interpreter's handling. Whether it is in place (False: a
-    Triton without the private converter, whose casts are its own)."""
-    import numpy as np
-    import torch
-    try:
-        import triton.language as tl
-        from triton.runtime import interpreter
-        convert = interpreter._convert_float
-    except (ImportError, AttributeError):
-        return False
-
-    def rounded(data, src, dst, rounding_mode):
-        if src == tl.float32 and dst == tl.bfloat16 and rounding_mode is None:
-            wide = torch.from_numpy(np.ascontiguousarray(data).view(np.float32).copy())
-            return wide.to(torch.bfloat16).view(torch.int16).numpy().view(np.uint16)
-        return convert(data, src, dst, rounding_mode)
-    interpreter._convert_float = rounded
-    return True
+    """Triton's interpreter rounds float32 -> bfloat16 casts to nearest even, as a GPU does
+    (tests/triton_rounding.py; installed for every test by tests/conftest.py, here for the
+    sweep's workers, which run outside pytest)."""
+    path = os.path.join(REPO, "tests", "triton_rounding.py")
+    spec = importlib.util.spec_from_file_location("triton_rounding", path)
+    module = sys.modules.get("triton_rounding")
+    if module is None:
+        module = importlib.util.module_from_spec(spec)
+        spec.loader.exec_module(module)
+        sys.modules["triton_rounding"] = module
+    return module.interpreter_rounds_bfloat16()
 
 
 def run_op(op, *, samples: int = 2, mode: str = "fwd", skip=(), expected=None, key=None,

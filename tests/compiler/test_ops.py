@@ -648,3 +648,11 @@ def test_half_maxima_and_minima_by_index_leave_the_op_to_aten(dtype, reduce):
     (graph,) = stats.graphs()
     assert not graph.graph_fallback and len(graph.fallbacks) == 1, graph.fallbacks
     assert graph.kernels >= 1   # the ops around it are still generated
+
+
+def test_a_bfloat16_cast_rounds_to_nearest_as_on_a_gpu():
+    # 1 + 0.75 ulp of bfloat16: truncation (the interpreter's own cast) gives 1.0, a GPU's and
+    # eager's rounding 1 + 2^-7 (tests/conftest.py installs tests/triton_rounding.py)
+    x = torch.tensor([1 + 3 * 2.0 ** -9, -(1 + 3 * 2.0 ** -9), 3.0])
+    out = torch.compile(lambda t: (t * 1.0).to(torch.bfloat16), backend="tuner")(x)
+    assert out.tolist() == x.to(torch.bfloat16).tolist() == [1 + 2.0 ** -7, -(1 + 2.0 ** -7), 3.0]
