@@ -70,6 +70,7 @@ import json  # noqa: E402
 import math  # noqa: E402
 import platform  # noqa: E402
 import queue  # noqa: E402
+import re  # noqa: E402
 import selectors  # noqa: E402
 import shlex  # noqa: E402
 import subprocess  # noqa: E402
@@ -283,7 +284,9 @@ def _graph_info():
               for k in torch._dynamo.utils.counters.get("graph_break", {})]
     return {"graphs": len(graphs), "kernels": kernels, "fallbacks": dict(fallbacks),
             "lowering_errors": errors, "externs": dict(externs), "graph_fallbacks": reasons,
-            "graph_breaks": breaks, "symbolic": sum(bool(getattr(g, "symbolic", False)) for g in graphs)}
+            "graph_breaks": breaks, "symbolic": sum(bool(getattr(g, "symbolic", False)) for g in graphs),
+            # graphs with symbolic sizes compiled per shape instead, and why (--dynamic)
+            "symbolic_declined": dict(getattr(stats, "symbolic_fallbacks", {}))}
 
 
 def _seeded(seed, fn):
@@ -825,6 +828,15 @@ def summarize(rows, header=None, expected=None) -> dict:
     failures = [{"op": r["op"], "sample": r["sample"], "status": r["status"], "detail": r.get("detail", ""),
                  "max_abs_err": r.get("max_abs_err"), "desc": r.get("desc", "")}
                 for r in rows if is_failure(r)]
+    declined = collections.defaultdict(lambda: {"samples": 0, "ops": set()})
+    for r in rows:   # (symbol names vary between samples: s0, s53, ... read as s)
+        for why in r.get("symbolic_declined", {}):
+            d = declined[re.sub(r"\b[su]\d+\b", "s", why)[:160]]
+            d["samples"] += 1
+            d["ops"].add(r["op"])
+    symbolic_declined = sorted(({"reason": k, "samples": v["samples"], "ops": len(v["ops"]),
+                                 "opinfos": sorted(v["ops"])} for k, v in declined.items()),
+                               key=lambda d: (-d["samples"], d["reason"]))
     declared_rows = [{"op": r["op"], "sample": r["sample"], "status": r["status"], "declared": r["declared"]}
                      for r in rows if r.get("declared") and r["status"] in ("mismatch", "graph_fallback")]
     return {
@@ -845,6 +857,7 @@ def summarize(rows, header=None, expected=None) -> dict:
         "declared_outcomes": declared_rows,
         "aten_fallbacks": fallbacks,
         "lowering_errors": lowering_errors,
+        "symbolic_declined": symbolic_declined,
         "values_unchecked": sorted({r["op"] for r in rows
                                     if r.get("values", "compared") not in ("compared", "float32 reference")}),
         "float32_reference": sorted({r["op"] for r in rows if r.get("values") == "float32 reference"}),
@@ -868,6 +881,9 @@ def table(summary, top=15) -> str:
         lines.append("ATen fallbacks (samples, ops): " + ", ".join(
             f"{f['aten']} {f['samples']}/{f['ops']}{'*' if f['on_purpose'] else ''}"
             for f in s["aten_fallbacks"][:top]) + ("  (* on purpose)" if any(f["on_purpose"] for f in s["aten_fallbacks"][:top]) else ""))
+    if s.get("symbolic_declined"):
+        lines.append("compiled per shape, not symbolic (samples, ops): " + "; ".join(
+            f"{d['reason'][:70]} {d['samples']}/{d['ops']}" for d in s["symbolic_declined"][:6]))
     seen = set()
     fails = [f for f in s["failures"] if not (f["op"] in seen or seen.add(f["op"]))]
     lines.append(f"failures: {len(fails)} op(s)" + (":" if fails else ""))
