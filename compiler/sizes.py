@@ -120,10 +120,30 @@ class SizeVars:
             value = expr
         if isinstance(value, sympy.Basic):
             value = sympy.sympify(value)
+            if not value.is_polynomial():   # (Max/Min among its terms, perhaps)
+                value = self._fold_minmax(value)
             if value.is_Integer:
                 return int(value)
             return SymSize(value, self)
         return value
+
+    def _fold_minmax(self, e):
+        """e with each Max/Min whose arguments the symbols' ranges order replaced by the one
+        that wins at every size (PyTorch's dense stride Max(1, s) is s for a size s >= 2;
+        Min(s, s + 1) is s), so kernels and the wrapper see plain expressions. Others stay."""
+        known = {s: (_or_minus_oo(self.lower.get(s, 0)), self.upper.get(s))
+                 for s in e.free_symbols if s in self.hints or s in self.unbacked}
+
+        def fold(m):
+            args = list(m.args)
+            keep = [a for a in args if not any(
+                b is not a and _decide_by_ranges(
+                    (sympy.Ge if isinstance(m, sympy.Max) else sympy.Le)(b, a), known)
+                for b in args)]
+            if not keep:   # (equal arguments: each beats the other)
+                keep = args[:1]
+            return keep[0] if len(keep) == 1 else m.func(*keep)
+        return _sympy_minmax(e).replace(lambda x: isinstance(x, (sympy.Max, sympy.Min)), fold)
 
     def wrap_stride(self, value):
         """A stride as `wrap` gives it, PyTorch's Max(1, n) of a dense stride over sizes that

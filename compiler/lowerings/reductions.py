@@ -10,7 +10,7 @@ from .. import ir
 from .. import sym as S
 from ..lowering import full_value, graph, make_pointwise, realize, register
 from ..ops import Recorder, ops, use
-from ..sizes import or_else
+from ..sizes import SymSize, or_else
 from ..torch_compat import aten, prims
 from .views import squeeze, view
 
@@ -229,13 +229,19 @@ def prod(x, dim=None, keepdim=False, dtype=None):
     return reduce(x, dim, keepdim, "prod", out, src_dtype=_acc_dtype(out))
 
 
+def _count(n):
+    """An element count as a divisor's value: a float, or a symbolic size as it is (the kernel
+    converts its size arguments: a float() of it would compile the graph per shape)."""
+    return n if isinstance(n, SymSize) else float(n)
+
+
 @register(aten.mean.dim, aten.mean.default, aten.mean)
 def mean(x, dim=None, keepdim=False, dtype=None):
     out = dtype or x.dtype
     dims = _dims(x, dim)
     count = math.prod(x.size[d] for d in dims)
     s = reduce(x, dims, keepdim, "sum", _acc_dtype(out), src_dtype=_acc_dtype(out))
-    return make_pointwise(lambda v: ops.truediv(v, ops.constant(float(count), _acc_dtype(out))),
+    return make_pointwise(lambda v: ops.truediv(v, ops.constant(_count(count), _acc_dtype(out))),
                           [s], out, _acc_dtype(out))
 
 
@@ -300,12 +306,14 @@ def variance(x, dims, correction, keepdim, out_dtype=None):
     count = math.prod(x.size[d] for d in dims)
     acc = _acc_dtype(x.dtype)
     s = realize(reduce(x, dims, True, "sum", acc, src_dtype=acc))
-    mean_ = make_pointwise(lambda v: ops.truediv(v, ops.constant(float(count), acc)), [s], acc, acc)
+    mean_ = make_pointwise(lambda v: ops.truediv(v, ops.constant(_count(count), acc)), [s], acc, acc)
     dev = make_pointwise(lambda a, m: ops.mul(ops.sub(a, m), ops.sub(a, m)), [x, mean_], acc, acc)
     ss = reduce(dev, dims, keepdim, "sum", acc, src_dtype=acc)
+    if isinstance(correction, float) and correction.is_integer():
+        correction = int(correction)   # (1.0 from a decomposition: a symbolic count takes ints)
     denom = max(count - correction, 0)
     out = out_dtype or x.dtype
-    var = make_pointwise(lambda v: ops.truediv(v, ops.constant(float(denom), acc)), [ss], out, acc)
+    var = make_pointwise(lambda v: ops.truediv(v, ops.constant(_count(denom), acc)), [ss], out, acc)
     if not keepdim:
         mean_ = squeeze(mean_, dims)
     return var, make_pointwise(lambda v: v, [mean_], out, acc)

@@ -169,6 +169,33 @@ def test_a_pooled_size_divides_and_compares_without_a_parity_guard():
     assert not sv.guards
 
 
+def test_a_stride_max_the_sizes_order_is_folded_without_a_guard():
+    from torch.utils._sympy.functions import Max, Min
+    sv = SizeVars()
+    s, t = sympy.Symbol("s0", integer=True, positive=True), sympy.Symbol("s1", integer=True, positive=True)
+    sv.bind(s, 5)
+    sv.bind(t, 7)
+    # PyTorch's dense strides over sizes that might be 0 or 1; a size here is at least 2
+    assert sv.wrap(Max(1, s - 1)).expr == s - 1 and sv.wrap(Min(s, s + 1)).expr == s
+    assert sv.wrap(Max(1, s * t - 1)).expr == s * t - 1
+    assert isinstance(sv.wrap(Max(s, t)).expr, sympy.Max)   # not ordered: kept
+    assert not sv.guards
+
+
+def test_means_and_variances_over_a_symbolic_dim_stay_symbolic():
+    # the divisor is the reduced dims' element count: a float() of it compiled per shape
+    def fn(x):
+        return x.mean(0) + x.var(0) * x.std(0, correction=0)   # (1.0 and 0.0 as floats)
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (5, 7, 12):
+        x = torch.randn(n, 6)
+        assert_close(cf(x), fn(x))
+    graphs = stats.graphs()
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert len(graphs) == 1 and graphs[0].symbolic
+
+
 def test_an_integer_argument_is_not_a_size_it_may_be_negative():
     # dynamic=True makes a slice's bounds symbols too; they had a size's lower bound of 0, so
     # `end < 0` was decided False for end = -2 without a guard and slice(1, -2) of 30 rows came
