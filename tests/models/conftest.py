@@ -81,6 +81,7 @@ def _zoo_test(request):
     rec["graphs"] = len(stats.graphs())
     rec["graph_fallbacks"] = sum(1 for g in stats.graphs() if getattr(g, "graph_fallback", ""))
     rec["top"] = zoo_run.LAST.get("top_frame_compiles", "?")
+    rec["per_shape"] = dict(stats.symbolic_fallbacks)   # graphs whose sizes could not stay symbolic
     torch._dynamo.reset()
 
 
@@ -118,6 +119,8 @@ def pytest_terminal_summary(terminalreporter):
             extra += " | " + "; ".join(f"{k}: {v}" for k, v in errors.items())[:160]
         if r["graph_fallbacks"]:
             extra += f" | {r['graph_fallbacks']} graph(s) ran in ATen"
+        if r.get("per_shape"):
+            extra += " | compiled per shape: " + "; ".join(r["per_shape"])[:160]
         tr.write_line(f"{name:<40} {r.get('outcome', '?'):<7} {r['seconds']:>6.1f} {r['graphs']:>6} "
                       f"{s.kernels:>5} {sum(s.externs.values()):>6} {sum(s.fallbacks.values()):>6} {r['top']:>3}  "
                       f"{_counter_text(s.fallbacks, 70)}{extra}")
