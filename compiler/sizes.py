@@ -297,6 +297,12 @@ def _decide_by_ranges(rel, ranges):
     try:
         diff = _sympy_minmax(rel.lhs - rel.rhs).replace(
             lambda e: isinstance(e, (sympy.Max, sympy.Min)) and len(e.args) == 2, fold)
+        calls = diff.atoms(sympy.core.function.Application)
+        if any(not isinstance(f, (sympy.Max, sympy.Min)) for f in calls):
+            # an integer division or modulo: PyTorch's FloorDiv evaluates over intervals to a
+            # number that bounds nothing (FloorDiv(s5, s83) on [2, oo) gave 1: Max(1, s5 // s83)
+            # was folded to 1, a wrong channel_shuffle gradient)
+            return None
         diff = sympy.expand(diff).xreplace(box)
     except Exception:   # noqa: BLE001 - a function interval arithmetic does not take: open
         return None

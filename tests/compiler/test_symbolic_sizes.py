@@ -182,6 +182,28 @@ def test_a_stride_max_the_sizes_order_is_folded_without_a_guard():
     assert not sv.guards
 
 
+def test_an_integer_division_is_never_ordered_by_intervals():
+    # PyTorch's FloorDiv evaluated over [2, oo) intervals to 1, so Max(1, s0 // s1) was
+    # folded to 1: channel_shuffle's gradient came out wrong under dynamic=True
+    from torch.utils._sympy.functions import FloorDiv, Max
+    sv = SizeVars()
+    s, t = sympy.Symbol("s0", integer=True, positive=True), sympy.Symbol("s1", integer=True, positive=True)
+    sv.bind(s, 6)
+    sv.bind(t, 3)
+    assert sv.wrap(Max(1, FloorDiv(s, t))).expr != 1
+
+    def fn(x, groups):
+        return F.channel_shuffle(x, groups)
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    for shape, groups in (((1, 4, 10, 10), 2), ((2, 6, 8, 8), 3)):
+        x = torch.randn(shape, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        ct = torch.randn(shape)
+        (cf(x, groups) * ct).sum().backward()
+        (fn(x2, groups) * ct).sum().backward()
+        assert_close(x.grad, x2.grad)
+
+
 def test_means_and_variances_over_a_symbolic_dim_stay_symbolic():
     # the divisor is the reduced dims' element count: a float() of it compiled per shape
     def fn(x):
