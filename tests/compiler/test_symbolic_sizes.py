@@ -154,12 +154,18 @@ def test_guards_are_recorded_only_where_the_bounds_cannot_decide():
         int(a)
 
 
-def test_a_pooled_size_divides_and_compares_without_a_parity_guard():
-    from tuner.compiler.sizes import surely
+def _two_sizes(a, b):
+    """A size table with the sizes s0 = a and s1 = b: (table, s0, s1)."""
     sv = SizeVars()
     s, t = sympy.Symbol("s0", integer=True, positive=True), sympy.Symbol("s1", integer=True, positive=True)
-    sv.bind(s, 7)
-    sv.bind(t, 3)
+    sv.bind(s, a)
+    sv.bind(t, b)
+    return sv, s, t
+
+
+def test_a_pooled_size_divides_and_compares_without_a_parity_guard():
+    from tuner.compiler.sizes import surely
+    sv, s, t = _two_sizes(7, 3)
     pooled = (sv.wrap(s) + 1) // 2            # a pooling's output size: a FloorDiv term
     assert "FloorDiv" in str(pooled.expr)
     assert (pooled * sv.wrap(t) * 4) // 2 == pooled * sv.wrap(t) * 2   # exact: no Unsupported
@@ -171,10 +177,7 @@ def test_a_pooled_size_divides_and_compares_without_a_parity_guard():
 
 def test_a_stride_max_the_sizes_order_is_folded_without_a_guard():
     from torch.utils._sympy.functions import Max, Min
-    sv = SizeVars()
-    s, t = sympy.Symbol("s0", integer=True, positive=True), sympy.Symbol("s1", integer=True, positive=True)
-    sv.bind(s, 5)
-    sv.bind(t, 7)
+    sv, s, t = _two_sizes(5, 7)
     # PyTorch's dense strides over sizes that might be 0 or 1; a size here is at least 2
     assert sv.wrap(Max(1, s - 1)).expr == s - 1 and sv.wrap(Min(s, s + 1)).expr == s
     assert sv.wrap(Max(1, s * t - 1)).expr == s * t - 1
@@ -186,10 +189,7 @@ def test_an_integer_division_is_never_ordered_by_intervals():
     # PyTorch's FloorDiv evaluated over [2, oo) intervals to 1, so Max(1, s0 // s1) was
     # folded to 1: channel_shuffle's gradient came out wrong under dynamic=True
     from torch.utils._sympy.functions import FloorDiv, Max
-    sv = SizeVars()
-    s, t = sympy.Symbol("s0", integer=True, positive=True), sympy.Symbol("s1", integer=True, positive=True)
-    sv.bind(s, 6)
-    sv.bind(t, 3)
+    sv, s, t = _two_sizes(6, 3)
     assert sv.wrap(Max(1, FloorDiv(s, t))).expr != 1
 
     def fn(x, groups):
