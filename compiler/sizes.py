@@ -565,7 +565,8 @@ def bind(example_inputs, args) -> SizeVars:
     for i, (ex, a) in enumerate(zip(example_inputs, args)):
         if isinstance(ex, torch.SymInt):
             visit(ex, a, i, "value", 0)
-        elif isinstance(ex, torch.Tensor):
+        elif isinstance(ex, torch.Tensor) and isinstance(a, torch.Tensor):
+            # (a tensor input the call passes as None, as a backward may: no size read from it)
             for d, n in enumerate(ex.shape):
                 visit(n, a.size(d), i, "size", d)
             for d, n in enumerate(ex.stride()):
