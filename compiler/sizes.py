@@ -147,10 +147,10 @@ class SizeVars:
 
     def wrap_stride(self, value):
         """A stride as `wrap` gives it, PyTorch's Max(1, n) of a dense stride over sizes that
-        may be 0 (data-dependent ones) taken as n: where n is 0 the tensor has no element, so
-        no stride of it is ever used."""
+        may be 0 (data-dependent ones, an integer argument used as a size) taken as n: where n
+        is 0 the tensor has no element, so no stride of it is ever used."""
         out = self.wrap(value)
-        if not isinstance(out, SymSize) or not out.expr.free_symbols & self.unbacked:
+        if not isinstance(out, SymSize):
             return out
         return self.wrap(_sympy_minmax(out.expr).replace(
             lambda e: isinstance(e, sympy.Max) and len(e.args) == 2 and sympy.S.One in e.args,

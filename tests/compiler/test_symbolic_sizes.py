@@ -185,6 +185,18 @@ def test_a_stride_max_the_sizes_order_is_folded_without_a_guard():
     assert not sv.guards
 
 
+def test_a_dense_stride_over_an_integer_argument_drops_its_max():
+    # torch.ones(3, n) for an integer argument n (no lower bound: it might be 0) has the
+    # stride Max(1, n): where n is 0 no element exists, so n serves (it had no kernel source)
+    from torch.utils._sympy.functions import Max
+    sv = SizeVars()
+    n = sympy.Symbol("s0", integer=True)
+    sv.bind(n, 4, None)
+    assert sv.wrap_stride(Max(1, 3 * n)).expr == 3 * n
+    assert isinstance(sv.wrap(Max(1, 3 * n)).expr, sympy.Max)   # a size keeps it
+    assert not sv.guards
+
+
 def test_an_integer_division_is_never_ordered_by_intervals():
     # PyTorch's FloorDiv evaluated over [2, oo) intervals to 1, so Max(1, s0 // s1) was
     # folded to 1: channel_shuffle's gradient came out wrong under dynamic=True
