@@ -485,8 +485,9 @@ def _floordiv(a, b, sv):
             if q.free_symbols else q.is_Integer:
         return q.xreplace(back)
     num, den = sympy.fraction(sympy.together(q))   # (s*t) // (4*t) is s // 4
-    if den.is_Integer and den > 0 and _integer_poly(num) and sv.decide(sympy.Ge(num.xreplace(back), 0)):
-        return S.FloorDiv(sympy.expand(num).xreplace(back), den)   # (its index form holds a >= 0 only)
+    num = num.xreplace(back) if _integer_poly(num) else None
+    if den.is_Integer and den > 0 and num is not None and sv.decide(sympy.Ge(num, 0)):
+        return S.FloorDiv(sympy.expand(num), den)   # (its index form holds a >= 0 only)
     raise Unsupported(f"{a} // {b}")
 
 
