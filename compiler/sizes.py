@@ -149,10 +149,10 @@ class SizeVars:
         """A stride as `wrap` gives it, PyTorch's Max(1, n) of a dense stride over sizes that
         may be 0 (data-dependent ones, an integer argument used as a size) taken as n: where n
         is 0 the tensor has no element, so no stride of it is ever used."""
-        out = self.wrap(value)
-        if not isinstance(out, SymSize):
+        out = self.wrap(value)   # (its Max/Min are sympy's: wrap folded them)
+        if not isinstance(out, SymSize) or not out.expr.has(sympy.Max):
             return out
-        return self.wrap(_sympy_minmax(out.expr).replace(
+        return self.wrap(out.expr.replace(
             lambda e: isinstance(e, sympy.Max) and len(e.args) == 2 and sympy.S.One in e.args,
             lambda e: e.args[0] if e.args[1] == 1 else e.args[1]))
 
@@ -183,6 +183,12 @@ class SizeVars:
         return eval(f"lambda args: {body}")   # noqa: S307 (source built here from sympy)
 
     # -- decisions -------------------------------------------------------------------
+    def by_bounds(self, rel):
+        """True or False where the symbols' lower bounds decide a relation for every size
+        (no guard needed), else None."""
+        lows = {s: self.lower.get(s, 0) for s in rel.free_symbols if s in self.hints}
+        return None if None in lows.values() else _decide_by_bounds(rel, lows)
+
     def decide(self, rel) -> bool:
         """A relation over sizes, answered at the hints; recorded as a guard unless the
         symbols' lower bounds decide it for every size."""
@@ -191,8 +197,7 @@ class SizeVars:
             return bool(rel)
         if rel.free_symbols & self.unbacked:
             return self._decide_unbacked(rel)
-        lows = {s: self.lower.get(s, 0) for s in rel.free_symbols if s in self.hints}
-        known = None if None in lows.values() else _decide_by_bounds(rel, lows)
+        known = self.by_bounds(rel)
         if known is not None:
             return known
         value = rel.xreplace(self.hints)
@@ -235,10 +240,7 @@ def surely(rel, a, b):
     r = sympy.sympify(rel(sympy.sympify(a), sympy.sympify(b)))
     if r in (sympy.true, sympy.false):
         return bool(r)
-    if sv is None or r.free_symbols & sv.unbacked:
-        return None
-    lows = {s: sv.lower.get(s, 0) for s in r.free_symbols}
-    return None if None in lows.values() else _decide_by_bounds(r, lows)
+    return None if sv is None or r.free_symbols & sv.unbacked else sv.by_bounds(r)
 
 
 def _decide_by_bounds(rel, lower):

@@ -10,6 +10,7 @@ from .. import sym as S
 from ..lowering import broadcast_shapes, fallback, graph, loader_for, register
 from ..ops import ops
 from ..torch_compat import aten
+from .views import view
 
 
 def _indirect(loader, idx, size, wrap_negative=True):
@@ -224,7 +225,6 @@ def scatter(x, dim, index, src, reduce=None):
         return fallback(aten.scatter.src if isinstance(src, ir.TensorValue) else aten.scatter.value,
                         (x, dim, index, src), {"reduce": reduce})
     if not x.size:   # a 0-d x (its index 0-d or of one element): one element of one
-        from .views import view
         one = lambda t: view(t, [1]) if isinstance(t, ir.TensorValue) else t  # noqa: E731
         return view(scatter(one(x), 0, one(index), one(src)), [])
     if _one_per_row(x, dim, index):
@@ -288,7 +288,7 @@ def scatter_reduce(x, dim, index, src, reduce, include_self=True):
     a min an and (codegen stores those without atomics); bool prod and mean stay ATen calls."""
     if reduce == "prod" and x.dtype != torch.bool and isinstance(src, ir.TensorValue) \
             and len(index.size) == len(x.size) \
-            and _prod_small(x, index.size[dim] if index.size else 1, index, src):
+            and _prod_small(x, index.size[dim] if index.size else 1):
         return _scatter_prod(x, dim, index, src, include_self)
     if reduce not in _SCATTER_REDUCE or (x.dtype == torch.bool and reduce == "mean"):
         return fallback(aten.scatter_reduce.two, (x, dim, index, src, reduce),
@@ -303,7 +303,7 @@ def index_reduce(x, dim, index, source, reduce, include_self=True):
     another reduction), by atomics as scatter_reduce, prod as its product; bool stays an ATen
     call."""
     if reduce == "prod" and x.dtype != torch.bool and len(index.size) <= 1 \
-            and _prod_small(x, index.numel, index, source):
+            and _prod_small(x, index.numel):
         return _index_prod(x, dim, index, source, include_self)
     if reduce not in _SCATTER_REDUCE or x.dtype == torch.bool:
         return fallback(aten.index_reduce.default, (x, dim, index, source, reduce),
@@ -399,9 +399,9 @@ def assert_scalar(cond, msg):
 PROD_MAX_WORK = 1 << 24
 
 
-def _prod_small(x, extent, *others):
+def _prod_small(x, extent):
     """Few enough products (symbolic sizes: guarded)."""
-    return bool(x.numel * extent <= PROD_MAX_WORK)
+    return x.numel * extent <= PROD_MAX_WORK
 
 
 def _prod_into(x, extent, match, include_self):

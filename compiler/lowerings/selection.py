@@ -76,7 +76,7 @@ def _fits(x, dim):
     if not x.dtype.is_floating_point:
         return False
     m = x.size[dim] if x.size else 1
-    return bool(0 < m <= MAX_ROW and x.numel * m <= MAX_WORK)   # (symbolic sizes: guarded)
+    return 0 < m <= MAX_ROW and x.numel * m <= MAX_WORK   # (symbolic sizes: guarded)
 
 
 def _as_1d(x):

@@ -178,15 +178,14 @@ def _search(boundaries, values, out_int32, right, sorter):
     return ir.Lazy(size, out, values.device, lambda idx: ops.to_dtype(cl(list(idx)), out))
 
 
-def _searchable(boundaries, values, sorter):
-    vals = [boundaries, values] + ([sorter] if sorter is not None else [])
+def _searchable(boundaries, values):
     if any(v.dtype.is_complex or v.dtype == torch.bool for v in (boundaries, values)):
         return False
     if not boundaries.size:
         return False
     if len(boundaries.size) > 1 and tuple(boundaries.size[:-1]) != tuple(values.size[:-1]):
         return False   # (eager's error)
-    return bool(values.numel * boundaries.size[-1] <= MAX_WORK)   # (symbolic sizes: guarded)
+    return values.numel * boundaries.size[-1] <= MAX_WORK   # (symbolic sizes: guarded)
 
 
 @register(aten.searchsorted.Tensor)
@@ -195,7 +194,7 @@ def searchsorted(boundaries, values, *, out_int32=False, right=False, side=None,
         return fallback(aten.searchsorted.Tensor, (boundaries, values),
                         {"out_int32": out_int32, "right": right, "side": side, "sorter": sorter})
     r = right or side == "right"
-    if not _searchable(boundaries, values, sorter):
+    if not _searchable(boundaries, values):
         return fallback(aten.searchsorted.Tensor, (boundaries, values),
                         {"out_int32": out_int32, "right": right, "side": side, "sorter": sorter})
     return _search(boundaries, values, out_int32, r, sorter)
@@ -204,7 +203,7 @@ def searchsorted(boundaries, values, *, out_int32=False, right=False, side=None,
 @register(aten.bucketize.Tensor)
 def bucketize(values, boundaries, *, out_int32=False, right=False):
     """bucketize's right is searchsorted's right (boundaries 1-d)."""
-    if len(boundaries.size) != 1 or not _searchable(boundaries, values, None):
+    if len(boundaries.size) != 1 or not _searchable(boundaries, values):
         return fallback(aten.bucketize.Tensor, (values, boundaries),
                         {"out_int32": out_int32, "right": right})
     return _search(boundaries, values, out_int32, right, None)

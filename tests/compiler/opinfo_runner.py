@@ -531,10 +531,10 @@ def interpreter_rounds_bfloat16() -> bool:
     """Triton's interpreter rounds float32 -> bfloat16 casts to nearest even, as a GPU does
     (tests/triton_rounding.py; installed for every test by tests/conftest.py, here for the
     sweep's workers, which run outside pytest)."""
-    path = os.path.join(REPO, "tests", "triton_rounding.py")
-    spec = importlib.util.spec_from_file_location("triton_rounding", path)
-    module = sys.modules.get("triton_rounding")
-    if module is None:
+    module = sys.modules.get("triton_rounding")   # (under pytest the root conftest's import)
+    if module is None:   # (not tests/ on sys.path: its namespace folders would shadow `tuner`)
+        path = os.path.join(REPO, "tests", "triton_rounding.py")
+        spec = importlib.util.spec_from_file_location("triton_rounding", path)
         module = importlib.util.module_from_spec(spec)
         spec.loader.exec_module(module)
         sys.modules["triton_rounding"] = module
