@@ -683,20 +683,20 @@ def _sync(device: str) -> None:
 def _peak_mib(fn) -> tuple:
     """MiB a warm call allocates at its peak above what was allocated before it (no weights, no
     CUDA graph pools), all allocated then (those too: one variant's alone with --rounds 1), and
-    all reserved then, cached blocks emptied first (CUDA graph pools whole: stock cudagraph
-    trees count little of theirs as allocated). The call measured is the second after the
-    emptying: the first may meet inputs at new addresses (a CUDA graph recorded again)."""
+    all reserved then (CUDA graph pools whole: stock cudagraph trees count little of theirs as
+    allocated), in a loop's steady state: cached blocks emptied, then 20 calls (the first meet
+    inputs at new addresses; CUDA graphs record those and drop the patterns left unused)."""
     torch = _torch()
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
-    fn()   # (its result dropped at once)
+    for _ in range(20):
+        fn()   # (its result dropped at once)
     torch.cuda.synchronize()
     base = torch.cuda.memory_allocated()
     torch.cuda.reset_peak_memory_stats()
-    out = fn()
+    fn()   # (the peak is the maximum: a result dropped at once changes nothing)
     torch.cuda.synchronize()
     peak, reserved = torch.cuda.max_memory_allocated(), torch.cuda.max_memory_reserved()
-    del out
     return (peak - base) / 2**20, peak / 2**20, reserved / 2**20
 
 
