@@ -217,9 +217,15 @@ def texpr(expr) -> str:
     if expr.is_Symbol:
         return expr.name
     if isinstance(expr, FloorDiv) or type(expr).__name__ == "FloorDiv":   # (torch's sizes' too)
-        return f"({texpr(expr.args[0])} // {texpr(expr.args[1])})"
+        a, k = texpr(expr.args[0]), texpr(expr.args[1])
+        if _maybe_negative(expr.args[0], expr.args[1]):
+            return f"(({a} - ((({a} % {k}) + {k}) % {k})) // {k})"
+        return f"({a} // {k})"
     if isinstance(expr, (ModIdx, sympy.Mod)):
-        return f"({texpr(expr.args[0])} % {texpr(expr.args[1])})"
+        a, k = texpr(expr.args[0]), texpr(expr.args[1])
+        if _maybe_negative(expr.args[0], expr.args[1]):
+            return f"((({a} % {k}) + {k}) % {k})"
+        return f"({a} % {k})"
     if expr.is_Add:
         parts = sorted((texpr(a) for a in expr.args), key=lambda s: (s[0].isdigit(), s))
         return "(" + " + ".join(parts) + ")"
@@ -228,6 +234,16 @@ def texpr(expr) -> str:
     if expr.is_Pow and expr.exp.is_Integer and expr.exp > 0:
         return "(" + " * ".join([texpr(expr.base)] * int(expr.exp)) + ")"
     raise NotImplementedError(f"index expression {expr!r}")
+
+
+def _maybe_negative(a, k) -> bool:
+    """Whether a // k or a % k (k a positive integer) may meet a negative a: a term with a
+    negative coefficient (PyTorch's ceil-mode pooled sizes, (3 - s) // 2). Python floors a
+    negative quotient, Triton truncates it (C), so such a division is printed in a form exact
+    under both: (a - ((a % k + k) % k)) // k. Symbols are sizes and indices, never negative."""
+    if not (sympy.sympify(k).is_Integer and k > 0):
+        return False
+    return any(t.as_coeff_Mul()[0] < 0 for t in sympy.Add.make_args(sympy.expand(a)))
 
 
 def approx_stride(expr, s) -> int | None:

@@ -216,6 +216,26 @@ def test_an_integer_division_is_never_ordered_by_intervals():
         assert_close(x.grad, x2.grad)
 
 
+def test_a_ceil_mode_pooled_size_divides_with_floor_semantics_in_kernels():
+    # ceil mode writes the pooled size as 1 - (3 - s) // 2: Python floors (3 - 6) // 2 to -2,
+    # Triton truncated it to -1, and max_pool3d's gradient scattered into the wrong rows
+    from tuner.compiler import sym as S
+    s = sympy.Symbol("s0", integer=True, positive=True)
+    src = S.texpr(S.FloorDiv(3 - s, 2))
+    assert eval(src, {"s0": 6}) == -2 and "%" in src and S.texpr(S.FloorDiv(s, 2)) == "(s0 // 2)"
+
+    def fn(x):
+        return F.max_pool3d(x, 3, 2, ceil_mode=True)
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    for shape in ((1, 2, 3, 6, 5), (2, 2, 5, 7, 6)):
+        x = torch.randn(shape, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        ct = torch.randn_like(fn(x2))
+        (cf(x) * ct).sum().backward()
+        (fn(x2) * ct).sum().backward()
+        assert_close(x.grad, x2.grad)
+
+
 def test_a_backward_called_with_none_for_an_input_stays_symbolic():
     # linalg.inv's backward is called with None for a tensor input: binding its sizes raised
     # an AttributeError, and the graph compiled per shape
