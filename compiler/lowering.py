@@ -12,7 +12,7 @@ import torch
 
 from . import ir
 from .ops import ops
-from .sizes import SymSize
+from .sizes import SymFloat, SymSize
 from .torch_compat import promote
 
 LOWERINGS: dict = {}
@@ -61,11 +61,12 @@ def broadcast_shapes(*shapes):
 
 def meta_of(x):
     """A stand-in for type promotion: a meta tensor of x's dtype and rank (promotion reads
-    only whether it is 0-d), or the scalar (a symbolic size promotes as the int it is)."""
+    only whether it is 0-d), or the scalar (a symbolic size promotes as the int it is, its
+    float() as a float)."""
     if is_tensor(x):
         return torch.empty((1,) * len(x.size), dtype=x.dtype, device="meta")
     if isinstance(x, SymSize):
-        return 1
+        return 1.0 if isinstance(x, SymFloat) else 1
     return x
 
 
@@ -74,7 +75,8 @@ def dtypes(args, kind="DEFAULT"):
     only on each tensor's dtype and whether it is 0-d, and on each scalar's Python type: the
     answer is cached on those (building meta tensors under the fake mode costs ~0.2 ms)."""
     key = (kind,) + tuple(("t", a.dtype, len(a.size) == 0) if is_tensor(a) else
-                          ("s", int if isinstance(a, SymSize) else type(a))
+                          ("s", float if isinstance(a, SymFloat) else
+                                 int if isinstance(a, SymSize) else type(a))
                           for a in args if a is not None)
     hit = _PROMOTED.get(key)
     if hit is None:

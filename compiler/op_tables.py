@@ -8,6 +8,8 @@ import operator
 import torch
 import torch.fx
 
+from .sizes import sym_float
+
 # FX targets a lazy value's consumer chain may pass through or end in (recompute.py,
 # `_consumers`): reductions read each element of their input once per output row; a pad or a
 # cat reads each element of an input at most once (a chain member, though its output is
@@ -96,6 +98,9 @@ for _name in ("sym_max", "sym_min", "sym_not", "sym_float", "sym_int", "sym_sqrt
     _fn = getattr(torch, _name, None)
     if _fn is not None:
         PYTHON_SCALAR_FNS[_fn] = _fn
+
+if hasattr(torch, "sym_float"):   # float(size): a symbolic size stays symbolic (SymFloat)
+    PYTHON_SCALAR_FNS[torch.sym_float] = sym_float
 
 if hasattr(torch, "sym_sum"):   # a sum of sizes (dynamo writes a KV cache's length so)
     PYTHON_SCALAR_FNS[torch.sym_sum] = lambda xs: sum(xs[1:], xs[0]) if xs else 0

@@ -120,8 +120,8 @@ class SizeVars:
             value = expr
         if isinstance(value, sympy.Basic):
             value = sympy.sympify(value)
-            if not value.is_polynomial():   # (Max/Min among its terms, perhaps)
-                value = self._fold_minmax(value)
+            if not value.is_polynomial():   # (Max/Min or FloorDiv among its terms, perhaps)
+                value = self._fold_minmax(_own_floordiv(value))
             if value.is_Integer:
                 return int(value)
             return SymSize(value, self)
@@ -471,6 +471,44 @@ class SymSize:
     __str__ = __repr__
 
 
+class SymFloat(SymSize):
+    """float(n) of a symbolic size n (torch.sym_float in a graph: the divisor of a norm or a
+    variance over a symbolic dim): a float scalar whose value is the integer expression `expr`.
+    A kernel reads it as that expression cast to its compute dtype, an extern call as
+    float(...); sums, differences and products with sizes and integral numbers stay symbolic.
+    A quotient, a square root or a fractional factor needs the concrete value (`specialize`:
+    the graph compiles per shape)."""
+    __slots__ = ()
+
+    def _new(self, expr):
+        expr = sympy.expand(expr)
+        return float(int(expr)) if expr.is_Integer else SymFloat(expr, self.sv)
+
+    def _bin(self, o, f):
+        if isinstance(o, float) and o.is_integer():
+            o = int(o)
+        e = _other(o)
+        if e is None:
+            return f(float(self), o) if isinstance(o, float) else NotImplemented
+        return self._new(f(self.expr, e))
+
+    def __floordiv__(self, o): return float(self) // o
+    def __rfloordiv__(self, o): return o // float(self)
+    def __mod__(self, o): return float(self) % o
+
+    def __repr__(self):
+        return f"float({expr_source(self.expr)})"
+
+    __str__ = __repr__
+
+
+def sym_float(a):
+    """torch.sym_float of a graph's value: a symbolic size stays symbolic (SymFloat)."""
+    if isinstance(a, SymFloat) or not isinstance(a, SymSize):
+        return a if isinstance(a, SymFloat) else float(a)
+    return SymFloat(a.expr, a.sv)
+
+
 def _floordiv(a, b, sv):
     """a // b for sizes (non-negative a, positive b): exact where b divides a, else an
     integer-division node."""
@@ -491,6 +529,15 @@ def _floordiv(a, b, sv):
     if den.is_Integer and den > 0 and num is not None and sv.decide(sympy.Ge(num, 0)):
         return S.FloorDiv(sympy.expand(num), den)   # (its index form holds a >= 0 only)
     raise Unsupported(f"{a} // {b}")
+
+
+def _own_floordiv(e):
+    """e with PyTorch's FloorDiv by a positive integer written as ours (compiler/sym.py), so a
+    size read from the graph and the same size computed by a lowering are one expression
+    (wav2vec2's conv output length met a view's size as the other class: `//` refused)."""
+    return e.replace(lambda x: type(x).__name__ == "FloorDiv" and not isinstance(x, S.FloorDiv)
+                     and x.args[1].is_Integer and x.args[1] > 0,
+                     lambda x: S.FloorDiv(*x.args))
 
 
 def _integer_poly(e) -> bool:

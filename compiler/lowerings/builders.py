@@ -12,7 +12,7 @@ from .. import ir
 from ..pool_offsets import pair as _pair   # (importing it defines tuner::max_pool2d_offsets)
 from ..lowering import full_value, graph, loader_for, make_pointwise, realize, register
 from ..ops import ops
-from ..sizes import SymSize, surely
+from ..sizes import SymFloat, SymSize, surely
 from ..sym import FloorDiv, ModIdx
 from ..torch_compat import aten, prims
 
@@ -102,7 +102,8 @@ def fill(x, value):
 def arange(start, end=None, step=1, dtype=None, layout=None, device=None, pin_memory=None):
     if end is None:
         start, end = 0, start
-    ints = all(isinstance(v, (int, SymSize)) for v in (start, end, step))   # (sizes are ints)
+    ints = all(isinstance(v, (int, SymSize)) and not isinstance(v, SymFloat)
+               for v in (start, end, step))   # (sizes are ints)
     if ints and isinstance(step, int) and step > 0:
         n = max(0, (end - start + step - 1) // step)
     else:

@@ -267,6 +267,57 @@ def test_means_and_variances_over_a_symbolic_dim_stay_symbolic():
     assert len(graphs) == 1 and graphs[0].symbolic
 
 
+def test_a_float_of_a_symbolic_size_stays_symbolic():
+    # group_norm and layer_norm over a symbolic dim divide by sym_float(n) (wav2vec2's first
+    # conv layer normalises over time): float() of a size compiled the graph per shape
+    gn, ln = torch.nn.GroupNorm(4, 8), torch.nn.LayerNorm(8)
+
+    def fn(x):
+        y = gn(x)                                              # (b, c, t): over c/g x t
+        z = F.layer_norm(y.transpose(1, 2), (y.shape[1],))     # a static normalised dim
+        return z * (x.shape[-1] * 2.0) + F.layer_norm(x, x.shape[1:]).transpose(1, 2)
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for t in (5, 9, 16):
+        x = torch.randn(3, 8, t, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        ct = torch.randn(3, t, 8)
+        assert_close(cf(x), fn(x2))
+        (cf(x) * ct).sum().backward()
+        (fn(x2) * ct).sum().backward()
+        assert_close(x.grad, x2.grad)
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert all(g.symbolic for g in stats.graphs())
+
+
+def test_a_float_size_promotes_as_a_float_and_refuses_a_fractional_factor():
+    from tuner.compiler.lowering import meta_of
+    from tuner.compiler.sizes import SymFloat, sym_float
+    sv, s, t = _two_sizes(6, 3)
+    f = sym_float(sv.wrap(s))
+    assert isinstance(f, SymFloat) and sym_float(f) is f and sym_float(4) == 4.0
+    assert isinstance(f * 2 + sv.wrap(t), SymFloat) and isinstance(3.0 - f, SymFloat)
+    assert repr(f * 2.0) == "float((2 * s0))"   # (the wrapper passes it to an ATen call so)
+    # an int tensor times it is a float tensor (times the size itself, an int one)
+    i32 = torch.ones(2, dtype=torch.int32)
+    assert (i32 * meta_of(f)).dtype == torch.float32 and (i32 * meta_of(sv.wrap(s))).dtype == torch.int32
+    with pytest.raises(Unsupported):    # 1 / n or 0.5 * n: the concrete value (per shape)
+        f * 0.5
+
+
+def test_pytorchs_floor_division_of_a_size_is_ours():
+    # wav2vec2: a view's size read from the graph held PyTorch's FloorDiv, the numel computed
+    # by the conv lowering ours; dividing one by the other raised (compiled per shape)
+    from torch.utils._sympy.functions import FloorDiv
+    from tuner.compiler import sym as S
+    sv, s, t = _two_sizes(160, 2)
+    theirs = sv.wrap(t * (FloorDiv(s, 10) - 1))
+    ours = sv.wrap(t) * ((sv.wrap(s) // 10) - 1) * 32
+    assert not any(type(a).__name__ == "FloorDiv" and not isinstance(a, S.FloorDiv)
+                   for a in theirs.expr.atoms(sympy.Function))
+    assert ours // theirs == 32 and not sv.guards
+
+
 def test_an_integer_argument_is_not_a_size_it_may_be_negative():
     # dynamic=True makes a slice's bounds symbols too; they had a size's lower bound of 0, so
     # `end < 0` was decided False for end = -2 without a guard and slice(1, -2) of 30 rows came
