@@ -495,6 +495,10 @@ class SymFloat(SymSize):
     def __floordiv__(self, o): return float(self) // o
     def __rfloordiv__(self, o): return o // float(self)
     def __mod__(self, o): return float(self) % o
+    def __rpow__(self, o): return o ** float(self)
+
+    def __pow__(self, o):   # (SDPA's scale: head size ** -0.5, the concrete value)
+        return super().__pow__(o) if isinstance(o, int) and o >= 0 else float(self) ** o
 
     def __repr__(self):
         return f"float({expr_source(self.expr)})"

@@ -79,7 +79,7 @@ def _split_multiple(a, k):
 def value_range(expr, bounds):
     """(smallest, largest) value of an index expression, each None when unknown. Symbols run
     from 0 to their bound (bounds: symbol name -> max value); // and % hold non-negative
-    arguments, so both are at least 0."""
+    arguments, so both are at least 0, except a // k of a negatively signed term."""
     if expr.is_Integer:
         return int(expr), int(expr)
     if expr.is_Symbol:
@@ -88,8 +88,11 @@ def value_range(expr, bounds):
     if isinstance(expr, (FloorDiv, ModIdx)) and not expr.args[1].is_Integer:
         return 0, None
     if isinstance(expr, FloorDiv):
-        hi = value_range(expr.args[0], bounds)[1]
-        return 0, None if hi is None else hi // int(expr.args[1])
+        lo, hi = value_range(expr.args[0], bounds)
+        k = int(expr.args[1])
+        # (PyTorch's ceil forms, (3 - s) // 2, written as ours by sizes.wrap, may be negative)
+        lo = (None if lo is None else lo // k) if _maybe_negative(expr.args[0], k) else 0
+        return lo, None if hi is None else hi // k
     if isinstance(expr, ModIdx):
         hi, k = value_range(expr.args[0], bounds)[1], int(expr.args[1]) - 1
         return 0, k if hi is None else min(hi, k)

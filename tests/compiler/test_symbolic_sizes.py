@@ -223,6 +223,7 @@ def test_a_ceil_mode_pooled_size_divides_with_floor_semantics_in_kernels():
     s = sympy.Symbol("s0", integer=True, positive=True)
     src = S.texpr(S.FloorDiv(3 - s, 2))
     assert eval(src, {"s0": 6}) == -2 and "%" in src and S.texpr(S.FloorDiv(s, 2)) == "(s0 // 2)"
+    assert S.value_range(S.FloorDiv(3 - s, 2), {}) == (None, 1)   # (not "at least 0")
 
     def fn(x):
         return F.max_pool3d(x, 3, 2, ceil_mode=True)
@@ -303,6 +304,8 @@ def test_a_float_size_promotes_as_a_float_and_refuses_a_fractional_factor():
     assert (i32 * meta_of(f)).dtype == torch.float32 and (i32 * meta_of(sv.wrap(s))).dtype == torch.int32
     with pytest.raises(Unsupported):    # 1 / n or 0.5 * n: the concrete value (per shape)
         f * 0.5
+    with pytest.raises(Unsupported):    # SDPA's scale over a symbolic head size (not a TypeError)
+        f ** -0.5
 
 
 def test_pytorchs_floor_division_of_a_size_is_ours():
