@@ -220,9 +220,9 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         if not isinstance(ex, torch.Tensor):
             self.inputs.append(None)
             return ex if self.sizes is None else self.sizes.wrap(ex)
+        # (symbolic for a view of a split or a chunk along a symbolic dim: as_strided of the
+        # input is relative to it, kernels read from the input's own data pointer)
         offset0 = ex.storage_offset() if self.sizes is None else self.sizes.wrap(ex.storage_offset())
-        if not isinstance(offset0, int):
-            raise Unsupported("a symbolic storage offset")
         b = ir.InputBuffer(f"arg{i}", ex.dtype, ex.device, self.shape(ex), self.stride(ex), 0,
                            arg_index=i, storage_offset0=offset0)
         self.buffers[b.name] = b

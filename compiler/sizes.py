@@ -59,7 +59,8 @@ class SizeVars:
         self.hints: dict[sympy.Symbol, int] = {}
         self.lower: dict[sympy.Symbol, int] = {}
         self.sources: dict[sympy.Symbol, str] = {}   # symbol -> wrapper source reading it
-        self._reads: dict = {}   # symbol -> (input index, "value" | "size" | "stride", dim)
+        # symbol -> (input index, "value" | "size" | "stride" | "storage_offset", dim)
+        self._reads: dict = {}
         self.guards: list = []
         self._seen: set = set()
         # data-dependent symbols: their upper bounds (None: unbounded), and per buffer the
@@ -168,7 +169,7 @@ class SizeVars:
     def read(self, symbol, i: int, what: str, d: int = 0):
         """Where a call's value of `symbol` is read: input i's value, size(d) or stride(d)."""
         if symbol not in self.sources:
-            self.sources[symbol] = f"arg{i}" if what == "value" else f"arg{i}.{what}({d})"
+            self.sources[symbol] = _read_source(f"arg{i}", what, d)
             self._reads[symbol] = (i, what, d)
 
     def checker(self):
@@ -177,7 +178,7 @@ class SizeVars:
             return None
         if any(s not in self._reads for g in self.guards for s in g.free_symbols):
             raise Unsupported("a guard on a size no input holds")
-        reads = {s: sympy.Symbol(f"args[{i}]" if what == "value" else f"args[{i}].{what}({d})")
+        reads = {s: sympy.Symbol(_read_source(f"args[{i}]", what, d))
                  for s, (i, what, d) in self._reads.items()}
         body = " and ".join(f"({_pysrc(g.xreplace(reads))})" for g in self.guards)
         return eval(f"lambda args: {body}")   # noqa: S307 (source built here from sympy)
@@ -230,6 +231,13 @@ class SizeVars:
         equality guard would be sound, but it mixes pinned and symbolic forms of one size in a
         graph, which the lowering has not been checked against.)"""
         raise Unsupported(f"a concrete value of the size {expr} is needed")
+
+
+def _read_source(arg: str, what: str, d: int) -> str:
+    """Python source reading a size symbol's value from an input: the input itself (an integer
+    argument), its size(d), stride(d) or storage_offset() (a view of a split, a chunk)."""
+    return arg if what == "value" else f"{arg}.storage_offset()" if what == "storage_offset" \
+        else f"{arg}.{what}({d})"
 
 
 def surely(rel, a, b):
@@ -625,6 +633,7 @@ def bind(example_inputs, args) -> SizeVars:
                 visit(n, a.size(d), i, "size", d)
             for d, n in enumerate(ex.stride()):
                 visit(n, a.stride(d), i, "stride", d)
+            visit(ex.storage_offset(), a.storage_offset(), i, "storage_offset", 0)
         elif isinstance(ex, (torch.SymFloat, torch.SymBool)):
             raise Unsupported("a symbolic float or bool input")
     for ex in example_inputs:

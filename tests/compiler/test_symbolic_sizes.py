@@ -321,6 +321,22 @@ def test_pytorchs_floor_division_of_a_size_is_ours():
     assert ours // theirs == 32 and not sv.guards
 
 
+def test_an_input_at_a_symbolic_storage_offset_stays_symbolic():
+    # the second half of a split along a symbolic dim starts at a symbolic offset (reformer's
+    # chunked training, multi-head attention's packed projections): compiled per shape
+    def fn(a, b):
+        return a * 2 + b.as_strided(b.shape, b.stride())   # (as_strided: offset-relative)
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (4, 6, 10):
+        x = torch.randn(2 * n, 3)
+        lo, hi = x[:n], x[n:]
+        assert_close(cf(hi, lo), fn(hi, lo))
+        assert_close(cf(lo, hi), fn(lo, hi))
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert all(g.symbolic for g in stats.graphs())
+
+
 def test_an_integer_argument_is_not_a_size_it_may_be_negative():
     # dynamic=True makes a slice's bounds symbols too; they had a size's lower bound of 0, so
     # `end < 0` was decided False for end = -2 without a guard and slice(1, -2) of 30 rows came
