@@ -433,11 +433,11 @@ class SymSize:
             return NotImplemented
         return self._new(self.expr - e * _floordiv(self.expr, e, self.sv))
 
-    def __truediv__(self, o):
-        return self.sv.specialize(self.expr) / (o if not isinstance(o, SymSize) else int(o))
+    def __truediv__(self, o):   # (a float: batch norm's numel / channels, n / (n - 1))
+        return SymFloat(self.expr, self.sv) / o
 
     def __rtruediv__(self, o):
-        return o / self.sv.specialize(self.expr)
+        return o / SymFloat(self.expr, self.sv)
 
     def __pow__(self, o):
         if isinstance(o, int) and o >= 0:
@@ -480,17 +480,25 @@ class SymSize:
 
 
 class SymFloat(SymSize):
-    """float(n) of a symbolic size n (torch.sym_float in a graph: the divisor of a norm or a
-    variance over a symbolic dim): a float scalar whose value is the integer expression `expr`.
-    A kernel reads it as that expression cast to its compute dtype, an extern call as
-    float(...); sums, differences and products with sizes and integral numbers stay symbolic.
-    A quotient, a square root or a fractional factor needs the concrete value (`specialize`:
-    the graph compiles per shape)."""
+    """A float computed from symbolic sizes (torch.sym_float in a graph, a size's true
+    division: the divisor of a norm or a variance over a symbolic dim, batch norm's n / (n - 1)
+    and 1 / n): `expr` is a quotient of two integer expressions over the size symbols. A kernel
+    computes it in float64 and casts it to its compute dtype, an extern call reads it as a
+    Python float: both as eager's double. Sums, products, quotients and integer powers with
+    sizes and integral numbers stay symbolic; a fractional factor, a square root or a
+    comparison needs the concrete value (`specialize`: the graph compiles per shape)."""
     __slots__ = ()
 
     def _new(self, expr):
-        expr = sympy.expand(expr)
-        return float(int(expr)) if expr.is_Integer else SymFloat(expr, self.sv)
+        expr = sympy.cancel(expr)
+        if expr.is_Integer:
+            return float(int(expr))
+        num, den = sympy.fraction(expr)
+        try:
+            S.texpr(num), S.texpr(den)
+        except NotImplementedError:
+            return float(self.sv.specialize(expr))   # (not integer polynomials: per shape)
+        return SymFloat(expr, self.sv)
 
     def _bin(self, o, f):
         if isinstance(o, float) and o.is_integer():
@@ -500,16 +508,39 @@ class SymFloat(SymSize):
             return f(float(self), o) if isinstance(o, float) else NotImplemented
         return self._new(f(self.expr, e))
 
+    def __truediv__(self, o):
+        if isinstance(o, (int, float)) and o == 0:
+            raise ZeroDivisionError("float division by zero")
+        return self._bin(o, lambda a, b: a / b)
+
+    def __rtruediv__(self, o): return self._bin(o, lambda a, b: b / a)
     def __floordiv__(self, o): return float(self) // o
     def __rfloordiv__(self, o): return o // float(self)
     def __mod__(self, o): return float(self) % o
     def __rpow__(self, o): return o ** float(self)
 
     def __pow__(self, o):   # (SDPA's scale: head size ** -0.5, the concrete value)
-        return super().__pow__(o) if isinstance(o, int) and o >= 0 else float(self) ** o
+        return self._new(self.expr ** o) if isinstance(o, int) else float(self) ** o
+
+    def _cmp(self, o, rel):   # (a float's comparison: the concrete value, per shape)
+        return rel(sympy.Float(float(self)), sympy.sympify(o)) == sympy.true
+
+    def __bool__(self):
+        return bool(float(self))
+
+    def parts(self) -> tuple:
+        """(numerator, denominator) source over the size symbols' names."""
+        num, den = sympy.fraction(self.expr)
+        return S.texpr(num), S.texpr(den)
+
+    def kernel_source(self) -> str:
+        num, den = (f"tl.full([], {p}, tl.float64)" if p.lstrip("-").isdigit() else
+                    f"({p}).to(tl.float64)" for p in self.parts())
+        return num if den == "tl.full([], 1, tl.float64)" else f"({num} / {den})"
 
     def __repr__(self):
-        return f"float({expr_source(self.expr)})"
+        num, den = self.parts()
+        return f"float({num})" if den == "1" else f"(float({num}) / float({den}))"
 
     __str__ = __repr__
 

@@ -31,7 +31,7 @@ from .. import ir
 from .. import sym as S
 from ..ops import use
 from ..scheduler import R, X, accesses, bounds, is_rowwise, node_index, split_prefix
-from ..sizes import SymSize, or_else
+from ..sizes import SymFloat, SymSize, or_else
 from . import special_calls
 
 Y, XX = S.sym("y"), S.sym("xx")
@@ -320,6 +320,8 @@ class TritonKernel:
         return self.cse(expr, buf.dtype)
 
     def constant(self, value, dtype):
+        if isinstance(value, SymFloat):   # a float of sizes (1 / n), in float64 as eager's
+            return self.cse(f"{value.kernel_source()}.to({TL[compute_dtype(dtype)]})", dtype)
         if isinstance(value, SymSize):   # a size used as a value: its size arguments
             return self.index_expr(value.expr, dtype)
         return self.cse(_const(value, dtype), dtype)

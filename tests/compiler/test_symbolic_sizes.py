@@ -291,7 +291,7 @@ def test_a_float_of_a_symbolic_size_stays_symbolic():
     assert all(g.symbolic for g in stats.graphs())
 
 
-def test_a_float_size_promotes_as_a_float_and_refuses_a_fractional_factor():
+def test_a_float_of_sizes_promotes_as_a_float_and_refuses_a_fractional_factor():
     from tuner.compiler.lowering import meta_of
     from tuner.compiler.sizes import SymFloat, sym_float
     sv, s, t = _two_sizes(6, 3)
@@ -302,10 +302,34 @@ def test_a_float_size_promotes_as_a_float_and_refuses_a_fractional_factor():
     # an int tensor times it is a float tensor (times the size itself, an int one)
     i32 = torch.ones(2, dtype=torch.int32)
     assert (i32 * meta_of(f)).dtype == torch.float32 and (i32 * meta_of(sv.wrap(s))).dtype == torch.int32
-    with pytest.raises(Unsupported):    # 1 / n or 0.5 * n: the concrete value (per shape)
+    q = 1.0 / (f - 1) * sv.wrap(t)      # quotients of sizes stay symbolic, computed as doubles
+    assert isinstance(q, SymFloat) and repr(q) == "(float(s1) / float((-1 + s0)))"
+    assert "tl.float64" in q.kernel_source() and eval(repr(q), {"s0": 6, "s1": 3}) == 3 / 5
+    with pytest.raises(Unsupported):    # 0.5 * n: the concrete value (per shape)
         f * 0.5
     with pytest.raises(Unsupported):    # SDPA's scale over a symbolic head size (not a TypeError)
         f ** -0.5
+
+
+def test_batch_norm_training_over_symbolic_sizes_stays_symbolic():
+    # batch norm's statistics divide by numel / channels and scale the running variance by
+    # n / (n - 1): a true division of sizes needed the concrete value (per shape)
+    import copy
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.BatchNorm2d(4), torch.nn.ReLU())
+    ref = copy.deepcopy(m)
+    cf = torch.compile(m, backend="tuner", dynamic=True)
+    stats.reset()
+    for n, hw in ((2, 7), (3, 9), (4, 6)):
+        x = torch.randn(n, 3, hw, hw)
+        y, y2 = cf(x), ref(x)
+        ct = torch.randn_like(y2)
+        (y * ct).sum().backward()
+        (y2 * ct).sum().backward()
+        assert_close(y, y2)
+        assert_close(m[0].weight.grad, ref[0].weight.grad)
+        assert_close(m[1].running_var, ref[1].running_var)
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert any(g.symbolic for g in stats.graphs())
 
 
 def test_pytorchs_floor_division_of_a_size_is_ours():
