@@ -234,8 +234,7 @@ class SizeVars:
 
 
 def _read_source(arg: str, what: str, d: int) -> str:
-    """Python source reading a size symbol's value from an input: the input itself (an integer
-    argument), its size(d), stride(d) or storage_offset() (a view of a split, a chunk)."""
+    """Source reading a size symbol from an input: it, its size(d), stride(d), storage_offset()."""
     return arg if what == "value" else f"{arg}.storage_offset()" if what == "storage_offset" \
         else f"{arg}.{what}({d})"
 
@@ -513,10 +512,15 @@ class SymFloat(SymSize):
             raise ZeroDivisionError("float division by zero")
         return self._bin(o, lambda a, b: a / b)
 
+    # (reflected ones of its own: Python calls them before a SymSize's, size + float is a float)
+    def __radd__(self, o): return self._bin(o, lambda a, b: b + a)
+    def __rsub__(self, o): return self._bin(o, lambda a, b: b - a)
+    def __rmul__(self, o): return self._bin(o, lambda a, b: b * a)
     def __rtruediv__(self, o): return self._bin(o, lambda a, b: b / a)
     def __floordiv__(self, o): return float(self) // o
     def __rfloordiv__(self, o): return o // float(self)
     def __mod__(self, o): return float(self) % o
+    def __rmod__(self, o): return o % float(self)
     def __rpow__(self, o): return o ** float(self)
 
     def __pow__(self, o):   # (SDPA's scale: head size ** -0.5, the concrete value)
@@ -524,6 +528,14 @@ class SymFloat(SymSize):
 
     def _cmp(self, o, rel):   # (a float's comparison: the concrete value, per shape)
         return rel(sympy.Float(float(self)), sympy.sympify(o)) == sympy.true
+
+    def __eq__(self, o): return self._cmp(o, sympy.Eq)
+    def __ne__(self, o): return self._cmp(o, sympy.Ne)
+    def __lt__(self, o): return self._cmp(o, sympy.Lt)
+    def __le__(self, o): return self._cmp(o, sympy.Le)
+    def __gt__(self, o): return self._cmp(o, sympy.Gt)
+    def __ge__(self, o): return self._cmp(o, sympy.Ge)
+    __hash__ = SymSize.__hash__
 
     def __bool__(self):
         return bool(float(self))
@@ -547,9 +559,9 @@ class SymFloat(SymSize):
 
 def sym_float(a):
     """torch.sym_float of a graph's value: a symbolic size stays symbolic (SymFloat)."""
-    if isinstance(a, SymFloat) or not isinstance(a, SymSize):
-        return a if isinstance(a, SymFloat) else float(a)
-    return SymFloat(a.expr, a.sv)
+    if isinstance(a, SymFloat):
+        return a
+    return SymFloat(a.expr, a.sv) if isinstance(a, SymSize) else float(a)
 
 
 def _floordiv(a, b, sv):
@@ -575,9 +587,8 @@ def _floordiv(a, b, sv):
 
 
 def _own_floordiv(e):
-    """e with PyTorch's FloorDiv by a positive integer written as ours (compiler/sym.py), so a
-    size read from the graph and the same size computed by a lowering are one expression
-    (wav2vec2's conv output length met a view's size as the other class: `//` refused)."""
+    """e with PyTorch's FloorDiv by a positive integer as ours: a size read from the graph and
+    the same size a lowering computed are one expression (wav2vec2's conv output length)."""
     return e.replace(lambda x: type(x).__name__ == "FloorDiv" and not isinstance(x, S.FloorDiv)
                      and x.args[1].is_Integer and x.args[1] > 0,
                      lambda x: S.FloorDiv(*x.args))

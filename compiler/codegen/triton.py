@@ -169,9 +169,8 @@ class TritonKernel:
         return False
 
     def _tiling(self):
-        """(YN, XN) when some input is read contiguously along a dim other than the one the
-        store is contiguous along (the last of the node's loop dims): the split puts that dim
-        last in y. The heaviest such input decides; None keeps the 1-D kernel."""
+        """(YN, XN) when an input is read contiguously along a dim other than the store's (the
+        node's last loop dim): that dim goes last in y. The heaviest such input decides."""
         best = None
         for n in self.group.nodes:
             if n.kind != "pointwise":
@@ -263,8 +262,7 @@ class TritonKernel:
         return "xmask & rmask" if needs_r else "xmask"
 
     def _block_pointer(self, names) -> bool:
-        """Whether a masked load over these index names needs a pointer of the block's shape
-        (one whose index misses a block dimension would be narrower than its mask)."""
+        """Whether a masked load over these names needs a block-shaped pointer (else narrower)."""
         return not self._full_block(names)
 
     def _mask_for(self, index):
@@ -690,7 +688,7 @@ class TritonKernel:
 
     def meta(self, source: str, bucketed: bool = False) -> KernelMeta:
         """What the launcher and the kernel-config point need (after codegen: a scatter's
-        extent is set there): a tiled kernel's launch extents are its tile's (XN, YN)."""
+        extent is set there); a tiled kernel's launch extents are its tile's (XN, YN)."""
         tile = self.tile
         return KernelMeta(self.kind, source, xnumel=tile[1] if tile else self.xnumel,
                           ynumel=tile[0] if tile else None,

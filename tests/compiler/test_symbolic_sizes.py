@@ -298,6 +298,9 @@ def test_a_float_of_sizes_promotes_as_a_float_and_refuses_a_fractional_factor():
     f = sym_float(sv.wrap(s))
     assert isinstance(f, SymFloat) and sym_float(f) is f and sym_float(4) == 4.0
     assert isinstance(f * 2 + sv.wrap(t), SymFloat) and isinstance(3.0 - f, SymFloat)
+    assert all(isinstance(v, SymFloat) for v in (sv.wrap(t) + f, sv.wrap(t) - f, sv.wrap(t) * f))
+    with pytest.raises(Unsupported):    # a float's comparison: the concrete value
+        sv.wrap(t) < f
     assert repr(f * 2.0) == "float((2 * s0))"   # (the wrapper passes it to an ATen call so)
     # an int tensor times it is a float tensor (times the size itself, an int one)
     i32 = torch.ones(2, dtype=torch.int32)
