@@ -395,7 +395,7 @@ class SymSize:
         return int(expr) if expr.is_Integer else SymSize(expr, self.sv)
 
     def _bin(self, o, f):
-        e = _other(o)
+        e = _other(o) if not isinstance(o, SymFloat) else None   # (a float's own: reflected)
         if e is None:
             if isinstance(o, float):
                 return f(sympy.Float(self.sv.specialize(self.expr)), sympy.Float(o))
@@ -444,7 +444,7 @@ class SymSize:
         return NotImplemented
 
     def _cmp(self, o, rel):
-        e = _other(o)
+        e = _other(o) if not isinstance(o, SymFloat) else None   # (a float's own: reflected)
         if e is None:
             if isinstance(o, float):
                 return rel(sympy.Float(self.sv.specialize(self.expr)), sympy.Float(o)) == sympy.true
@@ -512,10 +512,6 @@ class SymFloat(SymSize):
             raise ZeroDivisionError("float division by zero")
         return self._bin(o, lambda a, b: a / b)
 
-    # (reflected ones of its own: Python calls them before a SymSize's, size + float is a float)
-    def __radd__(self, o): return self._bin(o, lambda a, b: b + a)
-    def __rsub__(self, o): return self._bin(o, lambda a, b: b - a)
-    def __rmul__(self, o): return self._bin(o, lambda a, b: b * a)
     def __rtruediv__(self, o): return self._bin(o, lambda a, b: b / a)
     def __floordiv__(self, o): return float(self) // o
     def __rfloordiv__(self, o): return o // float(self)
@@ -528,14 +524,6 @@ class SymFloat(SymSize):
 
     def _cmp(self, o, rel):   # (a float's comparison: the concrete value, per shape)
         return rel(sympy.Float(float(self)), sympy.sympify(o)) == sympy.true
-
-    def __eq__(self, o): return self._cmp(o, sympy.Eq)
-    def __ne__(self, o): return self._cmp(o, sympy.Ne)
-    def __lt__(self, o): return self._cmp(o, sympy.Lt)
-    def __le__(self, o): return self._cmp(o, sympy.Le)
-    def __gt__(self, o): return self._cmp(o, sympy.Gt)
-    def __ge__(self, o): return self._cmp(o, sympy.Ge)
-    __hash__ = SymSize.__hash__
 
     def __bool__(self):
         return bool(float(self))
