@@ -75,9 +75,7 @@ def dtypes(args, kind="DEFAULT"):
     only on each tensor's dtype and whether it is 0-d, and on each scalar's Python type: the
     answer is cached on those (building meta tensors under the fake mode costs ~0.2 ms)."""
     key = (kind,) + tuple(("t", a.dtype, len(a.size) == 0) if is_tensor(a) else
-                          ("s", float if isinstance(a, SymFloat) else
-                                 int if isinstance(a, SymSize) else type(a))
-                          for a in args if a is not None)
+                          ("s", type(meta_of(a))) for a in args if a is not None)
     hit = _PROMOTED.get(key)
     if hit is None:
         hit = _PROMOTED[key] = promote([meta_of(a) for a in args if a is not None], kind)

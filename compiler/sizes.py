@@ -433,10 +433,10 @@ class SymSize:
         return self._new(self.expr - e * _floordiv(self.expr, e, self.sv))
 
     def __truediv__(self, o):   # (a float: batch norm's numel / channels, n / (n - 1))
-        return SymFloat(self.expr, self.sv) / o
+        return sym_float(self) / o
 
     def __rtruediv__(self, o):
-        return o / SymFloat(self.expr, self.sv)
+        return o / sym_float(self)
 
     def __pow__(self, o):
         if isinstance(o, int) and o >= 0:
@@ -528,19 +528,18 @@ class SymFloat(SymSize):
     def __bool__(self):
         return bool(float(self))
 
-    def parts(self) -> tuple:
-        """(numerator, denominator) source over the size symbols' names."""
+    def _source(self, cast) -> str:
+        """num / den, each integer expression written by cast(expr, its source)."""
         num, den = sympy.fraction(self.expr)
-        return S.texpr(num), S.texpr(den)
+        src = cast(num, S.texpr(num))
+        return src if den == 1 else f"({src} / {cast(den, S.texpr(den))})"
 
     def kernel_source(self) -> str:
-        num, den = (f"tl.full([], {p}, tl.float64)" if p.lstrip("-").isdigit() else
-                    f"({p}).to(tl.float64)" for p in self.parts())
-        return num if den == "tl.full([], 1, tl.float64)" else f"({num} / {den})"
+        return self._source(lambda e, src: f"tl.full([], {src}, tl.float64)" if e.is_Integer
+                            else f"({src}).to(tl.float64)")
 
     def __repr__(self):
-        num, den = self.parts()
-        return f"float({num})" if den == "1" else f"(float({num}) / float({den}))"
+        return self._source(lambda e, src: f"float({src})")
 
     __str__ = __repr__
 

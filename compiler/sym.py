@@ -239,6 +239,7 @@ def texpr(expr) -> str:
     raise NotImplementedError(f"index expression {expr!r}")
 
 
+@functools.lru_cache(maxsize=65536)   # (texpr asks per printed index: expand once per numerator)
 def _maybe_negative(a, k) -> bool:
     """Whether a // k or a % k (k a positive integer) may meet a negative a: a term with a
     negative coefficient (PyTorch's ceil-mode pooled sizes, (3 - s) // 2). Python floors a
