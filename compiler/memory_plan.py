@@ -5,7 +5,8 @@ Each buffer the wrapper binds lives from its first definition (the step that fir
 or the extern call returning it) to its last use. An allocated buffer takes either a fresh
 allocation or the storage of a dead buffer (`reuse`): same device and dtype, the dead storage
 holding at least the bytes the new buffer spans and at most twice as many (so reuse never
-grows memory much), the tightest fit first; with concrete sizes, only where holding it from
+grows memory much; a buffer the graph returns: exactly as many, since its storage outlives the
+call), the tightest fit first; with concrete sizes, only where holding it from
 its death until the new buffer's first write, and its room beyond the new buffer's bytes,
 keep the live bytes of every step within the peak of freeing each buffer at its last use (a
 reuse saves allocator calls, never raises that peak). A buffer whose size is symbolic has no
@@ -224,7 +225,8 @@ def plan(steps, g, donated=()) -> Plan:
     for i in range(-1, len(steps)):
         for name in defs.get(i, ()):
             b = buffers[name]
-            sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree)
+            sid = None if name in extern_defs else pool.take(b, i, end[name], storages, tree,
+                                                                exact=name in keep)
             if sid is None and name not in extern_defs and steps[i][0] == "kernel":
                 # no dead storage fits: the storage of an input dying in this very kernel, where
                 # the kernel writes each element over the one it read (inplace_ok)
@@ -348,9 +350,11 @@ class _Pool:
         else:
             bisect.insort(self.sized.setdefault((s.dtype, s.device), []), (s.capacity, -self.count, sid))
 
-    def take(self, b, r, e, storages, tree):
+    def take(self, b, r, e, storages, tree, exact=False):
         """A dead storage for buffer b (live over steps r..e), removed from the pool, or None:
-        the tightest fit of at least b's bytes and at most twice them; with byte counts
+        the tightest fit of at least b's bytes and at most twice them (exactly b's bytes with
+        `exact`: a buffer the graph returns keeps its storage past the call, a gradient until
+        the next step, so room beyond its bytes would stay allocated that long); with byte counts
         (`tree`: live bytes per step so far), one whose holding from its death to step r and
         room beyond b's bytes do not raise the peak as planned so far (the peak of freeing at
         last use, less what in-place writes took off it: a hold may not take that back)."""
@@ -364,7 +368,7 @@ class _Pool:
         free = self.sized.get((b.dtype, str(b.device)), [])
         peak = tree.max(0, tree.n - 1) if tree is not None else None   # (as planned so far)
         j = bisect.bisect_left(free, (need,))
-        while need > 0 and j < len(free) and free[j][0] <= 2 * need:
+        while need > 0 and j < len(free) and free[j][0] <= (need if exact else 2 * need):
             cap, _, sid = free[j]
             d = storages[sid].end
             if tree is not None and not storages[sid].donated:
