@@ -122,7 +122,7 @@ class SizeVars:
         if isinstance(value, sympy.Basic):
             value = sympy.sympify(value)
             if not value.is_polynomial():   # (Max/Min or FloorDiv among its terms, perhaps)
-                value = self._fold_minmax(_own_floordiv(value))
+                value = self._fold_minmax(_own_floordiv(value, self))
             if value.is_Integer:
                 return int(value)
             return SymSize(value, self)
@@ -552,8 +552,10 @@ def sym_float(a):
 
 
 def _floordiv(a, b, sv):
-    """a // b for sizes (non-negative a, positive b): exact where b divides a, else an
-    integer-division node."""
+    """a // b for sizes, floored as Python does: exact where b divides a, else an
+    integer-division node: by a positive integer of any integer polynomial (a ceil form,
+    (3 - s) // 2 or -s // 2, may be negative: kernels print it floor-safe, sym.texpr), by a
+    size polynomial (adaptive pooling's s0 // s1) of one decided non-negative."""
     a, b = sympy.sympify(a), sympy.sympify(b)
     if b == 1:
         return a
@@ -567,18 +569,29 @@ def _floordiv(a, b, sv):
             if q.free_symbols else q.is_Integer:
         return q.xreplace(back)
     num, den = sympy.fraction(sympy.together(q))   # (s*t) // (4*t) is s // 4
-    num = num.xreplace(back) if _integer_poly(num) else None
-    if den.is_Integer and den > 0 and num is not None and sv.decide(sympy.Ge(num, 0)):
-        return S.FloorDiv(sympy.expand(num), den)   # (its index form holds a >= 0 only)
+    if _integer_poly(num) and _integer_poly(den):
+        num, den = sympy.expand(num.xreplace(back)), sympy.expand(den.xreplace(back))
+        if den.is_Integer and den > 0:
+            return S.FloorDiv(num, den)
+        if not den.is_Integer and sv.decide(sympy.Ge(den, 1)) and sv.decide(sympy.Ge(num, 0)):
+            return S.FloorDiv(num, den)   # (printed `//`: exact for a >= 0, b > 0)
     raise Unsupported(f"{a} // {b}")
 
 
-def _own_floordiv(e):
-    """e with PyTorch's FloorDiv by a positive integer as ours: a size read from the graph and
-    the same size a lowering computed are one expression (wav2vec2's conv output length)."""
-    return e.replace(lambda x: type(x).__name__ == "FloorDiv" and not isinstance(x, S.FloorDiv)
-                     and x.args[1].is_Integer and x.args[1] > 0,
-                     lambda x: S.FloorDiv(*x.args))
+def _own_floordiv(e, sv=None):
+    """e with PyTorch's FloorDiv and PythonMod (sympy's Mod too) as our FloorDiv: a size read
+    from the graph and the same size a lowering computed are one expression (wav2vec2's conv
+    output length), and kernels print them (roll's (i + shift) % n). By a positive integer, or
+    with sv, by a size decided positive of a numerator decided non-negative; else as they are."""
+    def own(x):
+        a, b = x.args
+        if not (b.is_Integer and b > 0) and not (
+                sv is not None and sv.decide(sympy.Ge(b, 1)) and sv.decide(sympy.Ge(a, 0))):
+            return x
+        q = S.FloorDiv(a, b)
+        return q if type(x).__name__ == "FloorDiv" else a - b * q
+    return e.replace(lambda x: type(x).__name__ in ("FloorDiv", "PythonMod", "Mod")
+                     and not isinstance(x, S.FloorDiv), own)
 
 
 def _integer_poly(e) -> bool:

@@ -4,12 +4,14 @@ folds unflatten-then-linearise back to the flat index, and a printer to Triton s
 from __future__ import annotations
 
 import functools
+import math
 
 import sympy
 
 
 class FloorDiv(sympy.Function):
-    """a // k for a >= 0 (indices only), k a positive integer."""
+    """a // k, floored: k a positive integer (a of either sign: see texpr) or a positive size
+    expression (then a >= 0)."""
     nargs = 2
     is_integer = True
 
@@ -104,6 +106,12 @@ def value_range(expr, bounds):
         c, rest = expr.as_coeff_Mul()
         if not c.is_Integer:
             return None, None
+        if c == 1:   # a product of factors (s0*s1, a window start's i*s0): each at least 0
+            parts = [value_range(f, bounds) for f in expr.args]
+            if any(lo is None or lo < 0 for lo, _ in parts):
+                return None, None
+            his = [hi for _, hi in parts]
+            return math.prod(lo for lo, _ in parts), None if None in his else math.prod(his)
         lo, hi = value_range(rest, bounds)
         if c < 0:
             lo, hi = hi, lo

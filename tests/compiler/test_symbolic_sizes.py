@@ -237,6 +237,38 @@ def test_a_ceil_mode_pooled_size_divides_with_floor_semantics_in_kernels():
         assert_close(x.grad, x2.grad)
 
 
+@pytest.mark.parametrize("name", ["adaptive_avg_pool", "ceil_max_pool", "adaptive_max_pool", "roll"])
+def test_divisions_by_sizes_and_ceil_forms_stay_symbolic(name):
+    # adaptive pooling divides a size by a size (each window's start (i * s0) // s1), ceil
+    # forms divide a possibly negative size ((3 - s) // 2, -s // 2), roll reads PyTorch's
+    # PythonMod of a size: each compiled per shape ("Unsupported: s // s")
+    fn = {"adaptive_avg_pool": lambda x: F.adaptive_avg_pool2d(x, (x.shape[-2] // 2 + 1, 3)),
+          "ceil_max_pool": lambda x: F.max_pool2d(x, 3, 2, ceil_mode=True),
+          "adaptive_max_pool": lambda x: F.adaptive_max_pool1d(x.flatten(1), 3),
+          "roll": lambda x: x.roll(x.shape[-1] // 2 + 1, -1) * 2}[name]
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for shape in ((2, 3, 7, 5), (1, 3, 10, 9), (2, 2, 6, 11)):
+        x = torch.randn(shape, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        ct = torch.randn_like(fn(x2))
+        (cf(x) * ct).sum().backward()
+        (fn(x2) * ct).sum().backward()
+        assert_close(cf(x), fn(x2))
+        assert_close(x.grad, x2.grad)
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert all(g.symbolic for g in stats.graphs())
+
+
+def test_the_value_range_of_a_product_of_sizes():
+    # a window start (i * s0) // s1 multiplies symbols: value_range recursed on s0*s1 itself
+    from tuner.compiler import sym as S
+    i, s0, s1 = sympy.symbols("i s0 s1", integer=True, nonnegative=True)
+    assert S.value_range(i * s0, {"i": 3, "s0": 5}) == (0, 15)
+    assert S.value_range(2 * i * s0 + 1, {"i": 3}) == (1, None)
+    assert S.value_range(S.FloorDiv(i * s0, s1), {"i": 3, "s0": 5}) == (0, None)
+
+
 def test_a_backward_called_with_none_for_an_input_stays_symbolic():
     # linalg.inv's backward is called with None for a tensor input: binding its sizes raised
     # an AttributeError, and the graph compiled per shape
