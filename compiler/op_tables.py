@@ -3,12 +3,13 @@ ops that read only sizes, lowered ops that call ATen, the dtypes generated kerne
 arithmetic on plain ints; and `view_base`, the node a view op aliases."""
 from __future__ import annotations
 
+import math
 import operator
 
 import torch
 import torch.fx
 
-from .sizes import sym_float
+from .sizes import SymSize, sym_float
 
 # FX targets a lazy value's consumer chain may pass through or end in (recompute.py,
 # `_consumers`): reductions read each element of their input once per output row; a pad or a
@@ -101,6 +102,9 @@ for _name in ("sym_max", "sym_min", "sym_not", "sym_int", "sym_sqrt", "sym_ite")
 
 if hasattr(torch, "sym_float"):   # float(size): a symbolic size stays symbolic (SymFloat)
     PYTHON_SCALAR_FNS[torch.sym_float] = sym_float
+for _fn in (getattr(torch, "sym_sqrt", None), getattr(torch, "_sym_sqrt", None), math.sqrt):
+    if _fn is not None:   # (SDPA's scale, 1 / sqrt(head size): a SymFloat of a size)
+        PYTHON_SCALAR_FNS[_fn] = lambda a: sym_float(a) ** 0.5 if isinstance(a, SymSize) else math.sqrt(a)
 
 if hasattr(torch, "sym_sum"):   # a sum of sizes (dynamo writes a KV cache's length so)
     PYTHON_SCALAR_FNS[torch.sym_sum] = lambda xs: sum(xs[1:], xs[0]) if xs else 0

@@ -483,18 +483,17 @@ class SymFloat(SymSize):
     division: the divisor of a norm or a variance over a symbolic dim, batch norm's n / (n - 1)
     and 1 / n): `expr` is a quotient of two integer expressions over the size symbols. A kernel
     computes it in float64 and casts it to its compute dtype, an extern call reads it as a
-    Python float: both as eager's double. Sums, products, quotients and integer powers with
-    sizes and integral numbers stay symbolic; a fractional factor, a square root or a
-    comparison needs the concrete value (`specialize`: the graph compiles per shape)."""
+    Python float: both as eager's double. Sums, products, quotients, integer powers and square
+    roots (SDPA's scale) with sizes and integral numbers stay symbolic; a fractional factor
+    or a comparison needs the concrete value (`specialize`: the graph compiles per shape)."""
     __slots__ = ()
 
     def _new(self, expr):
         expr = sympy.cancel(expr)
         if expr.is_Integer:
             return float(int(expr))
-        num, den = sympy.fraction(expr)
         try:
-            S.texpr(num), S.texpr(den)
+            S.float_source(expr, lambda e, src: src, lambda src: src)
         except NotImplementedError:
             return float(self.sv.specialize(expr))   # (not integer polynomials: per shape)
         return SymFloat(expr, self.sv)
@@ -519,7 +518,9 @@ class SymFloat(SymSize):
     def __rmod__(self, o): return o % float(self)
     def __rpow__(self, o): return o ** float(self)
 
-    def __pow__(self, o):   # (SDPA's scale: head size ** -0.5, the concrete value)
+    def __pow__(self, o):   # (SDPA's scale: head size ** -0.5)
+        if isinstance(o, float) and o in (0.5, -0.5):
+            return self._new(self.expr ** sympy.Rational(o))
         return self._new(self.expr ** o) if isinstance(o, int) else float(self) ** o
 
     def _cmp(self, o, rel):   # (a float's comparison: the concrete value, per shape)
@@ -528,18 +529,12 @@ class SymFloat(SymSize):
     def __bool__(self):
         return bool(float(self))
 
-    def _source(self, cast) -> str:
-        """num / den, each integer expression written by cast(expr, its source)."""
-        num, den = sympy.fraction(self.expr)
-        src = cast(num, S.texpr(num))
-        return src if den == 1 else f"({src} / {cast(den, S.texpr(den))})"
-
     def kernel_source(self) -> str:
-        return self._source(lambda e, src: f"tl.full([], {src}, tl.float64)" if e.is_Integer
-                            else f"({src}).to(tl.float64)")
+        return S.float_source(self.expr, lambda e, src: f"tl.full([], {src}, tl.float64)"
+                              if e.is_Integer else f"({src}).to(tl.float64)", lambda r: f"tl.sqrt({r})")
 
-    def __repr__(self):
-        return self._source(lambda e, src: f"float({src})")
+    def __repr__(self):   # (Python's x ** 0.5 is math.sqrt's correctly rounded root)
+        return S.float_source(self.expr, lambda e, src: f"float({src})", lambda r: f"{r} ** 0.5")
 
     __str__ = __repr__
 

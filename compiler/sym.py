@@ -247,6 +247,32 @@ def texpr(expr) -> str:
     raise NotImplementedError(f"index expression {expr!r}")
 
 
+def float_source(expr, cast, root) -> str:
+    """Source of a float of sizes (sizes.SymFloat): a quotient of integer expressions, each a
+    product that may hold roots (powers p / 2**n: SDPA's scale and its square root) of such
+    floats; cast(e, its texpr) writes an integer expression as a float, root(src) a square
+    root. NotImplementedError for other forms."""
+    def rooted(f):
+        return f.is_Pow and f.exp.is_Rational and not f.exp.is_Integer
+
+    def product(x):
+        parts = []
+        for f in filter(rooted, sympy.Mul.make_args(x)):
+            n = f.exp.q.bit_length() - 1
+            if f.exp.q != 1 << n:
+                raise NotImplementedError(f"float of sizes {f}")
+            src = float_source(f.base ** f.exp.p, cast, root)
+            for _ in range(n):
+                src = f"({root(src)})"
+            parts.append(src)
+        if not parts:
+            return cast(x, texpr(x))
+        rest = sympy.Mul(*[f for f in sympy.Mul.make_args(x) if not rooted(f)])
+        return "(" + " * ".join(([cast(rest, texpr(rest))] if rest != 1 else []) + parts) + ")"
+    num, den = sympy.fraction(expr)
+    return product(num) if den == 1 else f"({product(num)} / {product(den)})"
+
+
 @functools.lru_cache(maxsize=65536)   # (texpr asks per printed index: expand once per numerator)
 def _maybe_negative(a, k) -> bool:
     """Whether a // k or a % k (k a positive integer) may meet a negative a: a term with a

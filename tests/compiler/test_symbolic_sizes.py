@@ -269,6 +269,27 @@ def test_the_value_range_of_a_product_of_sizes():
     assert S.value_range(S.FloorDiv(i * s0, s1), {"i": 3, "s0": 5}) == (0, None)
 
 
+def test_a_square_root_of_a_size_stays_symbolic():
+    # SDPA's default scale is 1 / sqrt(head size); its math form (is_causal with fewer queries
+    # than keys) scales q and k by the scale's square root (head size ** -1/4): that needed
+    # the concrete size (compiled per shape)
+    from tuner.compiler import sym as S
+    s = sympy.Symbol("s0", integer=True, positive=True)
+    assert eval(S.float_source(s ** sympy.Rational(-1, 4), lambda e, src: f"float({src})",
+                               lambda r: f"{r} ** 0.5"), {"s0": 16}) == 0.5
+
+    def fn(q, k, v):
+        return F.scaled_dot_product_attention(q, k, v, is_causal=True)
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n, d in ((3, 8), (4, 5), (5, 16)):
+        q = torch.randn(2, n, d, dtype=torch.float64)
+        k, v = torch.randn(2, 2 * n, d, dtype=torch.float64), torch.randn(2, 2 * n, d, dtype=torch.float64)
+        assert_close(cf(q, k, v), fn(q, k, v))
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert all(g.symbolic for g in stats.graphs())
+
+
 def test_a_backward_called_with_none_for_an_input_stays_symbolic():
     # linalg.inv's backward is called with None for a tensor input: binding its sizes raised
     # an AttributeError, and the graph compiled per shape
@@ -342,8 +363,9 @@ def test_a_float_of_sizes_promotes_as_a_float_and_refuses_a_fractional_factor():
     assert "tl.float64" in q.kernel_source() and eval(repr(q), {"s0": 6, "s1": 3}) == 3 / 5
     with pytest.raises(Unsupported):    # 0.5 * n: the concrete value (per shape)
         f * 0.5
-    with pytest.raises(Unsupported):    # SDPA's scale over a symbolic head size (not a TypeError)
-        f ** -0.5
+    r = f ** -0.5    # SDPA's scale over a symbolic head size: a square root stays symbolic
+    assert isinstance(r, SymFloat) and eval(repr(r), {"s0": 16}) == 0.25
+    assert "tl.sqrt(" in r.kernel_source()
 
 
 def test_batch_norm_training_over_symbolic_sizes_stays_symbolic():
