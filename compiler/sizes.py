@@ -396,10 +396,8 @@ class SymSize:
 
     def _bin(self, o, f):
         e = _other(o) if not isinstance(o, SymFloat) else None   # (a float's own: reflected)
-        if e is None:
-            if isinstance(o, float):
-                return f(sympy.Float(self.sv.specialize(self.expr)), sympy.Float(o))
-            return NotImplemented
+        if e is None:   # (a float: the float of the size's, SymFloat._bin)
+            return sym_float(self)._bin(o, f) if isinstance(o, float) else NotImplemented
         return self._new(f(self.expr, e))
 
     def __add__(self, o): return self._bin(o, lambda a, b: a + b)
@@ -484,8 +482,8 @@ class SymFloat(SymSize):
     and 1 / n): `expr` is a quotient of two integer expressions over the size symbols. A kernel
     computes it in float64 and casts it to its compute dtype, an extern call reads it as a
     Python float: both as eager's double. Sums, products, quotients, integer powers and square
-    roots (SDPA's scale) with sizes and integral numbers stay symbolic; a fractional factor
-    or a comparison needs the concrete value (`specialize`: the graph compiles per shape)."""
+    roots (SDPA's scale) with sizes and dyadic numbers (0.5) stay symbolic; an inexact factor
+    (0.1) or a comparison needs the concrete value (`specialize`: the graph compiles per shape)."""
     __slots__ = ()
 
     def _new(self, expr):
@@ -501,6 +499,8 @@ class SymFloat(SymSize):
     def _bin(self, o, f):
         if isinstance(o, float) and o.is_integer():
             o = int(o)
+        elif isinstance(o, float) and max(map(abs, o.as_integer_ratio())) <= 1 << 16:
+            o = sympy.Rational(*o.as_integer_ratio())   # (0.5: as exact in a double as eager's)
         e = _other(o)
         if e is None:
             return f(float(self), o) if isinstance(o, float) else NotImplemented

@@ -269,7 +269,7 @@ def float_source(expr, cast, root) -> str:
             return cast(x, texpr(x))
         rest = sympy.Mul(*[f for f in sympy.Mul.make_args(x) if not rooted(f)])
         return "(" + " * ".join(([cast(rest, texpr(rest))] if rest != 1 else []) + parts) + ")"
-    num, den = sympy.fraction(expr)
+    num, den = sympy.fraction(sympy.together(expr))   # (s0/2 - 1/2 is (s0 - 1) / 2)
     return product(num) if den == 1 else f"({product(num)} / {product(den)})"
 
 

@@ -290,6 +290,21 @@ def test_a_square_root_of_a_size_stays_symbolic():
     assert all(g.symbolic for g in stats.graphs())
 
 
+def test_grid_sample_unnormalizes_with_a_float_of_sizes_symbolically():
+    # align_corners=False maps [-1, 1] to ((g + 1) * n - 1) / 2: (s - 1) / 2 and s / 2 were
+    # refused as fractional factors, and the graph compiled per shape
+    def fn(x, g):
+        return F.grid_sample(x, g, align_corners=False) * 2
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for h, w in ((5, 6), (7, 9), (8, 4)):
+        x = torch.randn(2, 3, h, w, dtype=torch.float64)
+        g = torch.rand(2, 4, 5, 2, dtype=torch.float64) * 2 - 1
+        assert_close(cf(x, g), fn(x, g))
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert all(g.symbolic for g in stats.graphs())
+
+
 def test_a_backward_called_with_none_for_an_input_stays_symbolic():
     # linalg.inv's backward is called with None for a tensor input: binding its sizes raised
     # an AttributeError, and the graph compiled per shape
@@ -344,7 +359,7 @@ def test_a_float_of_a_symbolic_size_stays_symbolic():
     assert all(g.symbolic for g in stats.graphs())
 
 
-def test_a_float_of_sizes_promotes_as_a_float_and_refuses_a_fractional_factor():
+def test_a_float_of_sizes_promotes_as_a_float_and_refuses_an_inexact_factor():
     from tuner.compiler.lowering import meta_of
     from tuner.compiler.sizes import SymFloat, sym_float
     sv, s, t = _two_sizes(6, 3)
@@ -361,8 +376,10 @@ def test_a_float_of_sizes_promotes_as_a_float_and_refuses_a_fractional_factor():
     q = 1.0 / (f - 1) * sv.wrap(t)      # quotients of sizes stay symbolic, computed as doubles
     assert isinstance(q, SymFloat) and repr(q) == "(float(s1) / float((-1 + s0)))"
     assert "tl.float64" in q.kernel_source() and eval(repr(q), {"s0": 6, "s1": 3}) == 3 / 5
-    with pytest.raises(Unsupported):    # 0.5 * n: the concrete value (per shape)
-        f * 0.5
+    h = (sv.wrap(s) - 1) * 0.5 + 0.25   # a dyadic factor is exact in a double, as eager's
+    assert isinstance(h, SymFloat) and eval(repr(h), {"s0": 7}) == 3.25
+    with pytest.raises(Unsupported):    # 0.1 * n is not: the concrete value (per shape)
+        f * 0.1
     r = f ** -0.5    # SDPA's scale over a symbolic head size: a square root stays symbolic
     assert isinstance(r, SymFloat) and eval(repr(r), {"s0": 16}) == 0.25
     assert "tl.sqrt(" in r.kernel_source()
