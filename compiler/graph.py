@@ -292,8 +292,13 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
                 pass
             except Exception as e:   # a lowering that cannot handle this use: ATen runs the op
                 self.stats.count_lowering_error(target, e)
+        val = self.current.meta.get("val")
+        if self.sizes is not None and not isinstance(target, torch._ops.OpOverload) \
+                and isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool)):
+            # a Python function of sizes we do not know: its result would be dynamo's symbol
+            raise Unsupported(f"{getattr(target, '__name__', target)} of a size")
         self.stats.count_fallback(target)
-        return self.extern(target, args, kwargs, self.current.meta.get("val"))
+        return self.extern(target, args, kwargs, val)
 
     def _kernel_dtypes(self, args, kwargs) -> bool:
         """Every tensor the current op reads or returns has a dtype generated kernels handle."""

@@ -6,10 +6,12 @@ from __future__ import annotations
 import math
 import operator
 
+import sympy
 import torch
 import torch.fx
 
-from .sizes import SymSize, sym_float
+from .size_exprs import floordiv
+from .sizes import SymFloat, SymSize, sym_float
 
 # FX targets a lazy value's consumer chain may pass through or end in (recompute.py,
 # `_consumers`): reductions read each element of their input once per output row; a pad or a
@@ -102,6 +104,26 @@ for _name in ("sym_max", "sym_min", "sym_not", "sym_int", "sym_sqrt", "sym_ite")
 
 if hasattr(torch, "sym_float"):   # float(size): a symbolic size stays symbolic (SymFloat)
     PYTHON_SCALAR_FNS[torch.sym_float] = sym_float
+
+
+def _rounded(kind):
+    """math.floor / ceil / trunc of a graph's value: of a float of sizes (a quotient of integer
+    expressions, den > 0), the exact integer division (as eager's double for sizes below 2**26);
+    Unsupported where size_exprs.floordiv cannot keep it (the graph compiles per shape)."""
+    def rounded(x):
+        if not isinstance(x, SymFloat):
+            return x if isinstance(x, SymSize) else getattr(math, kind)(x)
+        num, den = sympy.fraction(sympy.together(x.expr))
+        up = kind == "ceil" or (kind == "trunc" and not x.sv.decide(sympy.Ge(num, 0)))
+        q = floordiv(-num if up else num, den, x.sv)
+        return x.sv.wrap(-q if up else q)
+    return rounded
+
+
+for _name in ("floor", "ceil", "trunc"):   # (interpolate's output size: trunc(s * 0.5))
+    PYTHON_SCALAR_FNS[getattr(math, _name)] = _rounded(_name)
+if hasattr(torch, "sym_int"):   # int() of a float: toward zero
+    PYTHON_SCALAR_FNS[torch.sym_int] = _rounded("trunc")
 for _fn in (getattr(torch, "sym_sqrt", None), getattr(torch, "_sym_sqrt", None), math.sqrt):
     if _fn is not None:   # (SDPA's scale, 1 / sqrt(head size): a SymFloat of a size)
         PYTHON_SCALAR_FNS[_fn] = lambda a: sym_float(a) ** 0.5 if isinstance(a, SymSize) else math.sqrt(a)

@@ -26,11 +26,7 @@ import sympy
 import torch
 
 from . import sym as S
-
-
-class Unsupported(Exception):
-    """A graph this module cannot keep symbolic (unbacked sizes, a size with no input to read
-    it from): it is compiled per concrete shape instead."""
+from .size_exprs import Unsupported, floordiv as _floordiv, own_torch_exprs
 
 
 class Undecided(Unsupported):
@@ -122,7 +118,7 @@ class SizeVars:
         if isinstance(value, sympy.Basic):
             value = sympy.sympify(value)
             if not value.is_polynomial():   # (Max/Min or FloorDiv among its terms, perhaps)
-                value = self._fold_minmax(_own_floordiv(value, self))
+                value = self._fold_minmax(own_torch_exprs(value, self))
             if value.is_Integer:
                 return int(value)
             return SymSize(value, self)
@@ -544,56 +540,6 @@ def sym_float(a):
     if isinstance(a, SymFloat):
         return a
     return SymFloat(a.expr, a.sv) if isinstance(a, SymSize) else float(a)
-
-
-def _floordiv(a, b, sv):
-    """a // b for sizes, floored as Python does: exact where b divides a, else an
-    integer-division node: by a positive integer of any integer polynomial (a ceil form,
-    (3 - s) // 2 or -s // 2, may be negative: kernels print it floor-safe, sym.texpr), by a
-    size polynomial (adaptive pooling's s0 // s1) of one decided non-negative."""
-    a, b = sympy.sympify(a), sympy.sympify(b)
-    if b == 1:
-        return a
-    # integer-valued terms (a pooled size's FloorDiv) count as variables of the polynomial:
-    # 4*s0*FloorDiv(s1 + 1, 2) // 2 is 2*s0*FloorDiv(s1 + 1, 2)
-    funcs = a.atoms(sympy.Function) | b.atoms(sympy.Function)
-    terms = {f: sympy.Dummy(f"t{i}") for i, f in enumerate(funcs)}
-    back = {d: f for f, d in terms.items()}
-    q = sympy.cancel(a.xreplace(terms) / b.xreplace(terms))
-    if q.is_polynomial() and all(c.is_Integer for c in sympy.Poly(q, *q.free_symbols).coeffs()) \
-            if q.free_symbols else q.is_Integer:
-        return q.xreplace(back)
-    num, den = sympy.fraction(sympy.together(q))   # (s*t) // (4*t) is s // 4
-    if _integer_poly(num) and _integer_poly(den):
-        num, den = sympy.expand(num.xreplace(back)), sympy.expand(den.xreplace(back))
-        if den.is_Integer and den > 0:
-            return S.FloorDiv(num, den)
-        if not den.is_Integer and sv.decide(sympy.Ge(den, 1)) and sv.decide(sympy.Ge(num, 0)):
-            return S.FloorDiv(num, den)   # (printed `//`: exact for a >= 0, b > 0)
-    raise Unsupported(f"{a} // {b}")
-
-
-def _own_floordiv(e, sv=None):
-    """e with PyTorch's FloorDiv and PythonMod (sympy's Mod too) as our FloorDiv: a size read
-    from the graph and the same size a lowering computed are one expression (wav2vec2's conv
-    output length), and kernels print them (roll's (i + shift) % n). By a positive integer, or
-    with sv, by a size decided positive of a numerator decided non-negative; else as they are."""
-    def own(x):
-        a, b = x.args
-        if not (b.is_Integer and b > 0) and not (
-                sv is not None and sv.decide(sympy.Ge(b, 1)) and sv.decide(sympy.Ge(a, 0))):
-            return x
-        q = S.FloorDiv(a, b)
-        return q if type(x).__name__ == "FloorDiv" else a - b * q
-    return e.replace(lambda x: type(x).__name__ in ("FloorDiv", "PythonMod", "Mod")
-                     and not isinstance(x, S.FloorDiv), own)
-
-
-def _integer_poly(e) -> bool:
-    e = sympy.expand(e)
-    if not e.free_symbols:
-        return e.is_Integer
-    return e.is_polynomial() and all(c.is_Integer for c in sympy.Poly(e, *e.free_symbols).coeffs())
 
 
 def hint(value):

@@ -305,6 +305,22 @@ def test_grid_sample_unnormalizes_with_a_float_of_sizes_symbolically():
     assert all(g.symbolic for g in stats.graphs())
 
 
+def test_interpolate_by_a_scale_factor_stays_symbolic():
+    # the output size is trunc(float(s) * 0.5): math.trunc of a float of sizes returned
+    # dynamo's own SymInt, and PyTorch's TruncToInt in a size read from the graph could not
+    # be printed (compiled per shape)
+    def fn(x):
+        return F.interpolate(x, scale_factor=0.5, mode="bilinear") + F.interpolate(
+            x, scale_factor=1.5, mode="nearest").sum()
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for h, w in ((6, 8), (7, 9), (10, 5)):
+        x = torch.randn(2, 3, h, w, dtype=torch.float64)
+        assert_close(cf(x), fn(x))
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert all(g.symbolic for g in stats.graphs())
+
+
 def test_a_backward_called_with_none_for_an_input_stays_symbolic():
     # linalg.inv's backward is called with None for a tensor input: binding its sizes raised
     # an AttributeError, and the graph compiled per shape
