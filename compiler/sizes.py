@@ -127,7 +127,8 @@ class SizeVars:
     def _fold_minmax(self, e):
         """e with each Max/Min whose arguments the symbols' ranges order replaced by the one
         that wins at every size (PyTorch's dense stride Max(1, s) is s for a size s >= 2;
-        Min(s, s + 1) is s), so kernels and the wrapper see plain expressions. Others stay."""
+        Min(s, s + 1) is s), so kernels and the wrapper see plain expressions; of backed sizes
+        the ranges leave unordered, by the one winning at the hints (a guard). Others stay."""
         known = {s: (_or_minus_oo(self.lower.get(s, 0)), self.upper.get(s))
                  for s in e.free_symbols if s in self.hints or s in self.unbacked}
 
@@ -139,6 +140,14 @@ class SizeVars:
                 for b in args)]
             if not keep:   # (equal arguments: each beats the other)
                 keep = args[:1]
+            if len(keep) > 1 and not (m.free_symbols & self.unbacked):
+                # unordered sizes (LAPACK's min(m, n)): the one that wins at the hints, guarded
+                # (a backed size's order is a guard like any other decision; never an unbacked's)
+                best = keep[0]
+                for b in keep[1:]:
+                    if self.decide((sympy.Lt if isinstance(m, sympy.Min) else sympy.Gt)(b, best)):
+                        best = b
+                keep = [best]
             return keep[0] if len(keep) == 1 else m.func(*keep)
         return _sympy_minmax(e).replace(lambda x: isinstance(x, (sympy.Max, sympy.Min)), fold)
 

@@ -321,6 +321,24 @@ def test_interpolate_by_a_scale_factor_stays_symbolic():
     assert all(g.symbolic for g in stats.graphs())
 
 
+def test_the_smaller_of_two_unordered_sizes_is_taken_at_the_hints_under_a_guard():
+    # LAPACK shapes hold min(m, n): Min(s0, s1) reached kernels and the wrapper unprinted
+    # (compiled per shape); now the order at the hints is a guard, and a shape that flips it
+    # compiles again
+    def fn(x):
+        return torch.linalg.qr(x * 2).Q.sum(-1) + 1
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for m, n in ((5, 3), (6, 4), (7, 5)):
+        x = torch.randn(2, m, n, dtype=torch.float64)
+        assert_close(cf(x), fn(x))
+    assert len(stats.graphs()) == 1 and stats.graphs()[0].symbolic and stats.graphs()[0].guards
+    x = torch.randn(2, 3, 5, dtype=torch.float64)
+    assert_close(cf(x), fn(x))
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert len(stats.graphs()) == 2 and all(g.symbolic for g in stats.graphs())
+
+
 def test_a_backward_called_with_none_for_an_input_stays_symbolic():
     # linalg.inv's backward is called with None for a tensor input: binding its sizes raised
     # an AttributeError, and the graph compiled per shape
