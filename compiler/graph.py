@@ -293,10 +293,13 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
             except Exception as e:   # a lowering that cannot handle this use: ATen runs the op
                 self.stats.count_lowering_error(target, e)
         val = self.current.meta.get("val")
-        if self.sizes is not None and not isinstance(target, torch._ops.OpOverload) \
-                and isinstance(val, (torch.SymInt, torch.SymFloat, torch.SymBool)):
-            # a Python function of sizes we do not know: its result would be dynamo's symbol
-            raise Unsupported(f"{getattr(target, '__name__', target)} of a size")
+        if self.sizes is not None and not isinstance(target, torch._ops.OpOverload):
+            # a Python function of sizes we do not know: its value as dynamo traced it, over
+            # the same symbols (a float or a bool of sizes: not ours to hold)
+            if isinstance(val, torch.SymInt):
+                return self.sizes.wrap(val)
+            if isinstance(val, (torch.SymFloat, torch.SymBool)):
+                raise Unsupported(f"{getattr(target, '__name__', target)} of a size")
         self.stats.count_fallback(target)
         return self.extern(target, args, kwargs, val)
 

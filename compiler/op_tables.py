@@ -90,6 +90,7 @@ PYTHON_SCALAR_FNS = {
     operator.add: operator.add, operator.sub: operator.sub, operator.mul: operator.mul,
     operator.floordiv: operator.floordiv, operator.truediv: operator.truediv,
     operator.mod: operator.mod, operator.neg: operator.neg, operator.pow: operator.pow,
+    abs: abs, operator.abs: abs,
     operator.eq: operator.eq, operator.ne: operator.ne, operator.lt: operator.lt,
     operator.le: operator.le, operator.gt: operator.gt, operator.ge: operator.ge,
     torch.ops.aten.sym_size.int: _sym_size, torch.ops.aten.sym_size.default: _sym_size,

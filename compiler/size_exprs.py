@@ -46,7 +46,7 @@ ROUNDINGS = ("TruncToInt", "FloorToInt", "CeilToInt")
 def own_torch_exprs(e, sv):
     """e with PyTorch's size functions as ours: a size read from the graph and the same size a
     lowering computed are one expression (wav2vec2's conv output length), and kernels print
-    them. FloorDiv and PythonMod (sympy's Mod too; roll's (i + shift) % n) by a positive
+    them. Abs by its sign at the hints; FloorDiv and PythonMod (sympy's Mod too; roll's (i + shift) % n) by a positive
     integer, or by a size decided positive of a numerator decided non-negative; a rounding of
     a float of sizes (interpolate's trunc(0.5 * s)) whose factors are exact in a double as a
     floor division; anything else as it is (kernels refuse to print it)."""
@@ -59,6 +59,8 @@ def own_torch_exprs(e, sv):
         if x.is_Float:
             p, q = float(x).as_integer_ratio()
             return sympy.Rational(p, q) if max(abs(p), q) <= 1 << 16 else x
+        if name == "Abs":   # (abs(s - 10): its sign at the hints, a guard)
+            return x.args[0] if sv.decide(sympy.Ge(x.args[0], 0)) else -x.args[0]
         if name in ROUNDINGS:
             num, den = sympy.fraction(sympy.together(x.args[0]))
             up = name == "CeilToInt" or (name == "TruncToInt" and not sv.decide(sympy.Ge(num, 0)))
@@ -70,7 +72,7 @@ def own_torch_exprs(e, sv):
         q = S.FloorDiv(a, b)
         return q if name == "FloorDiv" else a - b * q
     return e.replace(lambda x: x.is_Float or type(x).__name__ in (
-        "FloorDiv", "PythonMod", "Mod", "ToFloat", "IntTrueDiv", "FloatTrueDiv") + ROUNDINGS
+        "FloorDiv", "PythonMod", "Mod", "ToFloat", "IntTrueDiv", "FloatTrueDiv", "Abs") + ROUNDINGS
         and not isinstance(x, S.FloorDiv), own)
 
 

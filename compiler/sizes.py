@@ -102,8 +102,9 @@ class SizeVars:
                 new.append((d, expr))
         return new
 
-    def wrap(self, value):
-        """An int for a constant, a SymSize for a symbolic expression (sympy or torch.SymInt)."""
+    def wrap(self, value, at_hints=True):
+        """An int for a constant, a SymSize for a symbolic expression (sympy or torch.SymInt);
+        at_hints False leaves a Max/Min its sizes' ranges do not order (no guard)."""
         if isinstance(value, SymSize):
             return value
         if isinstance(value, torch.SymInt):
@@ -118,13 +119,13 @@ class SizeVars:
         if isinstance(value, sympy.Basic):
             value = sympy.sympify(value)
             if not value.is_polynomial():   # (Max/Min or FloorDiv among its terms, perhaps)
-                value = self._fold_minmax(own_torch_exprs(value, self))
+                value = self._fold_minmax(own_torch_exprs(value, self), at_hints)
             if value.is_Integer:
                 return int(value)
             return SymSize(value, self)
         return value
 
-    def _fold_minmax(self, e):
+    def _fold_minmax(self, e, at_hints=True):
         """e with each Max/Min whose arguments the symbols' ranges order replaced by the one
         that wins at every size (PyTorch's dense stride Max(1, s) is s for a size s >= 2;
         Min(s, s + 1) is s), so kernels and the wrapper see plain expressions; of backed sizes
@@ -140,7 +141,7 @@ class SizeVars:
                 for b in args)]
             if not keep:   # (equal arguments: each beats the other)
                 keep = args[:1]
-            if len(keep) > 1 and not (m.free_symbols & self.unbacked):
+            if at_hints and len(keep) > 1 and not (m.free_symbols & self.unbacked):
                 # unordered sizes (LAPACK's min(m, n)): the one that wins at the hints, guarded
                 # (a backed size's order is a guard like any other decision; never an unbacked's)
                 best = keep[0]
@@ -155,10 +156,10 @@ class SizeVars:
         """A stride as `wrap` gives it, PyTorch's Max(1, n) of a dense stride over sizes that
         may be 0 (data-dependent ones, an integer argument used as a size) taken as n: where n
         is 0 the tensor has no element, so no stride of it is ever used."""
-        out = self.wrap(value)   # (its Max/Min are sympy's: wrap folded them)
-        if not isinstance(out, SymSize) or not out.expr.has(sympy.Max):
+        out = self.wrap(value, at_hints=False)   # (its Max/Min are sympy's: wrap folded them)
+        if not isinstance(out, SymSize) or out.expr.is_polynomial():
             return out
-        return self.wrap(out.expr.replace(
+        return self.wrap(out.expr.replace(   # (then any other Max/Min at the hints)
             lambda e: isinstance(e, sympy.Max) and len(e.args) == 2 and sympy.S.One in e.args,
             lambda e: e.args[0] if e.args[1] == 1 else e.args[1]))
 
