@@ -115,7 +115,7 @@ def _rounded(kind):
         if not isinstance(x, SymFloat):
             return x if isinstance(x, SymSize) else getattr(math, kind)(x)
         num, den = sympy.fraction(sympy.together(x.expr))
-        up = kind == "ceil" or (kind == "trunc" and not x.sv.decide(sympy.Ge(num, 0)))
+        up = kind == "ceil" or (kind == "trunc" and not x.sv.decide(sympy.Ge(num, 0), exact=True))
         q = floordiv(-num if up else num, den, x.sv)
         return x.sv.wrap(-q if up else q)
     return rounded

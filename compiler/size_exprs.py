@@ -35,7 +35,8 @@ def floordiv(a, b, sv):
         num, den = sympy.expand(num.xreplace(back)), sympy.expand(den.xreplace(back))
         if den.is_Integer and den > 0:
             return S.FloorDiv(num, den)
-        if not den.is_Integer and sv.decide(sympy.Ge(den, 1)) and sv.decide(sympy.Ge(num, 0)):
+        if not den.is_Integer and not (num.free_symbols | den.free_symbols) & sv.unbacked \
+                and sv.decide(sympy.Ge(den, 1)) and sv.decide(sympy.Ge(num, 0)):
             return S.FloorDiv(num, den)   # (printed `//`: exact for a >= 0, b > 0)
     raise Unsupported(f"{a} // {b}")
 
@@ -46,12 +47,15 @@ ROUNDINGS = ("TruncToInt", "FloorToInt", "CeilToInt")
 def own_torch_exprs(e, sv):
     """e with PyTorch's size functions as ours: a size read from the graph and the same size a
     lowering computed are one expression (wav2vec2's conv output length), and kernels print
-    them. Abs by its sign at the hints; FloorDiv and PythonMod (sympy's Mod too; roll's (i + shift) % n) by a positive
-    integer, or by a size decided positive of a numerator decided non-negative; a rounding of
-    a float of sizes (interpolate's trunc(0.5 * s)) whose factors are exact in a double as a
-    floor division; anything else as it is (kernels refuse to print it)."""
+    them. Abs by its sign at the hints; FloorDiv and PythonMod (sympy's Mod too; roll's
+    (i + shift) % n) by a positive integer, or by a size decided positive of a numerator decided
+    non-negative; a rounding of a float of sizes (interpolate's trunc(0.5 * s)) whose factors
+    are exact in a double as a floor division; anything else, and anything of data-dependent
+    sizes needing a decision, as it is (kernels refuse to print it)."""
     def own(x):
         name = type(x).__name__
+        # (a data-dependent size's decisions may be size-oblivious: none taken on one here)
+        free = not x.free_symbols & sv.unbacked
         if name == "ToFloat":
             return x.args[0]
         if name in ("IntTrueDiv", "FloatTrueDiv"):
@@ -60,14 +64,17 @@ def own_torch_exprs(e, sv):
             p, q = float(x).as_integer_ratio()
             return sympy.Rational(p, q) if max(abs(p), q) <= 1 << 16 else x
         if name == "Abs":   # (abs(s - 10): its sign at the hints, a guard)
-            return x.args[0] if sv.decide(sympy.Ge(x.args[0], 0)) else -x.args[0]
+            return x if not free else x.args[0] if sv.decide(sympy.Ge(x.args[0], 0)) else -x.args[0]
         if name in ROUNDINGS:
             num, den = sympy.fraction(sympy.together(x.args[0]))
+            if name == "TruncToInt" and not free:
+                return x
             up = name == "CeilToInt" or (name == "TruncToInt" and not sv.decide(sympy.Ge(num, 0)))
             q = floordiv(-num if up else num, den, sv)
             return -q if up else q
         a, b = x.args
-        if not (b.is_Integer and b > 0) and not (sv.decide(sympy.Ge(b, 1)) and sv.decide(sympy.Ge(a, 0))):
+        if not (b.is_Integer and b > 0) and not (
+                free and sv.decide(sympy.Ge(b, 1)) and sv.decide(sympy.Ge(a, 0))):
             return x
         q = S.FloorDiv(a, b)
         return q if name == "FloorDiv" else a - b * q

@@ -196,14 +196,15 @@ class SizeVars:
         lows = {s: self.lower.get(s, 0) for s in rel.free_symbols if s in self.hints}
         return None if None in lows.values() else _decide_by_bounds(rel, lows)
 
-    def decide(self, rel) -> bool:
+    def decide(self, rel, exact=False) -> bool:
         """A relation over sizes, answered at the hints; recorded as a guard unless the
-        symbols' lower bounds decide it for every size."""
+        symbols' lower bounds decide it for every size. exact: on data-dependent sizes, by
+        their ranges only (never size-obliviously: Undecided instead)."""
         rel = sympy.sympify(rel)
         if rel in (sympy.true, sympy.false):
             return bool(rel)
         if rel.free_symbols & self.unbacked:
-            return self._decide_unbacked(rel)
+            return self._decide_unbacked(rel, exact)
         known = self.by_bounds(rel)
         if known is not None:
             return known
@@ -216,13 +217,13 @@ class SizeVars:
             self.guards.append(guard)
         return bool(value)
 
-    def _decide_unbacked(self, rel) -> bool:
+    def _decide_unbacked(self, rel, exact=False) -> bool:
         """A relation over data-dependent sizes: by the symbols' ranges; else size-obliviously,
         as if each data-dependent size were at least 2 (a choice that treats it as a general
         size, not a special 0 or 1, gives code that also serves 0 and 1: kernels mask every
         element and an empty launch is skipped), as PyTorch's own tracing does; else
         Undecided. Never a guard."""
-        for oblivious in (False, True):
+        for oblivious in (False,) if exact else (False, True):
             ranges = {s: (max(self.lower.get(s, 0), 2) if oblivious and s in self.unbacked
                           else _or_minus_oo(self.lower.get(s, 0)), self.upper.get(s))
                       for s in rel.free_symbols}
@@ -414,8 +415,8 @@ class SymSize:
     def __rmul__(self, o): return self._bin(o, lambda a, b: b * a)
     def __neg__(self): return self._new(-self.expr)
 
-    def __abs__(self):
-        return self if self.sv.decide(sympy.Ge(self.expr, 0)) else self._new(-self.expr)
+    def __abs__(self):   # (never a size-oblivious sign)
+        return self if self.sv.decide(sympy.Ge(self.expr, 0), exact=True) else self._new(-self.expr)
     def __pos__(self): return self
 
     def __floordiv__(self, o):

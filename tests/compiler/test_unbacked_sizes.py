@@ -3,6 +3,7 @@ index) stays a symbol (`u0`) through the compiled graph (compiler/sizes.py). The
 ATen call inside the graph, the wrapper reads the symbol from its result, and everything
 around it (the mask, the gather, the pointwise math, index_add) runs as generated kernels."""
 import pytest
+import sympy
 import torch
 import torch.nn.functional as F
 
@@ -185,3 +186,18 @@ def test_a_user_bound_on_a_data_dependent_size_stays_checked():
     assert_close(cf(x), fn(x))
     with pytest.raises(RuntimeError):
         cf(torch.rand(16) + 0.5)
+
+
+def test_a_sign_that_must_be_right_is_never_taken_size_obliviously():
+    # abs() and trunc need the true sign: u0 - 1 is -1 at u0 = 0, though a size-oblivious
+    # choice (u0 at least 2) calls it non-negative
+    from tuner.compiler.sizes import SizeVars, Undecided
+    sv = SizeVars()
+    u = sympy.Symbol("u0", integer=True)
+    sv.define(u, 0, 64)
+    assert sv.decide(sympy.Ge(u - 1, 0)) is True   # (fine where either answer is correct)
+    with pytest.raises(Undecided):
+        sv.decide(sympy.Ge(u - 1, 0), exact=True)
+    with pytest.raises(Undecided):
+        abs(sv.wrap(u - 1))
+    assert abs(sv.wrap(u + 1)).expr == u + 1 and not sv.guards   # (its range decides it)
