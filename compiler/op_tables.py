@@ -6,11 +6,10 @@ from __future__ import annotations
 import math
 import operator
 
-import sympy
 import torch
 import torch.fx
 
-from .size_exprs import floordiv
+from .size_exprs import rounded
 from .sizes import SymFloat, SymSize, sym_float
 
 # FX targets a lazy value's consumer chain may pass through or end in (recompute.py,
@@ -108,17 +107,13 @@ if hasattr(torch, "sym_float"):   # float(size): a symbolic size stays symbolic 
 
 
 def _rounded(kind):
-    """math.floor / ceil / trunc of a graph's value: of a float of sizes (a quotient of integer
-    expressions, den > 0), the exact integer division (as eager's double for sizes below 2**26);
-    Unsupported where size_exprs.floordiv cannot keep it (the graph compiles per shape)."""
-    def rounded(x):
+    """math.floor / ceil / trunc of a graph's value: of a float of sizes, size_exprs.rounded
+    (Unsupported where it cannot keep it: the graph compiles per shape)."""
+    def round_(x):
         if not isinstance(x, SymFloat):
             return x if isinstance(x, SymSize) else getattr(math, kind)(x)
-        num, den = sympy.fraction(sympy.together(x.expr))
-        up = kind == "ceil" or (kind == "trunc" and not x.sv.decide(sympy.Ge(num, 0), exact=True))
-        q = floordiv(-num if up else num, den, x.sv)
-        return x.sv.wrap(-q if up else q)
-    return rounded
+        return x.sv.wrap(rounded(kind, x.expr, x.sv))
+    return round_
 
 
 for _name in ("floor", "ceil", "trunc"):   # (interpolate's output size: trunc(s * 0.5))

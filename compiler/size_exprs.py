@@ -41,7 +41,24 @@ def floordiv(a, b, sv):
     raise Unsupported(f"{a} // {b}")
 
 
-ROUNDINGS = ("TruncToInt", "FloorToInt", "CeilToInt")
+def exact_rational(x: float):
+    """x as a sympy Rational where its ratio's terms are within 2**16 (0.5, 1.5: a size times
+    it is exact in a double, as eager's arithmetic), else None (0.1)."""
+    p, q = float(x).as_integer_ratio()
+    return sympy.Rational(p, q) if max(abs(p), q) <= 1 << 16 else None
+
+
+def rounded(kind, x, sv):
+    """math.floor / ceil / trunc (kind) of x, a quotient of integer expressions over sizes
+    (den > 0), as an exact floor division (eager's double rounds alike for sizes below
+    2**26); trunc takes the numerator's sign by decide(exact=True), never size-obliviously."""
+    num, den = sympy.fraction(sympy.together(x))
+    up = kind == "ceil" or (kind == "trunc" and not sv.decide(sympy.Ge(num, 0), exact=True))
+    q = floordiv(-num if up else num, den, sv)
+    return -q if up else q
+
+
+ROUNDINGS = {"TruncToInt": "trunc", "FloorToInt": "floor", "CeilToInt": "ceil"}
 
 
 def own_torch_exprs(e, sv):
@@ -61,17 +78,12 @@ def own_torch_exprs(e, sv):
         if name in ("IntTrueDiv", "FloatTrueDiv"):
             return x.args[0] / x.args[1]
         if x.is_Float:
-            p, q = float(x).as_integer_ratio()
-            return sympy.Rational(p, q) if max(abs(p), q) <= 1 << 16 else x
+            r = exact_rational(x)
+            return x if r is None else r
         if name == "Abs":   # (abs(s - 10): its sign at the hints, a guard)
             return x if not free else x.args[0] if sv.decide(sympy.Ge(x.args[0], 0)) else -x.args[0]
         if name in ROUNDINGS:
-            num, den = sympy.fraction(sympy.together(x.args[0]))
-            if name == "TruncToInt" and not free:
-                return x
-            up = name == "CeilToInt" or (name == "TruncToInt" and not sv.decide(sympy.Ge(num, 0)))
-            q = floordiv(-num if up else num, den, sv)
-            return -q if up else q
+            return x if name == "TruncToInt" and not free else rounded(ROUNDINGS[name], x.args[0], sv)
         a, b = x.args
         if not (b.is_Integer and b > 0) and not (
                 free and sv.decide(sympy.Ge(b, 1)) and sv.decide(sympy.Ge(a, 0))):
@@ -79,7 +91,7 @@ def own_torch_exprs(e, sv):
         q = S.FloorDiv(a, b)
         return q if name == "FloorDiv" else a - b * q
     return e.replace(lambda x: x.is_Float or type(x).__name__ in (
-        "FloorDiv", "PythonMod", "Mod", "ToFloat", "IntTrueDiv", "FloatTrueDiv", "Abs") + ROUNDINGS
+        "FloorDiv", "PythonMod", "Mod", "ToFloat", "IntTrueDiv", "FloatTrueDiv", "Abs", *ROUNDINGS)
         and not isinstance(x, S.FloorDiv), own)
 
 

@@ -26,7 +26,7 @@ import sympy
 import torch
 
 from . import sym as S
-from .size_exprs import Unsupported, floordiv as _floordiv, own_torch_exprs
+from .size_exprs import Unsupported, exact_rational, floordiv as _floordiv, own_torch_exprs
 
 
 class Undecided(Unsupported):
@@ -506,8 +506,8 @@ class SymFloat(SymSize):
     def _bin(self, o, f):
         if isinstance(o, float) and o.is_integer():
             o = int(o)
-        elif isinstance(o, float) and max(map(abs, o.as_integer_ratio())) <= 1 << 16:
-            o = sympy.Rational(*o.as_integer_ratio())   # (0.5: as exact in a double as eager's)
+        elif isinstance(o, float) and (r := exact_rational(o)) is not None:
+            o = r   # (0.5: as exact in a double as eager's)
         e = _other(o)
         if e is None:
             return f(float(self), o) if isinstance(o, float) else NotImplemented

@@ -256,8 +256,9 @@ def float_source(expr, cast, root) -> str:
         return f.is_Pow and f.exp.is_Rational and not f.exp.is_Integer
 
     def product(x):
+        factors = sympy.Mul.make_args(x)
         parts = []
-        for f in filter(rooted, sympy.Mul.make_args(x)):
+        for f in filter(rooted, factors):
             n = f.exp.q.bit_length() - 1
             if f.exp.q != 1 << n:
                 raise NotImplementedError(f"float of sizes {f}")
@@ -267,7 +268,7 @@ def float_source(expr, cast, root) -> str:
             parts.append(src)
         if not parts:
             return cast(x, texpr(x))
-        rest = sympy.Mul(*[f for f in sympy.Mul.make_args(x) if not rooted(f)])
+        rest = sympy.Mul(*[f for f in factors if not rooted(f)])
         return "(" + " * ".join(([cast(rest, texpr(rest))] if rest != 1 else []) + parts) + ")"
     num, den = sympy.fraction(sympy.together(expr))   # (s0/2 - 1/2 is (s0 - 1) / 2)
     return product(num) if den == 1 else f"({product(num)} / {product(den)})"
