@@ -32,8 +32,6 @@ import warnings
 from dataclasses import asdict, dataclass
 from typing import Any, Callable
 
-import redis
-
 from .entry import Entry, InvalidEntry, decode, encode, printable
 from .keys import CacheKey
 from .local import LocalStore, ReadOnlyCache
@@ -284,7 +282,9 @@ class Cache:
 def _connection_lost(error: Exception) -> bool:
     """Whether `error` says the server cannot be used any more (no connection, a timeout, an
     authentication or protocol failure), as opposed to a reply refusing one command (a
-    ResponseError: WRONGTYPE, OOM, READONLY, NOPERM ...) or a value redis-py cannot send."""
+    ResponseError: WRONGTYPE, OOM, READONLY, NOPERM ...) or a value redis-py cannot send.
+    (Only a remote store raises these, and building one imported redis.)"""
+    import redis
     if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):  # AUTH errors included
         return True
     return not isinstance(error, (redis.ResponseError, redis.DataError))

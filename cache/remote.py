@@ -15,6 +15,11 @@ MAX_ENTRY_BYTES is refused (`EntryTooLarge`) after reading its length and at mos
 bytes of it, and remembered, so this process never asks for it again. Keys under the prefix
 are listed and deleted by their raw names: one whose name is not UTF-8 text is no digest, and
 is skipped (and counted) where digests are listed.
+
+redis-py is imported when a store is built, not with this module: a tuner without a shared
+cache (the redis package missing from a broken install, say) still tunes and compiles; with
+TUNER_REMOTE_CACHE set, building the store then fails with a message naming the package, and
+the layered cache goes on without the remote, as for a dead server.
 """
 from __future__ import annotations
 
@@ -22,10 +27,6 @@ import re
 from dataclasses import dataclass, fields
 from typing import Iterator
 from urllib.parse import urlsplit
-
-import redis
-from redis.backoff import NoBackoff
-from redis.retry import Retry
 
 from .config import redact  # noqa: F401  (re-exported: the cache's messages use it)
 from .entry import MAX_ENTRY_BYTES, InvalidEntry
@@ -95,6 +96,13 @@ class RemoteStore:
         check_url(config.url)
         self.config = config
         self._too_large: dict[str, str] = {}  # digest -> why, for the rest of the process
+        try:
+            import redis
+            from redis.backoff import NoBackoff
+            from redis.retry import Retry
+        except ImportError as e:
+            raise RuntimeError(f"TUNER_REMOTE_CACHE is set but the redis package cannot be imported "
+                               f"({e}): pip install 'redis>=5.0'") from None
         try:
             extra = {}
             if config.password and urlsplit(config.url).password is None:
