@@ -257,6 +257,21 @@ class _Ring:
             rec.pool.outputs[:] = [o for o in rec.pool.outputs if o is not rec.outputs]
 
 
+def _addresses(args, scalars: bool = True) -> tuple:
+    """Each argument's data pointer (a non-tensor: its layout, the value): a call's address
+    pattern. Without `scalars` (all tensors: a graph of fixed sizes) one C-level map, half the
+    time of the general form over a decode step's hundred parameters."""
+    if not scalars:
+        try:
+            return tuple(map(_DATA_PTR, args))
+        except TypeError:   # (a scalar after all)
+            pass
+    return tuple(a.data_ptr() if isinstance(a, torch.Tensor) else _layout(a) for a in args)
+
+
+_DATA_PTR = torch.Tensor.data_ptr
+
+
 def _layout(a):
     return ((tuple(a.shape), tuple(a.stride()), a.dtype, a.device) if isinstance(a, torch.Tensor)
             else ("const", a))
@@ -282,6 +297,7 @@ class CUDAGraphed:
         self.mutated_inputs = tuple(call.mutated_inputs)
         self.mutates = bool(self.mutated_inputs)
         self.by_address: dict = {}    # data_ptr (a non-tensor: its value) per input -> _Address
+        self.scalars = None          # whether any input is not a tensor (read on a first call)
         self.address_pools: list[_Pool] = []   # pool i holds slot i of every address ring
         self.spare_pool: _Pool | None = None
         self.calls = 0               # calls run directly (the first, CPU ones, new shapes)
@@ -334,10 +350,13 @@ class CUDAGraphed:
         inputs themselves, at their addresses: None in the list): for a graph of fixed sizes,
         up to COPY_RINGS addresses of its kept inputs, one per recorded shape otherwise."""
         kept = self._kept_inputs(args)
-        # a graph of fixed sizes is called only with the sizes and strides dynamo's guards
-        # checked: the kept inputs (parameters) are keyed by address alone, not layout
-        layouts = self._key(args) if self.shape_key is not None else \
-            tuple(_layout(args[i]) for i in self.moving)
+        # A graph is called only with the sizes and strides dynamo's guards checked, but for
+        # its symbolic ones: the kept inputs (parameters) are keyed by address, not layout,
+        # and a dynamic-size graph's by the call's symbolic sizes too (reading a hundred
+        # parameters' layouts cost 60 us per call of a decode step's host time).
+        layouts = tuple(_layout(args[i]) for i in self.moving)
+        if self.shape_key is not None:
+            layouts = (self.shape_key(args), layouts)
         key = (layouts, tuple(args[i].data_ptr() for i in kept))
         entry = self.copy_rings.get(key)
         if entry is None and self.shape_key is None:
@@ -410,7 +429,9 @@ class CUDAGraphed:
         one's sizes and strides cost more host time than its whole GPU step (the same objects
         at the same addresses keep their layouts: dynamo's guards check sizes and strides
         before a compiled graph is called)."""
-        ptrs = tuple(a.data_ptr() if isinstance(a, torch.Tensor) else _layout(a) for a in args)
+        if self.scalars is None:   # (positions hold the same kinds on every call)
+            self.scalars = not all(isinstance(a, torch.Tensor) for a in args)
+        ptrs = _addresses(args, self.scalars)
         entry = self.by_address.get(ptrs)
         if entry is not None:
             # weak references: an id alone may be reused by a new view at the same address;

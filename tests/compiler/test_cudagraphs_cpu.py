@@ -190,3 +190,25 @@ def test_census_counts_recordings_and_the_memory_their_static_tensors_keep():
     del g, addr, ring, alias
     after = {k: v for k, v in cg.census().items() if k in others}
     assert others == after       # what this graph held, exactly: the rest is other live graphs'
+
+
+def test_copy_in_rings_key_on_sizes_moving_layouts_and_kept_addresses_alone(monkeypatch):
+    # A decode step passes ~100 parameters: a dynamic-size graph's copy-in ring is found by
+    # the call's symbolic sizes, the moving inputs' layouts and the kept inputs' addresses,
+    # without reading every parameter's layout per call (dynamo's guards checked them).
+    from tuner.compiler.context import CompiledGraph
+    g = cg.CUDAGraphed(CompiledGraph(lambda args: [args[1]], None),
+                       shape_key=lambda a: (a[1].shape[0],))
+    w, w2 = torch.nn.Parameter(torch.randn(4, 4)), torch.nn.Parameter(torch.randn(4, 4))
+    x = torch.randn(3, 4)
+    _, ring = g._copy_ring([w, x])
+    read = []
+    layout = cg._layout
+    monkeypatch.setattr(cg, "_layout", lambda a: read.append(a) or layout(a))
+    assert g._copy_ring([w, torch.randn(3, 4)])[1] is ring            # same sizes, same ring
+    assert all(a is not w for a in read)                               # the parameter's not read
+    assert g._copy_ring([w, torch.randn(5, 4)])[1] is not ring        # another size
+    assert g._copy_ring([w, torch.randn(3, 4).t().contiguous().t()])[1] is not ring   # layout
+    assert g._copy_ring([w2, torch.randn(3, 4)])[1] is not ring       # another parameter
+    assert cg._addresses([w, x], scalars=False) == (w.data_ptr(), x.data_ptr())
+    assert cg._addresses([w, 3]) == (w.data_ptr(), ("const", 3))
