@@ -104,8 +104,10 @@ def arange(start, end=None, step=1, dtype=None, layout=None, device=None, pin_me
         start, end = 0, start
     ints = all(isinstance(v, (int, SymSize)) and not isinstance(v, SymFloat)
                for v in (start, end, step))   # (sizes are ints)
-    if ints and isinstance(step, int) and step > 0:
+    if ints and step > 0:   # (a size step: trace's backward strides a diagonal by n + 1)
         n = max(0, (end - start + step - 1) // step)
+    elif ints:
+        n = max(0, (start - end - step - 1) // -step)
     else:
         n = max(0, math.ceil((end - start) / step))
     if dtype is None:
