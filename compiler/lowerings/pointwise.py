@@ -196,7 +196,9 @@ def _pow(a, b):
                 out = ops.mul(out, x)
             return ops.reciprocal(out) if n < 0 else out
         return make_pointwise(fn, [a, None], result, compute, shape=a.size)
-    if not is_tensor(b) and b == 0.5:
+    # (an exponent dynamo made a symbol, dynamic=True's integer argument, is never compared:
+    # that would need its value)
+    if not is_tensor(b) and isinstance(b, (int, float)) and b == 0.5:
         return make_pointwise(lambda x, _: ops.sqrt(x), [a, None], result, compute, shape=a.size)
     if not (compute.is_floating_point or compute.is_complex):   # integers: eager's powi
         return make_pointwise(lambda x, y: ops.ipow(x, y), [a, b], result, compute)

@@ -238,15 +238,20 @@ def test_a_ceil_mode_pooled_size_divides_with_floor_semantics_in_kernels():
         assert_close(x.grad, x2.grad)
 
 
-@pytest.mark.parametrize("name", ["adaptive_avg_pool", "ceil_max_pool", "adaptive_max_pool", "roll"])
+@pytest.mark.parametrize("name", ["adaptive_avg_pool", "ceil_max_pool", "adaptive_max_pool", "roll",
+                                  "trace", "arange_down"])
 def test_divisions_by_sizes_and_ceil_forms_stay_symbolic(name):
     # adaptive pooling divides a size by a size (each window's start (i * s0) // s1), ceil
     # forms divide a possibly negative size ((3 - s) // 2, -s // 2), roll reads PyTorch's
-    # PythonMod of a size: each compiled per shape ("Unsupported: s // s")
+    # PythonMod of a size, trace's backward is an arange stepping by a size (n + 1), a
+    # descending arange's length a ceiling of a negative step: each compiled per shape
+    # ("Unsupported: s // s", "a concrete value of the size s is needed")
     fn = {"adaptive_avg_pool": lambda x: F.adaptive_avg_pool2d(x, (x.shape[-2] // 2 + 1, 3)),
           "ceil_max_pool": lambda x: F.max_pool2d(x, 3, 2, ceil_mode=True),
           "adaptive_max_pool": lambda x: F.adaptive_max_pool1d(x.flatten(1), 3),
-          "roll": lambda x: x.roll(x.shape[-1] // 2 + 1, -1) * 2}[name]
+          "roll": lambda x: x.roll(x.shape[-1] // 2 + 1, -1) * 2,
+          "trace": lambda x: torch.trace(x.flatten(0, 1).flatten(1)),
+          "arange_down": lambda x: x[..., torch.arange(x.shape[-1] - 1, -1, -2)] * 2}[name]
     cf = torch.compile(fn, backend="tuner", dynamic=True)
     stats.reset()
     for shape in ((2, 3, 7, 5), (1, 3, 10, 9), (2, 2, 6, 11)):
@@ -606,6 +611,12 @@ SIZED_OPS = {
     "histc": (lambda x: torch.histc(x, 5, -1.0, 1.0), lambda n: (torch.randn(n, 2),), "aten.histc"),
     "scatter_prod": (lambda x, i, s: x.scatter_reduce(0, i, s, "prod"), lambda n: (
                      torch.randn(n, 2), _i64(2 * n, n).view(n, 2), torch.randn(n, 2)), "aten.scatter_reduce"),
+    # integer arguments dynamic=True makes symbols: histc's range, an initial value (dynamo
+    # itself pins histc's bins)
+    "histc_int_args": (lambda x, lo: torch.histc(x, 5, lo, 3), lambda n: (
+                       torch.randn(n, 2) * 3, -(n % 3) - 2), "aten.histc"),
+    "segment_initial": (lambda d, lens, init: torch.segment_reduce(d, "sum", lengths=lens, initial=init),
+                        lambda n: (torch.randn(n, 2), torch.tensor([n - 2, 2]), n), "aten.segment_reduce"),
 }
 
 
@@ -622,3 +633,17 @@ def test_sorting_selection_and_counting_ops_stay_kernels_under_symbolic_sizes(na
     calls = [k for g in graphs for k in (*g.externs, *g.fallbacks, *g.lowering_errors)]
     assert not [k for k in calls if k.startswith(op)], calls
     assert len(graphs) == 1, [g.guards for g in graphs]   # one compile served the three sizes
+
+
+def test_a_symbolic_exponent_is_never_compared_with_a_constant():
+    # dynamic=True makes an integer argument a symbol (torch.dist's p, norm's p): pow compared
+    # it with 0.5 to pick a square root, which needed its value, so the graph compiled per shape
+    def fn(a, b, p):
+        return torch.dist(a, b, p) + (a.abs() + 1).pow(p).sum()
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for shape, p in (((3, 5), 3), ((4, 7), 4), ((2, 9), 5)):
+        a, b = torch.randn(shape), torch.randn(shape)
+        assert_close(cf(a, b, p), fn(a, b, p))
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert len(stats.graphs()) <= 2   # (the first call's static graph, then one symbolic)
