@@ -6,6 +6,7 @@ from __future__ import annotations
 import math
 import operator
 
+import sympy
 import torch
 import torch.fx
 
@@ -101,6 +102,25 @@ for _name in ("sym_max", "sym_min", "sym_not", "sym_int", "sym_sqrt", "sym_ite")
     _fn = getattr(torch, _name, None)
     if _fn is not None:
         PYTHON_SCALAR_FNS[_fn] = _fn
+
+
+def _sym_minmax(fn, kind):
+    """torch.sym_min / sym_max with our sizes: the Min/Max of their expressions, which `wrap`
+    folds where the ranges (or, guarded, the hints) order them (as_strided's backward takes
+    sym_min(0, offset)); torch's own function knows only its SymInts and raised on ours."""
+    def minmax(a, b):
+        s = next((v for v in (a, b) if isinstance(v, SymSize)), None)
+        if s is None or not all(isinstance(v, int) or type(v) is SymSize for v in (a, b)):
+            return fn(a, b)
+        e = [v.expr if isinstance(v, SymSize) else sympy.Integer(v) for v in (a, b)]
+        return s.sv.wrap((sympy.Min if kind == "min" else sympy.Max)(*e))
+    return minmax
+
+
+for _name in ("min", "max"):
+    _fn = getattr(torch, f"sym_{_name}", None)
+    if _fn is not None:
+        PYTHON_SCALAR_FNS[_fn] = _sym_minmax(_fn, _name)
 
 if hasattr(torch, "sym_float"):   # float(size): a symbolic size stays symbolic (SymFloat)
     PYTHON_SCALAR_FNS[torch.sym_float] = sym_float

@@ -647,3 +647,21 @@ def test_a_symbolic_exponent_is_never_compared_with_a_constant():
         assert_close(cf(a, b, p), fn(a, b, p))
     assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
     assert len(stats.graphs()) <= 2   # (the first call's static graph, then one symbolic)
+
+
+def test_as_strideds_gradient_takes_the_min_of_sizes_symbolically():
+    # as_strided's backward computes sym_min(0, offset) and sym_max of sizes; torch's own
+    # sym_min refused our sizes ("expected (int, float ...), got SymSize"): per shape
+    def fn(x):
+        n = x.shape[1]
+        return x.as_strided((x.shape[0] - 1, n - 1), (n, 1), 1) * 3
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for shape in ((3, 5), (4, 7), (6, 4)):
+        x = torch.randn(shape, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        ct = torch.randn_like(fn(x2))
+        (cf(x) * ct).sum().backward()
+        (fn(x2) * ct).sum().backward()
+        assert_close(x.grad, x2.grad)
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
