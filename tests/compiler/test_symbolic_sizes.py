@@ -665,3 +665,12 @@ def test_as_strideds_gradient_takes_the_min_of_sizes_symbolically():
         (fn(x2) * ct).sum().backward()
         assert_close(x.grad, x2.grad)
     assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+
+
+def test_a_size_kernels_cannot_print_still_has_a_repr():
+    # repr and str end up in messages and logs: a Max of unordered sizes raised there
+    from tuner.compiler.sizes import SymSize
+    s0, s1 = sympy.symbols("s0 s1", integer=True, positive=True)
+    m = SymSize(sympy.Max(s0, s1), SizeVars())
+    assert repr(m) == str(m) == "Max(s0, s1)"
+    assert repr(SymSize(s0 + 1, SizeVars())) == "(s0 + 1)"
