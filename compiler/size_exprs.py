@@ -43,9 +43,13 @@ def floordiv(a, b, sv):
 
 def exact_rational(x: float):
     """x as a sympy Rational where its ratio's terms are within 2**16 (0.5, 1.5: a size times
-    it is exact in a double, as eager's arithmetic), else None (0.1)."""
-    p, q = float(x).as_integer_ratio()
-    return sympy.Rational(p, q) if max(abs(p), q) <= 1 << 16 else None
+    it is exact in a double, as eager's arithmetic) or it is a power of two within 2**64 either
+    way (float32's epsilon 2**-23, matrix_rank's tolerance: a size times it is exact too), else
+    None (0.1)."""
+    p, q = float(x).as_integer_ratio()   # (q is a power of two: a double is dyadic)
+    if max(abs(p), q) <= 1 << 16 or (abs(p) & (abs(p) - 1) == 0 and max(abs(p), q) <= 1 << 64):
+        return sympy.Rational(p, q)
+    return None
 
 
 def rounded(kind, x, sv):

@@ -674,3 +674,15 @@ def test_a_size_kernels_cannot_print_still_has_a_repr():
     m = SymSize(sympy.Max(s0, s1), SizeVars())
     assert repr(m) == str(m) == "Max(s0, s1)"
     assert repr(SymSize(s0 + 1, SizeVars())) == "(s0 + 1)"
+
+
+def test_matrix_ranks_epsilon_tolerance_stays_symbolic():
+    # matrix_rank's default tolerance is float32's epsilon (2**-23) times a float of the
+    # larger size: a power of two, exact in a double, but past the 2**16 a float of sizes took
+    fn = torch.linalg.matrix_rank
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for m, n in ((5, 3), (4, 6), (7, 7)):
+        a = torch.randn(m, 2) @ torch.randn(2, n)       # rank 2
+        assert torch.equal(cf(a), fn(a))
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
