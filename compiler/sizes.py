@@ -477,11 +477,8 @@ class SymSize:
     def __float__(self):
         return float(self.sv.specialize(self.expr))
 
-    def __repr__(self):   # (never raises: it ends up in messages and logs)
-        try:
-            return expr_source(self.expr)
-        except Unsupported:   # a form kernels cannot print (Max of unordered sizes): sympy's
-            return str(self.expr)
+    def __repr__(self):
+        return expr_source(self.expr)
 
     __str__ = __repr__
 

@@ -667,15 +667,6 @@ def test_as_strideds_gradient_takes_the_min_of_sizes_symbolically():
     assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
 
 
-def test_a_size_kernels_cannot_print_still_has_a_repr():
-    # repr and str end up in messages and logs: a Max of unordered sizes raised there
-    from tuner.compiler.sizes import SymSize
-    s0, s1 = sympy.symbols("s0 s1", integer=True, positive=True)
-    m = SymSize(sympy.Max(s0, s1), SizeVars())
-    assert repr(m) == str(m) == "Max(s0, s1)"
-    assert repr(SymSize(s0 + 1, SizeVars())) == "(s0 + 1)"
-
-
 def test_matrix_ranks_epsilon_tolerance_stays_symbolic():
     # matrix_rank's default tolerance is float32's epsilon (2**-23) times a float of the
     # larger size: a power of two, exact in a double, but past the 2**16 a float of sizes took
