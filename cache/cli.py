@@ -144,7 +144,7 @@ def stats_cmd(as_json, reset):
         return
     from . import stats
     from .graphs import NAMESPACE as GRAPH_NAMESPACE
-    from .remote import RemoteConfig, RemoteStore, redact
+    from .remote import RemoteConfig, RemoteStore, RemoteUnavailable, redact
     store = _store()
     per_ns = store.count_by_namespace()
     try:
@@ -164,6 +164,8 @@ def stats_cmd(as_json, reset):
             remote_store = RemoteStore(config)
         except ValueError as e:  # a bad URL or prefix: never connected
             remote_store, remote["error"], remote["misconfigured"] = None, redact(str(e)), True
+        except RemoteUnavailable as e:   # no redis package here
+            remote_store, remote["error"] = None, str(e)
         if remote_store is not None:
             try:
                 digests, skipped = remote_store.listing()
@@ -606,7 +608,7 @@ def clear_cmd(yes, with_remote, as_json):
     A read-only or locked local cache is an error (exit 1, nothing deleted); a file that is
     not a SQLite database is removed, and the command says so.
     """
-    from .remote import RemoteConfig, RemoteStore, redact
+    from .remote import RemoteConfig, RemoteStore, RemoteUnavailable, redact
     store = _store()
     config = RemoteConfig.from_settings() if with_remote else None
     if with_remote and config is None:
@@ -617,7 +619,7 @@ def clear_cmd(yes, with_remote, as_json):
     if config is not None:  # a bad URL or prefix fails here, before anything is deleted
         try:
             remote_store = RemoteStore(config)
-        except ValueError as e:
+        except (ValueError, RemoteUnavailable) as e:
             _fail(f"--remote: {printable(redact(str(e)))} (nothing deleted)")
     path = printable(store.path)
     what = path + (f" and {printable(redact(config.url))} (prefix {config.prefix!r})"

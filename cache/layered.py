@@ -284,7 +284,10 @@ def _connection_lost(error: Exception) -> bool:
     authentication or protocol failure), as opposed to a reply refusing one command (a
     ResponseError: WRONGTYPE, OOM, READONLY, NOPERM ...) or a value redis-py cannot send.
     (Only a remote store raises these, and building one imported redis.)"""
-    import redis
+    try:
+        import redis
+    except ImportError:   # (a store of another kind on an install without redis)
+        return True
     if isinstance(error, (redis.ConnectionError, redis.TimeoutError)):  # AUTH errors included
         return True
     return not isinstance(error, (redis.ResponseError, redis.DataError))

@@ -37,6 +37,10 @@ from .entry import MAX_ENTRY_BYTES, InvalidEntry
 FIRST_READ = 64 << 10
 
 
+class RemoteUnavailable(RuntimeError):
+    """A remote store that cannot be built on this install (the redis package missing)."""
+
+
 class EntryTooLarge(InvalidEntry):
     """A remote value over MAX_ENTRY_BYTES, rejected without downloading it."""
 
@@ -101,8 +105,8 @@ class RemoteStore:
             from redis.backoff import NoBackoff
             from redis.retry import Retry
         except ImportError as e:
-            raise RuntimeError(f"TUNER_REMOTE_CACHE is set but the redis package cannot be imported "
-                               f"({e}): pip install 'redis>=5.0'") from None
+            raise RemoteUnavailable(f"TUNER_REMOTE_CACHE is set but the redis package cannot be "
+                                    f"imported ({e}): pip install 'redis>=5.0'") from None
         try:
             extra = {}
             if config.password and urlsplit(config.url).password is None:

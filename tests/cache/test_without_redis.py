@@ -48,3 +48,28 @@ def test_a_configured_shared_cache_without_redis_is_off_with_a_warning_naming_it
     assert "hit True remote False" in out, out
     assert "graphs 1 fallbacks []" in out, out
     assert "redis package" in out and "pip install" in out, out
+
+
+CLI = textwrap.dedent("""
+    import sys
+    sys.modules["redis"] = None
+    from tuner.cli import main
+    sys.argv = ["tuner", "cache"] + sys.argv[1:]
+    main()
+""")
+
+
+def cli(tmp_path, *args):
+    env = dict(os.environ, TUNER_CACHE_DIR=str(tmp_path / "cache"),
+               TUNER_REMOTE_CACHE="redis://127.0.0.1:1/0", TUNER_CACHE_SECRET="s")
+    return subprocess.run([sys.executable, "-c", CLI, *args], env=env, capture_output=True,
+                          text=True, timeout=300)
+
+
+def test_the_cache_cli_reports_a_missing_redis_package_without_a_traceback(tmp_path):
+    r = cli(tmp_path, "stats", "--json")   # (a configured remote it cannot use: exit 1, as
+    assert r.returncode == 1, r.stderr[-2000:]   # for a server that does not answer)
+    assert "redis package" in r.stdout and "Traceback" not in r.stderr
+    r = cli(tmp_path, "clear", "--yes", "--remote")
+    assert r.returncode != 0 and "redis package" in r.stderr + r.stdout, r.stderr[-2000:]
+    assert "nothing deleted" in r.stderr + r.stdout and "Traceback" not in r.stderr
