@@ -197,7 +197,8 @@ def _pow(a, b):
             return ops.reciprocal(out) if n < 0 else out
         return make_pointwise(fn, [a, None], result, compute, shape=a.size)
     # (an exponent dynamo made a symbol, dynamic=True's integer argument, is never compared:
-    # that would need its value)
+    # that would need its value; it takes the general pow below, where eager special-cases
+    # 2, 3, -1, -2 and 0.5, a last-bit difference at most)
     if not is_tensor(b) and isinstance(b, (int, float)) and b == 0.5:
         return make_pointwise(lambda x, _: ops.sqrt(x), [a, None], result, compute, shape=a.size)
     if not (compute.is_floating_point or compute.is_complex):   # integers: eager's powi

@@ -211,4 +211,4 @@ def test_copy_in_rings_key_on_sizes_moving_layouts_and_kept_addresses_alone(monk
     assert g._copy_ring([w, torch.randn(3, 4).t().contiguous().t()])[1] is not ring   # layout
     assert g._copy_ring([w2, torch.randn(3, 4)])[1] is not ring       # another parameter
     assert cg._addresses([w, x], scalars=False) == (w.data_ptr(), x.data_ptr())
-    assert cg._addresses([w, 3]) == (w.data_ptr(), ("const", 3))
+    assert cg._addresses([w, 3]) == cg._addresses([w, 3], scalars=False) == (w.data_ptr(), ("const", 3))
