@@ -217,6 +217,18 @@ def test_an_integer_division_is_never_ordered_by_intervals():
         assert_close(x.grad, x2.grad)
 
 
+def _gradients_match(fn, shapes):
+    """fn compiled with dynamic=True gives eager's input gradient at each shape."""
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    for shape in shapes:
+        x = torch.randn(shape, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        ct = torch.randn_like(fn(x2))
+        (cf(x) * ct).sum().backward()
+        (fn(x2) * ct).sum().backward()
+        assert_close(x.grad, x2.grad)
+
+
 def test_a_ceil_mode_pooled_size_divides_with_floor_semantics_in_kernels():
     # ceil mode writes the pooled size as 1 - (3 - s) // 2: Python floors (3 - 6) // 2 to -2,
     # Triton truncated it to -1, and max_pool3d's gradient scattered into the wrong rows
@@ -228,14 +240,7 @@ def test_a_ceil_mode_pooled_size_divides_with_floor_semantics_in_kernels():
 
     def fn(x):
         return F.max_pool3d(x, 3, 2, ceil_mode=True)
-    cf = torch.compile(fn, backend="tuner", dynamic=True)
-    for shape in ((1, 2, 3, 6, 5), (2, 2, 5, 7, 6)):
-        x = torch.randn(shape, requires_grad=True)
-        x2 = x.detach().clone().requires_grad_()
-        ct = torch.randn_like(fn(x2))
-        (cf(x) * ct).sum().backward()
-        (fn(x2) * ct).sum().backward()
-        assert_close(x.grad, x2.grad)
+    _gradients_match(fn, ((1, 2, 3, 6, 5), (2, 2, 5, 7, 6)))
 
 
 @pytest.mark.parametrize("name", ["adaptive_avg_pool", "ceil_max_pool", "adaptive_max_pool", "roll",
@@ -655,15 +660,8 @@ def test_as_strideds_gradient_takes_the_min_of_sizes_symbolically():
     def fn(x):
         n = x.shape[1]
         return x.as_strided((x.shape[0] - 1, n - 1), (n, 1), 1) * 3
-    cf = torch.compile(fn, backend="tuner", dynamic=True)
     stats.reset()
-    for shape in ((3, 5), (4, 7), (6, 4)):
-        x = torch.randn(shape, requires_grad=True)
-        x2 = x.detach().clone().requires_grad_()
-        ct = torch.randn_like(fn(x2))
-        (cf(x) * ct).sum().backward()
-        (fn(x2) * ct).sum().backward()
-        assert_close(x.grad, x2.grad)
+    _gradients_match(fn, ((3, 5), (4, 7), (6, 4)))
     assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
 
 
