@@ -98,7 +98,7 @@ PYTHON_SCALAR_FNS = {
     torch.ops.aten.sym_numel.default: lambda x: x.numel,
     torch.ops.aten.sym_storage_offset.default: lambda x: x.offset,
 }
-for _name in ("sym_max", "sym_min", "sym_not", "sym_int", "sym_sqrt", "sym_ite"):
+for _name in ("sym_not", "sym_ite"):   # (sym_min/max, sym_int and sym_sqrt: ours, below)
     _fn = getattr(torch, _name, None)
     if _fn is not None:
         PYTHON_SCALAR_FNS[_fn] = _fn

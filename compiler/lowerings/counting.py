@@ -12,19 +12,11 @@ from .. import ir
 from .. import sym as S
 from ..lowering import broadcast_shapes, fallback, graph, loader_for, register
 from ..ops import ops
-from ..sizes import SymSize
 from ..torch_compat import aten
 from .reductions import reduce
 from .reductions import reduce as _reduce   # (segment_reduce's `reduce` argument hides it)
 from .scans import scan
 from .views import view
-
-
-def _value(v):
-    """A scalar argument as a kernel constant's value: a float, or as it is when dynamo made it
-    a symbol (dynamic=True's integer arguments: histc's bins and range, segment_reduce's
-    initial): float() of a symbol needs its value, and the graph compiled per shape."""
-    return v if isinstance(v, SymSize) else float(v)
 
 MAX_WORK = 1 << 24
 
@@ -185,14 +177,15 @@ def histc(x, bins=100, min=0, max=0):
         a, b = (min - 1, max + 1) if min == max else (min, max)
 
         def lo_hi():
-            return ops.constant(_value(a), dt), ops.constant(_value(b), dt)
+            # (numbers or, under dynamic=True, symbols: ops.constant converts and prints both)
+            return ops.constant(a, dt), ops.constant(b, dt)
     i64 = torch.int64
 
     def placed(idx):   # (counted, bin) of element idx: (v - lo) * bins / (hi - lo) truncated
         v = xl(list(idx))
         lo, hi = lo_hi()
         inside = ops.logical_and(ops.ge(v, lo), ops.le(v, hi))
-        est = ops.truediv(ops.mul(ops.sub(v, lo), ops.constant(_value(bins), dt)), ops.sub(hi, lo))
+        est = ops.truediv(ops.mul(ops.sub(v, lo), ops.constant(bins, dt)), ops.sub(hi, lo))
         est = ops.where(inside, est, ops.constant(0.0, dt))   # (NaN, inf: not counted anyway)
         p = ops.minimum(ops.maximum(ops.to_dtype(est, i64), ops.constant(0, i64)),
                         ops.constant(bins - 1, i64))   # (max itself: the last bin)
@@ -331,12 +324,12 @@ def segment_reduce(data, reduce, lengths=None, indices=None, offsets=None, axis=
         if reduce == "mean":
             lo, hi = span(idx[axis])
             count = ops.to_dtype(ops.sub(hi, lo), dt)
-            total = r if init is None else ops.add(r, ops.constant(_value(init), dt))
-            empty = ops.constant(float("nan") if init is None else _value(init), dt)
+            total = r if init is None else ops.add(r, ops.constant(init, dt))
+            empty = ops.constant(float("nan") if init is None else init, dt)
             return ops.where(ops.gt(count, ops.constant(0.0, dt)), ops.truediv(total, count), empty)
         if init is None:
             return r
-        c = ops.constant(_value(init), dt)
+        c = ops.constant(init, dt)
         if reduce == "sum":
             return ops.add(c, r)
         if reduce == "prod":
