@@ -1,7 +1,7 @@
 """Decompositions of our own for nn ops PyTorch's table lacks (or leaves to ATen in the general
 case): 3-d average pooling, adaptive pooling, _trilinear (bilinear), cdist/pdist,
-embedding_bag, 3-d grid sampling and antialiased bilinear resizing, written as ATen ops the
-compiler lowers (issue 45's OpInfo coverage). Merged into compiler/decompositions.py's table;
+embedding_bag, 3-d grid sampling and antialiased bilinear resizing, replication padding's
+gradient over symbolic pad amounts, written as ATen ops the compiler lowers (issue 45's OpInfo coverage). Merged into compiler/decompositions.py's table;
 each says how it meets eager's edge cases."""
 from __future__ import annotations
 
@@ -506,6 +506,25 @@ def _max_pool3d_with_indices_backward(grad, x, kernel_size, stride, padding, dil
     return _scatter_pool_grad(grad, x, indices, 3)
 
 
+def _replication_pad_backward(grad, x, padding):
+    """A replication pad's input gradient where a pad amount is symbolic (an integer argument
+    under dynamic=True); concrete pads return NotImplemented for the unrolled lowering
+    (compiler/lowerings/pool_backward.py). The pad is separable, so its adjoint is one dim at a
+    time from the first padded dim: the middle n positions, plus at index 0 the sum of the
+    left strip and at index n - 1 the sum of the right one (both at once when n is 1)."""
+    if all(isinstance(p, int) for p in padding):
+        return NotImplemented
+    g = grad
+    for i in reversed(range(len(padding) // 2)):
+        left, right, d = padding[2 * i], padding[2 * i + 1], x.dim() - 1 - i
+        n = x.shape[d]
+        at = torch.arange(n, device=g.device).view([-1] + [1] * (x.dim() - 1 - d))
+        strip = lambda start, length: g.narrow(d, start, length).sum(d, keepdim=True)  # noqa: E731
+        g = (g.narrow(d, left, n) + torch.where(at == 0, strip(0, left), 0)
+             + torch.where(at == n - 1, strip(left + n, right), 0))
+    return g
+
+
 DECOMPOSITIONS_NN = {
     aten.avg_pool3d.default: _avg_pool3d,
     aten._adaptive_avg_pool3d.default: _adaptive_avg_pool3d,
@@ -527,4 +546,7 @@ DECOMPOSITIONS_NN = {
     aten.grid_sampler_2d.default: _grid_sampler,
     aten.grid_sampler_3d.default: _grid_sampler,
     aten._upsample_bilinear2d_aa.default: _upsample_bilinear2d_aa,
+    aten.replication_pad1d_backward.default: _replication_pad_backward,
+    aten.replication_pad2d_backward.default: _replication_pad_backward,
+    aten.replication_pad3d_backward.default: _replication_pad_backward,
 }

@@ -108,3 +108,26 @@ def test_window_gradients_stay_kernels_under_symbolic_sizes(which):
     graphs = stats.graphs()
     assert len(graphs) == 2 and all(g.symbolic for g in graphs), [g.guards for g in graphs]
     assert not any(backward in g.fallbacks or backward in g.lowering_errors for g in graphs)
+
+
+@pytest.mark.parametrize("nd", [1, 2])
+def test_replication_pad_gradient_over_symbolic_pad_amounts(nd):
+    # dynamic=True makes the pad amounts symbols: the unrolled taps needed their values, so
+    # the backward compiled per shape ("a concrete value of the size s is needed"); now a
+    # decomposition sums the strips, one symbolic compile for every size and amount
+    pads = (lambda s: (s, s + 1)) if nd == 1 else (lambda s: (s, 1, 0, s + 2))
+
+    def fn(x, s):
+        return F.pad(x, pads(s), mode="replicate").sin()
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for shape, s in (((2, 3, 1, 5), 2), ((1, 2, 4, 7), 3), ((2, 2, 3, 1), 1)):
+        x = torch.randn(shape[4 - nd - 1:] if nd == 1 else shape, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        cf(x, s).square().sum().backward()
+        fn(x2, s).square().sum().backward()
+        assert_close(x.grad, x2.grad)
+    assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    graphs = stats.graphs()
+    assert graphs and all(g.symbolic and not g.graph_fallback and not g.fallbacks for g in graphs), \
+        [(g.symbolic, dict(g.fallbacks)) for g in graphs]
