@@ -17,7 +17,8 @@ def floordiv(a, b, sv):
     """a // b for sizes, floored as Python does: exact where b divides a, else an
     integer-division node: by a positive integer of any integer polynomial (a ceil form,
     (3 - s) // 2 or -s // 2, may be negative: kernels print it floor-safe, sym.texpr), by a
-    size polynomial (adaptive pooling's s0 // s1) of one decided non-negative."""
+    size polynomial (adaptive pooling's s0 // s1) of one decided non-negative; a negative
+    divisor divides the negated numerator by its negation."""
     a, b = sympy.sympify(a), sympy.sympify(b)
     if b == 1:
         return a
@@ -33,6 +34,11 @@ def floordiv(a, b, sv):
     num, den = sympy.fraction(sympy.together(q))   # (s*t) // (4*t) is s // 4
     if integer_poly(num) and integer_poly(den):
         num, den = sympy.expand(num.xreplace(back)), sympy.expand(den.xreplace(back))
+        # a // b == -a // -b: a negative divisor (a descending arange's length divides by
+        # -step, and sympy may move the sign into the denominator) divides by its negation
+        if den.is_Integer and den < 0 or not den.is_Integer and not den.free_symbols & sv.unbacked \
+                and not sv.decide(sympy.Ge(den, 1)) and sv.decide(sympy.Le(den, -1)):
+            num, den = -num, -den
         if den.is_Integer and den > 0:
             return S.FloorDiv(num, den)
         if not den.is_Integer and not (num.free_symbols | den.free_symbols) & sv.unbacked \

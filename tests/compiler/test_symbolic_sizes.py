@@ -675,3 +675,16 @@ def test_matrix_ranks_epsilon_tolerance_stays_symbolic():
         a = torch.randn(m, 2) @ torch.randn(2, n)       # rank 2
         assert torch.equal(cf(a), fn(a))
     assert not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+
+
+def test_a_descending_arange_by_an_integer_argument_stays_symbolic():
+    # its length divides by -step; sympy moved the sign into the divisor, which no range
+    # proves positive ("-s1 + s0 - 1 // -s1"), so the graph compiled per shape
+    def fn(x, step):
+        return x[torch.arange(x.shape[0] - 1, -1, step)] * 2
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n, step in ((10, -2), (13, -3), (17, -4)):
+        x = torch.randn(n)
+        assert_close(cf(x, step), fn(x, step))
+    assert not stats.symbolic_fallbacks and len(stats.graphs()) == 1, stats.symbolic_fallbacks
