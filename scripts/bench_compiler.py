@@ -281,6 +281,7 @@ _gpt2_6l_eager_train = _hf("GPT2Config", "GPT2LMHeadModel", _GPT2_TINY, dict(n_l
 
 _wte_grad, _embed_grad, _conv1_grad = (_operator.attrgetter(f"{m}.weight.grad")
                                        for m in ("transformer.wte", "model.embed_tokens", "conv1"))
+_first_conv_grad = lambda m: next(p.grad for p in m.parameters() if p.dim() == 4)   # noqa: E731
 
 
 @contextlib.contextmanager
@@ -581,12 +582,16 @@ CASES: tuple[Case, ...] = (
          _model_build(_timm("maxvit_tiny_tf_224"), _images(32, 224, 1, 224), note="MaxViT-tiny"),
          needs=("timm",)),
 )
-# issue 49: conv nets as users pass them (NCHW model and input), inference, for the layout pass
+# issue 49: conv nets as users pass them (NCHW model and input), inference and training steps
 _NCHW = (("resnext50_32x4d", 64, 224), ("efficientnetv2_rw_s", 64, 288), ("mobilenetv3_large_100", 128, 224),
          ("efficientnet_b0", 128, 224), ("regnety_016", 64, 224), ("convnextv2_nano", 64, 224),
          ("densenet121", 64, 224), ("nf_resnet50", 64, 224))
 CASES += tuple(Case(f"nchw_{m}", "layout", f"{m} (timm), batch {b}, {r}x{r}, NCHW as users pass it",
                     _model_build(_timm(m), _images(b, r, 2, 64), note=m), needs=("timm",)) for m, b, r in _NCHW)
+CASES += tuple(Case(f"nchw_train_{m}", "layout", f"{m} (timm), AMP training step, batch {b // 2}, {r}x{r}, "
+                    "NCHW, the first convolution's gradient",
+                    _train_build(_timm(m), _images(b // 2, r, 2, 64), _first_conv_grad, loss_of=_class_loss,
+                                 note=m), needs=("timm",)) for m, b, r in _NCHW)
 CASE_BY_NAME = {c.name: c for c in CASES}
 GROUPS = ("memory", "matmul", "model", "zoo", "vision", "decode", "layout")
 

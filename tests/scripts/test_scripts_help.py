@@ -12,9 +12,9 @@ ROOT = Path(__file__).resolve().parents[2]
 SCRIPTS = ROOT / "scripts"
 # (3000 after the cleanup of issue 47; the generate, serving, decode and DistilBERT benchmarks
 # that issues 46, 48 and 52 ask for took it past that, and issue 53's graph cache benchmark
-# past 3600, issue 50's reserved peaks and CUDA graph census past 3850: every file here
-# counts, the shell scripts too)
-MAX_LINES = 3860
+# past 3600, issue 50's reserved peaks and CUDA graph census past 3850, issue 49's NCHW
+# training cases past 3860: every file here counts, the shell scripts too)
+MAX_LINES = 3870
 
 
 def _files():
