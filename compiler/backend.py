@@ -205,6 +205,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             _replace_attention(gm)
         # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
         _fold_masks(gm, settings.fold_max_elements)
+        # a decode step's attention over repeated KV heads reads them in place (compiler/gqa_decode.py)
+        if settings.gqa_decode:
+            _gqa(gm, example_inputs)
         # frozen parameters: batch norms folded into convolutions, before the layout pass
         # converts the folded weights (compiler/freeze.py)
         _freeze(gm, example_inputs, options)
@@ -261,6 +264,19 @@ def _fold_masks(gm, max_elements):
         log.debug("attention mask folding failed: %s", e)
         return
     note_folds(folds)
+
+
+def _gqa(gm, example_inputs):
+    """In an inference graph, one-token SDPA over repeated KV heads as tuner::gqa_decode
+    (compiler/gqa_decode.py); a failure leaves gm as it is."""
+    from .freeze import is_inference
+    from .gqa_decode import note_rewrites, rewrite_gqa_decode
+    if not is_inference(example_inputs):
+        return
+    try:
+        note_rewrites(rewrite_gqa_decode(gm))
+    except Exception as e:   # noqa: BLE001 - the graph compiles with its attention as written
+        log.debug("gqa decode rewrite failed: %s", e)
 
 
 def _freeze(gm, example_inputs, options):

@@ -14,6 +14,7 @@ import time
 import torch
 
 from . import graph_cache, graph_front, ir, mm_probes
+from . import gqa_decode as _gqa_decode  # noqa: F401 - defines tuner::gqa_decode (cached graphs call it)
 from .mutation import reinplace_input_scatters
 from . import stats as stats_mod
 from .codegen import combo

@@ -32,7 +32,8 @@ from .graph_cache import Refused, _arg, _constant, _sha, _target, _value
 
 log = logging.getLogger(__name__)
 # settings of the passes run on dynamo's graph before AOTAutograd (compiler/backend.py)
-PASS_SETTINGS = ("attention_patterns", "fold_max_elements", "layout", "partitioner", "symbolic_sizes")
+PASS_SETTINGS = ("attention_patterns", "fold_max_elements", "gqa_decode", "layout", "partitioner",
+                 "symbolic_sizes")
 _STATE = threading.local()
 
 

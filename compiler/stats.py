@@ -39,7 +39,9 @@
     stats.totals()            # the same counters summed over every graph since reset()
     stats.mask_folds          # {"dropped"/"causal": count} constant attention masks folded away
     stats.attention_patterns  # {"graphs"/"patterns": count} hand-written attention replaced by
-                              #   scaled_dot_product_attention (compiler/attn_patterns.py)
+                              #   scaled_dot_product_attention (compiler/attn_patterns.py);
+                              #   "gqa_decode": decode attention over repeated KV heads
+                              #   run as tuner::gqa_decode (compiler/gqa_decode.py)
     stats.layouts             # {"channels_last"/"keep"/"declined": count} graphs with 2-D
                               #   convolutions by the layout their pass gave them (compiler/channels_last.py)
     stats.layout_sources      # {"rule"/"measured"/"cache"/"forced"/...: count} the same graphs by
