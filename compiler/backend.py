@@ -206,8 +206,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
         _fold_masks(gm, settings.fold_max_elements)
         # a decode step's attention over repeated KV heads reads them in place (compiler/gqa_decode.py)
-        if settings.gqa_decode:
-            _gqa(gm, example_inputs)
+        _gqa(gm, example_inputs, settings.gqa_decode, CompileContext(mode, options).autotune)
         # frozen parameters: batch norms folded into convolutions, before the layout pass
         # converts the folded weights (compiler/freeze.py)
         _freeze(gm, example_inputs, options)
@@ -266,15 +265,19 @@ def _fold_masks(gm, max_elements):
     note_folds(folds)
 
 
-def _gqa(gm, example_inputs):
+def _gqa(gm, example_inputs, mode, autotune):
     """In an inference graph, one-token SDPA over repeated KV heads as tuner::gqa_decode
-    (compiler/gqa_decode.py); a failure leaves gm as it is."""
+    where the decode-attention point says so (compiler/gqa_decode.py); a failure leaves gm
+    as it is."""
+    from tuner.points.decode_attention import decode_attention_decision
+
     from .freeze import is_inference
-    from .gqa_decode import note_rewrites, rewrite_gqa_decode
-    if not is_inference(example_inputs):
+    from .gqa_decode import decode_attention_timer, note_rewrites, rewrite_gqa_decode
+    if mode == "sdpa" or not is_inference(example_inputs):
         return
+    timer = decode_attention_timer if autotune else None
     try:
-        note_rewrites(rewrite_gqa_decode(gm))
+        note_rewrites(rewrite_gqa_decode(gm, lambda p: decode_attention_decision(p, mode, timer)))
     except Exception as e:   # noqa: BLE001 - the graph compiles with its attention as written
         log.debug("gqa decode rewrite failed: %s", e)
 

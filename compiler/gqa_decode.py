@@ -15,9 +15,10 @@ where the query is one token (a decode step) and no gradient is taken, and calls
 program takes one KV head and all its query heads over a slice of the cache, a second kernel
 merges the slices' softmax partials), reading each cache row once.
 
-Off by default (TUNER_GQA_DECODE): the kernel is checked against eager on CPU (interpreter);
-its speed against SDPA's backends is to be measured on the GPU before it becomes the default
-or a measured choice.
+Whether a call is rewritten is the decode-attention autotuning point's answer
+(tuner/points/decode_attention.py: TUNER_GQA_DECODE forcing one, the cache, in max-autotune on
+CUDA both timed by `decode_attention_timer`, else the rule, which keeps SDPA until GPU data
+says where the kernel wins). The kernel is checked against eager on CPU (interpreter).
 """
 from __future__ import annotations
 
@@ -195,10 +196,40 @@ def _arg(node, i, name, default=None):
     return node.args[i] if len(node.args) > i else node.kwargs.get(name, default)
 
 
-def rewrite_gqa_decode(gm: torch.fx.GraphModule) -> int:
+def decode_attention_timer(problem):
+    """choice -> ms of one call of `problem`'s shapes on fresh random CUDA tensors: "sdpa" as
+    the model runs it (the repeat copies included), "gqa" as tuner::gqa_decode; None off CUDA."""
+    if problem.device != "cuda" or not torch.cuda.is_available():
+        return None
+    from tuner.bench import benchmark, real_tensors
+    b, h, kvh, s, d = problem.batch, problem.heads, problem.kv_heads, problem.cache_len, problem.head_dim
+    dt, dev = getattr(torch, problem.dtype), torch.device("cuda")
+    with real_tensors(), torch.random.fork_rng(devices=[dev]):
+        q = torch.randn(b, h, 1, d, device=dev, dtype=dt)
+        k, v = (torch.randn(b, kvh, s, d, device=dev, dtype=dt) for _ in range(2))
+        mask = {"none": None, "bool": torch.rand(b, 1, 1, s, device=dev) > 0.1,
+                "additive": torch.zeros(b, 1, 1, s, device=dev, dtype=dt)}[problem.mask]
+    n, scale = h // kvh, 1.0 / math.sqrt(d)
+
+    def repeat(t):
+        return t[:, :, None].expand(b, kvh, n, s, d).reshape(b, h, s, d)
+    runs = {"sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(
+                q, repeat(k), repeat(v), attn_mask=mask, scale=scale),
+            "gqa": lambda: torch.ops.tuner.gqa_decode(q, k, v, mask, scale)}
+
+    def measure(choice: str) -> float:
+        with torch.no_grad():
+            return benchmark(runs[choice], device="cuda")
+    return measure
+
+
+def rewrite_gqa_decode(gm: torch.fx.GraphModule, choose) -> list[tuple[str, str, str]]:
     """Replaces gm's one-token SDPA calls over repeated KV heads with tuner::gqa_decode in
-    place; returns how many. Call only for inference graphs (the op has no backward)."""
-    done = 0
+    place where `choose(problem)` (the decode-attention point) answers "gqa"; returns each
+    candidate call's (signature, choice, source). Call only for inference graphs (the op has
+    no backward)."""
+    from tuner.points.decode_attention import DecodeAttentionProblem
+    done, seen = 0, []
     for node in list(gm.graph.nodes):
         if node.op != "call_function" or node.target not in _SDPA or len(node.args) < 3:
             continue
@@ -225,6 +256,13 @@ def rewrite_gqa_decode(gm: torch.fx.GraphModule) -> int:
             scale = 1.0 / math.sqrt(qv.shape[3])
         if not isinstance(scale, (int, float)) or not isinstance(qv.shape[3], int):
             continue
+        problem = DecodeAttentionProblem(
+            qv.shape[0], qv.shape[1], kc.shape[1], kc.shape[2], qv.shape[3], str(qv.dtype).removeprefix("torch."),
+            "none" if mask is None else "bool" if mv.dtype == torch.bool else "additive", qv.device.type)
+        answer = choose(problem)
+        seen.append((problem.signature(), answer.choice, answer.source))
+        if answer.choice != "gqa":
+            continue
         with gm.graph.inserting_before(node):
             new = gm.graph.call_function(torch.ops.tuner.gqa_decode.default,
                                          (q, rk[0], rv[0], mask, float(scale)))
@@ -239,17 +277,16 @@ def rewrite_gqa_decode(gm: torch.fx.GraphModule) -> int:
     if done:
         gm.graph.lint()
         gm.recompile()
-    return done
+    return seen
 
 
-def note_rewrites(count: int) -> None:
-    """Counts the rewrites in the compile stats; TUNER_LOGS=decisions prints them."""
+def note_rewrites(seen) -> None:
+    """Counts the calls rewritten in the compile stats (attention_patterns["gqa_decode"]);
+    TUNER_LOGS=decisions prints each candidate call's answer."""
     from tuner.settings import settings
 
     from . import stats
-    if not count:
-        return
-    stats.attention_patterns["gqa_decode"] += count
+    stats.attention_patterns["gqa_decode"] += sum(choice == "gqa" for _, choice, _ in seen)
     if "decisions" in settings.logs:
-        print(f"tuner: {count} decode attention call(s) over repeated KV heads -> tuner::gqa_decode",
-              file=sys.stderr, flush=True)
+        for signature, choice, source in seen:
+            print(f"tuner: decode attention {signature}: {choice} ({source})", file=sys.stderr, flush=True)

@@ -612,7 +612,7 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}, "mm-extern": {"TUNER_MM": "extern"},
             "keep-layout": {"TUNER_LAYOUT": "keep"}, "channels-last": {"TUNER_LAYOUT": "channels_last"},
             "save-all": {"TUNER_PARTITIONER": "default"}, "freeze": {"TUNER_FREEZE": "1"},
-            "attn-off": {"TUNER_ATTENTION_PATTERNS": "0"}, "gqa": {"TUNER_GQA_DECODE": "1"}}
+            "attn-off": {"TUNER_ATTENTION_PATTERNS": "0"}, "gqa": {"TUNER_GQA_DECODE": "gqa"}}
 
 
 @dataclasses.dataclass(frozen=True)

@@ -371,11 +371,13 @@ SETTINGS: tuple[Setting, ...] = (
             "attn_implementation=\"eager\") with scaled_dot_product_attention before "
             "AOTAutograd, where that is exact up to rounding, so a fused attention kernel runs "
             "(0: keep it as written)."),
-    Setting("TUNER_GQA_DECODE", _bool, False,
-            "In inference graphs, run one-token attention over grouped KV heads repeated for "
-            "SDPA (Hugging Face's repeat_kv before a masked SDPA call) as tuner::gqa_decode, "
-            "which reads the cache in place instead of copying it per step (off until measured "
-            "on a GPU)."),
+    Setting("TUNER_GQA_DECODE", _str, "auto",
+            "One-token attention over grouped KV heads repeated for SDPA (Hugging Face's "
+            "repeat_kv before a masked SDPA call) in inference graphs: auto (the "
+            "decode-attention point: its cache, else in max-autotune on CUDA both timed and the "
+            "faster stored, else sdpa), sdpa (as the model wrote it), or gqa (tuner::gqa_decode, "
+            "reading the cache in place instead of copying it per step).",
+            choices=("auto", "sdpa", "gqa")),
     Setting("TUNER_TUNE_BUDGET_S", float, 0,
             "Seconds of kernel tuning per compiled graph in max-autotune (0: unlimited); beyond "
             "it, kernels keep the best config measured so far or their default (cache and "

@@ -1,6 +1,7 @@
 """Decode attention over grouped KV heads read in place (compiler/gqa_decode.py): the
 split-KV kernel against eager SDPA over the repeated heads (CPU, interpreter), and the
-rewrite of Hugging Face's repeat_kv + SDPA chain in dynamo's graph (TUNER_GQA_DECODE)."""
+rewrite of Hugging Face's repeat_kv + SDPA chain in dynamo's graph where the decode-attention
+point answers "gqa" (TUNER_GQA_DECODE forces it here)."""
 import pytest
 import torch
 import torch.nn.functional as F
@@ -72,7 +73,7 @@ def _inputs(lq=1, b=2, s=40):
 
 
 def test_the_rewrite_runs_the_op_and_matches_eager(monkeypatch):
-    monkeypatch.setenv("TUNER_GQA_DECODE", "1")
+    monkeypatch.setenv("TUNER_GQA_DECODE", "gqa")
     m = _Decode()
     stats.reset()
     with torch.no_grad():
@@ -86,10 +87,30 @@ def test_the_rewrite_runs_the_op_and_matches_eager(monkeypatch):
     assert not any("clone" in str(k) or "expand" in str(k) for k in g.externs)
 
 
-@pytest.mark.parametrize("why", ["off", "prefill", "grad"])
+def test_a_stored_gqa_answer_rewrites_in_default_mode(monkeypatch, capsys):
+    # what max-autotune measured and stored, a later default-mode compile reads
+    from tuner.engine import decide
+    from tuner.points.decode_attention import CANDIDATES, NAMESPACE
+    decide(NAMESPACE, "cpu/bfloat16/b2h8kv2s40d16/bool", list(CANDIDATES),
+           lambda choice: 1.0 if choice == "gqa" else 2.0)
+    monkeypatch.setenv("TUNER_LOGS", "decisions")
+    m = _Decode()
+    stats.reset()
+    with torch.no_grad():
+        args = _inputs()
+        torch.testing.assert_close(torch.compile(m, backend="tuner")(*args).float(), m(*args).float(),
+                                   atol=2e-2, rtol=2e-2)
+    assert stats.attention_patterns["gqa_decode"] == 1
+    assert "decode attention cpu/bfloat16/b2h8kv2s40d16/bool: gqa (cache)" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("why", ["auto", "sdpa", "prefill", "grad"])
 def test_the_rewrite_is_skipped(monkeypatch, why):
-    if why != "off":
-        monkeypatch.setenv("TUNER_GQA_DECODE", "1")
+    # auto on CPU, without a stored answer: the point's rule keeps SDPA
+    if why == "sdpa":
+        monkeypatch.setenv("TUNER_GQA_DECODE", "sdpa")
+    elif why != "auto":
+        monkeypatch.setenv("TUNER_GQA_DECODE", "gqa")
     m = _Decode()
     args = _inputs(lq=4 if why == "prefill" else 1)
     if why == "grad":

@@ -1,0 +1,55 @@
+"""The decode-attention point (tuner/points/decode_attention.py): the rule, forced modes, a
+cached answer, a measured answer (max-autotune's timer) stored and read back without
+measuring, and symbolic sizes, which have no signature to store."""
+import pytest
+
+from tuner.points.decode_attention import (DecodeAttentionAnswer, DecodeAttentionProblem,
+                                           decode_attention_decision)
+
+
+def _problem(b=8, device="cuda"):
+    return DecodeAttentionProblem(b, 16, 4, 256, 64, "bfloat16", "bool", device)
+
+
+def _timer(times, calls):
+    def timer(problem):
+        calls.append("timer")
+
+        def measure(choice):
+            calls.append(choice)
+            return times[choice]
+        return measure
+    return timer
+
+
+def test_rule_and_forced_modes():
+    assert decode_attention_decision(_problem()) == DecodeAttentionAnswer("sdpa", "rule")
+    assert decode_attention_decision(_problem(), "gqa") == DecodeAttentionAnswer("gqa", "forced")
+    assert _problem().signature() == "cuda/bfloat16/b8h16kv4s256d64/bool"
+    with pytest.raises(ValueError, match="auto, sdpa, gqa"):
+        decode_attention_decision(_problem(), "flash")
+
+
+def test_a_measured_answer_is_stored_and_read_back_without_measuring():
+    problem, calls = _problem(32), []
+    answer = decode_attention_decision(problem, timer=_timer({"sdpa": 2.0, "gqa": 1.0}, calls))
+    assert answer == DecodeAttentionAnswer("gqa", "measured") and sorted(calls) == ["gqa", "sdpa", "timer"]
+    calls.clear()
+    again = decode_attention_decision(problem, timer=_timer({"sdpa": 2.0, "gqa": 1.0}, calls))
+    assert again == DecodeAttentionAnswer("gqa", "cache") and calls == []
+    assert decode_attention_decision(problem) == again     # default mode reads it too
+    assert decode_attention_decision(_problem(1)).source == "rule"   # another shape
+
+
+@pytest.mark.parametrize("timer", [lambda p: None, lambda p: 1 / 0], ids=["cannot-time", "fails"])
+def test_a_call_that_cannot_be_timed_gets_the_rule(timer):
+    assert decode_attention_decision(_problem(2), timer=timer) == DecodeAttentionAnswer("sdpa", "rule")
+
+
+def test_symbolic_sizes_are_never_measured_or_stored():
+    import sympy
+    calls = []
+    problem = DecodeAttentionProblem(sympy.Symbol("s0"), 16, 4, 256, 64, "bfloat16", "none", "cuda")
+    answer = decode_attention_decision(problem, timer=_timer({"sdpa": 2.0, "gqa": 1.0}, calls))
+    assert answer == DecodeAttentionAnswer("sdpa", "rule") and calls == []
+    assert decode_attention_decision(problem, "gqa").source == "forced"
