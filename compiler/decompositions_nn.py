@@ -512,8 +512,8 @@ def _replication_pad_backward(grad, x, padding):
     (compiler/lowerings/pool_backward.py). The pad is separable, so its adjoint is one dim at a
     time from the first padded dim: the middle n positions, plus at index 0 the sum of the
     left strip and at index n - 1 the sum of the right one (both at once when n is 1)."""
-    if all(isinstance(p, int) for p in padding):
-        return NotImplemented
+    if all(isinstance(p, int) for p in padding) or not all(p >= 0 for p in padding):
+        return NotImplemented   # (a negative pad crops: ATen's op, as the lowering leaves it)
     g = grad
     for i in reversed(range(len(padding) // 2)):
         left, right, d = padding[2 * i], padding[2 * i + 1], x.dim() - 1 - i

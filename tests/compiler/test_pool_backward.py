@@ -131,3 +131,19 @@ def test_replication_pad_gradient_over_symbolic_pad_amounts(nd):
     graphs = stats.graphs()
     assert graphs and all(g.symbolic and not g.graph_fallback and not g.fallbacks for g in graphs), \
         [(g.symbolic, dict(g.fallbacks)) for g in graphs]
+
+
+def test_a_negative_symbolic_pad_amount_leaves_the_gradient_to_aten():
+    # a negative amount crops: the decomposition declines it (ATen's op, counted), the rest of
+    # the graph stays compiled; narrow() refused the negative strip before (graph fallback)
+    def fn(x, s):
+        return F.pad(x, (-s, 2), mode="replicate").sin()
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n, s in ((7, 2), (9, 3)):
+        x = torch.randn(2, 3, n, requires_grad=True)
+        x2 = x.detach().clone().requires_grad_()
+        cf(x, s).square().sum().backward()
+        fn(x2, s).square().sum().backward()
+        assert_close(x.grad, x2.grad)
+    assert not any(g.graph_fallback for g in stats.graphs())
