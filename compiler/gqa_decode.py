@@ -49,7 +49,7 @@ def _partial(Q, K, V, M, ACC, ML, scale, S, HKV, NREP, SPLIT, NSP,
     UPCAST: both products in float32 (Triton's interpreter multiplies bfloat16 wrongly)."""
     bh = tl.program_id(0)
     sp = tl.program_id(1)
-    b = bh // HKV
+    b = (bh // HKV).to(tl.int64)   # (a cache of 2**31 elements or more: 64-bit offsets)
     h = bh % HKV
     g = tl.arange(0, G)
     d = tl.arange(0, DP)
@@ -99,9 +99,9 @@ def _partial(Q, K, V, M, ACC, ML, scale, S, HKV, NREP, SPLIT, NSP,
 @triton.jit
 def _combine(ACC, ML, OUT, NSP, HQ, sob, soh, sod,
              D: tl.constexpr, DP: tl.constexpr, NSPP: tl.constexpr):
-    """One query head's output from its slices' partials (a fully masked row: 0 / 0, NaN, as
-    eager's math gives)."""
-    row = tl.program_id(0)
+    """One query head's output from its slices' partials (a fully masked row: 0, as eager's
+    SDPA gives)."""
+    row = tl.program_id(0).to(tl.int64)
     sp = tl.arange(0, NSPP)
     d = tl.arange(0, DP)
     spm = sp < NSP
@@ -110,7 +110,8 @@ def _combine(ACC, ML, OUT, NSP, HQ, sob, soh, sod,
     top = tl.max(m, 0)
     w = tl.exp(m - tl.where(top == float("-inf"), 0.0, top))
     acc = tl.load(ACC + (row * NSP + sp[:, None]) * DP + d[None, :], mask=spm[:, None], other=0.0)
-    o = tl.sum(acc * w[:, None], 0) / tl.sum(l_ * w, 0)
+    total = tl.sum(l_ * w, 0)
+    o = tl.where(total > 0, tl.sum(acc * w[:, None], 0) / tl.where(total > 0, total, 1.0), 0.0)
     b = row // HQ
     h = row % HQ
     tl.store(OUT + b * sob + h * soh + d * sod, o.to(OUT.dtype.element_ty), mask=d < D)
@@ -192,6 +193,12 @@ def _repeated(node):
     return ins.args[0], e.shape[2]
 
 
+def _known(cond) -> bool:
+    """Whether a size condition holds for every size (never a guard; False where unknown)."""
+    from torch.fx.experimental.symbolic_shapes import statically_known_true
+    return bool(statically_known_true(cond))
+
+
 def _arg(node, i, name, default=None):
     return node.args[i] if len(node.args) > i else node.kwargs.get(name, default)
 
@@ -246,15 +253,20 @@ def rewrite_gqa_decode(gm: torch.fx.GraphModule, choose) -> list[tuple[str, str,
         kc, vc = _val(rk[0]), _val(rv[0])
         if qv.dtype not in (torch.float16, torch.bfloat16) or kc.dtype != qv.dtype or vc.dtype != qv.dtype \
                 or not isinstance(qv.shape[2], int) or qv.shape[2] != 1 or kc.shape != vc.shape \
-                or qv.shape[3] != kc.shape[3] or qv.device != kc.device:
+                or qv.shape[3] != kc.shape[3] or qv.device != kc.device or not isinstance(qv.shape[3], int):
+            continue
+        # q's batch and heads those of the repeated cache (SDPA would broadcast a batch of 1)
+        full = (qv.shape[0], qv.shape[1], 1, kc.shape[2])
+        if not (_known(qv.shape[0] == kc.shape[0]) and _known(qv.shape[1] == kc.shape[1] * rk[1])):
             continue
         mv = _val(mask) if mask is not None else None
-        if mask is not None and not (isinstance(mv, torch.Tensor)
-                                     and (mv.dtype == torch.bool or mv.dtype == qv.dtype)):
+        if mask is not None and not (isinstance(mv, torch.Tensor) and (mv.dtype == torch.bool or mv.dtype == qv.dtype)
+                                     and mv.dim() <= 4 and all(_known(m == 1) or _known(m == f) for m, f in
+                                                               zip(reversed(mv.shape), reversed(full)))):
             continue
         if scale is None:
             scale = 1.0 / math.sqrt(qv.shape[3])
-        if not isinstance(scale, (int, float)) or not isinstance(qv.shape[3], int):
+        if not isinstance(scale, (int, float)):
             continue
         problem = DecodeAttentionProblem(
             qv.shape[0], qv.shape[1], kc.shape[1], kc.shape[2], qv.shape[3], str(qv.dtype).removeprefix("torch."),
@@ -269,7 +281,7 @@ def rewrite_gqa_decode(gm: torch.fx.GraphModule, choose) -> list[tuple[str, str,
         new.meta = dict(node.meta)
         node.replace_all_uses_with(new)
         gm.graph.erase_node(node)
-        for chain in (k, v):   # reshape, expand, getitem: erased where nothing else reads them
+        for chain in dict.fromkeys((k, v)):   # reshape, expand, getitem: where nothing else reads them
             for n in (chain, chain.args[0], chain.args[0].args[0]):
                 if not n.users:
                     gm.graph.erase_node(n)
