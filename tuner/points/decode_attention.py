@@ -13,12 +13,10 @@ No learned heuristic exists for the point.
 """
 from __future__ import annotations
 
-import logging
-import math
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-log = logging.getLogger("tuner.points.decode_attention")
+from tuner.points import answers
 
 NAMESPACE = "decode_attention"
 # "sdpa" first: the engine treats candidates[0] as the default it reports speedups against
@@ -62,10 +60,7 @@ def rule(problem: DecodeAttentionProblem) -> str:
 
 def check_mode(mode) -> str:
     """The mode given (None: "auto"); ValueError naming the valid ones otherwise."""
-    mode = "auto" if mode is None else mode
-    if mode not in MODES:
-        raise ValueError(f"decode attention {mode!r}; expected one of {', '.join(MODES)}")
-    return mode
+    return answers.check_mode(mode, MODES, "decode attention")
 
 
 # returns choice -> ms for the problem, or None when it cannot be timed here
@@ -81,21 +76,6 @@ def decode_attention_decision(problem: DecodeAttentionProblem, mode: str = "auto
         return DecodeAttentionAnswer(mode, "forced")
     if not problem.concrete():
         return DecodeAttentionAnswer(rule(problem), "rule")
-    try:
-        from tuner.engine import plan
-        found = plan(NAMESPACE, problem.signature(), list(CANDIDATES)).decision
-    except Exception:   # noqa: BLE001 - a cache that fails is a miss: the rule answers
-        found = None
-    if found is not None and found.source != "exhaustive" and found.choice in CANDIDATES:
-        return DecodeAttentionAnswer(found.choice, found.source)
-    if timer is not None:
-        try:
-            measure = timer(problem)
-            if measure is not None:
-                from tuner.engine import decide
-                d = decide(NAMESPACE, problem.signature(), list(CANDIDATES), measure)
-                if d.choice in CANDIDATES and d.time_ms is not None and math.isfinite(d.time_ms):
-                    return DecodeAttentionAnswer(d.choice, "cache" if d.source == "cache" else "measured")
-        except Exception as e:   # noqa: BLE001 - a measurement that fails leaves it to the rule
-            log.debug("decode attention measurement failed: %s", e)
-    return DecodeAttentionAnswer(rule(problem), "rule")
+    found = answers.stored_or_measured(NAMESPACE, problem.signature(), CANDIDATES,
+                                       None if timer is None else lambda: timer(problem))
+    return DecodeAttentionAnswer(*found) if found is not None else DecodeAttentionAnswer(rule(problem), "rule")

@@ -24,14 +24,11 @@ exists for the point.
 """
 from __future__ import annotations
 
-import logging
-import math
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from tuner.points import answers
 from tuner.settings import LAYOUT_CHOICES
-
-log = logging.getLogger("tuner.points.layout")
 
 NAMESPACE = "layout"
 # "keep" first: the engine treats candidates[0] as the default it reports speedups against.
@@ -93,10 +90,7 @@ def rule(problem: LayoutProblem) -> str:
 
 def check_mode(mode) -> str:
     """The layout mode given (None: "auto"); ValueError naming the valid ones otherwise."""
-    mode = "auto" if mode is None else mode
-    if mode not in LAYOUT_CHOICES:
-        raise ValueError(f"layout {mode!r}; expected one of {', '.join(LAYOUT_CHOICES)}")
-    return mode
+    return answers.check_mode(mode, LAYOUT_CHOICES, "layout")
 
 
 # a function timing the graph under one choice (ms), or None when the graph cannot be timed
@@ -115,33 +109,5 @@ def layout_decision(problem: LayoutProblem, mode: str = "auto",
         return LayoutAnswer(mode, "forced")
     if not problem.convs:
         return LayoutAnswer("keep", "rule")
-    try:
-        from tuner.engine import plan
-        found = plan(NAMESPACE, problem.signature(), list(CANDIDATES)).decision
-    except Exception:   # noqa: BLE001 - a cache that fails is a miss: the rule answers
-        found = None
-    if found is not None and found.source != "exhaustive" and found.choice in CANDIDATES:
-        return LayoutAnswer(found.choice, found.source)
-    if timer is not None:
-        measured = _measured(problem, timer)
-        if measured is not None:
-            return measured
-    return LayoutAnswer(rule(problem), "rule")
-
-
-def _measured(problem: LayoutProblem, timer: Timer) -> LayoutAnswer | None:
-    """Both choices timed through the engine's `decide`, which stores the faster one under the
-    problem's signature; None when the graph cannot be timed or neither choice ran."""
-    try:
-        measure = timer()
-        if measure is None:
-            return None
-        from tuner.engine import decide
-        d = decide(NAMESPACE, problem.signature(), list(CANDIDATES), measure)
-    except Exception as e:   # noqa: BLE001 - a measurement that fails leaves it to the rule
-        log.debug("layout measurement failed: %s", e)
-        return None
-    if d.choice not in CANDIDATES or d.time_ms is None or not math.isfinite(d.time_ms):
-        return None   # every choice failed to run (nothing was stored)
-    # another process may have stored an answer between plan() and decide()
-    return LayoutAnswer(d.choice, "cache" if d.source == "cache" else "measured")
+    found = answers.stored_or_measured(NAMESPACE, problem.signature(), CANDIDATES, timer)
+    return LayoutAnswer(*found) if found is not None else LayoutAnswer(rule(problem), "rule")
