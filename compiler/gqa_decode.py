@@ -298,7 +298,9 @@ def note_rewrites(seen) -> None:
     from tuner.settings import settings
 
     from . import stats
-    stats.attention_patterns["gqa_decode"] += sum(choice == "gqa" for _, choice, _ in seen)
+    rewritten = sum(choice == "gqa" for _, choice, _ in seen)
+    if rewritten:   # (no zero entry: stats are compared with plain dicts)
+        stats.attention_patterns["gqa_decode"] += rewritten
     if "decisions" in settings.logs:
         for signature, choice, source in seen:
             print(f"tuner: decode attention {signature}: {choice} ({source})", file=sys.stderr, flush=True)
