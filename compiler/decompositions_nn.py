@@ -1,8 +1,9 @@
 """Decompositions of our own for nn ops PyTorch's table lacks (or leaves to ATen in the general
 case): 3-d average pooling, adaptive pooling, _trilinear (bilinear), cdist/pdist,
 embedding_bag, 3-d grid sampling and antialiased bilinear resizing, replication padding's
-gradient over symbolic pad amounts, written as ATen ops the compiler lowers (issue 45's OpInfo coverage). Merged into compiler/decompositions.py's table;
-each says how it meets eager's edge cases."""
+gradient over symbolic pad amounts, written as ATen ops the compiler lowers (issue 45's OpInfo
+coverage). Merged into compiler/decompositions.py's table; each says how it meets eager's edge
+cases."""
 from __future__ import annotations
 
 import math

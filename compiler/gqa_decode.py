@@ -33,6 +33,8 @@ import torch.fx
 import triton
 import triton.language as tl
 
+from .fold import _meta_or_none as _val   # (a node's example value, or None)
+
 log = logging.getLogger("tuner.compiler")
 
 BLOCK_S = 64            # cache rows per step of a program
@@ -166,10 +168,6 @@ def _(q, k, v, mask, scale):
 
 _SDPA = {torch.nn.functional.scaled_dot_product_attention, torch._C._nn.scaled_dot_product_attention}
 _NEW_DIM = (slice(None), slice(None), None, slice(None), slice(None))
-
-
-def _val(node):
-    return node.meta.get("example_value") if isinstance(node, torch.fx.Node) else None
 
 
 def _repeated(node):
