@@ -17,7 +17,11 @@ TUNER_MM=template) over real models' linear layers (a ReLU or a bias for epilogu
 nn.Linear stores them or row-major) and random sizes; and (focus `template_bmm`, the same
 kernel kind) attention's batched matmuls: q @ k^T with its scale, p @ v, over heads x batch,
 sequence length and head size; (foci `pool` and `pool_persistent`, the reduction kinds)
-conv nets' global average pools over channels-last maps, batch x channels rows.
+conv nets' global average pools over channels-last maps, batch x channels rows; (focus
+`pool_mid`) the same x-major reductions over maps of 65 to 8192 positions, which the compiler
+loops over (an x-major reduction is persistent only up to 64 rows) and the other foci never
+reached: a pool, an L2 norm, and an L2 norm after a GELU (ConvNeXt-V2's global response norm,
+whose kernels ran on the hand default 1.17-1.28x slower than max-autotune's choice).
 """
 from __future__ import annotations
 
@@ -38,11 +42,13 @@ FOCI = {"pointwise": "1-D pointwise kernels", "pointwise_tiled": "transposes and
         "template": "matmul templates (real models' linear layers and random sizes)",
         "template_bmm": "matmul templates of attention's batched matmuls (q @ k^T, p @ v)",
         "pool": "looped reductions of conv nets' global average pools over channels-last maps",
-        "pool_persistent": "the same pools over maps that fit one block (persistent reductions)"}
+        "pool_persistent": "the same pools over maps that fit one block (persistent reductions)",
+        "pool_mid": "x-major looped reductions over maps of 65-8192 positions (pools, norms, GELU then norm)"}
 # the kernel kind a focus measures (its namespace triton.<kind>): a focus over-samples a region
 # (pool: EfficientNet-B0's split pools of 30-147k rows ran 15-40% slower under the reduction
 # shortlist than fully tuned, where the reduction focus stops at 2^16 rows)
-KIND = {"template_bmm": "template", "pool": "reduction", "pool_persistent": "persistent_reduction"}
+KIND = {"template_bmm": "template", "pool": "reduction", "pool_persistent": "persistent_reduction",
+        "pool_mid": "reduction"}
 FEATURE_SCHEMA = 1
 BODIES = {
     "pointwise": ("scale", "gelu_gate", "bias_residual", "cast"),
@@ -57,7 +63,10 @@ BODIES = {
     # x.mean(1) of (batch, h * w, channels): a global average pool or a squeeze-excite
     "pool": ("mean_spatial",),
     "pool_persistent": ("mean_spatial",),
+    # ConvNeXt-V2's GRN: x.norm(p=2, dim=(1, 2)) of a channels-last map, after the MLP's GELU
+    "pool_mid": ("mean_spatial", "norm_spatial", "gelu_norm_spatial"),
 }
+OUTER_PERSISTENT = 64   # the compiler's persistent limit on an x-major reduction's rows
 # spatial sizes of conv nets' feature maps (224 and 256 inputs, strides 2 to 32)
 _POOL_HW = (49, 64, 196, 256, 784, 1024, 3136, 4096, 12544, 16384, 50176, 65536)
 # token counts of the real-model matmuls (batch x sequence: 197 x 32 is ViT-B/16's 6304)
@@ -130,7 +139,7 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
         return _sample_matmul(rng, spec, body, dtype)
     if spec.focus == "template_bmm":
         return _sample_attention(rng, spec, body, dtype)
-    if spec.focus in ("pool", "pool_persistent"):
+    if spec.focus in ("pool", "pool_persistent", "pool_mid"):
         return _sample_pool(rng, spec, body, dtype)
     if spec.focus == "persistent_reduction":
         cols = _log_uniform(rng, 2, spec.max_persistent)
@@ -144,11 +153,13 @@ def _sample(rng: random.Random, spec: GeneratorSpec) -> KernelProblem:
 
 def _sample_pool(rng: random.Random, spec: GeneratorSpec, body: str, dtype: str) -> KernelProblem:
     """A pool over h * w (a real map size half the time) of batch x channels rows: looped
-    beyond the persistent limit for `pool`, within it for `pool_persistent`; batch * rows *
-    cols within the element cap."""
+    beyond the persistent limit for `pool`, within it for `pool_persistent`, from 65 positions
+    to that limit for `pool_mid` (x-major, so looped); batch * rows * cols within the element
+    cap."""
     cap = spec.max_elements
-    lo, hi = ((spec.min_looped, max(spec.min_looped, min(1 << 16, cap))) if spec.focus == "pool"
-              else (4, spec.max_persistent))
+    lo, hi = {"pool": (spec.min_looped, max(spec.min_looped, min(1 << 16, cap))),
+              "pool_mid": (OUTER_PERSISTENT + 1, max(OUTER_PERSISTENT + 1, min(spec.max_persistent, cap))),
+              }.get(spec.focus, (4, spec.max_persistent))
     real = [hw for hw in _POOL_HW if lo <= hw <= hi]
     hw = rng.choice(real) if real and rng.random() < 0.5 else _log_uniform(rng, lo, hi)
     ch = _log_uniform(rng, 1, max(1, min(2048, cap // hw)))
@@ -239,9 +250,11 @@ def build(p: KernelProblem, device: str, seed: int = 0):
         heads = 4 if c % 4 == 0 and c >= 8 else 1
         x = rand(r, heads, c // heads)
         return (lambda x: (x.permute(1, 0, 2) * 2.0).contiguous()), (x,)
-    if p.body == "mean_spatial":   # rows: channels, cols: h * w, channels-last maps
+    if p.body.endswith("_spatial"):   # rows: channels, cols: h * w, channels-last maps
         x = rand(p.batch, c, r)
-        return (lambda x: x.mean(1)), (x,)
+        fns = {"mean_spatial": lambda x: x.mean(1), "norm_spatial": lambda x: x.norm(p=2, dim=1),
+               "gelu_norm_spatial": lambda x: F.gelu(x).norm(p=2, dim=1)}
+        return fns[p.body], (x,)
     x = rand(r, c) if p.body != "sum_outer" else rand(c, r)
     if p.body == "softmax":
         return (lambda x: torch.softmax(x.float(), -1)), (x,)

@@ -52,7 +52,9 @@ def test_streams_are_seeded_per_focus_and_reductions_are_looped_beyond_the_persi
         ps = [problem(0, i, spec) for i in range(50)]
         assert ps == [problem(0, i, spec) for i in range(50)]
         assert all(p.focus == focus for p in ps)
-        if ps[0].kind == "reduction":
+        if focus == "pool_mid":   # x-major: looped past 64 rows, short of the row limit
+            assert all(64 < p.cols <= spec.max_persistent for p in ps)
+        elif ps[0].kind == "reduction":
             assert all(p.cols > spec.max_persistent for p in ps)
         if ps[0].kind == "persistent_reduction":
             assert all(p.cols <= spec.max_persistent for p in ps)
@@ -79,6 +81,26 @@ def test_collect_pool_times_a_channels_last_mean_as_a_reduction(tmp_path, monkey
     assert r["images"] > 1 and all("batch" not in x for x in rows)
     assert "batch" not in configs.load([out]).features
     assert r["default"] in {x["choice"] for x in rows}
+
+
+def test_collect_pool_mid_times_an_x_major_looped_norm_after_a_gelu(tmp_path, monkeypatch):
+    # ConvNeXt-V2's GRN: an L2 norm over a channels-last map's positions, after a GELU; the
+    # compiler loops an x-major reduction past 64 rows, a range no other focus samples
+    monkeypatch.setenv("TRITON_INTERPRET", "1")
+    spec = GeneratorSpec.for_device("cpu", "pool_mid")
+    first = next(i for i in range(100) if problem(0, i, spec).body == "gelu_norm_spatial")
+    assert first < 10
+    out = _collect(tmp_path / "mid.jsonl.gz", "pool_mid", first + 1)
+    lines = [json.loads(x) for x in gzip.open(out, "rt")]
+    header, rows = lines[0], lines[1:]
+    assert header["point"] == "triton.reduction"
+    gelu = [r for r in rows if r["body"] == "gelu_norm_spatial"]
+    assert gelu and all("error" not in r for r in gelu)
+    r = gelu[0]
+    # one looped x-major kernel over images x channels, its erf counted in the body
+    assert r["xnumel"] == r.get("images", 1) * r["rows"] and r["rnumel"] == r["cols"] > 64
+    assert r["outer"] and r["special"] >= 1
+    assert r["default"] in {x["choice"] for x in gelu} and len({x["choice"] for x in gelu}) >= 3
 
 
 def test_collect_template_times_the_whole_grid_of_a_forced_template(tmp_path, monkeypatch):
