@@ -84,6 +84,8 @@ def test_the_rewrite_runs_the_op_and_matches_eager(monkeypatch):
     assert stats.attention_patterns["gqa_decode"] == 1
     g = stats.last()
     assert "tuner.gqa_decode.default" in str(dict(g.externs)) and not g.graph_fallback, dict(g.externs)
+    # our own op runs our kernel: not an ATen fallback
+    assert not any("gqa" in name for name in g.fallbacks), dict(g.fallbacks)
     # the repeat copies were generated kernels: none is left
     assert g.kernels == 0, g.kernels
 
