@@ -273,7 +273,7 @@ def _gqa(gm, example_inputs, mode, autotune):
 
     from .freeze import is_inference
     from .gqa_decode import decode_attention_timer, note_rewrites, rewrite_gqa_decode
-    if mode == "sdpa" or not is_inference(example_inputs):
+    if mode == "sdpa" or not is_inference(example_inputs, gm):
         return
     timer = decode_attention_timer if autotune else None
     try:
@@ -286,7 +286,7 @@ def _freeze(gm, example_inputs, options):
     """With freeze on, an inference graph's eval-mode batch norms folded into their
     convolutions (compiler/freeze.py); a failure leaves gm as it is."""
     from .freeze import fold_conv_bn, freeze_enabled, is_inference, note_folds
-    if not freeze_enabled(options) or not is_inference(example_inputs):
+    if not freeze_enabled(options) or not is_inference(example_inputs, gm):
         return
     try:
         folds = fold_conv_bn(gm, example_inputs)

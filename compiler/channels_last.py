@@ -6,7 +6,7 @@ AOTAutograd splits it, so the forward and backward graphs agree on the layout.
 
 `convert_graph(gm, example_inputs, mode)` finds the graph's 2-D convolutions, describes them
 as a layout problem and asks the layout point (tuner/points/layout.py) "keep" or
-"channels_last". To convert, it inserts at the graph's entry one
+"channels_last". To convert, it inserts before its first reader one
 `.contiguous(memory_format=torch.channels_last)` per 4-D graph input that reaches a
 convolution through ops that keep a layout (pointwise ops, batch norm, activations, pooling,
 dropout, concatenation) and per 4-D convolution weight that is a graph input or attribute;
@@ -129,9 +129,13 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
     _check_outputs_alias(graph, targets)
     added, reshaped = [], []
     try:
-        last_input = [n for n in graph.nodes if n.op == "placeholder"][-1]
+        # each copy just before its first reader, under the grad mode that reader runs in: a
+        # training step compiled whole under no_grad sets grad mode on inside the graph, and a
+        # weight converted at the entry, before that, lost its gradient (found by the NCHW
+        # training benchmark: the first convolution's weight gradient came back None)
+        order = {n: i for i, n in enumerate(graph.nodes)}
         for node in targets:
-            with graph.inserting_after(last_input if node.op == "placeholder" else node):
+            with graph.inserting_before(min(node.users, key=order.__getitem__)):
                 new = graph.call_method("contiguous", (node,), {"memory_format": CL})
             node.replace_all_uses_with(new, delete_user_cb=lambda user: user is not new)
             added.append((new, node))

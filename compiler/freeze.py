@@ -53,11 +53,21 @@ def freeze_enabled(options: dict) -> bool:
     return bool(settings.freeze if value is None else value)
 
 
-def is_inference(example_inputs) -> bool:
-    """Whether AOTAutograd will build no backward: grad mode off, or no tensor input (the
-    parameters among them) requires grad."""
-    return not torch.is_grad_enabled() or not any(
-        isinstance(x, torch.Tensor) and x.requires_grad for x in example_inputs)
+def is_inference(example_inputs, gm=None) -> bool:
+    """Whether no gradient is taken through the graph: grad mode off, or no tensor input (the
+    parameters among them) requires grad. Grad mode is the caller's unless `gm` turns it on
+    itself (`torch._C._set_grad_enabled(True)`: a training step under `torch.enable_grad()`
+    compiled whole, called under no_grad)."""
+    if not any(isinstance(x, torch.Tensor) and x.requires_grad for x in example_inputs):
+        return True
+    return not torch.is_grad_enabled() and not (gm is not None and sets_grad_on(gm))
+
+
+def sets_grad_on(gm) -> bool:
+    """Whether graph gm turns grad mode on somewhere (dynamo records `with torch.enable_grad()`
+    as `torch._C._set_grad_enabled(True)` nodes)."""
+    return any(n.op == "call_function" and n.target is torch._C._set_grad_enabled and n.args
+               and n.args[0] is True for n in gm.graph.nodes)
 
 
 def fold_conv_bn(gm: torch.fx.GraphModule, example_inputs) -> list[tuple[str, str]]:

@@ -43,7 +43,8 @@ def key(gm, example_inputs, mode: str, options: dict):
     from tuner.settings import settings
     if not settings.graph_cache or not settings.cache:
         return None
-    if torch.is_grad_enabled() and any(getattr(t, "requires_grad", False) for t in example_inputs):
+    from .freeze import is_inference
+    if not is_inference(example_inputs, gm):
         return None   # a training graph is never linked (Watch): no hashing, no lookup
     from tuner.graph_store import make_key
     try:

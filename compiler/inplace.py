@@ -22,6 +22,7 @@ import operator
 
 import torch
 
+from .freeze import is_inference
 from .torch_compat import decomposition_table
 
 
@@ -42,7 +43,7 @@ def functional_graph(gm, example_inputs):
     if not all(isinstance(t, torch.Tensor) for t in lifted):
         return None
     args = list(example_inputs) + lifted
-    if torch.is_grad_enabled() and any(t.requires_grad for t in args):
+    if not is_inference(args, gm):   # (grad mode the caller's, or turned on in the graph)
         return None
     if any(t._base is not None or t.is_sparse for t in args):
         return None

@@ -119,6 +119,26 @@ def test_graph_that_wants_gradients_is_not_folded(aten_graphs):
     assert stats.bn_folded == 0
 
 
+def test_a_step_that_turns_grad_on_inside_is_not_folded(aten_graphs):
+    # called under no_grad, but the graph itself enables grad (a fine-tuning step with frozen,
+    # eval-mode batch norms): folding would make the weights constants, their gradients None
+    model = _net()
+    ref_model = copy.deepcopy(model)
+    x = torch.randn(2, 3, 8, 8)
+
+    def step(m, x):
+        with torch.enable_grad():
+            m.zero_grad(set_to_none=True)
+            m(x).square().sum().backward()
+        return [p.grad for p in m.parameters()]
+
+    with torch.no_grad():
+        grads = torch.compile(step, backend="tuner", options={"freeze": True})(model, x)
+    assert all(g is not None for g in grads)
+    assert_close(grads, step(ref_model, x))
+    assert stats.bn_folded == 0
+
+
 def test_batch_norm_called_on_caller_tensors_is_not_folded(aten_graphs):
     """Running stats the caller passes are inputs, not module state: they may change."""
     def fn(x, w, mean, var):

@@ -106,6 +106,28 @@ def test_training_step_gradients_match_eager(aten_graphs):
     assert backward and all(n.args[0].meta["val"].is_contiguous(memory_format=CL) for n in backward)
 
 
+def test_a_training_step_compiled_whole_under_no_grad_keeps_every_gradient(aten_graphs):
+    # a benchmark's or a loop's step: `with torch.enable_grad()` inside the compiled function,
+    # called under no_grad; dynamo records the grad mode as a node in the graph, and weights
+    # converted before it (at the entry) lost their gradients (None)
+    model, x = _net(), torch.randn(2, 3, 8, 8)
+    ref_model = copy.deepcopy(model)
+
+    def step(m, x):
+        with torch.enable_grad():
+            m.zero_grad(set_to_none=True)
+            logits, feat = m(x)
+            (logits.square().sum() + feat.sum()).backward()
+        return [p.grad for p in m.parameters()]
+
+    with torch.no_grad():
+        grads = torch.compile(step, backend="tuner", options={"layout": "channels_last"})(model, x)
+    ref = step(ref_model, x)
+    assert all(g is not None for g in grads), [g is None for g in grads]
+    assert_close(grads, ref)
+    assert stats.layouts == {"channels_last": 1}
+
+
 def test_input_gradient_matches_eager(aten_graphs):
     model = _net().eval()
     x = torch.randn(2, 3, 8, 8, requires_grad=True)
