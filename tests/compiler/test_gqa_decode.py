@@ -27,6 +27,7 @@ def _eager(q, k, v, mask, scale):
     (1, 8, 2, 150, 32, "additive"),  # several blocks and splits, a ragged last block
     (3, 6, 3, 70, 24, None),         # a head size that is not a power of two, no mask
     (2, 4, 4, 33, 16, "per_head"),   # no grouping, a mask differing per head
+    (1, 14, 2, 65, 128, "bool"),     # 7 query heads per KV head (Qwen2's 28 over 4), head size 128
 ])
 def test_kernel_matches_sdpa_over_repeated_heads(b, hq, hkv, s, d, mask):
     torch.manual_seed(0)
@@ -163,11 +164,18 @@ def test_positional_arguments_and_a_fully_masked_row(monkeypatch):
 
 
 @pytest.mark.gpu
-@pytest.mark.parametrize("b, s", [(1, 300), (8, 256), (32, 1000)])
-def test_kernel_matches_sdpa_on_gpu(b, s):
-    # LLaMA-style decode shapes (16 query heads over 4 KV heads, head size 64), bf16 dots
-    q = torch.randn(b, 16, 1, 64, device="cuda", dtype=torch.bfloat16)
-    k, v = (torch.randn(b, 4, s, 64, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+@pytest.mark.parametrize("b, s, hq, hkv, d", [
+    (1, 300, 16, 4, 64), (8, 256, 16, 4, 64), (32, 1000, 16, 4, 64),   # the benchmark's decoder
+    (4, 4096, 32, 8, 128),   # LLaMA-3-8B's heads over a long cache
+    (2, 777, 28, 4, 128),    # Qwen2-7B's 7 query heads per KV head
+    (2, 513, 8, 4, 256),     # Gemma's head size 256
+    (3, 100, 32, 8, 96),     # Phi-3's head size 96 (not a power of two)
+])
+def test_kernel_matches_sdpa_on_gpu(b, s, hq, hkv, d):
+    # the rule runs the kernel on CUDA by default: head sizes and groupings of real decoders,
+    # bf16 dots
+    q = torch.randn(b, hq, 1, d, device="cuda", dtype=torch.bfloat16)
+    k, v = (torch.randn(b, hkv, s, d, device="cuda", dtype=torch.bfloat16) for _ in range(2))
     m = torch.arange(s, device="cuda")[None, None, None, :] < s - 17
-    out = torch.ops.tuner.gqa_decode(q, k, v, m, 0.125)
-    torch.testing.assert_close(out.float(), _eager(q, k, v, m, 0.125), atol=2e-2, rtol=2e-2)
+    out = torch.ops.tuner.gqa_decode(q, k, v, m, d ** -0.5)
+    torch.testing.assert_close(out.float(), _eager(q, k, v, m, d ** -0.5), atol=2e-2, rtol=2e-2)
