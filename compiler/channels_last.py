@@ -129,16 +129,23 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
     _check_outputs_alias(graph, targets)
     added, reshaped = [], []
     try:
-        # each copy just before its first reader, under the grad mode that reader runs in: a
-        # training step compiled whole under no_grad sets grad mode on inside the graph, and a
-        # weight converted at the entry, before that, lost its gradient (found by the NCHW
-        # training benchmark: the first convolution's weight gradient came back None)
+        # one copy per grad mode its readers run in, just before the first of them: a
+        # training step compiled whole under no_grad turns grad mode on inside the graph, and
+        # a weight converted at the entry, before that, lost its gradient (found by the NCHW
+        # training benchmark: the first convolution's weight gradient came back None); a
+        # copy made under no_grad cannot serve a reader under grad either
         order = {n: i for i, n in enumerate(graph.nodes)}
+        mode = _grad_modes(graph)
         for node in targets:
-            with graph.inserting_before(min(node.users, key=order.__getitem__)):
-                new = graph.call_method("contiguous", (node,), {"memory_format": CL})
-            node.replace_all_uses_with(new, delete_user_cb=lambda user: user is not new)
-            added.append((new, node))
+            by_mode: dict = {}
+            for user in sorted(node.users, key=order.__getitem__):
+                by_mode.setdefault(mode[user], []).append(user)
+            for users in by_mode.values():
+                with graph.inserting_before(users[0]):
+                    new = graph.call_method("contiguous", (node,), {"memory_format": CL})
+                for user in users:
+                    user.replace_input_with(node, new)
+                added.append((new, node))
         graph.lint()
         gm.recompile()
         try:
@@ -161,8 +168,21 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
             graph.erase_node(new)
         gm.recompile()
         raise
-    for new, node in added:
+    for node in dict.fromkeys(node for _, node in added):
         (result.weights if node in weights else result.inputs).append(node.name)
+
+
+def _grad_modes(graph) -> dict:
+    """node -> the grad mode it runs under: "caller" until the graph sets one itself (dynamo
+    records `with torch.enable_grad()` / `no_grad()` as `torch._C._set_grad_enabled` calls),
+    then True or False."""
+    state, out = "caller", {}
+    for n in graph.nodes:
+        out[n] = state
+        if n.op == "call_function" and n.target is torch._C._set_grad_enabled and n.args \
+                and isinstance(n.args[0], bool):
+            state = n.args[0]
+    return out
 
 
 def layout_problem(gm: torch.fx.GraphModule, example_inputs) -> LayoutProblem | None:

@@ -128,6 +128,29 @@ def test_a_training_step_compiled_whole_under_no_grad_keeps_every_gradient(aten_
     assert stats.layouts == {"channels_last": 1}
 
 
+@pytest.mark.parametrize("caller_grad", [True, False], ids=["grad", "no_grad-caller"])
+def test_a_weight_read_under_no_grad_and_under_grad_keeps_its_gradient(aten_graphs, caller_grad):
+    # a teacher's read of the weight under no_grad before the student's: each grad mode gets
+    # its own copy (one copy made under no_grad served both, and the gradient was lost)
+    def step(x, w):
+        with torch.no_grad():
+            a = F.conv2d(x, w, padding=1)
+        with torch.enable_grad():
+            b = F.conv2d(torch.relu(x), w, padding=1)
+            (b * a).sum().backward()
+        return w.grad
+
+    x = torch.randn(2, 8, 8, 8)
+    w = torch.randn(8, 8, 3, 3, requires_grad=True)
+    w2 = w.detach().clone().requires_grad_()
+    ref = step(x, w)
+    with torch.set_grad_enabled(caller_grad):
+        got = torch.compile(step, backend="tuner", options={"layout": "channels_last"})(x, w2)
+    assert got is not None
+    assert_close(got, ref)
+    assert stats.layouts.get("channels_last", 0) >= 1
+
+
 def test_input_gradient_matches_eager(aten_graphs):
     model = _net().eval()
     x = torch.randn(2, 3, 8, 8, requires_grad=True)
