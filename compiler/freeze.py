@@ -58,9 +58,19 @@ def is_inference(example_inputs, gm=None) -> bool:
     parameters among them) requires grad. Grad mode is the caller's unless `gm` turns it on
     itself (`torch._C._set_grad_enabled(True)`: a training step under `torch.enable_grad()`
     compiled whole, called under no_grad)."""
-    if not any(isinstance(x, torch.Tensor) and x.requires_grad for x in example_inputs):
+    tensors = list(example_inputs)
+    if gm is not None:   # (parameters dynamo left as module attributes)
+        tensors += [_attr_value(gm, n.target) for n in gm.graph.nodes if n.op == "get_attr"]
+    if not any(isinstance(x, torch.Tensor) and x.requires_grad for x in tensors):
         return True
     return not torch.is_grad_enabled() and not (gm is not None and sets_grad_on(gm))
+
+
+def _attr_value(gm, target: str):
+    obj = gm
+    for part in target.split("."):
+        obj = getattr(obj, part, None)
+    return obj
 
 
 def sets_grad_on(gm) -> bool:

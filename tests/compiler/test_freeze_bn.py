@@ -139,6 +139,32 @@ def test_a_step_that_turns_grad_on_inside_is_not_folded(aten_graphs):
     assert stats.bn_folded == 0
 
 
+def test_is_inference_reads_grad_mode_set_in_the_graph_and_attribute_parameters():
+    from tuner.compiler.freeze import is_inference
+
+    class Scale(torch.nn.Module):   # its weight a get_attr node of the traced graph
+        def __init__(self):
+            super().__init__()
+            self.w = torch.nn.Parameter(torch.ones(3))
+
+        def forward(self, x):
+            return x * self.w
+    gm, x = torch.fx.symbolic_trace(Scale()), torch.randn(3)
+    assert not is_inference([x], gm) and is_inference([x])   # the parameter wants a gradient
+    with torch.no_grad():
+        assert is_inference([x], gm)
+
+    def step(x):
+        with torch.enable_grad():
+            return x * 2
+    g2 = torch.fx.symbolic_trace(step)
+    with g2.graph.inserting_after(next(iter(g2.graph.nodes))):   # (as dynamo records it)
+        g2.graph.call_function(torch._C._set_grad_enabled, (True,))
+    xg = torch.randn(3, requires_grad=True)
+    with torch.no_grad():
+        assert not is_inference([xg], g2) and is_inference([xg])
+
+
 def test_batch_norm_called_on_caller_tensors_is_not_folded(aten_graphs):
     """Running stats the caller passes are inputs, not module state: they may change."""
     def fn(x, w, mean, var):
