@@ -300,7 +300,9 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
                 return self.sizes.wrap(val)
             if isinstance(val, (torch.SymFloat, torch.SymBool)):
                 raise Unsupported(f"{getattr(target, '__name__', target)} of a size")
-        if getattr(target, "namespace", None) != "tuner":   # (our own ops' kernels: not ATen's)
+        if not (getattr(target, "namespace", None) == "tuner" and lowering.lookup(target) is None):
+            # (an op of ours with no lowering runs our own kernel: tuner::gqa_decode; one whose
+            # lowering declined runs ATen's ops inside, a fallback like any other)
             self.stats.count_fallback(target)
         return self.extern(target, args, kwargs, val)
 

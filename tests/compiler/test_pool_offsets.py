@@ -58,6 +58,22 @@ def test_training_step_saves_int8_offsets_and_matches_eager(channels_last):
         assert not [e for e in g.externs if "pool" in e], g.externs
 
 
+def test_offsets_run_in_aten_when_the_lowering_declines_and_are_counted(monkeypatch):
+    # our own op run without its lowering is ATen's pooling inside: a fallback, named
+    from tuner.compiler import lowering
+
+    def decline(*args, **kwargs):
+        raise NotImplementedError
+    monkeypatch.setitem(lowering.LOWERINGS, torch.ops.tuner.max_pool2d_offsets.default, decline)
+    model = nn.Sequential(nn.Conv2d(3, 4, 3), nn.MaxPool2d(2))
+    x = torch.randn(1, 3, 10, 10, requires_grad=True)
+    torch._dynamo.reset()
+    stats.reset()
+    out = torch.compile(model, backend="tuner")(x)
+    torch.testing.assert_close(out, model(x), rtol=1e-4, atol=1e-5)
+    assert any("max_pool2d_offsets" in name for g in stats.graphs() for name in g.fallbacks)
+
+
 def test_a_window_over_127_taps_keeps_atens_indices():
     x = torch.randn(1, 2, 14, 14, requires_grad=True)
     ref = x.detach().clone().requires_grad_()
