@@ -57,6 +57,36 @@ def test_split_partials_merge_exactly(monkeypatch):
                  atol=1e-2, rtol=1e-2)
 
 
+def test_a_long_cache_is_split_into_at_most_max_splits_slices(monkeypatch):
+    # one KV head at batch 1 asks for 264 slices: the merge holds at most MAX_SPLITS at once
+    seen = []
+    real = gq._combine
+
+    class _Spy:
+        def __getitem__(self, grid):
+            def run(*args, **kw):
+                seen.append(kw["NSPP"])
+                return real[grid](*args, **kw)
+            return run
+    monkeypatch.setattr(gq, "_combine", _Spy())
+    q = torch.randn(1, 2, 1, 16, dtype=torch.float16)
+    k, v = (torch.randn(1, 1, 64 * 70, 16, dtype=torch.float16) for _ in range(2))
+    out = torch.ops.tuner.gqa_decode(q, k, v, None, 0.25)
+    assert seen == [gq.MAX_SPLITS]
+    torch.testing.assert_close(out.float(), _eager(q, k, v, None, 0.25), atol=1e-2, rtol=1e-2)
+
+
+def test_a_launch_that_fails_warns_and_runs_sdpa(monkeypatch):
+    def fail(*args):
+        raise RuntimeError("out of resources: shared memory")
+    monkeypatch.setattr(gq, "_launch", fail)
+    q = torch.randn(2, 4, 1, 16, dtype=torch.bfloat16)
+    k, v = (torch.randn(2, 2, 9, 16, dtype=torch.bfloat16) for _ in range(2))
+    with pytest.warns(RuntimeWarning, match="gqa_decode failed.*SDPA"):
+        out = torch.ops.tuner.gqa_decode(q, k, v, None, 0.25)
+    torch.testing.assert_close(out.float(), _eager(q, k, v, None, 0.25), atol=2e-2, rtol=2e-2)
+
+
 class _Decode(torch.nn.Module):
     """An attention step as transformers writes it for a static cache: repeat_kv, then a
     masked SDPA call."""
