@@ -36,6 +36,8 @@ import torch.nn.functional as F
 
 from tuner.points.layout import ConvSignature, LayoutProblem, layout_decision
 
+from .freeze import grad_modes
+
 log = logging.getLogger("tuner.compiler")
 CL = torch.channels_last
 
@@ -135,7 +137,7 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
         # training benchmark: the first convolution's weight gradient came back None); a
         # copy made under no_grad cannot serve a reader under grad either
         order = {n: i for i, n in enumerate(graph.nodes)}
-        mode = _grad_modes(graph)
+        mode = grad_modes(graph)
         for node in targets:
             by_mode: dict = {}
             for user in sorted(node.users, key=order.__getitem__):
@@ -171,18 +173,6 @@ def _apply(gm, example_inputs, value_of, activations, weights, result):
     for node in dict.fromkeys(node for _, node in added):
         (result.weights if node in weights else result.inputs).append(node.name)
 
-
-def _grad_modes(graph) -> dict:
-    """node -> the grad mode it runs under: "caller" until the graph sets one itself (dynamo
-    records `with torch.enable_grad()` / `no_grad()` as `torch._C._set_grad_enabled` calls),
-    then True or False."""
-    state, out = "caller", {}
-    for n in graph.nodes:
-        out[n] = state
-        if n.op == "call_function" and n.target is torch._C._set_grad_enabled and n.args \
-                and isinstance(n.args[0], bool):
-            state = n.args[0]
-    return out
 
 
 def layout_problem(gm: torch.fx.GraphModule, example_inputs) -> LayoutProblem | None:

@@ -58,26 +58,33 @@ def is_inference(example_inputs, gm=None) -> bool:
     parameters among them) requires grad. Grad mode is the caller's unless `gm` turns it on
     itself (`torch._C._set_grad_enabled(True)`: a training step under `torch.enable_grad()`
     compiled whole, called under no_grad)."""
+    from .fold import _attr
     tensors = list(example_inputs)
     if gm is not None:   # (parameters dynamo left as module attributes)
-        tensors += [_attr_value(gm, n.target) for n in gm.graph.nodes if n.op == "get_attr"]
+        tensors += [_attr(gm, n.target) for n in gm.graph.nodes if n.op == "get_attr"]
     if not any(isinstance(x, torch.Tensor) and x.requires_grad for x in tensors):
         return True
-    return not torch.is_grad_enabled() and not (gm is not None and sets_grad_on(gm))
+    return not torch.is_grad_enabled() and not (
+        gm is not None and any(_grad_set(n) is True for n in gm.graph.nodes))
 
 
-def _attr_value(gm, target: str):
-    obj = gm
-    for part in target.split("."):
-        obj = getattr(obj, part, None)
-    return obj
+def _grad_set(node):
+    """The grad mode node sets (dynamo records `with torch.enable_grad()` / `no_grad()` as
+    `torch._C._set_grad_enabled` calls), or None."""
+    if node.op == "call_function" and node.target is torch._C._set_grad_enabled and node.args \
+            and isinstance(node.args[0], bool):
+        return node.args[0]
+    return None
 
 
-def sets_grad_on(gm) -> bool:
-    """Whether graph gm turns grad mode on somewhere (dynamo records `with torch.enable_grad()`
-    as `torch._C._set_grad_enabled(True)` nodes)."""
-    return any(n.op == "call_function" and n.target is torch._C._set_grad_enabled and n.args
-               and n.args[0] is True for n in gm.graph.nodes)
+def grad_modes(graph) -> dict:
+    """node -> the grad mode it runs under: "caller" until the graph sets one itself, then
+    True or False."""
+    state, out = "caller", {}
+    for n in graph.nodes:
+        out[n] = state
+        state = state if _grad_set(n) is None else _grad_set(n)
+    return out
 
 
 def fold_conv_bn(gm: torch.fx.GraphModule, example_inputs) -> list[tuple[str, str]]:

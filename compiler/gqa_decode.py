@@ -236,12 +236,8 @@ def decode_attention_timer(problem):
         k, v = (torch.randn(b, kvh, s, d, device=dev, dtype=dt) for _ in range(2))
         mask = {"none": None, "bool": torch.rand(b, 1, 1, s, device=dev) > 0.1,
                 "additive": torch.zeros(b, 1, 1, s, device=dev, dtype=dt)}[problem.mask]
-    n, scale = h // kvh, 1.0 / math.sqrt(d)
-
-    def repeat(t):
-        return t[:, :, None].expand(b, kvh, n, s, d).reshape(b, h, s, d)
-    runs = {"sdpa": lambda: torch.nn.functional.scaled_dot_product_attention(
-                q, repeat(k), repeat(v), attn_mask=mask, scale=scale),
+    scale = 1.0 / math.sqrt(d)
+    runs = {"sdpa": lambda: _sdpa(q, k, v, mask, scale),
             "gqa": lambda: torch.ops.tuner.gqa_decode(q, k, v, mask, scale)}
 
     def measure(choice: str) -> float:
