@@ -198,7 +198,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     keep_dropout = settings.fallback_random != "none"
     backend = aot_backend(compiler, backward_compiler, decomposition_table(keep_dropout),
                           inference_compiler, settings.partitioner)
-    with gc_paused():
+    from tuner.points import answers
+    # the whole-graph points' answers the passes read: a link holds only while they stand
+    with gc_paused(), answers.watch() as consulted:
         # hand-written attention becomes SDPA before AOTAutograd (compiler/attn_patterns.py),
         # and before the fold, which may then drop the new call's constant mask
         if settings.attention_patterns:
@@ -220,7 +222,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             with graph_front.Watch(len(example_inputs)) as watch:
                 compiled = backend(gm, example_inputs)
             if front is not None and watch.link() is not None:
-                graph_front.store(front, watch.link())
+                graph_front.store(front, watch.link(), consulted)
         except (torch._dynamo.exc.TorchDynamoException, *data_dependent_errors()):
             # dynamo's own control flow (a restart, a skip), and sizes or values known only
             # at run time, which dynamo answers itself (it runs that code in eager)

@@ -18,7 +18,10 @@ value), the inputs' metadata and whether they need gradients, the mode and optio
 settings of the passes that run on dynamo's graph as well as those of graph_cache, the global
 state AOTAutograd traces under (grad mode, autocast, TF32, the default dtype), versions and
 the GPU. Graphs with symbolic sizes, modules called as modules, and functions without a stable
-name (a lambda, a function local to another) are refused.
+name (a lambda, a function local to another) are refused. A link also keeps the answers of
+the whole-graph points (layout, decode attention) the passes read, as the cache gave them then
+(stored choice, or none: the rule); a load whose answers the cache no longer gives (measured
+since, in max-autotune or on another machine) is a miss, and the compile links anew.
 """
 from __future__ import annotations
 
@@ -101,6 +104,10 @@ def load(front_key, mode: str, options: dict, load_kernel, public_ops: dict):
     link, _ = graphs.lookup(front_key)
     if not isinstance(link, dict) or not isinstance(link.get("aten"), list) or len(link["aten"]) != 3:
         return None
+    from tuner.points import answers
+    if not answers.still_stand(link.get("answers", [])):
+        log.debug("graph cache: front link made under answers the cache no longer gives")
+        return None   # (the cold compile stores a new link over it)
     aten = graphs.CacheKey(graphs.NAMESPACE, *(str(p) for p in link["aten"]))
     ctx = CompileContext(mode, options, inference=True)
     compiled = graph_cache.load(aten, ctx, start, load_kernel, public_ops)
@@ -110,11 +117,14 @@ def load(front_key, mode: str, options: dict, load_kernel, public_ops: dict):
     return compiled, aten
 
 
-def store(front_key, aten_key) -> None:
-    """Link front_key to the ATen-level entry aten_key (stored after that graph's first call)."""
+def store(front_key, aten_key, consulted=()) -> None:
+    """Link front_key to the ATen-level entry aten_key (stored after that graph's first call),
+    made under the whole-graph points' answers `consulted` (tuner.points.answers.watch: the
+    passes before AOTAutograd chose by them; a load checks they still stand)."""
     from tuner import graph_store as graphs
     try:
-        why = graphs.store(front_key, {"aten": [aten_key.problem, aten_key.configs_hash, aten_key.backend]})
+        why = graphs.store(front_key, {"aten": [aten_key.problem, aten_key.configs_hash, aten_key.backend],
+                                       "answers": [list(a) for a in consulted]})
     except Exception as e:   # noqa: BLE001 - an unstored link costs a trace next time
         why = f"{type(e).__name__}: {e}"
     if why:

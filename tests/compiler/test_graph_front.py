@@ -155,3 +155,33 @@ def test_lambda_targets_are_refused():
     gm = torch.fx.symbolic_trace(lambda t: f(t) * 2)
     gm.graph.call_function(f, (next(iter(gm.graph.nodes)),))   # a node calling a lambda
     assert graph_front.key(gm, [torch.randn(3)], "default", {}) is None
+
+
+def test_a_link_made_under_the_rule_misses_once_an_answer_is_stored(traced):
+    # a graph linked while the layout rule answered (keep, on CPU) must not hide an answer
+    # stored later (max-autotune measuring channels-last faster, here or on another machine)
+    from tuner.engine import decide
+    from tuner.points import answers
+    torch.manual_seed(0)
+    m = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3, padding=1), torch.nn.ReLU(),
+                            torch.nn.Conv2d(8, 8, 3, padding=1)).eval()
+    x = torch.randn(2, 3, 8, 8)
+    with torch.no_grad(), answers.watch() as seen:
+        compiled_run(m, x)
+    assert dict(stats.layouts) == {"keep": 1} and dict(stats.layout_sources) == {"rule": 1}
+    [(namespace, signature, candidates, choice)] = seen
+    assert namespace == "layout" and choice is None
+    with torch.no_grad():
+        out, kinds = compiled_run(m, x)
+    assert kinds == ["hit (local), before AOTAutograd"] and traced == [1, 1], kinds
+    decide(namespace, signature, candidates, lambda c: 1.0 if c == "channels_last" else 2.0)
+    with torch.no_grad():
+        out, kinds = compiled_run(m, x)
+        ref = m(x)
+    assert not any("before AOTAutograd" in k for k in kinds) and traced[0] == 2, (kinds, traced)
+    assert dict(stats.layouts) == {"channels_last": 1} and dict(stats.layout_sources) == {"cache": 1}
+    torch.testing.assert_close(out, ref)
+    with torch.no_grad():   # linked anew under the stored answer: a hit again
+        out, kinds = compiled_run(m, x)
+    assert kinds == ["hit (local), before AOTAutograd"] and traced[0] == 2, kinds
+    torch.testing.assert_close(out, ref)
