@@ -36,6 +36,7 @@ import torch.nn.functional as F
 
 from tuner.points.layout import ConvSignature, LayoutProblem, layout_decision
 
+from .fold import _attr
 from .freeze import grad_modes
 
 log = logging.getLogger("tuner.compiler")
@@ -388,12 +389,6 @@ def _example(node):
         if key in node.meta:
             return node.meta[key]
     return None
-
-
-def _attr(module, target: str):
-    for part in target.split("."):
-        module = getattr(module, part)
-    return module
 
 
 def _is_cl(t) -> bool:

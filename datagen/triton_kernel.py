@@ -33,6 +33,7 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
+from tuner.compiler.codegen.triton import OUTER_R as OUTER_PERSISTENT
 from tuner.heuristics.dataset import read_dataset
 
 POINT = "triton_kernel"
@@ -66,7 +67,6 @@ BODIES = {
     # ConvNeXt-V2's GRN: x.norm(p=2, dim=(1, 2)) of a channels-last map, after the MLP's GELU
     "pool_mid": ("mean_spatial", "norm_spatial", "gelu_norm_spatial"),
 }
-OUTER_PERSISTENT = 64   # the compiler's persistent limit on an x-major reduction's rows
 # spatial sizes of conv nets' feature maps (224 and 256 inputs, strides 2 to 32)
 _POOL_HW = (49, 64, 196, 256, 784, 1024, 3136, 4096, 12544, 16384, 50176, 65536)
 # token counts of the real-model matmuls (batch x sequence: 197 x 32 is ViT-B/16's 6304)

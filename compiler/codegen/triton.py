@@ -35,7 +35,7 @@ from ..sizes import SymFloat, SymSize, or_else
 from . import special_calls
 
 Y, XX = S.sym("y"), S.sym("xx")
-
+OUTER_R = 64   # the most rows an x-major (outer) reduction keeps in registers
 TL = {torch.float32: "tl.float32", torch.float16: "tl.float16", torch.bfloat16: "tl.bfloat16",
       torch.float64: "tl.float64", torch.int64: "tl.int64", torch.int32: "tl.int32",
       torch.int16: "tl.int16", torch.int8: "tl.int8", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}
@@ -127,11 +127,11 @@ class TritonKernel:
         self.produced = {n.buffer.name: n for n in group.nodes
                          if n.kind in ("pointwise", "reduction", "scan")}
         # A reduction whose loads are contiguous along x (over a leading dim) uses x-major
-        # tiles: wide in x, short in r, looped unless r is tiny.
+        # tiles: wide in x, short in r, looped past OUTER_R rows.
         self.outer = self.reduction and self._outer()
         # (a data-dependent row its range does not bound: looped, which serves every length)
-        self.persistent = self.reduction and or_else(
-            lambda: self.rnumel <= (min(max_persistent_r, 64) if self.outer else max_persistent_r), False)
+        limit = min(max_persistent_r, OUTER_R) if self.outer else max_persistent_r
+        self.persistent = self.reduction and or_else(lambda: self.rnumel <= limit, False)
         # a persistent reduction over a row of symbolic length holds a looped body too, run
         # where the launch's RBLOCK (its size bucket's) does not cover the row: one kernel
         # serves every length, with no guard on it
