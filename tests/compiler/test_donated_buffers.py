@@ -128,7 +128,8 @@ def test_plan_never_reuses_returned_or_aliased_inputs(wrappers):
     def f(a, b, c, d):
         e = (d.view(torch.int32) >> 23).float()
         s = torch.softmax(a, -1)
-        return c, torch.relu(s @ b + e) @ s
+        # (a softmax after the mm: a pointwise op would write over the mm's result instead)
+        return c, torch.softmax(s @ b + e, -1) @ s
     args = [torch.randn(32, 32) for _ in range(4)]
     ref = f(*[t.clone() for t in args])
     compiled = _compile_donating(f, args, range(4))
@@ -148,7 +149,7 @@ def test_donated_input_at_a_storage_offset(wrappers):
     # offset and the first half, another tensor's, is left alone
     def f(a, b):
         s = torch.softmax(a, -1)
-        return torch.relu(s @ b) @ s
+        return torch.softmax(s @ b, -1) @ s   # (a reduction: not written over the mm's result)
     base, b = torch.randn(2, 32, 32), torch.randn(32, 32)
     ref = f(base[1].clone(), b)
     compiled = _compile_donating(f, [base[1], b], [0])
@@ -164,7 +165,7 @@ def test_strided_donated_input_is_not_reused(wrappers):
     # every other column of a storage: its span holds another tensor's elements
     def f(a, b):
         s = torch.softmax(a, -1)
-        return torch.relu(s @ b) @ s
+        return torch.softmax(s @ b, -1) @ s   # (a reduction: not written over the mm's result)
     base, b = torch.randn(32, 64), torch.randn(32, 32)
     other = base[:, 1::2].clone()
     ref = f(base[:, ::2].clone(), b)
@@ -185,7 +186,7 @@ def test_graph_cache_hit_keeps_the_donated_reuse(monkeypatch, wrappers):
 
     def f(a, b):
         s = torch.softmax(a, -1)
-        return torch.relu(s @ b) @ s
+        return torch.softmax(s @ b, -1) @ s   # (a reduction: not written over the mm's result)
     try:
         args = [torch.randn(32, 32), torch.randn(32, 32)]
         ref = f(*[t.clone() for t in args])
