@@ -231,8 +231,10 @@ def plan(steps, g, donated=()) -> Plan:
     for i, names in defs.items():
         for name in names if i >= 0 and steps[i][0] == "kernel" else ():
             for a in dies.get(i, ()) if name not in extern_defs else ():
+                # (not one of the kernel's own outputs: the input's storage must exist already)
                 if a not in p.in_place and a not in keep and a not in escaped and a not in gifts \
-                        and same_storage_ok(buffers[a], buffers[name]) and inplace_ok(steps[i][1], a, name):
+                        and a not in names and same_storage_ok(buffers[a], buffers[name]) \
+                        and inplace_ok(steps[i][1], a, name):
                     over[name], p.in_place[a] = a, name
                     if tree is not None:   # one storage at step i, not two
                         tree.add(i, i, -size[name])
