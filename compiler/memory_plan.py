@@ -244,7 +244,12 @@ def plan(steps, g, donated=()) -> Plan:
             b = buffers[name]
             sid = p.storage[over[name]] if name in over else None
             if sid is None and name not in extern_defs:   # else a dead storage that fits
-                sid = pool.take(b, i, end[name], storages, tree, exact=name in keep)
+                # for as long as the buffers written over it in turn live, exactly sized when
+                # the last of them is returned
+                last = name
+                while last in p.in_place:
+                    last = p.in_place[last]
+                sid = pool.take(b, i, end[last], storages, tree, exact=last in keep)
             if sid is None:
                 sid = name
                 storages[sid] = _Storage(size[name], b.dtype, str(b.device), i)

@@ -278,8 +278,12 @@ def test_batch_one_convolution_result_is_written_in_place(wrappers, batch):
     with torch.no_grad():
         out = _compile(f)(x)
         assert_close(out, f(x))
-    # (the second convolution's result too: its bias is added over it, into the output)
-    assert "buf0" in wrappers[-1].plan.in_place, wrappers[-1].lines
+    # both convolutions' results: sin(.) * 2 + 1 over the first, the second's bias added over
+    # it into the output
+    w = wrappers[-1]
+    convs = [b.name for st in w.steps if st[0] == "extern" and "convolution" in str(st[1].op)
+             for b in st[1].outputs if b is not None]
+    assert len(convs) == 2 and sorted(w.plan.in_place) == sorted(convs), (w.plan.in_place, w.lines)
 
 
 def test_writing_over_a_dying_input_comes_before_taking_a_dead_storage(wrappers):
@@ -306,6 +310,32 @@ def test_writing_over_a_dying_input_comes_before_taking_a_dead_storage(wrappers)
     assert z in w.plan.in_place.values(), (w.plan.in_place, w.lines)
     # live at most: r, y (= z) and the stride-2 output (a quarter)
     assert w.plan.peak_bytes == 2 * plane + plane // 4, (w.plan.peak_bytes, w.lines)
+
+
+def test_a_returned_buffer_written_over_another_keeps_a_storage_of_its_own_size(wrappers, monkeypatch):
+    # a's softmax could take t's dead 16 KiB storage for its 12 KiB; the returned a * 2 + v is
+    # then written over a, so that storage would be returned, 4 KiB of it idle for as long as
+    # the caller holds the result (a returned buffer takes only an exact storage): the storage
+    # a takes is sized for the last buffer written over it
+    monkeypatch.setenv("TUNER_MM", "extern")
+    monkeypatch.setenv("TUNER_PAD_MM", "never")
+    torch.manual_seed(0)
+
+    def f(x, w, w3):
+        t = torch.softmax(x, -1)
+        u = t @ w
+        a = torch.softmax(u, -1)
+        v = a @ w3
+        return a * 2 + v
+    args = [torch.randn(64, 64), torch.randn(64, 48), torch.randn(48, 48)]
+    with torch.no_grad():
+        out = _compile(f)(*args)
+        assert_close(out, f(*args))
+    w = wrappers[-1]
+    [ret] = [o.buffer.name for o in w.g.outputs if isinstance(o, ir.View)]
+    assert ret in w.plan.in_place.values(), (w.plan.in_place, "\n".join(w.lines))   # written over a
+    holder = w.plan.storage[ret]   # the buffer that allocated the storage
+    assert memory_plan.nbytes(w.g.buffers[holder]) == memory_plan.nbytes(w.g.buffers[ret]) == 64 * 48 * 4
 
 
 def test_inputs_are_dropped_after_their_last_use(wrappers):
