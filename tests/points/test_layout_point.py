@@ -90,3 +90,20 @@ def test_choices_that_all_fail_store_nothing():
     assert answer == LayoutAnswer("channels_last", "rule") and calls
     from tuner.engine import plan
     assert plan(NAMESPACE, problem.signature(), list(CANDIDATES)).decision is None
+
+
+def test_nested_answer_watches_each_collect_until_they_close():
+    # tuner.points.answers.watch(): what a compiled graph's cache link records; an inner watch
+    # that closes must not end an outer one (an empty outer list equals an empty inner one)
+    from tuner.points import answers
+    with answers.watch() as outer:
+        with answers.watch() as inner:
+            layout_decision(_problem(convs=2))
+        with answers.watch() as second:
+            pass
+        layout_decision(_problem(convs=3))
+    assert [e[1] for e in inner] == [_problem(convs=2).signature()]
+    assert second == []
+    assert [e[1] for e in outer] == [_problem(convs=2).signature(), _problem(convs=3).signature()]
+    assert all(e[0] == "layout" and e[3] is None for e in outer)   # the rule answered both
+    assert answers.still_stand(outer)

@@ -30,8 +30,8 @@ def watch():
     stack.append(seen)
     try:
         yield seen
-    finally:
-        stack.remove(seen)
+    finally:   # (by identity: an outer list may equal this one)
+        del stack[next(i for i, s in enumerate(stack) if s is seen)]
 
 
 def _note(namespace, signature, candidates, choice) -> None:
