@@ -33,8 +33,8 @@ import time
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from tuner.compiler.codegen.triton import OUTER_R as OUTER_PERSISTENT
 from tuner.heuristics.dataset import read_dataset
+from tuner.points.kernel_kinds import OUTER_R as OUTER_PERSISTENT
 
 POINT = "triton_kernel"
 FOCI = {"pointwise": "1-D pointwise kernels", "pointwise_tiled": "transposes and permutes",

@@ -25,6 +25,7 @@ import os
 
 import torch
 
+from tuner.points.kernel_kinds import OUTER_R
 from tuner.points.triton_kernel import KernelMeta
 
 from .. import ir
@@ -35,7 +36,6 @@ from ..sizes import SymFloat, SymSize, or_else
 from . import special_calls
 
 Y, XX = S.sym("y"), S.sym("xx")
-OUTER_R = 64   # the most rows an x-major (outer) reduction keeps in registers
 TL = {torch.float32: "tl.float32", torch.float16: "tl.float16", torch.bfloat16: "tl.bfloat16",
       torch.float64: "tl.float64", torch.int64: "tl.int64", torch.int32: "tl.int32",
       torch.int16: "tl.int16", torch.int8: "tl.int8", torch.uint8: "tl.uint8", torch.bool: "tl.int1"}

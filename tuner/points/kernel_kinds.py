@@ -160,6 +160,11 @@ class Foreach(Combo):
         return {"XBLOCK": xb, "num_warps": xb // 128, "num_stages": 1}
 
 
+# the most rows an x-major (outer) reduction keeps in registers (persistent); past it, it
+# loops (compiler/codegen/triton.py; datagen's pool_mid samples just past it)
+OUTER_R = 64
+
+
 class Reduction(Kind):
     """Persistent (the whole row one block) and looped reductions, inner or `outer` (x-major
     tiles: loads contiguous along x)."""
