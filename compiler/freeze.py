@@ -83,7 +83,8 @@ def grad_modes(graph) -> dict:
     state, out = "caller", {}
     for n in graph.nodes:
         out[n] = state
-        state = state if _grad_set(n) is None else _grad_set(n)
+        if (sets := _grad_set(n)) is not None:
+            state = sets
     return out
 
 

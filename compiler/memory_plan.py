@@ -229,16 +229,18 @@ def plan(steps, g, donated=()) -> Plan:
     # hold may not raise (`_Pool.take`) is the one these writes leave.
     over: dict[str, str] = {}   # buffer -> the dying input it is written over
     for i, names in defs.items():
-        for name in names if i >= 0 and steps[i][0] == "kernel" else ():
-            for a in dies.get(i, ()) if name not in extern_defs else ():
-                # (not one of the kernel's own outputs: the input's storage must exist already)
-                if a not in p.in_place and a not in keep and a not in escaped and a not in gifts \
-                        and a not in names and same_storage_ok(buffers[a], buffers[name]) \
-                        and inplace_ok(steps[i][1], a, name):
-                    over[name], p.in_place[a] = a, name
-                    if tree is not None:   # one storage at step i, not two
-                        tree.add(i, i, -size[name])
-                    break
+        if steps[i][0] != "kernel":   # (an extern's outputs are its own)
+            continue
+        for name in names:
+            # (not one of the kernel's own outputs: the input's storage must exist already)
+            a = next((a for a in dies.get(i, ()) if a not in p.in_place and a not in keep
+                      and a not in escaped and a not in gifts and a not in names
+                      and same_storage_ok(buffers[a], buffers[name])
+                      and inplace_ok(steps[i][1], a, name)), None)
+            if a is not None:
+                over[name], p.in_place[a] = a, name
+                if tree is not None:   # one storage at step i, not two
+                    tree.add(i, i, -size[name])
     for i in range(-1, len(steps)):
         for name in defs.get(i, ()):
             b = buffers[name]

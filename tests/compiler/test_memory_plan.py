@@ -14,12 +14,16 @@ from tuner.compiler import ir, memory_plan
 torch.manual_seed(0)
 
 
-def _buffer_of(w, op_name):
-    """The buffers the first extern of `op_name` ("mm") reads, in argument order."""
-    for st in w.steps:
-        if st[0] == "extern" and op_name in str(st[1].op):
-            return [a.buffer.name for a in st[1].args if isinstance(a, ir.View)]
-    raise AssertionError(f"no {op_name} extern")
+def _externs(w, op_name):
+    """The extern nodes of `op_name` ("mm") in w's steps, in order."""
+    return [st[1] for st in w.steps if st[0] == "extern" and op_name in str(st[1].op)]
+
+
+def _buffer_of(w, op_name, k=0):
+    """The buffers the k-th extern of `op_name` reads, in argument order."""
+    found = _externs(w, op_name)
+    assert len(found) > k, f"no {op_name} extern {k}"
+    return [a.buffer.name for a in found[k].args if isinstance(a, ir.View)]
 
 
 def _compile(fn, **kw):
@@ -281,8 +285,7 @@ def test_batch_one_convolution_result_is_written_in_place(wrappers, batch):
     # both convolutions' results: sin(.) * 2 + 1 over the first, the second's bias added over
     # it into the output
     w = wrappers[-1]
-    convs = [b.name for st in w.steps if st[0] == "extern" and "convolution" in str(st[1].op)
-             for b in st[1].outputs if b is not None]
+    convs = [b.name for node in _externs(w, "convolution") for b in node.outputs if b is not None]
     assert len(convs) == 2 and sorted(w.plan.in_place) == sorted(convs), (w.plan.in_place, w.lines)
 
 
@@ -305,8 +308,7 @@ def test_writing_over_a_dying_input_comes_before_taking_a_dead_storage(wrappers)
         assert_close(out, f(x))
     w = wrappers[-1]
     plane = 8 * 16 * 16 * 4
-    convs = [st[1] for st in w.steps if st[0] == "extern" and "convolution" in str(st[1].op)]
-    z = [a.buffer.name for a in convs[2].args if isinstance(a, ir.View)][0]   # (c3's input)
+    z = _buffer_of(w, "convolution", 2)[0]   # (c3's input)
     assert z in w.plan.in_place.values(), (w.plan.in_place, w.lines)
     # live at most: r, y (= z) and the stride-2 output (a quarter)
     assert w.plan.peak_bytes == 2 * plane + plane // 4, (w.plan.peak_bytes, w.lines)
