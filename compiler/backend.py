@@ -26,7 +26,9 @@ dtype as eager does; default False: fused values stay in fp32 until they are sto
 stock compiler keeps them; explicit casts always round), "layout": "auto" | "channels_last" |
 "keep" (graphs with 2-D convolutions; default: the TUNER_LAYOUT setting), "freeze": bool
 (parameters and buffers are constants, kept as compiled: eval-mode batch norms fold into their
-convolutions in graphs that want no gradient, compiler/freeze.py; default: TUNER_FREEZE)}. torch.compile takes a
+convolutions in graphs that want no gradient, compiler/freeze.py; default: TUNER_FREEZE),
+"memory_reorder": bool (a buffer's late last reader, such as a shortcut's convolution, runs
+earlier when that frees memory, compiler/reorder.py; default True)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.

@@ -16,6 +16,7 @@ import torch
 from . import graph_cache, graph_front, ir, mm_probes
 from . import gqa_decode as _gqa_decode  # noqa: F401 - defines tuner::gqa_decode (cached graphs call it)
 from .mutation import reinplace_input_scatters
+from .reorder import reorder_for_memory
 from . import stats as stats_mod
 from .codegen import combo
 from .context import CompileContext, CompiledGraph
@@ -210,6 +211,8 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     stats = stats_mod.new(keep=not ctx.probe)
     autotune, probe, dynamic = ctx.autotune, ctx.probe, ctx.dynamic
     reinplace_input_scatters(gm)   # a KV cache's index_copy_ stays in place
+    if ctx.options.get("memory_reorder", True):
+        reorder_for_memory(gm)     # a late last reader moved up (a shortcut's convolution)
     g = _lower(gm, example_inputs, stats, ctx)
     kernels = any(not isinstance(n, ir.Extern) for n in g.nodes)
     if g.device.type == "cpu" and kernels and not interpreting():

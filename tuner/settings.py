@@ -124,7 +124,7 @@ LAYOUT_CHOICES = ("auto", "channels_last", "keep")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
                    "combo_max_args", "foreach_kernels", "mm", "mm_split_k", "precompile",
-                   "round_intermediates", "layout", "freeze")
+                   "round_intermediates", "layout", "freeze", "memory_reorder")
 
 
 def unknown_names(given, valid, what: str) -> str | None:
@@ -154,7 +154,8 @@ OPTION_TYPES = {"max_persistent_r": (int, 1), "max_autotune": (bool, None),
                 "cudagraph_address_replay": (bool, None), "combo_kernels": (bool, None),
                 "combo_max_subkernels": (int, 1), "combo_max_args": (int, 1),
                 "foreach_kernels": (bool, None), "precompile": (bool, None),
-                "round_intermediates": (bool, None), "freeze": (bool, None)}
+                "round_intermediates": (bool, None), "freeze": (bool, None),
+                "memory_reorder": (bool, None)}
 
 
 def check_compile_options(options: dict, where: str = "") -> None:
