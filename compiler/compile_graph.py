@@ -211,9 +211,10 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
     stats = stats_mod.new(keep=not ctx.probe)
     autotune, probe, dynamic = ctx.autotune, ctx.probe, ctx.dynamic
     reinplace_input_scatters(gm)   # a KV cache's index_copy_ stays in place
-    if ctx.options.get("memory_reorder", True):
-        reorder_for_memory(gm)     # a late last reader moved up (a shortcut's convolution)
+    # a late last reader moved up (a shortcut's convolution)
+    reordered = reorder_for_memory(gm) if ctx.options.get("memory_reorder", True) else 0
     g = _lower(gm, example_inputs, stats, ctx)
+    stats.reordered = reordered   # (after _lower, which starts the counts afresh per lowering)
     kernels = any(not isinstance(n, ir.Extern) for n in g.nodes)
     if g.device.type == "cpu" and kernels and not interpreting():
         # Triton runs kernels on a GPU unless its interpreter is on: said now, not by a failed

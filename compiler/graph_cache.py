@@ -419,8 +419,8 @@ def _rebuild_into(stats, value: dict, ctx, start: float, load_kernel, public_ops
 STAT_FIELDS = ("kernels", "fused_nodes", "nodes", "recomputed", "window_stored", "residual_folds",
                "externs", "fallbacks", "lowered", "pad_mm", "mm_backend", "kernel_names",
                "kernel_kinds", "kernel_labels", "lowering_errors", "learned_configs",
-               "planned_peak_bytes", "unplanned_bytes", "donated_reused_bytes")
-LATER_STAT_FIELDS = ("donated_reused_bytes",)   # entries stored before them lack them
+               "planned_peak_bytes", "unplanned_bytes", "donated_reused_bytes", "reordered")
+LATER_STAT_FIELDS = ("donated_reused_bytes", "reordered")   # entries stored before them lack them
 
 
 def _snapshot_stats(stats) -> dict:

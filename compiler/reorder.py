@@ -7,8 +7,10 @@ first block at b64 kept its 49 MiB input live through the grouped stride-2 convo
 at the peak on the H200, stock 206: its scheduler orders for peak memory). Here such a reader R
 (the last of a buffer's readers, writing fewer bytes than the buffer holds, pure: it writes no
 input and draws no random numbers) moves to just before the buffer's previous reader L when
-everything R reads is ready by then and nothing between L and R writes in place: the buffer
-then dies at L, and only R's smaller output lives across the span.
+everything R reads is ready by then and nothing from L up to R writes in place: the buffer
+then dies at L, and only R's smaller output lives across the span. (The graphs compiled here
+come from AOTAutograd, functional but for input updates at their end; the write checks are
+for any other.)
 
 The moves are kept only when the graph's estimated use goes down (its peak, then the bytes live
 summed over steps; every node's output materialized, views free, inputs and constants not
@@ -37,19 +39,29 @@ def _is_view(node) -> bool:
                                       for r in schema.returns)
 
 
+# ops whose schemas mark no write but which update running statistics in training (a graph
+# AOTAutograd made is functional and has none of them; any other graph may)
+_STATS_WRITERS = frozenset({"aten::native_batch_norm", "aten::cudnn_batch_norm",
+                            "aten::miopen_batch_norm", "aten::_batch_norm_impl_index",
+                            "aten::batch_norm", "aten::instance_norm"})
+
+
 def _writes(node) -> bool:
     """Whether node may write memory (an in-place op, or a call we cannot read the schema of)."""
     if node.op != "call_function" or node.target is operator.getitem:
         return False
     schema = getattr(node.target, "_schema", None)
-    if schema is None:
+    if schema is None or schema.name in _STATS_WRITERS:
         return True
     return any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments)
 
 
 def _movable(node) -> bool:
-    """A pure ATen op: reads its inputs, writes a fresh result, no randomness."""
+    """A pure ATen/prims op: reads its inputs, writes a fresh result, no randomness, no side
+    effect (not an assert, a collective or a user's custom op)."""
     if node.op != "call_function" or not isinstance(node.target, torch._ops.OpOverload):
+        return False
+    if node.target.namespace not in ("aten", "prims") or node.is_impure():
         return False
     if _is_view(node) or _writes(node):
         return False
@@ -114,7 +126,9 @@ def reorder_for_memory(gm: torch.fx.GraphModule) -> int:
     base, readers = _readers(nodes)
     order = list(nodes)
     pos = {n: i for i, n in enumerate(order)}
+    writers = [n for n in nodes if _writes(n)]   # (never moved; a handful in most graphs)
     moved = 0
+    work = 64 * len(nodes)   # positions renumbered at most: a move renumbers its span
     for b, rs in readers.items():
         rs = sorted(set(rs), key=pos.__getitem__)
         if b.op in ("placeholder", "get_attr") or len(rs) < 2:
@@ -126,12 +140,18 @@ def reorder_for_memory(gm: torch.fx.GraphModule) -> int:
         late = [a for a in r.all_input_nodes if pos[a] >= pos[prev]]
         if any(a.op != "get_attr" for a in late):
             continue
-        if any(_writes(n) for n in order[pos[prev] + 1:pos[r]]):
+        # nothing from L (included: it may write what R reads) up to R writes in place
+        if any(pos[prev] <= pos[w] < pos[r] for w in writers):
             continue
+        lo, hi = pos[prev], pos[r]
+        work -= hi - lo + 1
+        if work < 0:   # (a graph of thousands of long spans: the moves so far are kept)
+            break
         for n in (*late, r):
             order.remove(n)
-        order[pos[prev]:pos[prev]] = [*late, r]
-        pos = {n: i for i, n in enumerate(order)}
+        order[lo:lo] = [*late, r]
+        for i in range(lo, hi + 1):   # (only the span between moved)
+            pos[order[i]] = i
         moved += 1
     if not moved:
         return 0

@@ -35,6 +35,7 @@
                               #   storage, none reused or freed; None with symbolic sizes
     s.donated_reused_bytes    # a backward's donated inputs (saved activations no one reads again)
                               #   whose storage the plan put buffers in: their bytes
+    s.reordered               # nodes the memory-aware order ran earlier (compiler/reorder.py)
     stats.graphs()            # the last KEEP_GRAPHS graphs, oldest first
     stats.totals()            # the same counters summed over every graph since reset()
     stats.mask_folds          # {"dropped"/"causal": count} constant attention masks folded away
@@ -108,6 +109,7 @@ class GraphStats:
     planned_peak_bytes: int | None = None    # memory plan (compiler/memory_plan.py); None:
     unplanned_bytes: int | None = None       #   symbolic sizes (no byte counts)
     donated_reused_bytes: int = 0            # donated inputs' storage the plan reused
+    reordered: int = 0                       # nodes compiler/reorder.py moved up
     tune_pending: int = field(default=0, repr=False)   # launchers yet to tune (set by the compiler)
 
     def count_extern(self, op):
@@ -184,7 +186,7 @@ class GraphStats:
                 "tuning_seconds": self.tuning_seconds, "compile_seconds": self.compile_seconds,
                 "jit_seconds": self.jit_seconds, "planned_peak_bytes": self.planned_peak_bytes,
                 "unplanned_bytes": self.unplanned_bytes,
-                "donated_reused_bytes": self.donated_reused_bytes}
+                "donated_reused_bytes": self.donated_reused_bytes, "reordered": self.reordered}
 
 
 def _name(op):
@@ -276,6 +278,7 @@ def _add_counters(t: GraphStats, g: GraphStats) -> None:
     t.window_stored += g.window_stored
     t.residual_folds += g.residual_folds
     t.donated_reused_bytes += g.donated_reused_bytes
+    t.reordered += g.reordered
     t.externs.update(g.externs)
     t.fallbacks.update(g.fallbacks)
     t.lowered.update(g.lowered)
