@@ -23,6 +23,11 @@ class FloorDiv(sympy.Function):
             return sympy.Integer(0)
         if a.is_Integer and k.is_Integer:
             return sympy.Integer(int(a) // int(k))
+        if isinstance(a, FloorDiv):
+            # (b // j) // k == b // (j*k) for positive j, k (floored or truncated alike): one
+            # division where unflattening a channels-last index chained three (x // 1280 // 14
+            # // 14 for the image of a 14x14x1280 map)
+            return FloorDiv(a.args[0], a.args[1] * k)
         whole, rest = _split_multiple(a, k)
         if whole is not None:   # (k*q + b) // k == q + b // k for non-negative terms
             return whole + FloorDiv(rest, k)
