@@ -25,18 +25,9 @@ import operator
 
 import torch
 
+from .op_tables import view_base
+
 log = logging.getLogger(__name__)
-
-
-def _is_view(node) -> bool:
-    """Whether node's result aliases an input (a view op, or getitem of a multi-output op)."""
-    if node.op != "call_function":
-        return False
-    if node.target is operator.getitem:
-        return True
-    schema = getattr(node.target, "_schema", None)
-    return schema is not None and any(r.alias_info is not None and not r.alias_info.is_write
-                                      for r in schema.returns)
 
 
 # ops whose schemas mark no write but which update running statistics in training (a graph
@@ -51,9 +42,7 @@ def _writes(node) -> bool:
     if node.op != "call_function" or node.target is operator.getitem:
         return False
     schema = getattr(node.target, "_schema", None)
-    if schema is None or schema.name in _STATS_WRITERS:
-        return True
-    return any(a.alias_info is not None and a.alias_info.is_write for a in schema.arguments)
+    return schema is None or schema.name in _STATS_WRITERS or schema.is_mutable
 
 
 def _movable(node) -> bool:
@@ -63,7 +52,7 @@ def _movable(node) -> bool:
         return False
     if node.target.namespace not in ("aten", "prims") or node.is_impure():
         return False
-    if _is_view(node) or _writes(node):
+    if view_base(node) is not None or _writes(node):
         return False
     return torch.Tag.nondeterministic_seeded not in node.target.tags
 
@@ -80,11 +69,12 @@ def _nbytes(val):
 
 
 def _readers(nodes):
-    """(base of each node, {base: its reading nodes}): a view's readers read its base."""
+    """(base of each node, {base: its reading nodes}): a view's readers read its base (the
+    same in any topological order of nodes)."""
     base, readers = {}, {}
     for n in nodes:
-        if _is_view(n) and n.all_input_nodes:
-            base[n] = base[n.all_input_nodes[0]]
+        if (v := view_base(n)) is not None:
+            base[n] = base[v]
             continue
         base[n] = n
         for a in n.all_input_nodes:
@@ -92,12 +82,11 @@ def _readers(nodes):
     return base, readers
 
 
-def estimated_use(nodes, size) -> tuple[int, int]:
+def estimated_use(nodes, size, base, readers) -> tuple[int, int]:
     """(peak, sum over steps) of the bytes of results live running `nodes` in this order (see
-    the module): the sum breaks a tie of peaks (a convolution's workspace, unseen here, comes
-    on top of what is live at its step)."""
+    the module; base, readers: `_readers`): the sum breaks a tie of peaks (a convolution's
+    workspace, unseen here, comes on top of what is live at its step)."""
     pos = {n: i for i, n in enumerate(nodes)}
-    base, readers = _readers(nodes)
     dies = {}
     for b, rs in readers.items():
         if b.op in ("placeholder", "get_attr") or any(r.op == "output" for r in rs):
@@ -155,7 +144,7 @@ def reorder_for_memory(gm: torch.fx.GraphModule) -> int:
         moved += 1
     if not moved:
         return 0
-    before, after = estimated_use(nodes, size), estimated_use(order, size)
+    before, after = estimated_use(nodes, size, base, readers), estimated_use(order, size, base, readers)
     if after >= before:
         log.debug("memory reorder: %d moves, no gain (%s -> %s); order kept", moved, before, after)
         return 0
