@@ -233,9 +233,11 @@ SETTINGS: tuple[Setting, ...] = (
             "with its data pointers, skipping JITFunction.run's argument binding (tens of "
             "microseconds per launch); off: every launch goes through JITFunction.run."),
     Setting("TUNER_STATIC_LAUNCH", _bool, True,
-            "Launch the kernels of a graph served from the compiled-graph cache through torch's "
-            "static CUDA launcher (their carried cubins loaded directly: no Triton JIT, key or C "
-            "launcher on the first call); off launches them through Triton."),
+            "Launch compiled kernels through torch's static CUDA launcher (as the stock compiler "
+            "does): a graph served from the compiled-graph cache from its first call (its carried "
+            "cubins loaded directly: no Triton JIT, key or C launcher), a freshly compiled kernel "
+            "after its first launch (less host time per launch than Triton's launcher); off "
+            "launches them through Triton."),
     # engine
     Setting("TUNER_LOGS", _logs, frozenset(),
             # the doc is the README's table row (a test compares): decisions is listed in

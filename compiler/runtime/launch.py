@@ -20,6 +20,8 @@ import triton
 from tuner.points import kernel_kinds, triton_kernel as point
 from tuner.points.triton_kernel import KernelMeta
 
+from . import static_launch
+
 log = logging.getLogger("tuner.compiler")
 
 
@@ -43,9 +45,8 @@ def _fast_launch_supported():
 
 
 _FAST = None
-# Launches that went through JITFunction.run (argument binding + specialization each time):
-# once per kernel and pointer-alignment pattern when the direct path works (a test checks it).
-JIT_LAUNCHES = 0
+# Launches through JITFunction.run (argument binding + specialization each time): once per
+JIT_LAUNCHES = 0   # kernel and pointer-alignment pattern when the direct path works (tested)
 
 
 def _hook_set(hook) -> bool:
@@ -66,8 +67,7 @@ def hooks_unset() -> bool:
 
 
 def _stream_getter():
-    """device index -> raw CUDA stream; torch's own getter skips the driver's per-call device
-    lookups (a few microseconds per launch)."""
+    """device index -> raw CUDA stream (torch's getter skips the driver's per-call lookups)."""
     raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
     if raw is not None:
         return raw
@@ -119,8 +119,7 @@ def tma_allocator() -> None:
         triton.set_allocator(_scratch)
 
 
-def alignment_key(args):
-    """The alignment key of `pointers`."""
+def alignment_key(args):   # the alignment key of `pointers`
     return pointers(args)[1]
 
 
@@ -240,13 +239,14 @@ class Launcher:
         if _FAST is None:
             _FAST = _fast_launch_supported()
         if _FAST and k is not None and hasattr(k, "packed_metadata") and hooks_unset():
-            self._compiled[alignment_key(args[:len(args) - self.nsizes])] = k
             self._grid = self.grid(self.config)
             self._tma = bool(self.config.get("TMA"))
             self._consts = tuple(self._const(n) for n in self.fn.arg_names[len(args):])
             self._device = args[0].device.index if args else 0
             self._stream_of = _stream_getter()
-            k._init_handles()
+            k._init_handles()   # (then, from its cubin, through torch's static launcher)
+            key = alignment_key(args[:-self.nsizes or None])
+            self._compiled[key] = static_launch.fresh(k, len(args), self._device)
 
     def _launch_sized(self, args, ext):
         """The direct launch of a kernel with size arguments, its grid from extents `ext`."""

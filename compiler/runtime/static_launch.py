@@ -28,7 +28,8 @@ log = logging.getLogger("tuner.compiler")
 _CODES = {"i1": "i", "i8": "b", "i16": "h", "i32": "i", "i64": "l", "u1": "I", "u8": "B",
           "u16": "H", "u32": "I", "u64": "K", "fp16": "f", "bf16": "f", "fp32": "f", "fp64": "d"}
 _SCRATCH = ("global_scratch_size", "profile_scratch_size")
-LOADED = 0   # kernels this process launches through the static launcher (a test reads it)
+LOADED = 0   # kernels of cache-served graphs launched through the static launcher (tests read it)
+FRESH = 0    # kernels this process compiled, launched through it after their first launch
 
 
 def _impl():
@@ -104,10 +105,13 @@ def describe_launcher(launcher) -> list:
 
 
 class StaticKernel:
-    """A loaded cubin; `run` takes the arguments Triton's launcher takes on the fast path."""
+    """A loaded cubin; `run` takes the arguments Triton's launcher takes on the fast path. One
+    made from a kernel this process compiled (`origin`) answers for it otherwise (its hash,
+    metadata and source: the graph cache describes and carries it from those)."""
     packed_metadata = None
 
-    def __init__(self, function, d: dict):
+    def __init__(self, function, d: dict, origin=None):
+        self._origin = origin
         self.function = function
         self._warps, self._shared, self._codes = d["num_warps"], d["shared"], d["codes"]
         keep = tuple(d["keep"])
@@ -115,6 +119,12 @@ class StaticKernel:
         self._keep = keep
         self._extra = (None,) * d["extra"]
         self._launch = _launcher()._launch_kernel
+
+    def __getattr__(self, name):
+        origin = self.__dict__.get("_origin")
+        if origin is None:
+            raise AttributeError(name)
+        return getattr(origin, name)
 
     def run(self, gx, gy, gz, stream, function, _packed, _md, _enter, _exit, *args):
         if self._prefix is not None:
@@ -125,14 +135,37 @@ class StaticKernel:
             self._launch(function, gx, gy, gz, self._warps, self._shared, self._codes, args, stream)
 
 
-def _load(d: dict, device: int) -> StaticKernel | None:
+def _load(d: dict, device: int, origin=None) -> StaticKernel | None:
     from .. import kernel_binaries as kb
     folder = kb.cache_dir(d["hash"])
     path = os.path.join(folder, f"{d['name']}.cubin") if folder else None
     if path is None or not os.path.isfile(path):
         return None
     got = _launcher()._load_kernel(path, d["name"], d["shared"], device)
-    return StaticKernel(got[-3], d)   # (module,) function, registers, spills
+    return StaticKernel(got[-3], d, origin)   # (module,) function, registers, spills
+
+
+def fresh(k, nargs: int, device: int):
+    """Kernel `k`, just compiled and launched once by Triton in this process, as a
+    StaticKernel from its cubin in Triton's cache (the launches after its first skip Triton's
+    Python launcher: its scratch and hook handling per call), or `k` itself where the static
+    launcher cannot take it or is off, or while a CUDA graph is being captured."""
+    global FRESH
+    if _impl() is None or device is None:
+        return k
+    try:
+        import torch
+        if torch.cuda.is_current_stream_capturing():
+            return k
+        d = describe(k, nargs)
+        sk = _load(d, device, k) if d is not None else None
+    except Exception as e:   # noqa: BLE001 - Triton's launcher, as before
+        log.debug("static launch of a fresh kernel: %s: %s", type(e).__name__, e)
+        return k
+    if sk is None:
+        return k
+    FRESH += 1
+    return sk
 
 
 def _consts(launcher, config, nargs) -> tuple:

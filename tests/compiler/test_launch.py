@@ -131,6 +131,30 @@ def test_jit_launches_stay_flat_after_the_first_call_in_every_mode(mode):
         torch.testing.assert_close(o.float(), r, atol=5e-2, rtol=5e-2)
 
 
+@pytest.mark.gpu
+@pytest.mark.parametrize("mode", ["default", "reduce-overhead"])
+@pytest.mark.parametrize("static", ["1", "0"])
+def test_fresh_kernels_launch_through_the_static_launcher_after_their_first(static, mode, monkeypatch):
+    # runtime/static_launch.py fresh(): a kernel compiled in this process is launched from its
+    # cubin through torch's static launcher after its first launch (as the stock compiler
+    # does), captured into CUDA graphs that way too; TUNER_STATIC_LAUNCH=0 keeps Triton's
+    from tuner.compiler.runtime import static_launch
+    monkeypatch.setenv("TUNER_STATIC_LAUNCH", static)
+    torch._dynamo.reset()
+    args = _args(seed=3, device="cuda", dtype=torch.bfloat16)
+    cf = torch.compile(_fn, backend="tuner", mode=mode)
+    before = static_launch.FRESH
+    cf(*args)
+    taken = static_launch.FRESH - before
+    for seed in (4, 5, 6):
+        fresh = _args(seed=seed, device="cuda", dtype=torch.bfloat16)
+        out = cf(*fresh)
+        torch.cuda.synchronize()
+        for o, r in zip(out, _fn(*[a.float() for a in fresh])):
+            torch.testing.assert_close(o.float(), r, atol=5e-2, rtol=5e-2)
+    assert (taken >= 3) if static == "1" else (taken == 0), taken
+
+
 def test_autotune_lets_the_point_decide_every_kernel_and_default_mode_none(launchers):
     args = _args()
     stats.reset()
