@@ -205,11 +205,19 @@ def census() -> dict:
 
 class _Pool:
     """A CUDA graph memory pool and the outputs of the zero-copy recordings captured into it,
-    in capture order."""
+    in capture order. torch releases a pool once the last graph captured into it is gone
+    (while memory in it is still held, it stays known with no user, and a capture into that
+    id fails an internal assert): a shared pool whose recordings all died takes a new id."""
 
     def __init__(self, shared: bool):
         self.handle = torch.cuda.graph_pool_handle() if shared else None   # None: private
         self.outputs: list[StaticOutputs] = []
+        self.recordings: weakref.WeakSet = weakref.WeakSet()   # captured into it, alive
+
+    def handle_for_capture(self):
+        if self.handle is not None and not self.recordings:
+            self.handle = torch.cuda.graph_pool_handle()
+        return self.handle
 
     def replayable(self, outputs: StaticOutputs) -> bool:
         # A replay writes the recording's outputs and intermediates; recordings captured after
@@ -220,7 +228,7 @@ class _Pool:
 
 
 class _Recording:
-    __slots__ = ("graph", "outputs", "pool")
+    __slots__ = ("graph", "outputs", "pool", "__weakref__")
 
     def __init__(self, graph, outputs: StaticOutputs, pool: _Pool):
         self.graph, self.outputs, self.pool = graph, outputs, pool
@@ -517,9 +525,10 @@ class CUDAGraphed:
                 self.call(list(inputs))     # warm-up on the side stream
             torch.cuda.current_stream().wait_stream(stream)
         graph = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(graph, pool=pool.handle):
+        with torch.cuda.graph(graph, pool=pool.handle_for_capture()):
             outs = self.call(list(inputs))
         rec = _Recording(graph, StaticOutputs(outs, inputs), pool)
+        pool.recordings.add(rec)
         if not spare:    # a spare's outputs are never handed out: nothing to check for them
             pool.outputs.append(rec.outputs)
         return rec

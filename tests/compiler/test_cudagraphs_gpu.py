@@ -473,3 +473,22 @@ def test_copy_in_recordings_read_parameters_and_static_buffers_in_place():
     out = g([x, pos, w, cache])[0]
     ref_cache.index_copy_(0, pos, x @ w)
     torch.testing.assert_close(out, ref_cache.sum(0) * 2, **TOL)
+
+
+def test_a_shared_pool_whose_recordings_all_died_records_again():
+    # torch keeps a pool whose last graph is gone known while memory in it is held (here a
+    # result a caller keeps), and a capture into that pool id fails its internal assert
+    # (`use_count > 0`): seen when Hugging Face generates of another length recorded after the
+    # rings of the first had been dropped. Such a pool takes a new id.
+    g = _graphed(lambda x: [x * 2 + 1, (x * 3).sin()])
+    x = torch.randn(256, device="cuda")
+    pool = cg._Pool(shared=True)
+    rec = g._capture([x], pool)
+    held = rec.outputs.hand_out([x])   # in the pool's memory, kept
+    del rec                            # its ring dropped: the graph is gone
+    rec = g._capture([x], pool)
+    rec.graph.replay()
+    out = rec.outputs.hand_out([x])
+    torch.testing.assert_close(out[0], x * 2 + 1, **TOL)
+    torch.testing.assert_close(out[1], (x * 3).sin(), **TOL)
+    assert held[0].data_ptr() != out[0].data_ptr()
