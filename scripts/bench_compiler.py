@@ -608,12 +608,12 @@ def _missing(needs: tuple[str, ...]) -> list[str]:
 # (training graphs split saving every value the backward reads: issue 50's comparison), "@freeze"
 # (frozen parameters: eval-mode batch norms folded into their convolutions, issue 49),
 # "@attn-off" (hand-written attention kept as written, not SDPA: issue 52's "ours today"),
-# "@gqa" (decode attention as tuner::gqa_decode: issue 48), "@triton-launch" (no static launcher)
+# "@gqa" / "@sdpa" (decode attention forced: issue 48), "@triton-launch" (no static launcher)
 SUFFIXES = {"no-heuristics": {"TUNER_HEURISTICS": "off"}, "mm-extern": {"TUNER_MM": "extern"},
             "keep-layout": {"TUNER_LAYOUT": "keep"}, "channels-last": {"TUNER_LAYOUT": "channels_last"},
             "save-all": {"TUNER_PARTITIONER": "default"}, "freeze": {"TUNER_FREEZE": "1"},
             "attn-off": {"TUNER_ATTENTION_PATTERNS": "0"}, "gqa": {"TUNER_GQA_DECODE": "gqa"},
-            "triton-launch": {"TUNER_STATIC_LAUNCH": "0"}}
+            "triton-launch": {"TUNER_STATIC_LAUNCH": "0"}, "sdpa": {"TUNER_GQA_DECODE": "sdpa"}}
 
 
 @dataclasses.dataclass(frozen=True)

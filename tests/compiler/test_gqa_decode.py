@@ -211,3 +211,22 @@ def test_kernel_matches_sdpa_on_gpu(b, s, hq, hkv, d):
     out = torch.empty_like(q)
     gq._launch(q, k, v, m, d ** -0.5, out)
     torch.testing.assert_close(out.float(), _eager(q, k, v, m, d ** -0.5), atol=2e-2, rtol=2e-2)
+
+
+@pytest.mark.gpu
+def test_launches_after_the_first_per_specialization_skip_the_jit_and_stay_right():
+    # default mode replays no CUDA graph: two JITFunction.run calls per layer (binding and
+    # specializing 26 arguments each) cost more host time than the step's GPU work, so a
+    # compiled kernel is kept per key of what Triton specializes on and launched directly.
+    # Cache lengths around the keys' edges (1, multiples of 16, others) and a view at an
+    # offset off 16 bytes each get the kernel their key compiled, never another's
+    torch.manual_seed(1)
+    before = gq.DIRECT_LAUNCHES
+    for s in (1, 16, 17, 32, 33, 48, 17, 1, 64, 16):
+        for off in (0, 1):
+            q = torch.randn(2, 16, 1, 64 + off, device="cuda", dtype=torch.bfloat16)[..., off:]
+            k, v = (torch.randn(2, 4, s, 64, device="cuda", dtype=torch.bfloat16) for _ in range(2))
+            m = torch.arange(s, device="cuda")[None, None, None, :] <= s // 2
+            out = torch.ops.tuner.gqa_decode(q, k, v, m, 0.125)
+            torch.testing.assert_close(out.float(), _eager(q, k, v, m, 0.125), atol=2e-2, rtol=2e-2)
+    assert gq.DIRECT_LAUNCHES - before >= 2 * 6, gq.DIRECT_LAUNCHES - before
