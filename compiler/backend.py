@@ -45,7 +45,7 @@ from tuner.search.base import first_line
 
 from . import stats as stats_mod
 from .context import CompileContext
-from .specialize import ShapeSpecialized, eager, is_symbolic, shape_key, symbolic_positions
+from .specialize import SymbolicVariants, eager, is_symbolic, shape_key, symbolic_positions
 from .torch_compat import (aot_backend, data_dependent_errors, decomposition_table, donated_inputs,
                            has_unbacked)
 
@@ -145,8 +145,6 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         """A graph of concrete input sizes holding data-dependent ones (nonzero's count): it
         can only compile with those kept symbolic; where it cannot, ATen runs it (counted in
         stats.symbolic_fallbacks and the graph's graph_fallback)."""
-        if not settings.symbolic_sizes:
-            return unbacked_in_aten(gm_)
         try:
             check, call = build_symbolic(gm_, inputs_, inputs_, ctx)
         except Exception as e:   # a model never fails to compile because of us: ATen runs it
@@ -155,11 +153,6 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         assert check is None, "a guard on a graph whose inputs hold no size symbol"
         return call
 
-    def unbacked_in_aten(gm_):
-        from .sizes import Unsupported
-        return graph_fallback(gm_, Unsupported("data-dependent sizes, symbolic sizes off or "
-                                               "refused (stats.symbolic_fallbacks)"))
-
     def compiler(gm_, inputs_, inference=False, donated=frozenset()):
         ctx = CompileContext(mode, options, inference=inference, donated=donated)
         unbacked = has_unbacked(gm_)
@@ -167,14 +160,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             return build_unbacked(gm_, inputs_, ctx.with_(dynamic=True))
         if is_symbolic(inputs_):
             dyn = ctx.with_(dynamic=True)   # tuning decisions shared per size bucket
-            symbolic = None
-            if settings.symbolic_sizes:
-                def symbolic(g, ins, args):
-                    return build_symbolic(g, ins, args, dyn)
-            # (per shape: a graph with data-dependent sizes keeps them, so ATen runs it)
-            per_shape = ((lambda g, ins: unbacked_in_aten(g)) if unbacked
-                         else (lambda g, ins: build(g, ins, dyn)))
-            return ShapeSpecialized(gm_, inputs_, per_shape, settings.shape_limit, symbolic)
+            return SymbolicVariants(gm_, inputs_, lambda g, ins, args: build_symbolic(g, ins, args, dyn),
+                                    settings.shape_limit, graph_fallback)
         return build(gm_, inputs_, ctx)
 
     def inference_compiler(gm_, inputs_):

@@ -35,8 +35,7 @@ from .graph_cache import Refused, _arg, _constant, _sha, _target, _value
 
 log = logging.getLogger(__name__)
 # settings of the passes run on dynamo's graph before AOTAutograd (compiler/backend.py)
-PASS_SETTINGS = ("attention_patterns", "fold_max_elements", "gqa_decode", "layout", "partitioner",
-                 "symbolic_sizes")
+PASS_SETTINGS = ("attention_patterns", "fold_max_elements", "gqa_decode", "layout", "partitioner")
 _STATE = threading.local()
 
 

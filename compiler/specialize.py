@@ -1,15 +1,14 @@
 """Graphs with symbolic sizes.
 
 After a shape changes, dynamo hands the backend a graph whose sizes are symbols (`s0`, ...),
-with SymInt inputs beside the tensors. A `ShapeSpecialized` graph is first compiled with its
-sizes kept symbolic (compiler/sizes.py): kernels take the sizes as arguments, and the compiled
-graph serves every call whose sizes satisfy the guards its lowering recorded; a call that
-fails them compiles another symbolic variant. A graph the symbolic path cannot take (the
-reason is counted in stats.symbolic_fallback) is compiled per concrete input shape instead:
-the ATen graph is retraced on the first call of each distinct shape (fake tensors of those
-sizes: every size becomes an int, size arithmetic folds away). Dynamo itself does not
-recompile. Beyond the setting TUNER_SHAPE_LIMIT variants or shapes, a new shape runs the
-graph in ATen (one warning).
+with SymInt inputs beside the tensors. `SymbolicVariants` compiles it with its sizes kept
+symbolic (compiler/sizes.py): kernels take the sizes as arguments, and the compiled graph
+serves every call whose sizes satisfy the guards its lowering recorded; a call that fails them
+compiles another symbolic variant, up to the setting TUNER_SHAPE_LIMIT variants (past it, a
+call no variant admits runs the graph in ATen, with one warning). A graph the symbolic path
+cannot take runs in ATen, the reason counted in stats.symbolic_fallbacks and named once.
+(Compiling per concrete shape, the path this replaced, is what dynamo itself does under
+`torch.compile(..., dynamic=False)`.)
 """
 from __future__ import annotations
 
@@ -18,7 +17,6 @@ import torch
 from tuner.search.base import first_line
 
 from . import stats as stats_mod
-from .torch_compat import outside_fake_mode, retrace_concrete
 
 
 def symbolic_positions(example_inputs):
@@ -59,72 +57,49 @@ def shape_key(args, positions):
     return tuple(key)
 
 
-class ShapeSpecialized:
-    """A boxed callable (args: list) over `gm` that compiles per distinct shape_key."""
+class SymbolicVariants:
+    """A boxed callable (args: list) over `gm` compiling symbolic variants as calls need them.
+    build_symbolic: (gm, symbolic example inputs, this call's args) -> (guard check or None,
+    callable), raising where the graph cannot stay symbolic; fallback: (gm, error) -> the
+    graph run by ATen (counted and named by the caller)."""
 
-    def __init__(self, gm, example_inputs, build, limit, build_symbolic=None):
+    def __init__(self, gm, example_inputs, build_symbolic, limit, fallback):
         # an instance attribute: wrappers made with functools.wraps copy it (dynamo's included)
         self._boxed_call = True
         self.gm = gm
         self.example_inputs = list(example_inputs)
-        self.positions = symbolic_positions(example_inputs)
-        self.build = build          # (concrete gm, concrete example inputs) -> boxed callable
-        # (gm, symbolic example inputs, this call's args) -> (guard check or None, callable);
-        # raises where the graph cannot stay symbolic
         self.build_symbolic = build_symbolic
+        self.fallback = fallback
         self.limit = limit
         self.variants: list = []    # symbolic compiles: (check, call)
-        self.compiled: dict = {}
-        self._aten = None           # the graph run by ATen (past the limit, or not retraceable)
+        self.refused = False        # a variant failed to compile: no further tries
+        self._aten = None           # the graph run by ATen (refused, or past the limit)
 
     def __call__(self, args):
         for check, call in self.variants:
             if check is None or check(args):
                 return call(args)
-        key = shape_key(args, self.positions)
-        call = self.compiled.get(key)
-        if call is None:
-            call = self._new_variant(args)
-            if call is not None:
-                return call(args)
-            call = self._specialize(args, key)
-        return call(args)
+        return self._new_variant(args)(args)
 
     def _new_variant(self, args):
-        """A symbolic compile for this call's sizes (None where the graph cannot stay symbolic
-        or the variants reached the limit: it is compiled per shape from then on)."""
-        if self.build_symbolic is None or len(self.variants) >= self.limit:
-            return None
+        """A symbolic compile for this call's sizes, or the graph in ATen."""
+        if self.refused:
+            return self._aten
+        if len(self.variants) >= self.limit:
+            stats_mod.warn_once(("shape_limit", id(self)),
+                                f"tuner: a graph with dynamic sizes needed more than {self.limit} "
+                                "symbolic variants (TUNER_SHAPE_LIMIT); sizes none admits run in ATen")
+            return self._eager()
         try:
             check, call = self.build_symbolic(self.gm, self.example_inputs, list(args))
-        except Exception as e:   # noqa: BLE001 - compiled per shape instead
-            reason = first_line(e, 200)
-            stats_mod.note_symbolic_fallback(reason)
-            self.build_symbolic = None
-            return None
-        if check is not None and not check(args):   # (its guards hold for the call it was made for)
-            self.build_symbolic = None
-            return None
+            if check is not None and not check(args):
+                raise RuntimeError("a symbolic variant's guards refuse the sizes it was compiled for")
+        except Exception as e:   # noqa: BLE001 - a model never fails to compile because of us
+            stats_mod.note_symbolic_fallback(first_line(e, 200))
+            self.refused = True   # (the variants so far keep serving their sizes)
+            self._aten = self.fallback(self.gm, e)
+            return self._aten
         self.variants.append((check, call))
-        return call
-
-    def _specialize(self, args, key):
-        if len(self.compiled) >= self.limit:
-            stats_mod.warn_once(("shape_limit", id(self)),
-                                f"tuner: a graph with dynamic sizes met more than {self.limit} "
-                                "input shapes (TUNER_SHAPE_LIMIT); further shapes run in ATen")
-            return self._eager()   # not kept: the compiled shapes stay bounded by the limit
-        try:
-            with outside_fake_mode():
-                gm = retrace_concrete(self.gm, list(args))
-        except Exception as e:   # a graph that cannot be retraced: ATen runs it
-            reason = first_line(e, 200)
-            stats_mod.warn_once(("retrace", reason),
-                                f"tuner: could not specialize a dynamic graph ({reason}); it runs in ATen")
-            call = self._eager()
-        else:
-            call = self.build(gm, list(args))
-        self.compiled[key] = call
         return call
 
     def _eager(self):
@@ -138,7 +113,7 @@ class eager:
 
     def __init__(self, gm):
         self.gm = gm
-        self._boxed_call = True   # (an instance attribute: see ShapeSpecialized)
+        self._boxed_call = True   # (an instance attribute: see SymbolicVariants)
 
     def __call__(self, args):
         a = list(args)

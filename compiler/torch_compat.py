@@ -192,13 +192,6 @@ def outside_fake_mode():
         return _disable_current_modes()
 
 
-def retrace_concrete(gm, args):
-    """gm's ATen graph traced again on fake tensors of the sizes of `args` (real tensors and
-    ints): every size is an int in the result and size arithmetic is folded."""
-    from torch.fx.experimental.proxy_tensor import make_fx
-    return make_fx(gm, tracing_mode="fake", _allow_non_fake_inputs=True)(*args)
-
-
 def add_graph_constant(gm, name: str, value) -> None:
     """`value` as a buffer of dynamo's GraphModule `gm` under `name`, read with get_attr:
     AOTAutograd lifts it to an input of the compiled graph. Dynamo's graphs name a source for

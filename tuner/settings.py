@@ -357,13 +357,9 @@ SETTINGS: tuple[Setting, ...] = (
             "those past the limit run without a graph (a decode loop's growing KV cache pays no "
             "recording per step).", minimum=0),
     Setting("TUNER_SHAPE_LIMIT", int, 32,
-            "Compiles one graph with dynamic sizes gets: symbolic variants (each serving every "
-            "size its guards admit), or, for a graph that cannot stay symbolic, distinct input "
-            "shapes (each its own kernels); past it, new sizes run the graph in ATen, with one "
-            "warning.", minimum=1),
-    Setting("TUNER_SYMBOLIC_SIZES", _bool, True,
-            "Compile graphs with dynamic sizes keeping the sizes symbolic (kernels take them as "
-            "arguments: one compile serves every size); 0: compile per concrete shape."),
+            "Symbolic variants one graph with dynamic sizes compiles (its sizes kept symbolic: "
+            "each variant serves every size its guards admit, and a size none admits compiles "
+            "another); past it, such sizes run the graph in ATen, with one warning.", minimum=1),
     Setting("TUNER_FOLD_MAX_ELEMENTS", int, 1 << 24,
             "Largest attention mask (elements of any tensor it is computed from) the compiler "
             "evaluates at compile time when it depends on constants and sizes only: an all-true "

@@ -165,14 +165,6 @@ def test_item_falls_back_whole_and_counted():
     assert any(g.graph_fallback for g in stats.graphs())
 
 
-def test_symbolic_sizes_off_runs_data_dependent_graphs_in_aten(monkeypatch):
-    monkeypatch.setenv("TUNER_SYMBOLIC_SIZES", "0")
-    cf = torch.compile(_masked, backend="tuner")
-    x = torch.randn(16)
-    assert_close(cf(x), _masked(x))
-    assert [g.graph_fallback.split(":")[0] for g in stats.graphs()] == ["Unsupported"]
-
-
 def test_a_user_bound_on_a_data_dependent_size_stays_checked():
     # torch._check narrows the ShapeEnv's range of u0; only the graph's runtime assertion makes
     # it true, so the compile never takes it as known (here: the graph runs in ATen, asserting)
