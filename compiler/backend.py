@@ -197,7 +197,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         # constant attention masks go before AOTAutograd picks SDPA's backend (compiler/fold.py)
         _fold_masks(gm, settings.fold_max_elements)
         # a decode step's attention over repeated KV heads reads them in place (compiler/gqa_decode.py)
-        _gqa(gm, example_inputs, settings.gqa_decode, CompileContext(mode, options).autotune)
+        # (a graph of dynamic sizes replays a size only when it recurs: a growing cache never)
+        _gqa(gm, example_inputs, settings.gqa_decode, CompileContext(mode, options).autotune,
+             use_graphs and not is_symbolic(example_inputs))
         # frozen parameters: batch norms folded into convolutions, before the layout pass
         # converts the folded weights (compiler/freeze.py)
         _freeze(gm, example_inputs, options)
@@ -256,10 +258,10 @@ def _fold_masks(gm, max_elements):
     note_folds(folds)
 
 
-def _gqa(gm, example_inputs, mode, autotune):
+def _gqa(gm, example_inputs, mode, autotune, replayed):
     """In an inference graph, one-token SDPA over repeated KV heads as tuner::gqa_decode
-    where the decode-attention point says so (compiler/gqa_decode.py); a failure leaves gm
-    as it is."""
+    where the decode-attention point says so (compiler/gqa_decode.py; `replayed`: under CUDA
+    graphs); a failure leaves gm as it is."""
     from tuner.points.decode_attention import decode_attention_decision
 
     from .freeze import is_inference
@@ -268,7 +270,7 @@ def _gqa(gm, example_inputs, mode, autotune):
         return
     timer = decode_attention_timer if autotune else None
     try:
-        note_rewrites(rewrite_gqa_decode(gm, lambda p: decode_attention_decision(p, mode, timer)))
+        note_rewrites(rewrite_gqa_decode(gm, lambda p: decode_attention_decision(p, mode, timer), replayed))
     except Exception as e:   # noqa: BLE001 - the graph compiles with its attention as written
         log.debug("gqa decode rewrite failed: %s", e)
 

@@ -282,11 +282,11 @@ def decode_attention_timer(problem):
     return measure
 
 
-def rewrite_gqa_decode(gm: torch.fx.GraphModule, choose) -> list[tuple[str, str, str]]:
+def rewrite_gqa_decode(gm: torch.fx.GraphModule, choose, replayed: bool = True) -> list[tuple[str, str, str]]:
     """Replaces gm's one-token SDPA calls over repeated KV heads with tuner::gqa_decode in
     place where `choose(problem)` (the decode-attention point) answers "gqa"; returns each
-    candidate call's (signature, choice, source). Call only for inference graphs (the op has
-    no backward)."""
+    candidate call's (signature, choice, source). `replayed`: CUDA graphs will replay the
+    graph. Call only for inference graphs (the op has no backward)."""
     from tuner.points.decode_attention import DecodeAttentionProblem
     done, seen = 0, []
     for node in list(gm.graph.nodes):
@@ -323,7 +323,8 @@ def rewrite_gqa_decode(gm: torch.fx.GraphModule, choose) -> list[tuple[str, str,
             continue
         problem = DecodeAttentionProblem(
             qv.shape[0], qv.shape[1], kc.shape[1], kc.shape[2], qv.shape[3], str(qv.dtype).removeprefix("torch."),
-            "none" if mask is None else "bool" if mv.dtype == torch.bool else "additive", qv.device.type)
+            "none" if mask is None else "bool" if mv.dtype == torch.bool else "additive", qv.device.type,
+            replayed)
         answer = choose(problem)
         seen.append((problem.signature(), answer.choice, answer.source))
         if answer.choice != "gqa":

@@ -122,10 +122,13 @@ def test_the_rewrite_runs_the_op_and_matches_eager(monkeypatch):
 
 
 def test_a_stored_gqa_answer_rewrites_in_default_mode(monkeypatch, capsys):
-    # what max-autotune measured and stored, a later default-mode compile reads
+    # an answer stored for steps launched directly (no CUDA graph: "/direct"), a default-mode
+    # compile reads; one measured under CUDA graphs is another problem's
     from tuner.engine import decide
     from tuner.points.decode_attention import CANDIDATES, NAMESPACE
     decide(NAMESPACE, "cpu/bfloat16/b2h8kv2s40d16/bool", list(CANDIDATES),
+           lambda choice: 2.0 if choice == "gqa" else 1.0)
+    decide(NAMESPACE, "cpu/bfloat16/b2h8kv2s40d16/bool/direct", list(CANDIDATES),
            lambda choice: 1.0 if choice == "gqa" else 2.0)
     monkeypatch.setenv("TUNER_LOGS", "decisions")
     m = _Decode()
@@ -135,7 +138,7 @@ def test_a_stored_gqa_answer_rewrites_in_default_mode(monkeypatch, capsys):
         torch.testing.assert_close(torch.compile(m, backend="tuner")(*args).float(), m(*args).float(),
                                    atol=2e-2, rtol=2e-2)
     assert stats.attention_patterns["gqa_decode"] == 1
-    assert "decode attention cpu/bfloat16/b2h8kv2s40d16/bool: gqa (cache)" in capsys.readouterr().err
+    assert "decode attention cpu/bfloat16/b2h8kv2s40d16/bool/direct: gqa (cache)" in capsys.readouterr().err
 
 
 class _Variant(torch.nn.Module):
