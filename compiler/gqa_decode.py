@@ -17,13 +17,15 @@ merges the slices' softmax partials), reading each cache row once.
 
 Whether a call is rewritten is the decode-attention autotuning point's answer
 (tuner/points/decode_attention.py: TUNER_GQA_DECODE forcing one, the cache, in max-autotune on
-CUDA both timed by `decode_attention_timer`, else the rule: the kernel on CUDA, where it ran a
-LLaMA-style decode step 1.10-1.34x faster than stock at batch 1-32, SDPA elsewhere). The kernel
+CUDA both timed by `decode_attention_timer`, else the rule: the kernel on CUDA where CUDA graphs
+replay the step, where it ran a LLaMA-style decode step 1.10-1.34x faster than stock at batch
+1-32, SDPA elsewhere: launched one by one, the op's host time cost more than the copy). The kernel
 is checked against eager on CPU (interpreter); a launch that fails (resources of another GPU)
 warns once and runs SDPA over the repeated heads instead.
 """
 from __future__ import annotations
 
+import contextlib
 import logging
 import math
 import operator
@@ -181,8 +183,9 @@ def _launch(q, k, v, mask, scale, out):
          dict(D=D, DP=DP, NSPP=max(2, _pow2(nsp))))
 
 
-_COMPILED: dict = {}   # (kernel, what Triton specializes on) -> compiled kernel
+_COMPILED: dict = {}   # (kernel, device, what Triton specializes on) -> compiled kernel
 DIRECT_LAUNCHES = 0    # launches that skipped JITFunction.run (a test reads it)
+_DIRECT = None         # whether compiled kernels can be launched directly (read once)
 
 
 def _spec(a):
@@ -200,19 +203,23 @@ def _run(fn, grid, args, consts):
     what Triton specializes on, straight through the compiled kernel's launcher after (binding
     and specializing 26 arguments per launch cost more host time than the decode step's GPU
     work in default mode, where no CUDA graph replays the step)."""
-    global DIRECT_LAUNCHES
+    global DIRECT_LAUNCHES, _DIRECT
     from .runtime import launch
-    key = (fn, tuple(map(_spec, args)), tuple(consts.values()))
+    dev = args[0].device
+    # (Triton keeps compiled kernels per device: a model spread over GPUs launches each its own)
+    key = (fn, dev.index, tuple(map(_spec, args)), tuple(consts.values()))
     k = _COMPILED.get(key)
     if k is not None and launch.hooks_unset():
         DIRECT_LAUNCHES += 1
-        dev = args[0].device.index
-        k.run(grid[0], grid[1], 1, launch._stream_getter()(dev), k.function, k.packed_metadata,
+        k.run(grid[0], grid[1], 1, launch._stream_getter()(dev.index), k.function, k.packed_metadata,
               None, None, None, *[a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args],
               *consts.values())
         return
-    k = fn[grid](*args, **consts, num_warps=4)
-    if launch._fast_launch_supported() and hasattr(k, "packed_metadata") and launch.hooks_unset():
+    with torch.cuda.device(dev) if dev.type == "cuda" else contextlib.nullcontext():
+        k = fn[grid](*args, **consts, num_warps=4)
+    if _DIRECT is None:
+        _DIRECT = launch._fast_launch_supported()
+    if _DIRECT and hasattr(k, "packed_metadata") and launch.hooks_unset():
         k._init_handles()
         _COMPILED[key] = k
 

@@ -154,6 +154,7 @@ def host_modules(launchers) -> dict:
     fns = []
     for launcher in launchers:
         for k in compiled_kernels(launcher):
+            k = getattr(k, "_origin", None) or k   # (a static launcher's: the Triton kernel's)
             fns.append(getattr(getattr(k, "run", None), "launch", None))
     try:
         import triton

@@ -374,7 +374,8 @@ SETTINGS: tuple[Setting, ...] = (
             "One-token attention over grouped KV heads repeated for SDPA (Hugging Face's "
             "repeat_kv before a masked SDPA call) in inference graphs: auto (the "
             "decode-attention point: its cache, else in max-autotune on CUDA both timed and the "
-            "faster stored, else gqa on CUDA and sdpa elsewhere), sdpa (as the model wrote it), or "
+            "faster stored, else gqa on CUDA under CUDA graphs and sdpa elsewhere), sdpa (as the "
+            "model wrote it), or "
             "gqa (tuner::gqa_decode, reading the cache in place instead of copying it per step).",
             choices=("auto", "sdpa", "gqa")),
     Setting("TUNER_TUNE_BUDGET_S", float, 0,

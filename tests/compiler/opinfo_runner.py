@@ -285,7 +285,7 @@ def _graph_info():
     return {"graphs": len(graphs), "kernels": kernels, "fallbacks": dict(fallbacks),
             "lowering_errors": errors, "externs": dict(externs), "graph_fallbacks": reasons,
             "graph_breaks": breaks, "symbolic": sum(bool(getattr(g, "symbolic", False)) for g in graphs),
-            # graphs with symbolic sizes compiled per shape instead, and why (--dynamic)
+            # graphs whose sizes could not stay symbolic (run in ATen), and why (--dynamic)
             "symbolic_declined": dict(getattr(stats, "symbolic_fallbacks", {}))}
 
 
@@ -882,7 +882,7 @@ def table(summary, top=15) -> str:
             f"{f['aten']} {f['samples']}/{f['ops']}{'*' if f['on_purpose'] else ''}"
             for f in s["aten_fallbacks"][:top]) + ("  (* on purpose)" if any(f["on_purpose"] for f in s["aten_fallbacks"][:top]) else ""))
     if s.get("symbolic_declined"):
-        lines.append("compiled per shape, not symbolic (samples, ops): " + "; ".join(
+        lines.append("not symbolic, run in ATen (samples, ops): " + "; ".join(
             f"{d['reason'][:70]} {d['samples']}/{d['ops']}" for d in s["symbolic_declined"][:6]))
     seen = set()
     fails = [f for f in s["failures"] if not (f["op"] in seen or seen.add(f["op"]))]

@@ -1,6 +1,6 @@
 """Graphs with dynamic sizes compiled once with the sizes kept symbolic (compiler/sizes.py):
 kernels take the sizes as arguments, one compile serves every size its guards admit, and a
-graph that cannot stay symbolic is compiled per shape instead (counted)."""
+graph that cannot stay symbolic runs in ATen (counted and named)."""
 import random
 
 import pytest

@@ -81,7 +81,7 @@ def _zoo_test(request):
     rec["graphs"] = len(stats.graphs())
     rec["graph_fallbacks"] = sum(1 for g in stats.graphs() if getattr(g, "graph_fallback", ""))
     rec["top"] = zoo_run.LAST.get("top_frame_compiles", "?")
-    rec["per_shape"] = dict(stats.symbolic_fallbacks)   # graphs whose sizes could not stay symbolic
+    rec["per_shape"] = dict(stats.symbolic_fallbacks)   # graphs whose sizes could not stay symbolic (ATen)
     torch._dynamo.reset()
 
 
@@ -120,7 +120,7 @@ def pytest_terminal_summary(terminalreporter):
         if r["graph_fallbacks"]:
             extra += f" | {r['graph_fallbacks']} graph(s) ran in ATen"
         if r.get("per_shape"):
-            extra += " | compiled per shape: " + "; ".join(r["per_shape"])[:160]
+            extra += " | not symbolic, ran in ATen: " + "; ".join(r["per_shape"])[:160]
         tr.write_line(f"{name:<40} {r.get('outcome', '?'):<7} {r['seconds']:>6.1f} {r['graphs']:>6} "
                       f"{s.kernels:>5} {sum(s.externs.values()):>6} {sum(s.fallbacks.values()):>6} {r['top']:>3}  "
                       f"{_counter_text(s.fallbacks, 70)}{extra}")
@@ -128,6 +128,6 @@ def pytest_terminal_summary(terminalreporter):
     for r in rows.values():
         externs.update(r["stats"].externs)
     tr.write_line(f"{'total':<40} {'':<7} {total:>6.1f}")
-    tr.write_line("graphs: graphs compiled (forward, backward; per shape); kern: Triton kernels; extern: "
+    tr.write_line("graphs: graphs compiled (forward, backward; symbolic variants); kern: Triton kernels; extern: "
                   "ATen calls; fallbk: ops with no lowering (or a failed one); top: compiles of the top frame")
     tr.write_line(f"externs over the zoo: {_counter_text(externs, 400)}")
