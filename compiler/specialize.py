@@ -94,6 +94,10 @@ class SymbolicVariants:
             check, call = self.build_symbolic(self.gm, self.example_inputs, list(args))
             if check is not None and not check(args):
                 raise RuntimeError("a symbolic variant's guards refuse the sizes it was compiled for")
+        except torch.OutOfMemoryError as e:   # (tuning, say): this call in ATen, a later one retries
+            stats_mod.warn_once(("symbolic_oom", id(self)), f"tuner: compiling a symbolic variant ran "
+                                f"out of memory ({first_line(e, 120)}); this call runs in ATen")
+            return self._eager()
         except Exception as e:   # noqa: BLE001 - a model never fails to compile because of us
             stats_mod.note_symbolic_fallback(first_line(e, 200))
             self.refused = True   # (the variants so far keep serving their sizes)

@@ -99,6 +99,27 @@ def test_a_graph_that_cannot_stay_symbolic_runs_in_aten_counted_and_named(monkey
     assert fell == ["Unsupported: test: no symbolic sizes"] and not any(g.symbolic for g in stats.graphs())
 
 
+def test_running_out_of_memory_compiling_a_variant_is_not_a_refusal(monkeypatch):
+    # a transient failure (memory, while tuning) runs that call in ATen, and a later call
+    # compiles the variant; a refusal (above) would have left the graph in ATen for good
+    real, failed = SizeVars.wrap, []
+
+    def wrap_once(self, value, *args, **kwargs):
+        if not failed:
+            failed.append(1)
+            raise torch.OutOfMemoryError("test: out of memory")
+        return real(self, value, *args, **kwargs)
+    monkeypatch.setattr(SizeVars, "wrap", wrap_once)
+    fn = lambda x: x.exp() * 2  # noqa: E731
+    cf = torch.compile(fn, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (3, 4, 5):
+        x = torch.randn(n, 2)
+        assert_close(cf(x), fn(x))
+    assert failed and not stats.symbolic_fallbacks, stats.symbolic_fallbacks
+    assert any(g.symbolic for g in stats.graphs()) and not any(g.graph_fallback for g in stats.graphs())
+
+
 def test_view_strides_agree_with_torch():
     rng = random.Random(0)
     for _ in range(300):
