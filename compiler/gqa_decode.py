@@ -204,7 +204,7 @@ def _run(fn, grid, args, consts):
     and specializing 26 arguments per launch cost more host time than the decode step's GPU
     work in default mode, where no CUDA graph replays the step)."""
     global DIRECT_LAUNCHES, _DIRECT
-    from .runtime import launch
+    from .runtime import direct_launch as launch
     dev = args[0].device
     # (Triton keeps compiled kernels per device: a model spread over GPUs launches each its own)
     key = (fn, dev.index, tuple(map(_spec, args)), tuple(consts.values()))

@@ -21,58 +21,14 @@ from tuner.points import kernel_kinds, triton_kernel as point
 from tuner.points.triton_kernel import KernelMeta
 
 from . import static_launch
+from .direct_launch import _fast_launch_supported, _stream_getter, hooks_unset  # noqa: F401
 
 log = logging.getLogger("tuner.compiler")
-
-
-def _fast_launch_supported():
-    """Whether compiled kernels can be launched directly, skipping JITFunction.run's per-call
-    argument binding and specialization (tens of microseconds of Python per launch, which a
-    graph with hundreds of small kernels, GPT-2's, pays on every call). Needs a Triton whose
-    launcher takes every argument, constexprs included (3.3 and later; checked on the source,
-    not the version string), and not the interpreter."""
-    import inspect
-    from tuner.settings import settings
-    if os.environ.get("TRITON_INTERPRET", "0") == "1" or not settings.fast_launch:
-        return False
-    try:
-        from triton import knobs  # noqa: F401
-        from triton.runtime.jit import JITFunction
-        src = inspect.getsource(JITFunction.run)
-    except Exception:
-        return False
-    return "*bound_args.values()" in src and "kernel.packed_metadata" in src
 
 
 _FAST = None
 # Launches through JITFunction.run (argument binding + specialization each time): once per
 JIT_LAUNCHES = 0   # kernel and pointer-alignment pattern when the direct path works (tested)
-
-
-def _hook_set(hook) -> bool:
-    # Older Triton: a hook is a callable or None. Triton 3.6 and 3.9 (at least): a HookChain,
-    # never None, whose `calls` list stays empty until someone (a profiler, proton) adds one;
-    # reading it as "set" kept every launch on the slow path (3.9 ms of host time per call of
-    # ResNet-50 on the H100). A hook added after a kernel's first launch is not seen by it.
-    if hook is None:
-        return False
-    calls = getattr(hook, "calls", None)
-    return bool(calls) if calls is not None else True
-
-
-def hooks_unset() -> bool:
-    """Whether no launch enter/exit hook is installed: the direct launch passes none."""
-    from triton import knobs
-    return not (_hook_set(knobs.runtime.launch_enter_hook) or _hook_set(knobs.runtime.launch_exit_hook))
-
-
-def _stream_getter():
-    """device index -> raw CUDA stream (torch's getter skips the driver's per-call lookups)."""
-    raw = getattr(torch._C, "_cuda_getCurrentRawStream", None)
-    if raw is not None:
-        return raw
-    from triton.runtime.driver import driver
-    return driver.active.get_current_stream
 
 
 _DATA_PTR = torch.Tensor.data_ptr

@@ -181,7 +181,7 @@ def adopt(launcher, stored, device) -> int:
     global LOADED
     if not stored or _impl() is None or device is None:
         return 0
-    from . import launch
+    from . import direct_launch as launch
     taken = 0
     try:
         if not launch._fast_launch_supported() or not launch.hooks_unset():

@@ -217,9 +217,9 @@ def test_summary_counts_and_percentages():
     assert "c " in text and "25.0%" in text
 
 
-def test_graphs_compiled_per_shape_under_dynamic_are_summed_by_reason():
-    # (--dynamic) a graph with symbolic sizes that fell back to per-shape compiles says why;
-    # the reasons group across samples whatever their symbols are named
+def test_graphs_that_cannot_stay_symbolic_under_dynamic_are_summed_by_reason():
+    # (--dynamic) a graph with symbolic sizes that could not stay symbolic (it runs in ATen)
+    # says why; the reasons group across samples whatever their symbols are named
     rows = [{"op": "a", "mode": "fwd-dynamic", "sample": 0, "status": "pass_kernels_only",
              "symbolic_declined": {"Unsupported: a concrete value of the size s53 + 1 is needed": 1}},
             {"op": "b", "mode": "fwd-dynamic", "sample": 0, "status": "pass_kernels_only",
@@ -229,7 +229,7 @@ def test_graphs_compiled_per_shape_under_dynamic_are_summed_by_reason():
     s = sweep.summarize(rows, {}, expected=_Declared)
     assert s["symbolic_declined"] == [{"reason": "Unsupported: a concrete value of the size s + 1 is needed",
                                        "samples": 2, "ops": 2, "opinfos": ["a", "b"]}]
-    assert "compiled per shape, not symbolic (samples, ops): Unsupported" in sweep.table(s)
+    assert "not symbolic, run in ATen (samples, ops): Unsupported" in sweep.table(s)
 
 
 def test_ops_left_in_aten_on_purpose_leave_the_coverage_figure():
