@@ -38,6 +38,7 @@ import triton
 import triton.language as tl
 
 from .fold import _meta_or_none as _val   # (a node's example value, or None)
+from .runtime import direct_launch
 
 log = logging.getLogger("tuner.compiler")
 
@@ -186,13 +187,15 @@ def _launch(q, k, v, mask, scale, out):
 _COMPILED: dict = {}   # (kernel, device, what Triton specializes on) -> compiled kernel
 DIRECT_LAUNCHES = 0    # launches that skipped JITFunction.run (a test reads it)
 _DIRECT = None         # whether compiled kernels can be launched directly (read once)
+_STREAM = None         # device index -> raw CUDA stream (read once)
 
 
-def _spec(a):
-    """What Triton specializes a kernel argument on: a tensor's dtype and 16-byte alignment, an
-    integer's width and whether it is 1 or a multiple of 16 (a key at least as fine as its)."""
+def _spec(a, value):
+    """What Triton specializes a kernel argument on (`value`: a tensor's data pointer, else the
+    argument): a tensor's dtype and 16-byte alignment, an integer's width and whether it is 1 or
+    a multiple of 16 (a key at least as fine as its)."""
     if isinstance(a, torch.Tensor):
-        return a.dtype, a.data_ptr() % 16 == 0
+        return a.dtype, value % 16 == 0
     if isinstance(a, bool) or not isinstance(a, int):
         return type(a)
     return -2 ** 31 <= a < 2 ** 31, a == 1, a % 16 == 0
@@ -203,23 +206,23 @@ def _run(fn, grid, args, consts):
     what Triton specializes on, straight through the compiled kernel's launcher after (binding
     and specializing 26 arguments per launch cost more host time than the decode step's GPU
     work in default mode, where no CUDA graph replays the step)."""
-    global DIRECT_LAUNCHES, _DIRECT
-    from .runtime import direct_launch as launch
+    global DIRECT_LAUNCHES, _DIRECT, _STREAM
     dev = args[0].device
+    values = [a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args]
     # (Triton keeps compiled kernels per device: a model spread over GPUs launches each its own)
-    key = (fn, dev.index, tuple(map(_spec, args)), tuple(consts.values()))
+    key = (fn, dev.index, tuple(map(_spec, args, values)), tuple(consts.values()))
     k = _COMPILED.get(key)
-    if k is not None and launch.hooks_unset():
+    if k is not None and direct_launch.hooks_unset():
         DIRECT_LAUNCHES += 1
-        k.run(grid[0], grid[1], 1, launch._stream_getter()(dev.index), k.function, k.packed_metadata,
-              None, None, None, *[a.data_ptr() if isinstance(a, torch.Tensor) else a for a in args],
-              *consts.values())
+        k.run(grid[0], grid[1], 1, _STREAM(dev.index), k.function, k.packed_metadata,
+              None, None, None, *values, *consts.values())
         return
     with torch.cuda.device(dev) if dev.type == "cuda" else contextlib.nullcontext():
         k = fn[grid](*args, **consts, num_warps=4)
     if _DIRECT is None:
-        _DIRECT = launch._fast_launch_supported()
-    if _DIRECT and hasattr(k, "packed_metadata") and launch.hooks_unset():
+        _DIRECT = direct_launch._fast_launch_supported()
+        _STREAM = direct_launch._stream_getter() if _DIRECT else None
+    if _DIRECT and hasattr(k, "packed_metadata") and direct_launch.hooks_unset():
         k._init_handles()
         _COMPILED[key] = k
 

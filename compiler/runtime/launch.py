@@ -21,7 +21,7 @@ from tuner.points import kernel_kinds, triton_kernel as point
 from tuner.points.triton_kernel import KernelMeta
 
 from . import static_launch
-from .direct_launch import _fast_launch_supported, _stream_getter, hooks_unset  # noqa: F401
+from .direct_launch import _fast_launch_supported, _stream_getter, hooks_unset
 
 log = logging.getLogger("tuner.compiler")
 

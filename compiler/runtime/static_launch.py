@@ -181,10 +181,10 @@ def adopt(launcher, stored, device) -> int:
     global LOADED
     if not stored or _impl() is None or device is None:
         return 0
-    from . import direct_launch as launch
+    from . import direct_launch
     taken = 0
     try:
-        if not launch._fast_launch_supported() or not launch.hooks_unset():
+        if not direct_launch._fast_launch_supported() or not direct_launch.hooks_unset():
             return 0
         import torch
         index = device.index if device.index is not None else torch.cuda.current_device()
@@ -215,7 +215,7 @@ def adopt(launcher, stored, device) -> int:
             taken += len(kernels)
         if taken:
             launcher._device = index
-            launcher._stream_of = launch._stream_getter()
+            launcher._stream_of = direct_launch._stream_getter()
     except Exception as e:   # noqa: BLE001 - Triton's launcher, as before
         log.debug("static launch: %s: %s", type(e).__name__, e)
         launcher._compiled.clear()
