@@ -28,7 +28,9 @@ stock compiler keeps them; explicit casts always round), "layout": "auto" | "cha
 (parameters and buffers are constants, kept as compiled: eval-mode batch norms fold into their
 convolutions in graphs that want no gradient, compiler/freeze.py; default: TUNER_FREEZE),
 "memory_reorder": bool (a buffer's late last reader, such as a shortcut's convolution, runs
-earlier when that frees memory, compiler/reorder.py; default True)}. torch.compile takes a
+earlier when that frees memory, compiler/reorder.py; default True), "cudagraph_shared_pools":
+bool (the forward and backward graphs of one compiled function record into shared CUDA graph
+memory pools, compiler/cudagraphs.py; default True)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.
@@ -92,6 +94,9 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     # memory-bound graph pays no copies in and out (docs/PERF_NOTES.md)
     min_launches = int(options.get("cudagraph_min_launches", 2))
     address_replay = bool(options.get("cudagraph_address_replay", True))
+    # the forward and backward of this function record into the same pools (slot i of each
+    # ring shares pool i): the backward's intermediates reuse the forward's memory
+    shared_pools = [] if options.get("cudagraph_shared_pools", True) else None
 
     def build(gm_, inputs_, ctx):
         """One graph of concrete sizes -> a boxed callable (compiled; CUDA-graphed per mode)."""
@@ -138,7 +143,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
                 and any(getattr(t, "is_cuda", False) for t in inputs_)):
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call, address_replay, shape_key=shape_of,
-                               max_shapes=settings.cudagraph_shapes)
+                               max_shapes=settings.cudagraph_shapes,
+                               pools=shared_pools if shape_of is None else None)
         return FirstCallGuard(call, gm_, st, mutated, compiled.donated_inputs)
 
     def build_unbacked(gm_, inputs_, ctx):

@@ -39,8 +39,14 @@ recording captured later may put its outputs where an earlier one keeps intermed
 replaying the earlier one would overwrite them. Hence: slot i of every address pattern's ring
 shares pool i, and a recording replays without copies only while nothing handed out by it or
 by a recording captured after it in that pool is held (_Pool.replayable); the two slots of a
-ring never share a pool (else the `out = f(x)` loop could never alternate); spares share one
-pool of their own (nothing in it is handed out); the copy-in rings' slots get private pools,
+ring never share a pool (else the `out = f(x)` loop could never alternate). The forward and
+backward graphs of one compiled function share that list of pools (`pools`, from the backend):
+the backward's recording, captured after the forward's, puts its intermediates and gradients
+on memory the forward's intermediates use, instead of a pool of its own (two private pools
+each kept their own peak: GPT-2's max-autotune training step reserved 2.4x default mode's);
+the forward then replays without copies while the backward's results are dead (a loop's
+zero_grad drops them), else it records its next slot. Spares share one pool per graph
+(nothing in it is handed out); the copy-in rings' slots get private pools,
 since a layout change or a full COPY_RINGS drops a ring while results it handed out may still
 be held.
 
@@ -286,7 +292,8 @@ def _layout(a):
 
 
 class CUDAGraphed:
-    def __init__(self, call, address_replay: bool = False, shape_key=None, max_shapes: int = 8):
+    def __init__(self, call, address_replay: bool = False, shape_key=None, max_shapes: int = 8,
+                 pools: list | None = None):
         self.call = call   # a CompiledGraph
         # dynamic sizes: args -> the call's symbolic sizes (None: a graph of fixed sizes)
         self.shape_key = shape_key
@@ -306,7 +313,8 @@ class CUDAGraphed:
         self.mutates = bool(self.mutated_inputs)
         self.by_address: dict = {}    # data_ptr (a non-tensor: its value) per input -> _Address
         self.scalars = None          # whether any input is not a tensor (read on a first call)
-        self.address_pools: list[_Pool] = []   # pool i holds slot i of every address ring
+        # pool i holds slot i of every address ring (of every graph sharing the list)
+        self.address_pools: list[_Pool] = pools if pools is not None else []
         self.spare_pool: _Pool | None = None
         self.calls = 0               # calls run directly (the first, CPU ones, new shapes)
         self.tick = 0                # every call

@@ -64,7 +64,8 @@ UNCACHEABLE: collections.Counter = collections.Counter()   # reason -> graphs re
 CODE_SETTINGS = ("pad_mm", "mm", "mm_padded", "heuristics", "search", "shortlist_sweeps",
                  "shortlist_beyond", "tune_budget_s", "fallback_random", "freeze")
 # options that change how a compiled graph is wrapped or built, not its code or configs
-WRAP_OPTIONS = ("cudagraphs", "cudagraph_min_launches", "cudagraph_address_replay", "precompile")
+WRAP_OPTIONS = ("cudagraphs", "cudagraph_min_launches", "cudagraph_address_replay",
+                "cudagraph_shared_pools", "precompile")
 # what every wrapper namespace holds besides kernels, externs and constants (compile_graph)
 BASE_NAMES = {"torch", "empty_strided", "reinterpret", "as_strided", "ensure_layout",
               "empty_strided_fast", "device_guard", "call", "__builtins__"}

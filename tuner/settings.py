@@ -124,7 +124,8 @@ LAYOUT_CHOICES = ("auto", "channels_last", "keep")
 COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_min_launches",
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
                    "combo_max_args", "foreach_kernels", "mm", "mm_split_k", "precompile",
-                   "round_intermediates", "layout", "freeze", "memory_reorder")
+                   "round_intermediates", "layout", "freeze", "memory_reorder",
+                   "cudagraph_shared_pools")
 
 
 def unknown_names(given, valid, what: str) -> str | None:
@@ -155,7 +156,7 @@ OPTION_TYPES = {"max_persistent_r": (int, 1), "max_autotune": (bool, None),
                 "combo_max_subkernels": (int, 1), "combo_max_args": (int, 1),
                 "foreach_kernels": (bool, None), "precompile": (bool, None),
                 "round_intermediates": (bool, None), "freeze": (bool, None),
-                "memory_reorder": (bool, None)}
+                "memory_reorder": (bool, None), "cudagraph_shared_pools": (bool, None)}
 
 
 def check_compile_options(options: dict, where: str = "") -> None:

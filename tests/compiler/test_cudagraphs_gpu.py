@@ -492,3 +492,64 @@ def test_a_shared_pool_whose_recordings_all_died_records_again():
     torch.testing.assert_close(out[0], x * 2 + 1, **TOL)
     torch.testing.assert_close(out[1], (x * 3).sin(), **TOL)
     assert held[0].data_ptr() != out[0].data_ptr()
+
+
+def _train_steps(options, steps=4, set_to_none=True):
+    """A wide MLP's training steps under reduce-overhead (forward and backward graphs
+    recorded on the second step): (gradients per step, the graphs made, reserved MiB grown)."""
+    torch._dynamo.reset()
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Linear(512, 2048), torch.nn.GELU(),
+                                torch.nn.Linear(2048, 2048), torch.nn.GELU(),
+                                torch.nn.Linear(2048, 512)).cuda()
+    cm = torch.compile(model, backend="tuner", mode="reduce-overhead", options=options)
+    before_graphs = set(map(id, cg.LIVE))
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    reserved = torch.cuda.memory_reserved()
+    grads = []
+    for step in range(steps):
+        torch.manual_seed(100 + step)
+        x = torch.randn(4096, 512, device="cuda")
+        model.zero_grad(set_to_none=set_to_none)
+        loss = cm(x).square().mean()
+        loss.backward()
+        grads.append([p.grad.clone() for p in model.parameters()])
+    torch.cuda.synchronize()
+    grown = (torch.cuda.memory_reserved() - reserved) / 2**20
+    graphs = [g for g in cg.LIVE if id(g) not in before_graphs]
+    return grads, graphs, grown, model
+
+
+def _eager_grads(model, steps=4, set_to_none=True):
+    torch.manual_seed(0)
+    ref = torch.nn.Sequential(torch.nn.Linear(512, 2048), torch.nn.GELU(),
+                              torch.nn.Linear(2048, 2048), torch.nn.GELU(),
+                              torch.nn.Linear(2048, 512)).cuda()
+    out = []
+    for step in range(steps):
+        torch.manual_seed(100 + step)
+        x = torch.randn(4096, 512, device="cuda")
+        ref.zero_grad(set_to_none=set_to_none)
+        ref(x).square().mean().backward()
+        out.append([p.grad.clone() for p in ref.parameters()])
+    return out
+
+
+@pytest.mark.parametrize("set_to_none", [True, False])
+def test_forward_and_backward_recordings_share_pools_and_match_eager(set_to_none):
+    # the backward's recording goes into the forward's pool: its intermediates and gradients
+    # reuse the forward's memory, so the step reserves less than with a pool per graph; with
+    # gradients kept between steps (zero_grad(set_to_none=False): the first step's gradients
+    # are the backward's own outputs, held as .grad) the recordings stay right
+    grads, graphs, shared_mib, model = _train_steps({}, set_to_none=set_to_none)
+    ref = _eager_grads(model, set_to_none=set_to_none)
+    for step, (got, want) in enumerate(zip(grads, ref)):
+        for g, r in zip(got, want):
+            torch.testing.assert_close(g, r, rtol=2e-3, atol=2e-4, msg=lambda m: f"step {step}: {m}")
+    assert len(graphs) == 2 and graphs[0].address_pools is graphs[1].address_pools
+    del grads, graphs, model
+    if set_to_none:
+        _, graphs, private_mib, _ = _train_steps({"cudagraph_shared_pools": False})
+        assert graphs[0].address_pools is not graphs[1].address_pools
+        assert shared_mib < private_mib, (shared_mib, private_mib)
