@@ -494,15 +494,16 @@ def test_a_shared_pool_whose_recordings_all_died_records_again():
     assert held[0].data_ptr() != out[0].data_ptr()
 
 
-def _train_steps(options, steps=4, set_to_none=True):
+def _train_steps(monkeypatch, options, steps=4, set_to_none=True):
     """A wide MLP's training steps under reduce-overhead (forward and backward graphs
     recorded on the second step): (gradients per step, the graphs made, reserved MiB grown)."""
+    monkeypatch.setenv("TUNER_COMPILE_OPTIONS", json.dumps(options))
     torch._dynamo.reset()
     torch.manual_seed(0)
     model = torch.nn.Sequential(torch.nn.Linear(512, 2048), torch.nn.GELU(),
                                 torch.nn.Linear(2048, 2048), torch.nn.GELU(),
                                 torch.nn.Linear(2048, 512)).cuda()
-    cm = torch.compile(model, backend="tuner", mode="reduce-overhead", options=options)
+    cm = torch.compile(model, backend="tuner", mode="reduce-overhead")
     before_graphs = set(map(id, cg.LIVE))
     torch.cuda.synchronize()
     torch.cuda.empty_cache()
@@ -537,12 +538,12 @@ def _eager_grads(model, steps=4, set_to_none=True):
 
 
 @pytest.mark.parametrize("set_to_none", [True, False])
-def test_forward_and_backward_recordings_share_pools_and_match_eager(set_to_none):
+def test_forward_and_backward_recordings_share_pools_and_match_eager(monkeypatch, set_to_none):
     # the backward's recording goes into the forward's pool: its intermediates and gradients
     # reuse the forward's memory, so the step reserves less than with a pool per graph; with
     # gradients kept between steps (zero_grad(set_to_none=False): the first step's gradients
     # are the backward's own outputs, held as .grad) the recordings stay right
-    grads, graphs, shared_mib, model = _train_steps({}, set_to_none=set_to_none)
+    grads, graphs, shared_mib, model = _train_steps(monkeypatch, {}, set_to_none=set_to_none)
     ref = _eager_grads(model, set_to_none=set_to_none)
     for step, (got, want) in enumerate(zip(grads, ref)):
         for g, r in zip(got, want):
@@ -550,6 +551,6 @@ def test_forward_and_backward_recordings_share_pools_and_match_eager(set_to_none
     assert len(graphs) == 2 and graphs[0].address_pools is graphs[1].address_pools
     del grads, graphs, model
     if set_to_none:
-        _, graphs, private_mib, _ = _train_steps({"cudagraph_shared_pools": False})
+        _, graphs, private_mib, _ = _train_steps(monkeypatch, {"cudagraph_shared_pools": False})
         assert graphs[0].address_pools is not graphs[1].address_pools
         assert shared_mib < private_mib, (shared_mib, private_mib)
