@@ -11,8 +11,10 @@ graph. A graph reads its inputs at the addresses it was recorded with, so:
   allocator settled after its first steps), in place of the least recently used pattern
   whose results are dead; rings unused for STALE_CALLS calls whose results are dead are
   dropped, with the memory their static outputs held;
-- otherwise (past that) graphs recorded on static input buffers of our own replay after
-  copying the new inputs in (and the mutated ones back out, once); they are recorded again
+- otherwise (past that, and from the start for a graph whose results are large and whose
+  moving inputs are small: a training step's forward, _choose_copy_in) graphs recorded on
+  static input buffers of our own replay after copying the new inputs in (and the mutated
+  ones back out, once); they are recorded again
   when a shape/stride/dtype changes. Parameters, buffers, tensors marked static (a static
   KV cache) and other recordings' static outputs (STATIC_STORAGES: a backward reading what
   its forward's recording saved) are read where they are, never copied: up to COPY_RINGS
@@ -73,6 +75,8 @@ OUTPUT_COPIES = 0      # outputs returned as copies
 ZERO_COPY_REPLAYS = 0  # replays that handed out the static outputs themselves
 INPUT_COPIES = 0       # inputs copied into a copy-in recording's static inputs
 DIRECT_CALLS = 0       # calls of a dynamic-size graph run without a recording (see above)
+COPY_IN_RESULT_BYTES = 256 << 20   # a graph of results this large and inputs that move
+COPY_IN_RATIO = 16                 # 1/16 of that at most replays copy-in only (_choose_copy_in)
 SIGHTINGS = 4096       # shapes of one dynamic-size graph remembered as seen once
 STATIC_STORAGES: dict = {}     # data_ptr -> live recordings owning a storage there (outputs)
 LIVE: weakref.WeakSet = weakref.WeakSet()   # every CUDAGraphed alive (census)
@@ -291,6 +295,12 @@ def _layout(a):
             else ("const", a))
 
 
+def _static_input(a: torch.Tensor, outputs: bool) -> bool:
+    """Whether a copy-in recording reads `a` where it is (CUDAGraphed._kept_inputs)."""
+    return (isinstance(a, torch.nn.Parameter) or hasattr(a, "_dynamo_static_input_type")
+            or (outputs and a.untyped_storage().data_ptr() in STATIC_STORAGES))
+
+
 class CUDAGraphed:
     def __init__(self, call, address_replay: bool = False, shape_key=None, max_shapes: int = 8,
                  pools: list | None = None):
@@ -345,6 +355,28 @@ class CUDAGraphed:
         self.admitted.add(shape)
         return False
 
+    def _choose_copy_in(self, args, outs) -> None:
+        """After the first call: a graph whose results are large and whose moving inputs are
+        small (a training step's forward: a batch of token ids in, every saved activation out)
+        replays copy-in only, one recording for any input address, instead of a recording per
+        address pattern, each holding a full set of results: a loop's fresh batches (and a
+        benchmark's fresh inputs) came at several addresses, and GPT-2's max-autotune step
+        reserved 6.5 GB instead of 3.5. Copying a batch of ids in costs a few microseconds."""
+        if self.mutates:
+            return
+        mine = {storage_handle(a) for a in args if isinstance(a, torch.Tensor)}
+        seen, out_bytes = set(), 0
+        for o in outs if isinstance(outs, (list, tuple)) else ():
+            if isinstance(o, torch.Tensor) and o.is_cuda:
+                h = storage_handle(o)
+                if h not in mine and h not in seen:
+                    seen.add(h)
+                    out_bytes += o.untyped_storage().nbytes()
+        moving = sum(a.untyped_storage().nbytes() for a in args
+                     if isinstance(a, torch.Tensor) and not _static_input(a, self.keep_outputs))
+        if out_bytes >= COPY_IN_RESULT_BYTES and moving * COPY_IN_RATIO <= out_bytes:
+            self.address_replay = False
+
     def _kept_inputs(self, args) -> tuple:
         """Positions of the inputs a copy-in recording reads where they are, never copied:
         parameters, buffers and tensors marked static (torch._dynamo.mark_static_address, as
@@ -353,9 +385,8 @@ class CUDAGraphed:
         call moved every weight and the whole cache each decode step, and every saved
         activation each training step."""
         if self.kept is None:
-            self.kept = tuple(i for i, a in enumerate(args) if isinstance(a, torch.Tensor) and (
-                isinstance(a, torch.nn.Parameter) or hasattr(a, "_dynamo_static_input_type")
-                or (self.keep_outputs and a.untyped_storage().data_ptr() in STATIC_STORAGES)))
+            self.kept = tuple(i for i, a in enumerate(args) if isinstance(a, torch.Tensor)
+                              and _static_input(a, self.keep_outputs))
             # a copy-in recording reading a mutated kept input in place skips its warm-up
             self.kept_mutated = bool(set(self.kept) & set(self.mutated_inputs))
             self.moving = tuple(i for i in range(len(args)) if i not in set(self.kept))
@@ -400,7 +431,10 @@ class CUDAGraphed:
         if self.calls == 0 or not all(not isinstance(a, torch.Tensor) or a.is_cuda for a in args) \
                 or self._direct(args):
             self.calls += 1
-            return self.call(list(args))
+            out = self.call(list(args))
+            if self.calls == 1 and self.address_replay and self.shape_key is None:
+                self._choose_copy_in(args, out)
+            return out
         self.tick += 1
         if self.tick % 4 == 0 and self.shape_key is None:
             self._drop_stale()

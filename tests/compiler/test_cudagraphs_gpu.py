@@ -554,3 +554,21 @@ def test_forward_and_backward_recordings_share_pools_and_match_eager(monkeypatch
         _, graphs, private_mib, _ = _train_steps(monkeypatch, {"cudagraph_shared_pools": False})
         assert graphs[0].address_pools is not graphs[1].address_pools
         assert shared_mib < private_mib, (shared_mib, private_mib)
+
+
+def test_a_graph_of_large_results_and_small_moving_inputs_records_once_copy_in(monkeypatch):
+    # a training step's forward takes a fresh batch at a new address each step: it replays
+    # copy-in (the batch copied into the recording's own buffer), one recording for all of
+    # them, instead of a recording per address pattern each holding every saved activation
+    monkeypatch.setattr(cg, "COPY_IN_RESULT_BYTES", 1 << 20)
+    monkeypatch.setattr(cg, "COPY_IN_RATIO", 2)
+    copies = cg.INPUT_COPIES
+    grads, graphs, _, model = _train_steps(monkeypatch, {}, steps=6)
+    for step, (got, want) in enumerate(zip(grads, _eager_grads(model, steps=6))):
+        for g, r in zip(got, want):
+            torch.testing.assert_close(g, r, rtol=2e-3, atol=2e-4, msg=lambda m: f"step {step}: {m}")
+    forward = [g for g in graphs if not g.address_replay]
+    assert len(forward) == 1, [(g.address_replay, len(g.by_address)) for g in graphs]
+    assert not forward[0].by_address and len(forward[0].copy_rings) == 1
+    assert sum(len(r.slots) for _, r in forward[0].copy_rings.values()) == 1
+    assert cg.INPUT_COPIES - copies >= 5     # the batch, every replayed step
