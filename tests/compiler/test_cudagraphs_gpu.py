@@ -543,7 +543,8 @@ def test_forward_and_backward_recordings_share_pools_and_match_eager(monkeypatch
     # reuse the forward's memory, so the step reserves less than with a pool per graph; with
     # gradients kept between steps (zero_grad(set_to_none=False): the first step's gradients
     # are the backward's own outputs, held as .grad) the recordings stay right
-    grads, graphs, shared_mib, model = _train_steps(monkeypatch, {}, set_to_none=set_to_none)
+    shared = {"cudagraph_shared_pools": True}
+    grads, graphs, shared_mib, model = _train_steps(monkeypatch, shared, set_to_none=set_to_none)
     ref = _eager_grads(model, set_to_none=set_to_none)
     for step, (got, want) in enumerate(zip(grads, ref)):
         for g, r in zip(got, want):
@@ -551,7 +552,7 @@ def test_forward_and_backward_recordings_share_pools_and_match_eager(monkeypatch
     assert len(graphs) == 2 and graphs[0].address_pools is graphs[1].address_pools
     del grads, graphs, model
     if set_to_none:
-        _, graphs, private_mib, _ = _train_steps(monkeypatch, {"cudagraph_shared_pools": False})
+        _, graphs, private_mib, _ = _train_steps(monkeypatch, {})   # (the default: a list each)
         assert graphs[0].address_pools is not graphs[1].address_pools
         assert shared_mib < private_mib, (shared_mib, private_mib)
 
