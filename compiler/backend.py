@@ -32,7 +32,8 @@ earlier when that frees memory, compiler/reorder.py; default True), "cudagraph_s
 bool (the forward and backward graphs of one compiled function record into shared CUDA graph
 memory pools, compiler/cudagraphs.py; default False: it took 556 MiB off GPT-2's max-autotune
 training step's reserved memory but added 2.9 GiB to ResNet-50's, whose forward then recorded
-a second slot)}. torch.compile takes a
+a second slot: a zero_grad inside the compiled function clears the gradients only after the
+forward's graph)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.
