@@ -372,7 +372,7 @@ class CUDAGraphed:
         mine = {storage_handle(a) for a in args if isinstance(a, torch.Tensor)}
         seen, out_bytes = set(), 0
         for o in outs if isinstance(outs, (list, tuple)) else ():
-            if isinstance(o, torch.Tensor) and o.is_cuda:
+            if isinstance(o, torch.Tensor):
                 h = storage_handle(o)
                 if h not in mine and h not in seen:
                     seen.add(h)

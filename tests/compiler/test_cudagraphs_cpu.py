@@ -212,3 +212,42 @@ def test_copy_in_rings_key_on_sizes_moving_layouts_and_kept_addresses_alone(monk
     assert g._copy_ring([w2, torch.randn(3, 4)])[1] is not ring       # another parameter
     assert cg._addresses([w, x], scalars=False) == (w.data_ptr(), x.data_ptr())
     assert cg._addresses([w, 3]) == cg._addresses([w, 3], scalars=False) == (w.data_ptr(), ("const", 3))
+
+
+def _graph(fn, mutated=()):
+    from tuner.compiler.context import CompiledGraph
+    return cg.CUDAGraphed(CompiledGraph(lambda args: fn(*args), None, tuple(mutated)), address_replay=True)
+
+
+def test_large_results_from_small_moving_inputs_choose_copy_in_after_the_first_call(monkeypatch):
+    # a training step's forward: parameters (read in place) and a small batch in, every saved
+    # activation out -> one copy-in recording for any batch address (decided on the first call)
+    monkeypatch.setattr(cg, "COPY_IN_RESULT_BYTES", 4096)
+    w = torch.nn.Parameter(torch.randn(64, 64))
+    x = torch.randn(4, 64)
+    forward = _graph(lambda w, x: [x @ w, (x @ w).repeat(16, 1), torch.randn(64, 64)])
+    forward([w, x])                          # (CPU: runs directly; the choice is made all the same)
+    assert not forward.address_replay
+    # moving inputs more than 1/16 of the results: address replay stays (a backward reading
+    # its incoming gradient and the activations)
+    backward = _graph(lambda g, x: [g.sum(0), x * 2])
+    backward([torch.randn(256, 64), torch.randn(256, 64)])
+    assert backward.address_replay
+    # results below the size: stays (a decode step's logits)
+    small = _graph(lambda w, x: [x @ w])
+    small([w, x])
+    assert small.address_replay
+    # an output viewing an input is not a result of its own
+    view = _graph(lambda w, x: [w.view(-1), x + 1])
+    view([w, x])
+    assert view.address_replay
+    # a graph that mutates an input keeps address replay
+    mutating = _graph(lambda w, x: [x @ w, (x @ w).repeat(16, 1)], mutated=(1,))
+    mutating([w, x])
+    assert mutating.address_replay
+    # so does a second call's choice: it is made once
+    later = _graph(lambda w, x: [x @ w])
+    later([w, x])
+    later.call = type(later.call)(lambda args: [torch.randn(512, 64)], None, ())
+    later([w, x])
+    assert later.address_replay
