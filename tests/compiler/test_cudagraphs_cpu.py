@@ -241,10 +241,16 @@ def test_large_results_from_small_moving_inputs_choose_copy_in_after_the_first_c
     view = _graph(lambda w, x: [w.view(-1), x + 1])
     view([w, x])
     assert view.address_replay
-    # a graph that mutates an input keeps address replay
+    # a graph that mutates an input it would copy in keeps address replay
     mutating = _graph(lambda w, x: [x @ w, (x @ w).repeat(16, 1)], mutated=(1,))
     mutating([w, x])
     assert mutating.address_replay
+    # one that mutates only inputs read in place (batch-norm statistics: buffers) copies in
+    stats = torch.zeros(64)
+    stats._dynamo_static_input_type = "unguarded"
+    bn = _graph(lambda w, s, x: [x @ w, (x @ w).repeat(16, 1)], mutated=(1,))
+    bn([w, stats, x])
+    assert not bn.address_replay
     # so does a second call's choice: it is made once
     later = _graph(lambda w, x: [x @ w])
     later([w, x])

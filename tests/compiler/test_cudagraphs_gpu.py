@@ -573,3 +573,32 @@ def test_a_graph_of_large_results_and_small_moving_inputs_records_once_copy_in(m
     assert not forward[0].by_address and len(forward[0].copy_rings) == 1
     assert sum(len(r.slots) for _, r in forward[0].copy_rings.values()) == 1
     assert cg.INPUT_COPIES - copies >= 5     # the batch, every replayed step
+
+
+def test_a_forward_updating_batch_norm_statistics_copies_in_and_matches_eager(monkeypatch):
+    # the forward mutates only buffers it reads in place (running statistics): it too replays
+    # copy-in, one recording for every batch address, and the statistics advance once a step
+    monkeypatch.setattr(cg, "COPY_IN_RESULT_BYTES", 1 << 20)
+    monkeypatch.setattr(cg, "COPY_IN_RATIO", 2)
+    torch._dynamo.reset()
+
+    def net():
+        torch.manual_seed(0)
+        return torch.nn.Sequential(torch.nn.Conv2d(8, 32, 3, padding=1), torch.nn.BatchNorm2d(32),
+                                   torch.nn.ReLU(), torch.nn.Conv2d(32, 8, 3, padding=1)).cuda()
+    model, ref = net(), net()
+    cm = torch.compile(model, backend="tuner", mode="reduce-overhead")
+    before = set(map(id, cg.LIVE))
+    for step in range(6):
+        torch.manual_seed(100 + step)
+        x = torch.randn(16, 8, 32, 32, device="cuda")
+        for m, f in ((model, cm), (ref, ref)):
+            m.zero_grad(set_to_none=True)
+            f(x).square().mean().backward()
+        for (name, p), q in zip(model.named_parameters(), ref.parameters()):
+            torch.testing.assert_close(p.grad, q.grad, rtol=2e-3, atol=2e-4, msg=lambda m: f"step {step} {name}: {m}")
+        torch.testing.assert_close(model[1].running_mean, ref[1].running_mean, rtol=1e-4, atol=1e-5)
+        torch.testing.assert_close(model[1].running_var, ref[1].running_var, rtol=1e-4, atol=1e-5)
+    assert model[1].num_batches_tracked.item() == ref[1].num_batches_tracked.item() == 6
+    forward = [g for g in cg.LIVE if id(g) not in before and not g.address_replay]
+    assert len(forward) == 1 and forward[0].mutates and not forward[0].by_address
