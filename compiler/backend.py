@@ -33,7 +33,10 @@ bool (the forward and backward graphs of one compiled function record into share
 memory pools, compiler/cudagraphs.py; default False: it took 556 MiB off GPT-2's max-autotune
 training step's reserved memory but added 2.9 GiB to ResNet-50's, whose forward then recorded
 a second slot: a zero_grad inside the compiled function clears the gradients only after the
-forward's graph)}. torch.compile takes a
+forward's graph; only graphs replaying on the caller's addresses share), "cudagraph_copy_in":
+bool (a graph of fixed sizes whose results are >= 256 MiB and whose moving inputs are at most
+1/16 of that, a training step's forward, copies its inputs in and records once for any batch
+address instead of once per address pattern; default True)}. torch.compile takes a
 mode or options, not both: with a mode, options come from the TUNER_COMPILE_OPTIONS setting.
 Dynamo finds the backend by name through the `torch_dynamo_backends` entry point in
 pyproject.toml.
@@ -100,6 +103,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
     # the forward and backward of this function record into the same pools (slot i of each
     # ring shares pool i): the backward's intermediates reuse the forward's memory
     shared_pools = [] if options.get("cudagraph_shared_pools", False) else None
+    copy_in = bool(options.get("cudagraph_copy_in", True))
 
     def build(gm_, inputs_, ctx):
         """One graph of concrete sizes -> a boxed callable (compiled; CUDA-graphed per mode)."""
@@ -147,7 +151,7 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
             from .cudagraphs import CUDAGraphed
             call = CUDAGraphed(call, address_replay, shape_key=shape_of,
                                max_shapes=settings.cudagraph_shapes,
-                               pools=shared_pools if shape_of is None else None)
+                               pools=shared_pools if shape_of is None else None, copy_in=copy_in)
         return FirstCallGuard(call, gm_, st, mutated, compiled.donated_inputs)
 
     def build_unbacked(gm_, inputs_, ctx):

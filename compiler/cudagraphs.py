@@ -46,14 +46,15 @@ options["cudagraph_shared_pools"] the forward and backward graphs of one compile
 share that list of pools (`pools`, from the backend): the backward's recording, captured after
 the forward's, puts its intermediates and gradients on memory the forward's intermediates use,
 instead of a pool of its own; the forward then replays without copies while the backward's
-results are dead, else it records its next slot. (Off by default: GPT-2's max-autotune
-training step reserved 556 MiB less, ResNet-50's 2.9 GiB more. A `model.zero_grad()` inside the
-compiled function is applied by dynamo after the graph it was traced into, the forward's, so
-the last step's gradients, the backward recording's outputs, are alive at every forward call
-and the forward records a second slot: two sets of activations.) Spares share one pool per graph
-(nothing in it is handed out); the copy-in rings' slots get private pools,
-since a layout change or a full COPY_RINGS drops a ring while results it handed out may still
-be held.
+results are dead, else it records its next slot. Only address rings share them: a forward
+that chose copy-in (above) records into private pools. (Off by default: before copy-in, GPT-2's
+max-autotune training step reserved 556 MiB less, ResNet-50's 2.9 GiB more. A
+`model.zero_grad()` inside the compiled function is applied by dynamo after the graph it was
+traced into, the forward's, so the last step's gradients, the backward recording's outputs,
+are alive at every forward call and the forward records a second slot: two sets of
+activations.) Spares share one pool per graph (nothing in it is handed out); the copy-in rings'
+slots get private pools, since a layout change or a full COPY_RINGS drops a ring while results
+it handed out may still be held.
 
 Dynamic sizes. A graph compiled with symbolic sizes (compiler/sizes.py) is called with many
 shapes, and a recording serves one. Such a graph (`shape_key` given: the call's symbolic sizes)
@@ -306,11 +307,13 @@ def _static_input(a: torch.Tensor, outputs: bool) -> bool:
 
 class CUDAGraphed:
     def __init__(self, call, address_replay: bool = False, shape_key=None, max_shapes: int = 8,
-                 pools: list | None = None):
+                 pools: list | None = None, copy_in: bool = True):
         self.call = call   # a CompiledGraph
         # dynamic sizes: args -> the call's symbolic sizes (None: a graph of fixed sizes)
         self.shape_key = shape_key
         self.max_shapes = max_shapes
+        # a graph of fixed sizes may choose copy-in after its first call (_choose_copy_in)
+        self.choose_copy_in = copy_in and shape_key is None
         self.sightings: dict = {}    # shape -> calls so far, for shapes not yet recorded
         self.admitted: set = set()   # shapes that record (at most max_shapes)
         self.copy_rings: dict = {}   # layout key -> (static inputs, _Ring)
@@ -364,23 +367,29 @@ class CUDAGraphed:
         replays copy-in only, one recording for any input address, instead of a recording per
         address pattern, each holding a full set of results: a loop's fresh batches (and a
         benchmark's fresh inputs) come at several addresses. GPT-2's max-autotune training step
-        (pools shared) reserved 5,802 MiB this way instead of 6,504; copying its batch of ids
-        in costs a few microseconds. A graph that mutates an input keeps address replay unless
-        every input it mutates is one a copy-in recording reads in place (a forward updating
-        batch-norm statistics, buffers)."""
-        if any(not (isinstance(args[i], torch.Tensor) and _static_input(args[i], self.keep_outputs))
-               for i in self.mutated_inputs):
+        reserved 5,802 MiB this way instead of 6,504; copying its batch of ids in costs a few
+        microseconds. A graph that mutates an input keeps address replay unless every input it
+        mutates is a parameter or buffer (a forward updating batch-norm statistics), which a
+        copy-in recording updates in place. Other recordings' static outputs count as moving
+        here (which of them a copy-in recording reads in place is settled on its first call,
+        _kept_inputs: a backward called after two forwards may not keep the first one's), so
+        what a call copies in stays within 1/16 of the results. On any error: address replay."""
+        try:
+            if any(not (isinstance(args[i], torch.Tensor) and _static_input(args[i], False))
+                   for i in self.mutated_inputs):
+                return
+            mine = {storage_handle(a) for a in args if isinstance(a, torch.Tensor)}
+            seen, out_bytes = set(), 0
+            for o in outs if isinstance(outs, (list, tuple)) else ():
+                if isinstance(o, torch.Tensor):
+                    h = storage_handle(o)
+                    if h not in mine and h not in seen:
+                        seen.add(h)
+                        out_bytes += o.untyped_storage().nbytes()
+            moving = sum(a.untyped_storage().nbytes() for a in args
+                         if isinstance(a, torch.Tensor) and not _static_input(a, False))
+        except Exception:   # noqa: BLE001 - (a tensor without storage) the choice is an optimization
             return
-        mine = {storage_handle(a) for a in args if isinstance(a, torch.Tensor)}
-        seen, out_bytes = set(), 0
-        for o in outs if isinstance(outs, (list, tuple)) else ():
-            if isinstance(o, torch.Tensor):
-                h = storage_handle(o)
-                if h not in mine and h not in seen:
-                    seen.add(h)
-                    out_bytes += o.untyped_storage().nbytes()
-        moving = sum(a.untyped_storage().nbytes() for a in args
-                     if isinstance(a, torch.Tensor) and not _static_input(a, self.keep_outputs))
         if out_bytes >= COPY_IN_RESULT_BYTES and moving * COPY_IN_RATIO <= out_bytes:
             self.address_replay = False
 
@@ -439,7 +448,7 @@ class CUDAGraphed:
                 or self._direct(args):
             self.calls += 1
             out = self.call(list(args))
-            if self.calls == 1 and self.address_replay and self.shape_key is None:
+            if self.calls == 1 and self.address_replay and self.choose_copy_in:
                 self._choose_copy_in(args, out)
             return out
         self.tick += 1

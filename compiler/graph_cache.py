@@ -65,7 +65,7 @@ CODE_SETTINGS = ("pad_mm", "mm", "mm_padded", "heuristics", "search", "shortlist
                  "shortlist_beyond", "tune_budget_s", "fallback_random", "freeze")
 # options that change how a compiled graph is wrapped or built, not its code or configs
 WRAP_OPTIONS = ("cudagraphs", "cudagraph_min_launches", "cudagraph_address_replay",
-                "cudagraph_shared_pools", "precompile")
+                "cudagraph_shared_pools", "cudagraph_copy_in", "precompile")
 # what every wrapper namespace holds besides kernels, externs and constants (compile_graph)
 BASE_NAMES = {"torch", "empty_strided", "reinterpret", "as_strided", "ensure_layout",
               "empty_strided_fast", "device_guard", "call", "__builtins__"}

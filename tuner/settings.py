@@ -125,7 +125,7 @@ COMPILE_OPTIONS = ("max_persistent_r", "max_autotune", "cudagraphs", "cudagraph_
                    "cudagraph_address_replay", "pad_mm", "combo_kernels", "combo_max_subkernels",
                    "combo_max_args", "foreach_kernels", "mm", "mm_split_k", "precompile",
                    "round_intermediates", "layout", "freeze", "memory_reorder",
-                   "cudagraph_shared_pools")
+                   "cudagraph_shared_pools", "cudagraph_copy_in")
 
 
 def unknown_names(given, valid, what: str) -> str | None:
@@ -156,7 +156,8 @@ OPTION_TYPES = {"max_persistent_r": (int, 1), "max_autotune": (bool, None),
                 "combo_max_subkernels": (int, 1), "combo_max_args": (int, 1),
                 "foreach_kernels": (bool, None), "precompile": (bool, None),
                 "round_intermediates": (bool, None), "freeze": (bool, None),
-                "memory_reorder": (bool, None), "cudagraph_shared_pools": (bool, None)}
+                "memory_reorder": (bool, None), "cudagraph_shared_pools": (bool, None),
+                "cudagraph_copy_in": (bool, None)}
 
 
 def check_compile_options(options: dict, where: str = "") -> None:

@@ -214,9 +214,9 @@ def test_copy_in_rings_key_on_sizes_moving_layouts_and_kept_addresses_alone(monk
     assert cg._addresses([w, 3]) == cg._addresses([w, 3], scalars=False) == (w.data_ptr(), ("const", 3))
 
 
-def _graph(fn, mutated=()):
+def _graph(fn, mutated=(), **kw):
     from tuner.compiler.context import CompiledGraph
-    return cg.CUDAGraphed(CompiledGraph(lambda args: fn(*args), None, tuple(mutated)), address_replay=True)
+    return cg.CUDAGraphed(CompiledGraph(lambda args: fn(*args), None, tuple(mutated)), address_replay=True, **kw)
 
 
 def test_large_results_from_small_moving_inputs_choose_copy_in_after_the_first_call(monkeypatch):
@@ -251,6 +251,16 @@ def test_large_results_from_small_moving_inputs_choose_copy_in_after_the_first_c
     bn = _graph(lambda w, s, x: [x @ w, (x @ w).repeat(16, 1)], mutated=(1,))
     bn([w, stats, x])
     assert not bn.address_replay
+    # another recording's static outputs count as moving (a backward called after two
+    # forwards: which of them a copy-in recording reads in place is settled later)
+    saved = StaticOutputs([torch.randn(256, 64)])
+    backward = _graph(lambda w, a, x: [(x @ w).repeat(16, 1), a * 2])
+    backward([w, saved.outs[0], x])
+    assert backward.address_replay
+    # options={"cudagraph_copy_in": False}
+    off = _graph(lambda w, x: [x @ w, (x @ w).repeat(16, 1)], copy_in=False)
+    off([w, x])
+    assert off.address_replay
     # so does a second call's choice: it is made once
     later = _graph(lambda w, x: [x @ w])
     later([w, x])
