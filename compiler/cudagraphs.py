@@ -182,6 +182,18 @@ def _forget(ptrs):
             STATIC_STORAGES[p] = n
 
 
+def _storage_bytes(tensors, seen: set) -> int:
+    """Bytes of the storages under `tensors` (non-tensors skipped) not in `seen` (storage data
+    pointers), each once; `seen` takes theirs."""
+    n = 0
+    for t in tensors:
+        s = t.untyped_storage() if isinstance(t, torch.Tensor) else None
+        if s is not None and s.data_ptr() not in seen:
+            seen.add(s.data_ptr())
+            n += s.nbytes()
+    return n
+
+
 def census() -> dict:
     """What the live graphs' recordings hold: recordings by kind, and the MiB kept allocated
     between calls by their owned static outputs and by copy-in rings' static inputs (each
@@ -194,13 +206,7 @@ def census() -> dict:
     seen: set = set()
 
     def mib(tensors) -> float:
-        n = 0
-        for t in tensors:
-            s = t.untyped_storage() if isinstance(t, torch.Tensor) else None
-            if s is not None and s.data_ptr() not in seen:
-                seen.add(s.data_ptr())
-                n += s.nbytes()
-        return n / 2**20
+        return _storage_bytes(tensors, seen) / 2**20
 
     for g in list(LIVE):
         res["graphs"] += 1
@@ -378,14 +384,9 @@ class CUDAGraphed:
             if any(not (isinstance(args[i], torch.Tensor) and _static_input(args[i], False))
                    for i in self.mutated_inputs):
                 return
-            mine = {storage_handle(a) for a in args if isinstance(a, torch.Tensor)}
-            seen, out_bytes = set(), 0
-            for o in outs if isinstance(outs, (list, tuple)) else ():
-                if isinstance(o, torch.Tensor):
-                    h = storage_handle(o)
-                    if h not in mine and h not in seen:
-                        seen.add(h)
-                        out_bytes += o.untyped_storage().nbytes()
+            # (an output on an input's storage is no result of its own)
+            inputs = {a.untyped_storage().data_ptr() for a in args if isinstance(a, torch.Tensor)}
+            out_bytes = _storage_bytes(outs if isinstance(outs, (list, tuple)) else (), inputs)
             moving = sum(a.untyped_storage().nbytes() for a in args
                          if isinstance(a, torch.Tensor) and not _static_input(a, False))
         except Exception:   # noqa: BLE001 - (a tensor without storage) the choice is an optimization
