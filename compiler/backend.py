@@ -123,7 +123,8 @@ def tuner_backend(gm, example_inputs, mode=None, options=None, **kwargs):
         env = shape_env_of(inputs_)
         before = len(env.guards) if env is not None else 0
         # kernel kinds that hold sizes as constants stay out: ATen's matmuls, no combined kernels
-        opts = dict(ctx.options, combo_kernels=False, foreach_kernels=False, mm="extern", pad_mm="never")
+        # (pad_mm pads only a matmul's fixed dims there: lowerings/matmul.py)
+        opts = dict(ctx.options, combo_kernels=False, foreach_kernels=False, mm="extern")
         compiled = compile_graph(gm_, inputs_, ctx=ctx.with_(sizes=sv, options=opts))
         if env is not None and len(env.guards) != before:
             raise Unsupported("the lowering decided on dynamo's own size symbols")

@@ -142,7 +142,10 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         self.add_node(node)
         return dst
 
-    def extern(self, op, args, kwargs, meta=None):
+    def extern(self, op, args, kwargs, meta=None, result=None):
+        """An ATen call node; its results' layouts from `meta` (FX values), else from the
+        current FX node or a meta run; `result`: (dtype, device, sizes, strides) of its one result,
+        for a call the FX graph has no value for whose sizes are symbolic (a padded matmul)."""
         def real(a):
             if isinstance(a, ir.TensorValue):
                 return self.realize(a)
@@ -151,6 +154,11 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
             return a
         args, kwargs = self._aligned_attn_bias(op, args, kwargs)
         args, kwargs = real(args), {k: real(v) for k, v in kwargs.items()}
+        if result is not None:
+            out = self.new_buffer(*result, extern_out=True)
+            self.add_node(ir.Extern(self.node_name(), op, args, kwargs, [out], "single"))
+            self.stats.count_extern(op)
+            return ir.View(out, out.size, out.stride, 0)
         if meta is None:
             meta = self._meta_run(op, args, kwargs)
         flat = meta if isinstance(meta, (list, tuple)) else [meta]

@@ -23,13 +23,15 @@ import weakref
 import torch
 
 from tuner.points.mm import decide_mm_backend, measures, problem_from_layout
-from tuner.points.pad_mm import context_from_layout, decide_pad_mm
+from tuner.heuristics.contexts import alignment_for
+from tuner.points.pad_mm import context_from_layout, decide_pad_mm, strides_transposed
 from tuner.settings import MM_MODE_CHOICES, settings
 
 from .. import ir
 from .. import sym as S
 from ..codegen import special_calls
 from ..lowering import graph, register
+from ..sizes import concrete
 from ..torch_compat import aten
 from .builders import constant_pad_nd
 
@@ -75,8 +77,14 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
         return graph().extern(op, args, scalars, None)
 
     if not (isinstance(mat1, ir.TensorValue) and isinstance(mat2, ir.TensorValue)) \
-            or mat1.dtype != mat2.dtype or graph().sizes is not None:   # (symbolic: ATen's)
+            or mat1.dtype != mat2.dtype:
         return orig()
+    if graph().sizes is not None:   # symbolic: ATen's, padded where only its rows are symbolic
+        ctx = _symbolic_pad_context(name, mat1, mat2, bias)
+        choice = "orig" if ctx is None else _decide(ctx, mat1.device)
+        if ctx is not None:
+            graph().stats.count_pad_mm(choice)
+        return _padded(op, ctx, mat1, mat2, bias, scalars) if choice == "pad" else orig()
     (s1, pre1), (s2, pre2) = _layout(mat1), _layout(mat2)
     try:
         ctx = context_from_layout(name, mat1.size, s1, mat2.size, s2, mat1.dtype,
@@ -500,16 +508,62 @@ def _ask_pad_mm(ctx, device) -> str:
         return "orig"
 
 
+SYMBOLIC_PAD_ROWS = 4096   # the fewest rows a symbolic graph's pad_mm problem is posed at
+
+
+def _one(size) -> bool:   # (no decision, so no guard, on a symbolic size)
+    return isinstance(size, int) and size == 1
+
+
+def _symbolic_pad_context(name, mat1, mat2, bias):
+    """In a graph of symbolic sizes: the pad_mm problem of a matmul whose only symbolic sizes
+    are its rows (m) and batch, mat1 row-major, any bias of at most one row; else None. Padding
+    then touches k and n only (row-major A and C need no padded m: their leading dims are k and
+    n), so the problem is posed at the size hints, m at least SYMBOLIC_PAD_ROWS and rounded up
+    to the alignment: one answer serves every size the graph meets, and a dynamic graph (a
+    server's batches, a growing sequence) meets larger row counts than its first; what padding
+    costs a small one is bounded (a copy of the fixed operand), what an unaligned matmul loses
+    grows with the rows. GPT-2's LM head (n = 50257) ran unpadded in every symbolic graph
+    before: cuBLAS with an unaligned leading dim (the pad_mm heuristic pads it from 1,024 rows
+    on an H100 and is unsure at 512)."""
+    g = graph()
+    (s1, pre1), (s2, pre2) = _layout(mat1), _layout(mat2)
+    fixed = (*mat1.size[-1:], *mat2.size[-2:], *s1[-2:], *s2[-2:])
+    if len(mat1.size) < 2 or not concrete(fixed) or strides_transposed(s1) \
+            or (bias is not None and (not isinstance(bias, ir.TensorValue) or len(bias.size) > 2
+                                      or (len(bias.size) == 2 and not _one(bias.size[0])))):
+        return None
+    try:
+        m = max(g.sizes.hint(mat1.size[-2]), SYMBOLIC_PAD_ROWS)
+        align = alignment_for(str(mat1.dtype).removeprefix("torch."))
+        batch = (g.sizes.hint(mat1.size[0]),) if len(mat1.size) == 3 else ()
+        ctx = context_from_layout(name, (*batch, -(-m // align) * align, mat1.size[-1]), s1,
+                                  mat2.size, s2, mat1.dtype, mat1_prepadded=pre1,
+                                  mat2_prepadded=pre2)
+    except (TypeError, ValueError):   # (an unsupported dtype, a batch without a hint)
+        return None
+    return ctx if ctx is not None and ctx.needs_padding() else None
+
+
 def _padded(op, ctx, mat1, mat2, bias, scalars):
-    m, n = ctx.m, ctx.n
+    """The matmul on zero-padded operands, its result sliced back; in a graph of symbolic
+    sizes (_symbolic_pad_context) m keeps its own, unpadded, size."""
+    symbolic = graph().sizes is not None
+    m, n = (mat1.size[-2], mat2.size[-1]) if symbolic else (ctx.m, ctx.n)
     pm, pk, pn = ctx.padded_sizes()
+    pm = m if symbolic else pm
     a = _pad(mat1, pm, pk, ctx.mat1_transposed)
     b = _pad(mat2, pk, pn, ctx.mat2_transposed)
     args = (a, b) if bias is None else (_pad_bias(bias, m, n, pm, pn), a, b)
     args = tuple(graph().realize(x) if isinstance(x, ir.TensorValue) else x for x in args)
-    meta = op(*[torch.empty_strided(x.size, x.stride, dtype=x.dtype, device="meta")
-                if isinstance(x, ir.View) else x for x in args], **scalars)
-    out = graph().extern(op, args, scalars, meta)
+    if symbolic:
+        size = (*mat1.size[:-2], m, pn)
+        out = graph().extern(op, args, scalars, result=(mat1.dtype, mat1.device, size,
+                                                        S.contiguous_strides(size)))
+    else:
+        meta = op(*[torch.empty_strided(x.size, x.stride, dtype=x.dtype, device="meta")
+                    if isinstance(x, ir.View) else x for x in args], **scalars)
+        out = graph().extern(op, args, scalars, meta)
     graph().padded_results.add(out.buffer.name)
     return ir.View(out.buffer, tuple(out.size[:-2]) + (m, n), out.stride, out.offset)
 

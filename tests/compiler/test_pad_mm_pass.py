@@ -240,6 +240,22 @@ def test_gpt2_lm_head_auto_decides_on_gpu_and_matches_eager(monkeypatch):
     reset_cache()
 
 
+
+@pytest.mark.gpu
+def test_gpt2_lm_head_padded_in_a_symbolic_graph_on_gpu_matches_eager():
+    # the tied LM head of a graph with symbolic rows (a server's batches and lengths): its
+    # 50257 columns padded as in a static graph, at every row count
+    g = torch.Generator(device="cuda").manual_seed(0)
+    head = _Weights(lambda x, w: x @ w.t(), (50257, 768)).cuda().to(torch.bfloat16)
+    torch._dynamo.reset()
+    stats.reset()
+    compiled = torch.compile(head, backend="tuner", dynamic=True, options={"pad_mm": "always"})
+    with torch.no_grad():
+        for rows in (1000, 4099, 317):
+            x = torch.randn(rows, 768, device="cuda", dtype=torch.bfloat16, generator=g) * 0.05
+            torch.testing.assert_close(compiled(x), head(x), rtol=2e-2, atol=2e-2)
+    assert stats.totals().pad_mm == {"pad": 1} and not stats.symbolic_fallbacks
+
 def test_inference_output_keeps_the_padded_layout_training_output_is_copied():
     # An lm-head-like output: inference returns the [:m, :n] view of the padded result (no
     # logits-sized copy kernel); a training forward's output keeps eager's strides, since the
@@ -358,3 +374,79 @@ def test_the_padded_problems_extern_probe_pads_and_both_probes_run(monkeypatch):
     assert sorted(fns) == ["extern", "template"] and pads == [1]
     for fn in fns.values():
         fn()
+
+
+
+class _Weights(torch.nn.Module):
+    """fn(x, *parameters): parameters keep static sizes under dynamic=True (dynamo's
+    force_parameter_static_shapes), as a model's weights do; only the input's are symbolic."""
+
+    def __init__(self, fn, *shapes):
+        super().__init__()
+        g = torch.Generator().manual_seed(1)
+        self.fn = fn
+        self.ps = torch.nn.ParameterList(torch.randn(*sh, generator=g) for sh in shapes)
+
+    def forward(self, *xs):
+        return self.fn(*xs, *self.ps)
+
+
+def _dynamic_run(model, shapes, make, pad_mm="always"):
+    """model compiled with dynamic=True and the pad_mm option, called at each shape (fresh
+    operands from make(shape)), each result against eager; stats of every graph."""
+    torch._dynamo.reset()
+    stats.reset()
+    compiled = torch.compile(model, backend="tuner", dynamic=True, options={"pad_mm": pad_mm})
+    with torch.no_grad():
+        for shape in shapes:
+            args = make(shape)
+            assert_close(compiled(*args), model(*args), torch.float32)
+    t = stats.totals()
+    assert not t.graph_fallback and not stats.symbolic_fallbacks, (t.graph_fallback, stats.symbolic_fallbacks)
+    return t
+
+
+@pytest.mark.parametrize("case", ["linear_bias", "lm_head_tied", "bmm", "unaligned_k"])
+def test_symbolic_rows_matmul_pads_its_fixed_dims_and_matches_eager(case):
+    # a graph of symbolic sizes pads k and n when only the rows are symbolic: GPT-2's LM head
+    # (a tied 50257-wide weight, read transposed) ran unpadded in every such graph before
+    g = torch.Generator().manual_seed(2)
+    model, make = {
+        "linear_bias": (_Weights(F.linear, (50, 24), (50,)), lambda r: (torch.randn(r, 24, generator=g),)),
+        "lm_head_tied": (_Weights(lambda x, w: x @ w.t(), (50, 24)),
+                         lambda r: (torch.randn(2, r, 24, generator=g),)),
+        "bmm": (_Weights(lambda x, w: torch.bmm(x, w.expand(x.shape[0], 24, 50)), (24, 50)),
+                lambda r: (torch.randn(r, r + 1, 24, generator=g),)),
+        "unaligned_k": (_Weights(lambda x, w: x @ w, (21, 50)), lambda r: (torch.randn(r, 21, generator=g),)),
+    }[case]
+    t = _dynamic_run(model, (5, 9, 14), make)
+    assert t.pad_mm == {"pad": 1}, t.pad_mm
+
+
+def test_symbolic_rows_matmul_is_left_alone_where_padding_would_touch_its_rows():
+    # mat1 column-major (its leading dim is the symbolic rows) or a 2-D bias over the rows:
+    # the plain ATen call, as before
+    g = torch.Generator().manual_seed(3)
+    t = _dynamic_run(_Weights(lambda x, w: x.t() @ w, (24, 50)), (5, 9, 14),
+                     lambda r: (torch.randn(24, r, generator=g),))
+    assert t.pad_mm == {}, t.pad_mm
+    t = _dynamic_run(_Weights(lambda c, x, w: torch.addmm(c, x, w), (24, 50)), (5, 9, 14),
+                     lambda r: (torch.randn(r, 50, generator=g), torch.randn(r, 24, generator=g)))
+    assert t.pad_mm == {}, t.pad_mm
+
+
+def test_symbolic_rows_pad_decision_is_posed_at_many_rows(monkeypatch):
+    # one answer serves every size a dynamic graph meets: it is asked for at least
+    # SYMBOLIC_PAD_ROWS rows (here the first symbolic call has 9), k and n as they are
+    import tuner.compiler.lowerings.matmul as mm
+    asked = []
+
+    def decide(ctx, device):
+        asked.append(ctx)
+        return "orig"
+    monkeypatch.setattr(mm, "decide_pad_mm", decide)
+    g = torch.Generator().manual_seed(4)
+    t = _dynamic_run(_Weights(F.linear, (50, 24)), (9, 14), lambda r: (torch.randn(r, 24, generator=g),),
+                     pad_mm="auto")
+    assert [(c.m, c.k, c.n) for c in asked] == [(mm.SYMBOLIC_PAD_ROWS, 24, 50)]
+    assert t.pad_mm == {"orig": 1}, t.pad_mm
