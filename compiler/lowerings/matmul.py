@@ -517,10 +517,10 @@ def _one(size) -> bool:   # (no decision, so no guard, on a symbolic size)
 
 def _symbolic_pad_context(name, mat1, mat2, bias):
     """In a graph of symbolic sizes: the pad_mm problem of a matmul whose only symbolic sizes
-    are its rows (m) and batch, mat1 row-major, any bias of at most one row; else None. Padding
+    are its rows (m) and batch, mat1 not column-major, any bias of at most one row; else None. Padding
     then touches k and n only (row-major A and C need no padded m: their leading dims are k and
-    n), so the problem is posed at the size hints, m at least SYMBOLIC_PAD_ROWS and rounded up
-    to the alignment: one answer serves every size the graph meets, and a dynamic graph (a
+    n), so the problem is posed at the size hints, a symbolic m at least SYMBOLIC_PAD_ROWS, and m
+    rounded up to the alignment: one answer serves every size the graph meets, and a dynamic graph (a
     server's batches, a growing sequence) meets larger row counts than its first; what padding
     costs a small one is bounded (a copy of the fixed operand), what an unaligned matmul loses
     grows with the rows. GPT-2's LM head (n = 50257) ran unpadded in every symbolic graph
@@ -534,7 +534,8 @@ def _symbolic_pad_context(name, mat1, mat2, bias):
                                       or (len(bias.size) == 2 and not _one(bias.size[0])))):
         return None
     try:
-        m = max(g.sizes.hint(mat1.size[-2]), SYMBOLIC_PAD_ROWS)
+        m = mat1.size[-2]   # (a fixed count of rows, where only a batch or another input moves)
+        m = m if isinstance(m, int) else max(g.sizes.hint(m), SYMBOLIC_PAD_ROWS)
         align = alignment_for(str(mat1.dtype).removeprefix("torch."))
         batch = (g.sizes.hint(mat1.size[0]),) if len(mat1.size) == 3 else ()
         ctx = context_from_layout(name, (*batch, -(-m // align) * align, mat1.size[-1]), s1,
@@ -616,6 +617,9 @@ def _pad_bias(bias, m, n, pm, pn):
     target = (pm, pn)[-len(bias.size):]
     pad = []
     for size, want, to in reversed(list(zip(bias.size, full, target))):
+        if to is want:   # (not padded: a symbolic graph's rows, never compared, so no guard)
+            pad += [0, 0]
+            continue
         pad += [0, to - size if size == want and want != 1 else 0]
     if not any(pad):
         return bias

@@ -256,6 +256,7 @@ def test_gpt2_lm_head_padded_in_a_symbolic_graph_on_gpu_matches_eager():
             torch.testing.assert_close(compiled(x), head(x), rtol=2e-2, atol=2e-2)
     assert stats.totals().pad_mm == {"pad": 1} and not stats.symbolic_fallbacks
 
+
 def test_inference_output_keeps_the_padded_layout_training_output_is_copied():
     # An lm-head-like output: inference returns the [:m, :n] view of the padded result (no
     # logits-sized copy kernel); a training forward's output keeps eager's strides, since the
@@ -376,7 +377,6 @@ def test_the_padded_problems_extern_probe_pads_and_both_probes_run(monkeypatch):
         fn()
 
 
-
 class _Weights(torch.nn.Module):
     """fn(x, *parameters): parameters keep static sizes under dynamic=True (dynamo's
     force_parameter_static_shapes), as a model's weights do; only the input's are symbolic."""
@@ -391,12 +391,13 @@ class _Weights(torch.nn.Module):
         return self.fn(*xs, *self.ps)
 
 
-def _dynamic_run(model, shapes, make, pad_mm="always"):
-    """model compiled with dynamic=True and the pad_mm option, called at each shape (fresh
-    operands from make(shape)), each result against eager; stats of every graph."""
+def _dynamic_run(model, shapes, make, pad_mm="always", dynamic=True):
+    """model compiled with dynamic=True (None: dynamo's automatic dynamic, a size symbolic once
+    it changed) and the pad_mm option, called at each shape (fresh operands from make(shape)),
+    each result against eager; stats of every graph."""
     torch._dynamo.reset()
     stats.reset()
-    compiled = torch.compile(model, backend="tuner", dynamic=True, options={"pad_mm": pad_mm})
+    compiled = torch.compile(model, backend="tuner", dynamic=dynamic, options={"pad_mm": pad_mm})
     with torch.no_grad():
         for shape in shapes:
             args = make(shape)
@@ -450,3 +451,29 @@ def test_symbolic_rows_pad_decision_is_posed_at_many_rows(monkeypatch):
                      pad_mm="auto")
     assert [(c.m, c.k, c.n) for c in asked] == [(mm.SYMBOLIC_PAD_ROWS, 24, 50)]
     assert t.pad_mm == {"orig": 1}, t.pad_mm
+
+
+def test_symbolic_rows_bias_row_is_never_compared_so_no_guard():
+    # a (1, n) bias over symbolic rows: padded along n only, and no decision on the rows (a
+    # guard there would tie the variant to some sizes)
+    g = torch.Generator().manual_seed(5)
+    t = _dynamic_run(_Weights(lambda x, b, w: torch.addmm(b, x[1:], w), (1, 50), (24, 50)), (5, 9, 14),
+                     lambda r: (torch.randn(r, 24, generator=g),))
+    assert t.pad_mm == {"pad": 1}, t.pad_mm
+    assert [s.guards for s in stats.graphs()] == [0], [s.guards for s in stats.graphs()]
+
+
+def test_fixed_rows_in_a_symbolic_graph_are_posed_as_they_are(monkeypatch):
+    # a bmm whose batch alone is symbolic (automatic dynamic: the batch changed, the rows did
+    # not): its 77 rows are the problem's, rounded up to fp32's alignment, not SYMBOLIC_PAD_ROWS
+    import tuner.compiler.lowerings.matmul as mm
+    asked = []
+
+    def decide(ctx, device):
+        asked.append(ctx)
+        return "orig"
+    monkeypatch.setattr(mm, "decide_pad_mm", decide)
+    g = torch.Generator().manual_seed(6)
+    _dynamic_run(_Weights(lambda q, w: torch.bmm(q, w.expand(q.shape[0], 64, 77)), (64, 77)), (5, 7),
+                 lambda b: (torch.randn(b, 77, 64, generator=g),), pad_mm="auto", dynamic=None)
+    assert [(c.m, c.k, c.n) for c in asked] == [(77, 64, 77), (80, 64, 77)]   # (static, symbolic)
