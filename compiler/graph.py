@@ -155,12 +155,20 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
         args, kwargs = self._aligned_attn_bias(op, args, kwargs)
         args, kwargs = real(args), {k: real(v) for k, v in kwargs.items()}
         if result is not None:
-            out = self.new_buffer(*result, extern_out=True)
-            self.add_node(ir.Extern(self.node_name(), op, args, kwargs, [out], "single"))
-            self.stats.count_extern(op)
-            return ir.View(out, out.size, out.stride, 0)
-        if meta is None:
-            meta = self._meta_run(op, args, kwargs)
+            flat, outs = [None], [self.new_buffer(*result, extern_out=True)]
+        else:
+            if meta is None:
+                meta = self._meta_run(op, args, kwargs)
+            flat, outs = self._extern_outs(op, args, meta)
+        node = ir.Extern(self.node_name(), op, args, kwargs, outs,
+                         "tuple" if isinstance(meta, (list, tuple)) else "single")
+        self.add_node(node)
+        self.stats.count_extern(op)
+        views = [ir.View(b, b.size, b.stride, 0) if b is not None else m for b, m in zip(outs, flat)]
+        return tuple(views) if isinstance(meta, (list, tuple)) else views[0]
+
+    def _extern_outs(self, op, args, meta):
+        """(the call's results as a list, a buffer for each tensor among them, else None)."""
         flat = meta if isinstance(meta, (list, tuple)) else [meta]
         outs, upper = [], None
         if op is torch.ops.aten.nonzero.default and isinstance(args[0], ir.View) and concrete(args[0].size):
@@ -176,12 +184,7 @@ class GraphLowering(LayoutRule, MutationTracking, Recompute, AttnBiasAlignment,
                 outs.append(self.extern_buffer(m.dtype, self._device(m), m.shape, m.stride(), upper))
             else:
                 outs.append(None)
-        node = ir.Extern(self.node_name(), op, args, kwargs, outs,
-                         "tuple" if isinstance(meta, (list, tuple)) else "single")
-        self.add_node(node)
-        self.stats.count_extern(op)
-        views = [ir.View(b, b.size, b.stride, 0) if b is not None else m for b, m in zip(outs, flat)]
-        return tuple(views) if isinstance(meta, (list, tuple)) else views[0]
+        return flat, outs
 
     def extern_buffer(self, dtype, device, shape, stride, upper=None):
         """An ATen call's output buffer of FX meta sizes; a data-dependent size first met here

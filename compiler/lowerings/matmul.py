@@ -23,7 +23,7 @@ import weakref
 import torch
 
 from tuner.points.mm import decide_mm_backend, measures, problem_from_layout
-from tuner.heuristics.contexts import alignment_for
+from tuner.heuristics.contexts import alignment_for, round_up
 from tuner.points.pad_mm import context_from_layout, decide_pad_mm, strides_transposed
 from tuner.settings import MM_MODE_CHOICES, settings
 
@@ -81,9 +81,10 @@ def _matmul(name, op, mat1, mat2, bias=None, **scalars):
         return orig()
     if graph().sizes is not None:   # symbolic: ATen's, padded where only its rows are symbolic
         ctx = _symbolic_pad_context(name, mat1, mat2, bias)
-        choice = "orig" if ctx is None else _decide(ctx, mat1.device)
-        if ctx is not None:
-            graph().stats.count_pad_mm(choice)
+        if ctx is None:
+            return orig()
+        choice = _decide(ctx, mat1.device)
+        graph().stats.count_pad_mm(choice)
         return _padded(op, ctx, mat1, mat2, bias, scalars) if choice == "pad" else orig()
     (s1, pre1), (s2, pre2) = _layout(mat1), _layout(mat2)
     try:
@@ -538,7 +539,7 @@ def _symbolic_pad_context(name, mat1, mat2, bias):
         m = m if isinstance(m, int) else max(g.sizes.hint(m), SYMBOLIC_PAD_ROWS)
         align = alignment_for(str(mat1.dtype).removeprefix("torch."))
         batch = (g.sizes.hint(mat1.size[0]),) if len(mat1.size) == 3 else ()
-        ctx = context_from_layout(name, (*batch, -(-m // align) * align, mat1.size[-1]), s1,
+        ctx = context_from_layout(name, (*batch, round_up(m, align), mat1.size[-1]), s1,
                                   mat2.size, s2, mat1.dtype, mat1_prepadded=pre1,
                                   mat2_prepadded=pre2)
     except (TypeError, ValueError):   # (an unsupported dtype, a batch without a hint)
@@ -550,9 +551,10 @@ def _padded(op, ctx, mat1, mat2, bias, scalars):
     """The matmul on zero-padded operands, its result sliced back; in a graph of symbolic
     sizes (_symbolic_pad_context) m keeps its own, unpadded, size."""
     symbolic = graph().sizes is not None
-    m, n = (mat1.size[-2], mat2.size[-1]) if symbolic else (ctx.m, ctx.n)
+    m, n = ctx.m, ctx.n
     pm, pk, pn = ctx.padded_sizes()
-    pm = m if symbolic else pm
+    if symbolic:
+        m = pm = mat1.size[-2]
     a = _pad(mat1, pm, pk, ctx.mat1_transposed)
     b = _pad(mat2, pk, pn, ctx.mat2_transposed)
     args = (a, b) if bias is None else (_pad_bias(bias, m, n, pm, pn), a, b)

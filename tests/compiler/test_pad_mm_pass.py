@@ -240,7 +240,6 @@ def test_gpt2_lm_head_auto_decides_on_gpu_and_matches_eager(monkeypatch):
     reset_cache()
 
 
-
 @pytest.mark.gpu
 def test_gpt2_lm_head_padded_in_a_symbolic_graph_on_gpu_matches_eager():
     # the tied LM head of a graph with symbolic rows (a server's batches and lengths): its
@@ -436,9 +435,8 @@ def test_symbolic_rows_matmul_is_left_alone_where_padding_would_touch_its_rows()
     assert t.pad_mm == {}, t.pad_mm
 
 
-def test_symbolic_rows_pad_decision_is_posed_at_many_rows(monkeypatch):
-    # one answer serves every size a dynamic graph meets: it is asked for at least
-    # SYMBOLIC_PAD_ROWS rows (here the first symbolic call has 9), k and n as they are
+def _asked_pad_mm(monkeypatch) -> list:
+    """The pad_mm problems the lowering asks about from now on (each answered "orig")."""
     import tuner.compiler.lowerings.matmul as mm
     asked = []
 
@@ -446,10 +444,17 @@ def test_symbolic_rows_pad_decision_is_posed_at_many_rows(monkeypatch):
         asked.append(ctx)
         return "orig"
     monkeypatch.setattr(mm, "decide_pad_mm", decide)
+    return asked
+
+def test_symbolic_rows_pad_decision_is_posed_at_many_rows(monkeypatch):
+    # one answer serves every size a dynamic graph meets: it is asked for at least
+    # SYMBOLIC_PAD_ROWS rows (here the first symbolic call has 9), k and n as they are
+    asked = _asked_pad_mm(monkeypatch)
     g = torch.Generator().manual_seed(4)
     t = _dynamic_run(_Weights(F.linear, (50, 24)), (9, 14), lambda r: (torch.randn(r, 24, generator=g),),
                      pad_mm="auto")
-    assert [(c.m, c.k, c.n) for c in asked] == [(mm.SYMBOLIC_PAD_ROWS, 24, 50)]
+    from tuner.compiler.lowerings.matmul import SYMBOLIC_PAD_ROWS
+    assert [(c.m, c.k, c.n) for c in asked] == [(SYMBOLIC_PAD_ROWS, 24, 50)]
     assert t.pad_mm == {"orig": 1}, t.pad_mm
 
 
@@ -466,13 +471,7 @@ def test_symbolic_rows_bias_row_is_never_compared_so_no_guard():
 def test_fixed_rows_in_a_symbolic_graph_are_posed_as_they_are(monkeypatch):
     # a bmm whose batch alone is symbolic (automatic dynamic: the batch changed, the rows did
     # not): its 77 rows are the problem's, rounded up to fp32's alignment, not SYMBOLIC_PAD_ROWS
-    import tuner.compiler.lowerings.matmul as mm
-    asked = []
-
-    def decide(ctx, device):
-        asked.append(ctx)
-        return "orig"
-    monkeypatch.setattr(mm, "decide_pad_mm", decide)
+    asked = _asked_pad_mm(monkeypatch)
     g = torch.Generator().manual_seed(6)
     _dynamic_run(_Weights(lambda q, w: torch.bmm(q, w.expand(q.shape[0], 64, 77)), (64, 77)), (5, 7),
                  lambda b: (torch.randn(b, 77, 64, generator=g),), pad_mm="auto", dynamic=None)
