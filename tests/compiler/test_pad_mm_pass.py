@@ -383,11 +383,12 @@ class _Weights(torch.nn.Module):
     def __init__(self, fn, *shapes):
         super().__init__()
         g = torch.Generator().manual_seed(1)
-        self.fn = fn
-        self.ps = torch.nn.ParameterList(torch.randn(*sh, generator=g) for sh in shapes)
+        self.fn, self.n = fn, len(shapes)
+        for i, sh in enumerate(shapes):   # plain attributes: torch 2.11's dynamo cannot unpack
+            setattr(self, f"p{i}", torch.nn.Parameter(torch.randn(*sh, generator=g)))   # a ParameterList
 
     def forward(self, *xs):
-        return self.fn(*xs, *self.ps)
+        return self.fn(*xs, *[getattr(self, f"p{i}") for i in range(self.n)])
 
 
 def _dynamic_run(model, shapes, make, pad_mm="always", dynamic=True):
