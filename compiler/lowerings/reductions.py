@@ -105,6 +105,12 @@ MIN_CHUNK = 256             # reduced elements per chunk, at least
 #   run a row per program; outer (x-contiguous) ones a tile of 128 outputs, whose first stages
 #   aim at OUTER_TARGET_PROGRAMS, so they stay unsplit only from a quarter of it.
 FILL_PROGRAMS = 256
+# - Short rows: an inner reduction of fewer rows than FILL_PROGRAMS runs them all
+#   at once, at most two per SM, so its time is about two rows' reads, not the whole input's:
+#   it splits only where two rows exceed SMALL_REDUCTION_NUMEL. GPT-2's LayerNorms at 192 rows
+#   of 768 were split in two (the total above the bound): 260 launches a call instead of 135,
+#   0.65 vs 0.52 ms of kernels, 3.9 vs 2.1 ms a host-bound call (H200, 2026-12-01,
+#   `dynamic/serving_gpt2_small_rows_probe_20261201-0700_s77.json`).
 SMALL_REDUCTION_NUMEL = 1 << 16
 
 
@@ -131,9 +137,10 @@ def is_outer(ranges, rranges, body):
 
 def split_factor(ranges, rranges, rtype, body):
     """How many chunks to split the reduced range into (1: no split). Not split: small
-    reductions (outputs x length <= SMALL_REDUCTION_NUMEL), short rows (< 2 * MIN_CHUNK) and
+    reductions (outputs x length <= SMALL_REDUCTION_NUMEL), short rows (< 2 * MIN_CHUNK),
     reductions whose unsplit kernel fills the GPU (FILL_PROGRAMS, or a quarter of
-    OUTER_TARGET_PROGRAMS tiles for outer ones); else powers of two until the first stage
+    OUTER_TARGET_PROGRAMS tiles for outer ones) and inner ones whose rows are short (twice the
+    length <= SMALL_REDUCTION_NUMEL); else powers of two until the first stage
     reaches its target programs, chunks of MIN_CHUNK at least."""
     if rtype not in SPLITTABLE:
         return 1
@@ -145,6 +152,8 @@ def split_factor(ranges, rranges, rtype, body):
     target = OUTER_TARGET_PROGRAMS if outer else TARGET_PROGRAMS
     if programs >= (OUTER_TARGET_PROGRAMS // 4 if outer else FILL_PROGRAMS):
         return 1
+    if not outer and 2 * rnumel <= SMALL_REDUCTION_NUMEL:
+        return 1   # fewer rows than FILL_PROGRAMS, each short ("Short rows" above)
     split = 1
     while programs * split < target and rnumel // (2 * split) >= MIN_CHUNK:
         split *= 2

@@ -47,15 +47,18 @@ def test_large_reductions_with_few_outputs_still_split():
     from tuner.compiler.lowerings.reductions import split_factor
     from tuner.compiler.ops import ops
 
-    # the rule on real sizes: x.sum(0) and x.sum() of 8192 x 8192 split; 64 x 640 rows, or
-    # 8192 rows of 8192, do not
+    # the rule on real sizes: x.sum(0) and x.sum() of 8192 x 8192 split, and 64 rows of 2^16;
+    # 64 x 640 rows, 8192 rows of 8192, and fewer rows than fill the GPU (192 of 768: GPT-2's
+    # LayerNorm at 6 x 32 tokens, 128 of 8192) do not
     def by_rows(n):
         return lambda idx, ridx: ops.load("x", idx[0] * n + ridx[0])
     assert split_factor([8192], [8192], "sum", lambda idx, ridx: ops.load("x", ridx[0] * 8192 + idx[0])) > 1
     assert split_factor([], [8192 * 8192], "sum", lambda idx, ridx: ops.load("x", ridx[0])) > 1
     assert split_factor([64], [640], "sum", by_rows(640)) == 1
     assert split_factor([8192], [8192], "sum", by_rows(8192)) == 1
-    assert split_factor([64], [8192], "sum", by_rows(8192)) > 1
+    assert split_factor([64], [1 << 16], "sum", by_rows(1 << 16)) > 1
+    assert split_factor([6, 32], [768], "sum", lambda idx, ridx: ops.load("x", (idx[0] * 32 + idx[1]) * 768 + ridx[0])) == 1
+    assert split_factor([128], [8192], "sum", by_rows(8192)) == 1
     # compiled: a full sum and a leading-dim sum above the bound are two kernels each
     x = torch.randn(512, 256)
     s = compile_and_check(lambda x: x.sum(), x)

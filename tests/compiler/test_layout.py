@@ -433,10 +433,11 @@ def test_channels_last_reduction_over_w_alone_does_not_fuse_its_producer():
 @pytest.mark.parametrize("fmt", ["channels_last", "nchw"])
 def test_split_spatial_mean_fuses_its_stored_producer(fmt):
     # A squeeze-excite whose activation y is also returned (as a training forward saves it for
-    # the backward): y is stored, not recomputed by its consumers. Its mean over 64 x 64 is
-    # split in two (32 outputs of 4096 elements: split_factor), the first stage over x =
-    # (chunk, N, C) channels-last, (N, C, chunk) in NCHW, r within a chunk of H*W: y is indexed
-    # where that stage reads it and stored from its kernel (5 kernels before: y had its own)
+    # the backward): y is stored, not recomputed by its consumers. Its mean is split in two
+    # (split_factor: 32 outputs of 64 x 64 channels-last, 32 rows of 192 x 192 in NCHW, where
+    # rows of 64 x 64 are too short to split), the first stage over x = (chunk, N, C)
+    # channels-last, (N, C, chunk) in NCHW, r within a chunk of H*W: y is indexed where that
+    # stage reads it and stored from its kernel (5 kernels before: y had its own)
     F = torch.nn.functional
     torch.manual_seed(0)
     w1, w2 = torch.randn(4, 16, 1, 1), torch.randn(16, 4, 1, 1)
@@ -446,14 +447,16 @@ def test_split_spatial_mean_fuses_its_stored_producer(fmt):
         gate = torch.sigmoid(F.conv2d(F.relu(F.conv2d(y.mean((2, 3), keepdim=True), w1)), w2))
         return y * gate, y
 
-    x = torch.randn(2, 16, 64, 64)
     if fmt == "channels_last":
-        x = x.to(memory_format=CL)
+        x = torch.randn(2, 16, 64, 64).to(memory_format=CL)
+    else:
+        x = torch.randn(2, 16, 192, 192)
     s = compile_and_check(f, x)
     # an outer (channels-last) first stage is looped over its chunk of 256, an inner one not
     first = "reduction" if fmt == "channels_last" else "persistent_reduction"
     assert s.kernel_kinds == [first, "persistent_reduction", "pointwise", "pointwise"], s.kernel_kinds
-    assert "reduction over (512, 256)" in s.source   # the split's first stage: 16 chunks
+    # the split's first stage: 16 chunks of 256, or 32 of 1152
+    assert ("reduction over (512, 256)" if fmt == "channels_last" else "reduction over (1024, 1152)") in s.source
 
 
 def test_channels_last_producer_fuses_with_spatial_mean_when_c_equals_h():

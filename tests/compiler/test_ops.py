@@ -171,7 +171,7 @@ def test_split_reductions_match(dtype):
     # chunks), for leading-dim (x-contiguous) and trailing-dim and full reductions.
     # (sizes above SMALL_REDUCTION_NUMEL elements: smaller ones are not split)
     x = torch.randn(518, 130).to(dtype)   # 518 = 2 * 259: only a 2-way split divides it
-    y = torch.randn(16384, 5).to(dtype)
+    y = torch.randn(40000, 5).to(dtype)   # (its rows, transposed: long enough to split alone)
     s = compile_and_check(lambda a: a.sum(0), y, dtype=dtype)
     assert s.kernels == 2
     s = compile_and_check(lambda a: a.t().contiguous().sum(1), y, dtype=dtype)
