@@ -59,9 +59,10 @@ it handed out may still be held.
 Dynamic sizes. A graph compiled with symbolic sizes (compiler/sizes.py) is called with many
 shapes, and a recording serves one. Such a graph (`shape_key` given: the call's symbolic sizes)
 records a shape only when it comes a second time, for up to `max_shapes` shapes (the setting
-TUNER_CUDAGRAPH_SHAPES), each with its own copy-in ring; other shapes run the compiled graph
-directly (DIRECT_CALLS). So a decode loop whose KV cache grows a row per step, each length
-seen once, pays no recording per step, and a server's recurring shapes replay.
+TUNER_CUDAGRAPH_SHAPES), each with its own copy-in ring of one recording; other shapes, and a
+recorded shape whose last results are still held, run the compiled graph directly
+(DIRECT_CALLS). So a decode loop whose KV cache grows a row per step, each length seen once,
+pays no recording per step, and a server's recurring shapes replay.
 """
 from __future__ import annotations
 
@@ -443,7 +444,7 @@ class CUDAGraphed:
         return entry
 
     def __call__(self, args):
-        global ZERO_COPY_REPLAYS, INPUT_COPIES
+        global ZERO_COPY_REPLAYS, INPUT_COPIES, DIRECT_CALLS
         args = list(args)
         if self.calls == 0 or not all(not isinstance(a, torch.Tensor) or a.is_cuda for a in args) \
                 or self._direct(args):
@@ -469,8 +470,11 @@ class CUDAGraphed:
         ring.used = self.tick
         # Pick (or record) before copying inputs in: recording runs a warm-up on `inputs`,
         # which for a mutating graph changes the static inputs.
-        rec, zero_copy = self._pick(ring, inputs, address=not copy_in,
-                                    in_place=not copy_in or self.kept_mutated)
+        picked = self._pick(ring, inputs, address=not copy_in, in_place=not copy_in or self.kept_mutated)
+        if picked is None:   # (a dynamic-size graph's shape whose one recording's results are held)
+            DIRECT_CALLS += 1
+            return self.call(list(args))
+        rec, zero_copy = picked
         if copy_in:
             for i in self.moving:
                 a, s = args[i], inputs[i]
@@ -548,12 +552,21 @@ class CUDAGraphed:
             self.copy_rings.pop(k)[1].drop()
 
     def _pick(self, ring: _Ring, inputs, address: bool, in_place: bool):
-        """(recording to replay, whether its outputs may be handed out). in_place: the
-        recording reads some caller's tensor that it mutates (no warm-up run: see _capture)."""
+        """(recording to replay, whether its outputs may be handed out), or None (see below).
+        in_place: the recording reads some caller's tensor that it mutates (no warm-up run:
+        see _capture)."""
         warm = not (in_place and self.mutates)
         for rec in ring.slots:
             if rec.pool.replayable(rec.outputs):
                 return rec, True
+        if self.shape_key is not None and ring.slots:
+            # a dynamic-size graph records one slot per shape; None: run this call directly. A
+            # generate loop meets each cache length once per call, and the last call's results
+            # there may still be held (its cache, garbage awaiting the cycle collector): more
+            # recordings were captured over three generates, each ~10 ms of host time, and the
+            # recipe's reduce-overhead ran 0.82x of default mode (LLaMA b8, prompt 512, H200,
+            # `generate/dynamic_llama_ro_recordings_probe_20261201-0721_s77.json`)
+            return None
         if len(ring.slots) < RING:
             i = len(ring.slots)
             if not address:

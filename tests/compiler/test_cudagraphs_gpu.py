@@ -446,6 +446,39 @@ def test_reduce_overhead_decode_with_a_growing_cache_records_nothing_per_step():
     assert cg.RECORDINGS - rec <= settings.cudagraph_shapes * cg.RING
 
 
+def test_a_recorded_shape_whose_results_are_held_runs_directly_not_recorded_again():
+    # a dynamic-size graph records one slot per shape: a call of a recorded shape while the
+    # last results there are still held (a generate's cache awaiting the cycle collector)
+    # runs the compiled graph directly; held results keep their values
+    torch._dynamo.reset()
+    w = torch.randn(32, 32, device="cuda")
+
+    def step(x, cache):
+        cache = torch.cat([cache, x @ w], 0)
+        return torch.softmax(x @ cache.t(), -1) @ cache, cache
+    cf = torch.compile(step, backend="tuner", mode="reduce-overhead", dynamic=True)
+    cache = torch.randn(5, 32, device="cuda")
+    x = torch.randn(1, 32, device="cuda")   # (one address: one ring; new values each call)
+    for n in (3, 4):   # symbolic from the second size on
+        cf(x, torch.randn(n, 32, device="cuda"))
+
+    def call():
+        x.copy_(torch.randn(1, 32, device="cuda"))
+        out, new = cf(x, cache)
+        return out, new, step(x, cache)
+    results = [call(), call()]          # seen, then recorded (its results held here)
+    rec, direct = cg.RECORDINGS, cg.DIRECT_CALLS
+    results += [call(), call()]
+    assert cg.RECORDINGS == rec and cg.DIRECT_CALLS == direct + 2
+    for out, new, (ref, ref_cache) in results:
+        torch.testing.assert_close(out, ref, **TOL)
+        torch.testing.assert_close(new, ref_cache, **TOL)
+    del results
+    out, _, (ref, _) = call()           # released: the recording replays
+    assert cg.RECORDINGS == rec and cg.DIRECT_CALLS == direct + 2
+    torch.testing.assert_close(out, ref, **TOL)
+
+
 def test_copy_in_recordings_read_parameters_and_static_buffers_in_place():
     # past MAX_ADDRESS_GRAPHS input addresses (a generate loop's fresh token tensors), the
     # copy-in ring copies only the inputs that move: weights and a static KV cache (marked
