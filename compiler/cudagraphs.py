@@ -59,7 +59,9 @@ it handed out may still be held.
 Dynamic sizes. A graph compiled with symbolic sizes (compiler/sizes.py) is called with many
 shapes, and a recording serves one. Such a graph (`shape_key` given: the call's symbolic sizes)
 records a shape only when it comes a second time, for up to `max_shapes` shapes (the setting
-TUNER_CUDAGRAPH_SHAPES), each with its own copy-in ring of one recording; other shapes, and a
+TUNER_CUDAGRAPH_SHAPES), each with its own copy-in ring of one recording (never on the caller's
+addresses: a generate loop's cache tensors are new every step, so an address recording never
+replayed, and the shape's copy-in ring recorded again on its next call); other shapes, and a
 recorded shape whose last results are still held, run the compiled graph directly
 (DIRECT_CALLS). So a decode loop whose KV cache grows a row per step, each length seen once,
 pays no recording per step, and a server's recurring shapes replay.
@@ -331,7 +333,7 @@ class CUDAGraphed:
         # producers, a decode step's, move with every size)
         self.keep_outputs = shape_key is None
         self.copy_recordings = 0     # copy-in rings made (a graph of fixed sizes)
-        self.address_replay = address_replay
+        self.address_replay = address_replay and shape_key is None   # (see "Dynamic sizes")
         self.mutated_inputs = tuple(call.mutated_inputs)
         self.mutates = bool(self.mutated_inputs)
         self.by_address: dict = {}    # data_ptr (a non-tensor: its value) per input -> _Address

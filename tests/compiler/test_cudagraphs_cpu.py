@@ -161,6 +161,12 @@ def test_dynamic_sizes_admit_a_shape_on_its_second_call_up_to_the_limit():
     assert g.admitted == {(1,), (2,)} and cg.DIRECT_CALLS - direct == 6
     fixed = cg.CUDAGraphed(CompiledGraph(lambda args: [args[0]], None))
     assert not fixed._direct([1]) and not fixed._direct([2])    # fixed sizes: always recorded
+    # a dynamic-size graph records copy-in rings only (a generate's cache moves every step:
+    # recordings on its addresses never replayed, and each shape recorded again copy-in)
+    dyn = cg.CUDAGraphed(CompiledGraph(lambda args: [args[0]], None), address_replay=True,
+                         shape_key=lambda a: (a[0],))
+    assert not dyn.address_replay
+    assert cg.CUDAGraphed(CompiledGraph(lambda args: [args[0]], None), address_replay=True).address_replay
 
 
 def test_census_counts_recordings_and_the_memory_their_static_tensors_keep():

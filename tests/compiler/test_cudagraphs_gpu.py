@@ -458,7 +458,7 @@ def test_a_recorded_shape_whose_results_are_held_runs_directly_not_recorded_agai
         return torch.softmax(x @ cache.t(), -1) @ cache, cache
     cf = torch.compile(step, backend="tuner", mode="reduce-overhead", dynamic=True)
     cache = torch.randn(5, 32, device="cuda")
-    x = torch.randn(1, 32, device="cuda")   # (one address: one ring; new values each call)
+    x = torch.randn(1, 32, device="cuda")   # (new values each call, copied in)
     for n in (3, 4):   # symbolic from the second size on
         cf(x, torch.randn(n, 32, device="cuda"))
 
