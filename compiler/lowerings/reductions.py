@@ -145,15 +145,17 @@ def split_factor(ranges, rranges, rtype, body):
     if rtype not in SPLITTABLE:
         return 1
     xnumel, rnumel = math.prod(ranges), math.prod(rranges)
-    if rnumel < 2 * MIN_CHUNK or xnumel * rnumel <= SMALL_REDUCTION_NUMEL:
+    if rnumel < 2 * MIN_CHUNK:
         return 1
     outer = is_outer(ranges, rranges, body)
+    # Short rows ("Short rows" above) never split, however many: decided first, so a graph
+    # of symbolic row counts records no guard on them here (one variant serves every count)
+    if not outer and 2 * rnumel <= SMALL_REDUCTION_NUMEL or xnumel * rnumel <= SMALL_REDUCTION_NUMEL:
+        return 1
     programs = max(1, xnumel // 128) if outer else xnumel
     target = OUTER_TARGET_PROGRAMS if outer else TARGET_PROGRAMS
     if programs >= (OUTER_TARGET_PROGRAMS // 4 if outer else FILL_PROGRAMS):
         return 1
-    if not outer and 2 * rnumel <= SMALL_REDUCTION_NUMEL:
-        return 1   # fewer rows than FILL_PROGRAMS, each short ("Short rows" above)
     split = 1
     while programs * split < target and rnumel // (2 * split) >= MIN_CHUNK:
         split *= 2
