@@ -59,12 +59,11 @@ it handed out may still be held.
 Dynamic sizes. A graph compiled with symbolic sizes (compiler/sizes.py) is called with many
 shapes, and a recording serves one. Such a graph (`shape_key` given: the call's symbolic sizes)
 records a shape only when it comes a second time, for up to `max_shapes` shapes (the setting
-TUNER_CUDAGRAPH_SHAPES), each with its own copy-in ring of one recording (never on the caller's
-addresses: a generate loop's cache tensors are new every step, so an address recording never
-replayed, and the shape's copy-in ring recorded again on its next call); other shapes, and a
-recorded shape whose last results are still held, run the compiled graph directly
-(DIRECT_CALLS). So a decode loop whose KV cache grows a row per step, each length seen once,
-pays no recording per step, and a server's recurring shapes replay.
+TUNER_CUDAGRAPH_SHAPES), each with its own copy-in ring (never on the caller's addresses: a
+generate loop's cache tensors are new every step, so an address recording never replayed, and
+the shape's copy-in ring recorded again on its next call); other shapes run the compiled graph
+directly (DIRECT_CALLS). So a decode loop whose KV cache grows a row per step, each length
+seen once, pays no recording per step, and a server's recurring shapes replay.
 """
 from __future__ import annotations
 
@@ -446,7 +445,7 @@ class CUDAGraphed:
         return entry
 
     def __call__(self, args):
-        global ZERO_COPY_REPLAYS, INPUT_COPIES, DIRECT_CALLS
+        global ZERO_COPY_REPLAYS, INPUT_COPIES
         args = list(args)
         if self.calls == 0 or not all(not isinstance(a, torch.Tensor) or a.is_cuda for a in args) \
                 or self._direct(args):
@@ -472,11 +471,8 @@ class CUDAGraphed:
         ring.used = self.tick
         # Pick (or record) before copying inputs in: recording runs a warm-up on `inputs`,
         # which for a mutating graph changes the static inputs.
-        picked = self._pick(ring, inputs, address=not copy_in, in_place=not copy_in or self.kept_mutated)
-        if picked is None:   # (a dynamic-size graph's shape whose one recording's results are held)
-            DIRECT_CALLS += 1
-            return self.call(list(args))
-        rec, zero_copy = picked
+        rec, zero_copy = self._pick(ring, inputs, address=not copy_in,
+                                    in_place=not copy_in or self.kept_mutated)
         if copy_in:
             for i in self.moving:
                 a, s = args[i], inputs[i]
@@ -520,8 +516,6 @@ class CUDAGraphed:
                 entry.refs = tuple(refs)
             return entry.ring
         self.was_full = self.was_full or len(self.by_address) >= MAX_ADDRESS_GRAPHS
-        if self.was_full and self.shape_key is not None:
-            return None
         if self.was_full:
             # Once full, only a pattern missed on two calls in a row is recorded (inputs that
             # move every call go to copy-in, never re-recorded), in place of the least recently
@@ -554,21 +548,12 @@ class CUDAGraphed:
             self.copy_rings.pop(k)[1].drop()
 
     def _pick(self, ring: _Ring, inputs, address: bool, in_place: bool):
-        """(recording to replay, whether its outputs may be handed out), or None (see below).
-        in_place: the recording reads some caller's tensor that it mutates (no warm-up run:
-        see _capture)."""
+        """(recording to replay, whether its outputs may be handed out). in_place: the
+        recording reads some caller's tensor that it mutates (no warm-up run: see _capture)."""
         warm = not (in_place and self.mutates)
         for rec in ring.slots:
             if rec.pool.replayable(rec.outputs):
                 return rec, True
-        if self.shape_key is not None and ring.slots:
-            # a dynamic-size graph records one slot per shape; None: run this call directly. A
-            # generate loop meets each cache length once per call, and the last call's results
-            # there may still be held (its cache, garbage awaiting the cycle collector): more
-            # recordings were captured over three generates, each ~10 ms of host time, and the
-            # recipe's reduce-overhead ran 0.82x of default mode (LLaMA b8, prompt 512, H200,
-            # `generate/dynamic_llama_ro_recordings_probe_20261201-0721_s77.json`)
-            return None
         if len(ring.slots) < RING:
             i = len(ring.slots)
             if not address:
