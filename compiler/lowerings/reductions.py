@@ -137,10 +137,10 @@ def is_outer(ranges, rranges, body):
 
 def split_factor(ranges, rranges, rtype, body):
     """How many chunks to split the reduced range into (1: no split). Not split: small
-    reductions (outputs x length <= SMALL_REDUCTION_NUMEL), short rows (< 2 * MIN_CHUNK),
-    reductions whose unsplit kernel fills the GPU (FILL_PROGRAMS, or a quarter of
-    OUTER_TARGET_PROGRAMS tiles for outer ones) and inner ones whose rows are short (twice the
-    length <= SMALL_REDUCTION_NUMEL); else powers of two until the first stage
+    reductions (outputs x length <= SMALL_REDUCTION_NUMEL), short reduced ranges (< 2 *
+    MIN_CHUNK), inner reductions whose rows are short (twice the length <=
+    SMALL_REDUCTION_NUMEL, however many rows) and reductions whose unsplit kernel fills the GPU
+    (FILL_PROGRAMS, or a quarter of OUTER_TARGET_PROGRAMS tiles for outer ones); else powers of two until the first stage
     reaches its target programs, chunks of MIN_CHUNK at least."""
     if rtype not in SPLITTABLE:
         return 1
@@ -148,8 +148,9 @@ def split_factor(ranges, rranges, rtype, body):
     if rnumel < 2 * MIN_CHUNK:
         return 1
     outer = is_outer(ranges, rranges, body)
-    # Short rows ("Short rows" above) never split, however many: decided first, so a graph
-    # of symbolic row counts records no guard on them here (one variant serves every count)
+    # Short rows ("Short rows" above) never split, however many: decided before any
+    # comparison of the row count, so a graph of symbolic row counts records no guard on it
+    # here (one variant serves every count)
     if not outer and 2 * rnumel <= SMALL_REDUCTION_NUMEL or xnumel * rnumel <= SMALL_REDUCTION_NUMEL:
         return 1
     programs = max(1, xnumel // 128) if outer else xnumel

@@ -169,7 +169,8 @@ def test_masked_load_at_constant_index():
 def test_split_reductions_match(dtype):
     # Few outputs over a long reduced range: two kernels (partials over chunks, then the
     # chunks), for leading-dim (x-contiguous) and trailing-dim and full reductions.
-    # (sizes above SMALL_REDUCTION_NUMEL elements: smaller ones are not split)
+    # (sizes above SMALL_REDUCTION_NUMEL elements, and inner rows above half of it: smaller
+    # ones are not split)
     x = torch.randn(518, 130).to(dtype)   # 518 = 2 * 259: only a 2-way split divides it
     y = torch.randn(40000, 5).to(dtype)   # (its rows, transposed: long enough to split alone)
     s = compile_and_check(lambda a: a.sum(0), y, dtype=dtype)

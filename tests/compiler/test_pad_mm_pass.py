@@ -384,8 +384,9 @@ class _Weights(torch.nn.Module):
         super().__init__()
         g = torch.Generator().manual_seed(1)
         self.fn, self.n = fn, len(shapes)
-        for i, sh in enumerate(shapes):   # plain attributes: torch 2.11's dynamo cannot unpack
-            setattr(self, f"p{i}", torch.nn.Parameter(torch.randn(*sh, generator=g)))   # a ParameterList
+        # plain attributes: torch 2.11's dynamo cannot unpack a ParameterList into arguments
+        for i, sh in enumerate(shapes):
+            setattr(self, f"p{i}", torch.nn.Parameter(torch.randn(*sh, generator=g)))
 
     def forward(self, *xs):
         return self.fn(*xs, *[getattr(self, f"p{i}") for i in range(self.n)])
