@@ -105,9 +105,10 @@ MIN_CHUNK = 256             # reduced elements per chunk, at least
 #   run a row per program; outer (x-contiguous) ones a tile of 128 outputs, whose first stages
 #   aim at OUTER_TARGET_PROGRAMS, so they stay unsplit only from a quarter of it.
 FILL_PROGRAMS = 256
-# - Short rows: an inner reduction of fewer rows than FILL_PROGRAMS runs them all
-#   at once, at most two per SM, so its time is about two rows' reads, not the whole input's:
-#   it splits only where two rows exceed SMALL_REDUCTION_NUMEL. GPT-2's LayerNorms at 192 rows
+# - Short rows: an inner reduction of fewer rows than FILL_PROGRAMS runs them all at once, at
+#   most two per SM, so its time is about two rows' reads, not the whole input's: it splits
+#   only where two rows exceed SMALL_REDUCTION_NUMEL (with more rows the rule above keeps it
+#   whole anyway, so split_factor asks this first, whatever the row count). GPT-2's LayerNorms at 192 rows
 #   of 768 were split in two (the total above the bound): 260 launches a call instead of 135,
 #   0.65 vs 0.52 ms of kernels, 3.9 vs 2.1 ms a host-bound call (H200, 2026-12-01,
 #   `dynamic/serving_gpt2_small_rows_probe_20261201-0700_s77.json`).
@@ -140,8 +141,8 @@ def split_factor(ranges, rranges, rtype, body):
     reductions (outputs x length <= SMALL_REDUCTION_NUMEL), short reduced ranges (< 2 *
     MIN_CHUNK), inner reductions whose rows are short (twice the length <=
     SMALL_REDUCTION_NUMEL, however many rows) and reductions whose unsplit kernel fills the GPU
-    (FILL_PROGRAMS, or a quarter of OUTER_TARGET_PROGRAMS tiles for outer ones); else powers of two until the first stage
-    reaches its target programs, chunks of MIN_CHUNK at least."""
+    (FILL_PROGRAMS, or a quarter of OUTER_TARGET_PROGRAMS tiles for outer ones); else powers
+    of two until the first stage reaches its target programs, chunks of MIN_CHUNK at least."""
     if rtype not in SPLITTABLE:
         return 1
     xnumel, rnumel = math.prod(ranges), math.prod(rranges)
@@ -151,7 +152,9 @@ def split_factor(ranges, rranges, rtype, body):
     # Short rows ("Short rows" above) never split, however many: decided before any
     # comparison of the row count, so a graph of symbolic row counts records no guard on it
     # here (one variant serves every count)
-    if not outer and 2 * rnumel <= SMALL_REDUCTION_NUMEL or xnumel * rnumel <= SMALL_REDUCTION_NUMEL:
+    if not outer and 2 * rnumel <= SMALL_REDUCTION_NUMEL:
+        return 1
+    if xnumel * rnumel <= SMALL_REDUCTION_NUMEL:
         return 1
     programs = max(1, xnumel // 128) if outer else xnumel
     target = OUTER_TARGET_PROGRAMS if outer else TARGET_PROGRAMS
