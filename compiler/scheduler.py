@@ -394,9 +394,9 @@ class Scheduler:
         if g.kind in ("extern", "scatter"):
             return out
 
-        def add(o, score):
+        def add(o, score):   # (scores are ints: sizes taken at their hints)
             if o is not None and o is not g and o.kind not in ("extern", "scatter"):
-                out.setdefault(id(o), [0, o])[0] += hint(score)   # (a size at its hint)
+                out.setdefault(id(o), [0, o])[0] += score
         # per buffer, how many of g's nodes read it (a scalar such as a tensor learning rate
         # is read by every node of a merged optimizer group: one pass over its readers, each
         # pair scored as many times as before)
@@ -406,7 +406,9 @@ class Scheduler:
                 reading[name] = reading.get(name, 0) + 1
         for name, count in reading.items():
             buf = self.graph.buffers.get(name)
-            nbytes = buf.numel * buf.dtype.itemsize if buf is not None else 0
+            # (at the hints: symbolic arithmetic here, a floor division per pair, cost a
+            # decoder's symbolic compile seconds)
+            nbytes = hint(buf.numel) * buf.dtype.itemsize if buf is not None else 0
             add(writes.get(name), count * 2 * nbytes)                 # g reads what o wrote
             scalar = _is_scalar(buf)
             if scalar and g.mutates:
@@ -423,7 +425,7 @@ class Scheduler:
             if n.kind in COMPUTED:
                 buf = n.buffer
                 for other_id in self.readers.get(buf.name, ()):   # o reads what g wrote
-                    add(self.group_of.get(other_id), 2 * buf.numel * buf.dtype.itemsize)
+                    add(self.group_of.get(other_id), 2 * hint(buf.numel) * buf.dtype.itemsize)
         return out
 
     def _toposort(self, groups):

@@ -64,6 +64,10 @@ class SizeVars:
         self.unbacked: set = set()
         self.upper: dict = {}
         self.defined_by: dict[str, list] = {}
+        # relation -> by_bounds' answer (fusion asks the same few hundred relations thousands
+        # of times in a decoder's graph); cleared when a symbol is bound or defined
+        self._by_bounds: dict = {}
+        self._decided: dict = {}   # (relation class, lhs, rhs) -> SymSize comparisons' answers
 
     # -- symbols ---------------------------------------------------------------------
     def bind(self, symbol, hint: int, lower: int | None = 2):
@@ -71,6 +75,8 @@ class SizeVars:
         end, which may be negative), not a size."""
         self.hints.setdefault(symbol, int(hint))
         self.lower.setdefault(symbol, None if lower is None else int(lower))
+        self._by_bounds.clear()
+        self._decided.clear()
 
     def define(self, symbol, lower: int = 0, upper=None):
         """A data-dependent symbol, within lower..upper (None: unbounded); where the wrapper
@@ -80,6 +86,8 @@ class SizeVars:
         self.unbacked.add(symbol)
         self.hints[symbol] = UNBACKED_HINT if upper is None else min(UNBACKED_HINT, int(upper))
         self.lower[symbol], self.upper[symbol] = int(lower), upper
+        self._by_bounds.clear()
+        self._decided.clear()
 
     def read_after(self, buffer: str, d: int, symbol):
         """A data-dependent symbol read as size d of `buffer`, right after the op making it."""
@@ -193,8 +201,13 @@ class SizeVars:
     def by_bounds(self, rel):
         """True or False where the symbols' lower bounds decide a relation for every size
         (no guard needed), else None."""
+        try:
+            return self._by_bounds[rel]
+        except KeyError:
+            pass
         lows = {s: self.lower.get(s, 0) for s in rel.free_symbols if s in self.hints}
-        return None if None in lows.values() else _decide_by_bounds(rel, lows)
+        known = self._by_bounds[rel] = None if None in lows.values() else _decide_by_bounds(rel, lows)
+        return known
 
     def decide(self, rel, exact=False) -> bool:
         """A relation over sizes, answered at the hints; recorded as a guard unless the
@@ -454,7 +467,13 @@ class SymSize:
             if isinstance(o, float):
                 return rel(sympy.Float(self.sv.specialize(self.expr)), sympy.Float(o)) == sympy.true
             return NotImplemented
-        return self.sv.decide(rel(self.expr, e))
+        # (memoized: a relation once decided, its guard recorded, answers the same; building
+        # and deciding sympy relations was most of fusion's time in a decoder's graph)
+        key = (rel, self.expr, e)
+        known = self.sv._decided.get(key)
+        if known is None:
+            known = self.sv._decided[key] = self.sv.decide(rel(self.expr, e))
+        return known
 
     def __eq__(self, o): return self._cmp(o, sympy.Eq)
     def __ne__(self, o): return self._cmp(o, sympy.Ne)

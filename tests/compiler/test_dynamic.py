@@ -253,3 +253,32 @@ def test_training_at_a_second_shape_through_a_pool_of_a_transposed_linear():
         for got, want in zip(grads[1], grads[0]):
             torch.testing.assert_close(got, want, rtol=1e-4, atol=1e-5)
     assert not any(g.graph_fallback for g in stats.graphs())
+
+
+def test_a_symbolic_compile_decides_each_size_relation_once(monkeypatch):
+    # fusion asks the same few relations over sizes thousands of times in a decoder's graph:
+    # each is decided (built, checked against the bounds, its guard recorded) once
+    from tuner.compiler.sizes import SizeVars
+    decided = []
+    decide = SizeVars.decide
+
+    def recording(self, rel, exact=False):
+        if rel not in (True, False):   # (those sympy evaluated when the relation was built)
+            decided.append(rel)
+        return decide(self, rel, exact)
+    monkeypatch.setattr(SizeVars, "decide", recording)
+
+    def block(x, w1, w2):
+        for _ in range(3):   # three layers: the same shapes, the same relations again
+            h = F.layer_norm(x, x.shape[-1:])
+            x = x + F.gelu(h @ w1) @ w2
+        return x
+    w1, w2 = torch.randn(16, 32), torch.randn(32, 16)
+    cf = torch.compile(block, backend="tuner", dynamic=True)
+    stats.reset()
+    for n in (3, 5):
+        x = torch.randn(2, n, 16)
+        assert_close(cf(x, w1, w2), block(x, w1, w2))
+    assert stats.graphs()[-1].symbolic and not stats.graphs()[-1].graph_fallback
+    assert decided and len(decided) == len(set(decided)), \
+        [r for r in set(decided) if decided.count(r) > 1][:5]
