@@ -283,7 +283,10 @@ def _compile_graph(gm, example_inputs, ctx: CompileContext):
                 meta = dataclasses.replace(meta, xnumel=g.sizes.hint(meta.xnumel),
                                            ynumel=None if meta.ynumel is None else g.sizes.hint(meta.ynumel),
                                            rnumel=None if meta.rnumel is None else g.sizes.hint(meta.rnumel))
-            ns[kname] = Launcher(fn, meta, outs, tune, stats=stats, budget_s=budget_s, extents=extents)
+            hints = None if not size_args else \
+                tuple(g.sizes.hints[next(s for s in g.sizes.hints if s.name == n)] for n in size_args)
+            ns[kname] = Launcher(fn, meta, outs, tune, stats=stats, budget_s=budget_s, extents=extents,
+                                 size_hints=hints)
             stored = [arg_names[j] for j in outs]
         # a kernel over a data-dependent number of rows launches only when there is one (u0 may
         # be 0 this call; a reduction over no element still runs); other sizes are never 0

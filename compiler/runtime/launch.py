@@ -88,8 +88,11 @@ class Launcher:
     on_new_bucket = None   # called when a sized kernel enters a bucket (graph_cache re-stores)
 
     def __init__(self, fn, meta: KernelMeta, out_args, autotune=False, *, config=None, stats=None,
-                 budget_s=None, extents=None):
+                 budget_s=None, extents=None, size_hints=None):
         self.fn = fn
+        # a sized kernel's size arguments at the compiling call's sizes (stand-ins to build it
+        # ahead of its first call: Triton does not specialize on them), or None
+        self._size_hints = None if size_hints is None else tuple(int(h) for h in size_hints)
         # a kernel of a symbolic graph: its last `nsizes` arguments are size symbols, and its
         # launch extents are computed from them per call (`extents`: names, x/y/r numel)
         self.nsizes, self._extents = 0, None
@@ -240,13 +243,16 @@ class Launcher:
 
     def placeholder_args(self, device):
         """Stand-in arguments for compiling ahead of the first call (`precompile`): one small
-        aligned tensor per pointer argument, of its dtype; None where a dtype is unknown."""
-        if not self.meta.dtypes or not all(self.meta.dtypes) or self.nsizes:
+        aligned tensor per pointer argument, of its dtype, then a sized kernel's size hints;
+        None where a dtype or a size hint is unknown."""
+        if not self.meta.dtypes or not all(self.meta.dtypes) or \
+                (self.nsizes and (self._size_hints is None or len(self._size_hints) != self.nsizes)):
             return None
         try:
-            return [torch.empty(16, dtype=getattr(torch, d), device=device) for d in self.meta.dtypes]
+            ptrs = [torch.empty(16, dtype=getattr(torch, d), device=device) for d in self.meta.dtypes]
         except (AttributeError, TypeError):
             return None
+        return ptrs + list(self._size_hints or ())
 
     def _retune(self, args):
         """Tune again after a cached or heuristic config failed to launch."""

@@ -458,3 +458,22 @@ def test_a_kernel_writing_in_place_over_its_input_is_measured_on_a_copy():
     out = torch.compile(f, backend="tuner", mode="max-autotune-no-cudagraphs")(a, b)
     assert "reuse in place" in stats.last().source and stats.last().decisions_measured >= 1
     assert_close(out, f(a, b))
+
+
+def test_a_sized_kernel_has_stand_in_arguments_with_its_compiling_sizes(launchers):
+    # precompile builds a kernel of a graph with symbolic sizes ahead of its first call too:
+    # stand-in pointers, then the size arguments at the sizes the graph was compiled for
+    def f(x):
+        return torch.softmax(x * 2, -1) + 1
+    cf = torch.compile(f, backend="tuner", dynamic=True)
+    x = torch.randn(5, 7, 9)
+    assert_close(cf(x), f(x))
+    sized = [k for k in launchers if k.nsizes]
+    assert sized, [k.kind for k in launchers]
+    for k in sized:
+        args = k.placeholder_args("cpu")
+        assert args is not None
+        ptrs, sizes = args[:-k.nsizes], args[-k.nsizes:]
+        assert all(isinstance(p, torch.Tensor) for p in ptrs) and len(ptrs) == len(k.meta.dtypes)
+        assert set(sizes) <= {5, 7, 9}
+        assert k._extents(*sizes)[0] == k.meta.xnumel   # the bucket the first call launches in
